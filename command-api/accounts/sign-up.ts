@@ -1,0 +1,71 @@
+/// Sign-up with email and password: policy checks before the (expensive) hash, the user registered
+/// with its email claimed atomically in the store, then a session unless auto sign-in is off.
+
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { AUTH_ERRORS } from '../../domain/errors.js'
+import { parseEmail } from '../../domain/user/email.js'
+import { assertPasswordPolicy } from '../../domain/user/password-policy.js'
+import { EMAIL_CLAIM_SCOPE, userClaims, userDecider, userStream } from '../../domain/user/user.js'
+import { hashPassword } from '../../infra/crypto/password.js'
+import { newId } from '../../infra/crypto/tokens.js'
+import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
+import { metadataFor } from '../../infra/http/request-metadata.js'
+import type { AppContext } from '../../infra/server/context.js'
+import { findUserById } from '../../projections/users/users.repository.js'
+import type { UserRow } from '../../projections/users/users.table.js'
+import { startSession } from '../sessions/start-session.js'
+
+export type SignUpInput = {
+  name: string
+  email: string
+  password: string
+  image: string | null
+  rememberMe: boolean
+}
+
+export const passwordLimits = ({ config }: AppContext) => ({
+  min: config.emailAndPassword.minPasswordLength,
+  max: config.emailAndPassword.maxPasswordLength,
+})
+
+export const signUp = async (
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  input: SignUpInput,
+): Promise<{ token: string | null; user: UserRow }> => {
+  const { config, store, handle, clock, db } = ctx
+  if (!config.emailAndPassword.enabled) throw AUTH_ERRORS.error('EMAIL_PASSWORD_SIGN_UP_DISABLED')
+  const email = parseEmail(input.email)
+  assertPasswordPolicy(input.password, passwordLimits(ctx))
+  // Saves a hash for the common case; the claim below is what actually guarantees uniqueness.
+  if (await store.claimOwner(EMAIL_CLAIM_SCOPE, email)) throw AUTH_ERRORS.error('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL')
+
+  const userId = newId()
+  const passwordHash = await hashPassword(input.password)
+  try {
+    await handle(
+      userDecider,
+      userStream(userId),
+      {
+        type: 'register-user',
+        userId,
+        email,
+        name: input.name,
+        image: input.image,
+        credential: { accountId: newId(), passwordHash },
+      },
+      { metadata: metadataFor(request, { type: 'anonymous' }, clock()), claims: userClaims },
+    )
+  } catch (error) {
+    if (error instanceof UniqueClaimConflictError) throw AUTH_ERRORS.error('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL')
+    throw error
+  }
+  const user = await findUserById(db, userId)
+  if (!user) throw AUTH_ERRORS.error('FAILED_TO_CREATE_USER')
+
+  const signsIn = config.emailAndPassword.autoSignIn && !config.emailAndPassword.requireEmailVerification
+  if (!signsIn) return { token: null, user }
+  const { token } = await startSession(ctx, request, reply, { userId, rememberMe: input.rememberMe })
+  return { token, user }
+}

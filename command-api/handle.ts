@@ -1,0 +1,73 @@
+/// `handle`: load an aggregate's stream, fold it, decide, append with optimistic concurrency (and the
+/// unique claims the events make), then wait until the read models show the new events so the
+/// caller can read its own writes. A concurrent writer to the same stream makes us re-decide.
+
+import { randomUUID } from 'node:crypto'
+import type { Decider } from '../domain/shared/decider.js'
+import { fold } from '../domain/shared/decider.js'
+import type { DomainEvent } from '../domain/shared/event.js'
+import type { EventMetadata } from '../domain/shared/metadata.js'
+import { ConcurrencyError, type EventStore, type UniqueClaim } from '../infra/event-store/event-store.js'
+import type { Projector } from '../projections/runner/projector.js'
+
+const MAX_ATTEMPTS = 4
+
+export type HandleOptions<Event extends DomainEvent> = {
+  metadata: EventMetadata
+  /** Unique claims the new events take or release. */
+  claims?: (events: readonly Event[]) => readonly UniqueClaim[]
+}
+
+export type HandleResult<Event, State> = { events: Event[]; state: State }
+
+export type Handle = <Command, Event extends DomainEvent, State>(
+  decider: Decider<Command, Event, State>,
+  stream: string,
+  command: Command,
+  options: HandleOptions<Event>,
+) => Promise<HandleResult<Event, State>>
+
+export type HandleDependencies = {
+  store: EventStore
+  projector: Pick<Projector, 'waitFor'>
+  /** How long a command waits for its read models before answering anyway. */
+  readYourWritesTimeoutMs?: number
+  onStaleRead?: (stream: string) => void
+}
+
+export const createHandle = ({
+  store,
+  projector,
+  readYourWritesTimeoutMs = 5000,
+  onStaleRead,
+}: HandleDependencies): Handle =>
+  async function handle<Command, Event extends DomainEvent, State>(
+    decider: Decider<Command, Event, State>,
+    stream: string,
+    command: Command,
+    { metadata, claims }: HandleOptions<Event>,
+  ): Promise<HandleResult<Event, State>> {
+    for (let attempt = 1; ; attempt++) {
+      const history = await store.readStream(stream)
+      // The stream holds only this aggregate's events: they were written through this decider.
+      const state = fold(decider, history as unknown as Event[])
+      const events = decider.decide(command, state)
+      const next = events.reduce(decider.evolve, state)
+      if (events.length === 0) return { events, state: next }
+      try {
+        const { position } = await store.appendToStream(
+          stream,
+          events.map((event) => ({ ...event, id: randomUUID(), metadata })),
+          {
+            expectedVersion: history.at(-1)?.streamVersion ?? 'no_stream',
+            uniqueClaims: claims?.(events) ?? [],
+          },
+        )
+        const caughtUp = await projector.waitFor(position, readYourWritesTimeoutMs)
+        if (!caughtUp) onStaleRead?.(stream)
+        return { events, state: next }
+      } catch (error) {
+        if (!(error instanceof ConcurrencyError) || attempt >= MAX_ATTEMPTS) throw error
+      }
+    }
+  }

@@ -1,0 +1,80 @@
+/// POST /sign-up/email and POST /sign-in/email.
+
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { UserSchema, userJson } from '../../infra/http/presenters.js'
+import { signIn } from '../accounts/sign-in.js'
+import { signUp } from '../accounts/sign-up.js'
+
+const SignUpBody = Type.Object(
+  {
+    name: Type.String({ maxLength: 256 }),
+    email: Type.String({ maxLength: 320 }),
+    password: Type.String({ maxLength: 4096 }),
+    image: Type.Optional(Type.Union([Type.String({ maxLength: 2048 }), Type.Null()])),
+    callbackURL: Type.Optional(Type.String({ maxLength: 2048 })),
+    rememberMe: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+)
+
+const SignInBody = Type.Object(
+  {
+    email: Type.String({ maxLength: 320 }),
+    password: Type.String({ maxLength: 4096 }),
+    callbackURL: Type.Optional(Type.String({ maxLength: 2048 })),
+    rememberMe: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+)
+
+export const emailPasswordRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/sign-up/email',
+    {
+      schema: {
+        body: SignUpBody,
+        response: { 200: Type.Object({ token: Type.Union([Type.String(), Type.Null()]), user: UserSchema }) },
+      },
+    },
+    async (request, reply) => {
+      const { name, email, password, image, rememberMe } = request.body
+      const result = await signUp(app.tessera, request, reply, {
+        name,
+        email,
+        password,
+        image: image ?? null,
+        rememberMe: rememberMe !== false,
+      })
+      return { token: result.token, user: userJson(result.user) }
+    },
+  )
+
+  app.post(
+    '/sign-in/email',
+    {
+      schema: {
+        body: SignInBody,
+        response: {
+          200: Type.Object({
+            redirect: Type.Boolean(),
+            token: Type.String(),
+            url: Type.Optional(Type.String()),
+            user: UserSchema,
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { email, password, rememberMe, callbackURL } = request.body
+      const result = await signIn(app.tessera, request, reply, { email, password, rememberMe: rememberMe !== false })
+      if (callbackURL) reply.header('location', callbackURL)
+      return {
+        redirect: Boolean(callbackURL),
+        token: result.token,
+        ...(callbackURL ? { url: callbackURL } : {}),
+        user: userJson(result.user),
+      }
+    },
+  )
+}

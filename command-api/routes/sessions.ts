@@ -1,0 +1,81 @@
+/// POST /sign-out, /revoke-session, /revoke-sessions, /revoke-other-sessions.
+
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { sha256Hex } from '../../infra/crypto/tokens.js'
+import { StatusSchema } from '../../infra/http/presenters.js'
+import { clearSessionCookies } from '../../infra/http/session-cookie.js'
+import {
+  findSessionById,
+  findSessionByTokenHash,
+  listSessionsOfUser,
+} from '../../projections/sessions/sessions.repository.js'
+import { authOf, requireSession } from '../../query-api/session/require-session.js'
+import { revokeSession } from '../sessions/end-session.js'
+
+// These routes take no parameters; clients send nothing, `{}` or `null`.
+const EmptyBody = Type.Union([Type.Object({}, { additionalProperties: false }), Type.Null(), Type.Undefined()])
+
+export const sessionCommandRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const ctx = app.tessera
+
+  app.post(
+    '/sign-out',
+    { schema: { body: EmptyBody, response: { 200: Type.Object({ success: Type.Boolean() }) } } },
+    async (request, reply) => {
+      const token = ctx.sessions.tokenFrom(request)
+      const lookup = token ? await ctx.sessions.lookup(token, ctx.clock()) : null
+      if (lookup && lookup.status !== 'none') {
+        const { session } = lookup.found
+        await revokeSession(ctx, request, { sessionId: session.id, requestedBy: session.user_id, reason: 'sign-out' })
+      }
+      clearSessionCookies(reply, ctx.sessions.cookieSettings)
+      return { success: true }
+    },
+  )
+
+  app.post(
+    '/revoke-session',
+    {
+      preHandler: requireSession,
+      schema: {
+        body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false }),
+        response: { 200: StatusSchema },
+      },
+    },
+    async (request) => {
+      const { user } = authOf(request)
+      // Accepts a raw token, or the id that list-sessions hands out in its place.
+      const { token } = request.body
+      const target =
+        (await findSessionByTokenHash(ctx.db, sha256Hex(token)))?.session ?? (await findSessionById(ctx.db, token))
+      // Someone else's session (or none): nothing changes, and nothing tells the caller which.
+      if (target && target.user_id === user.id)
+        await revokeSession(ctx, request, { sessionId: target.id, requestedBy: user.id, reason: 'revoked' })
+      return { status: true }
+    },
+  )
+
+  app.post(
+    '/revoke-sessions',
+    { preHandler: requireSession, schema: { body: EmptyBody, response: { 200: StatusSchema } } },
+    async (request) => {
+      const { user } = authOf(request)
+      for (const session of await listSessionsOfUser(ctx.db, user.id))
+        await revokeSession(ctx, request, { sessionId: session.id, requestedBy: user.id, reason: 'revoked-all' })
+      return { status: true }
+    },
+  )
+
+  app.post(
+    '/revoke-other-sessions',
+    { preHandler: requireSession, schema: { body: EmptyBody, response: { 200: StatusSchema } } },
+    async (request) => {
+      const { user, session: current } = authOf(request)
+      for (const session of await listSessionsOfUser(ctx.db, user.id))
+        if (session.id !== current.id)
+          await revokeSession(ctx, request, { sessionId: session.id, requestedBy: user.id, reason: 'revoked-others' })
+      return { status: true }
+    },
+  )
+}

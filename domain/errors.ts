@@ -1,0 +1,47 @@
+/// Every error the API answers, once: the code better-auth 1.7 uses for the same failure (apps and
+/// its client switch on it), the HTTP status, and the spec's message.
+
+import { defineErrors } from './shared/errors.js'
+
+export const AUTH_ERRORS = defineErrors({
+  // Accounts
+  INVALID_EMAIL: [400, 'Invalid email'],
+  PASSWORD_TOO_SHORT: [400, 'Password too short'],
+  PASSWORD_TOO_LONG: [400, 'Password too long'],
+  INVALID_PASSWORD: [400, 'Invalid password'],
+  USER_ALREADY_EXISTS: [422, 'User already exists'],
+  USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: [422, 'User already exists. Use another email.'],
+  FAILED_TO_CREATE_USER: [422, 'Failed to create user'],
+  FAILED_TO_CREATE_SESSION: [400, 'Failed to create session'],
+  FAILED_TO_UPDATE_USER: [400, 'Failed to update user'],
+  FAILED_TO_GET_SESSION: [500, 'Failed to get session'],
+  USER_NOT_FOUND: [404, 'User not found'],
+  INVALID_EMAIL_OR_PASSWORD: [401, 'Invalid email or password'],
+  EMAIL_NOT_VERIFIED: [403, 'Email not verified'],
+  EMAIL_PASSWORD_DISABLED: [400, 'Email and password is not enabled'],
+  EMAIL_PASSWORD_SIGN_UP_DISABLED: [400, 'Email and password sign up is not enabled'],
+  CREDENTIAL_ACCOUNT_NOT_FOUND: [400, 'Credential account not found'],
+  EMAIL_CAN_NOT_BE_UPDATED: [400, 'Email can not be updated'],
+  // Sessions
+  UNAUTHORIZED: [401, 'Unauthorized'],
+  SESSION_NOT_FOUND: [404, 'Session not found'],
+  SESSION_EXPIRED: [401, 'Session expired. Re-authenticate to perform this action.'],
+  SESSION_NOT_FRESH: [403, 'Session is not fresh'],
+  // Requests
+  VALIDATION_ERROR: [400, 'Invalid body parameters'],
+  BODY_MUST_BE_AN_OBJECT: [400, 'Body must be an object'],
+  UNSUPPORTED_MEDIA_TYPE: [415, 'Unsupported media type'],
+  PAYLOAD_TOO_LARGE: [413, 'Request body is too large'],
+  NOT_FOUND: [404, 'Not Found'],
+  METHOD_NOT_ALLOWED: [405, 'Method not allowed'],
+  INVALID_ORIGIN: [403, 'Invalid origin'],
+  MISSING_OR_NULL_ORIGIN: [403, 'Missing or null Origin'],
+  INVALID_CALLBACK_URL: [403, 'Invalid callbackURL'],
+  INVALID_REDIRECT_URL: [403, 'Invalid redirectURL'],
+  INVALID_ERROR_CALLBACK_URL: [403, 'Invalid errorCallbackURL'],
+  INVALID_NEW_USER_CALLBACK_URL: [403, 'Invalid newUserCallbackURL'],
+  TOO_MANY_REQUESTS: [429, 'Too many requests. Please try again later.'],
+  INTERNAL_SERVER_ERROR: [500, 'Internal server error'],
+})
+
+export type AuthErrorCode = Parameters<typeof AUTH_ERRORS.error>[0]

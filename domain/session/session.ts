@@ -1,0 +1,119 @@
+/// The session aggregate: one signed-in device. Stream: `session-<id>`. The raw token never
+/// reaches the domain; only its hash does.
+
+import { AUTH_ERRORS } from '../errors.js'
+import type { Decider } from '../shared/decider.js'
+
+export const sessionStream = (sessionId: string): string => `session-${sessionId}`
+
+export type RevocationReason = 'sign-out' | 'revoked' | 'revoked-others' | 'revoked-all'
+
+/// Events
+
+export type SessionEvent =
+  | {
+      type: 'session.started'
+      data: {
+        sessionId: string
+        userId: string
+        tokenHash: string
+        expiresAt: string
+        ipAddress: string | null
+        userAgent: string | null
+        rememberMe: boolean
+      }
+    }
+  | { type: 'session.refreshed'; data: { sessionId: string; expiresAt: string } }
+  | { type: 'session.revoked'; data: { sessionId: string; userId: string; reason: RevocationReason } }
+  | { type: 'session.expired'; data: { sessionId: string; userId: string } }
+
+/// Commands
+
+export type SessionCommand =
+  | {
+      type: 'start-session'
+      sessionId: string
+      userId: string
+      tokenHash: string
+      expiresAt: string
+      ipAddress: string | null
+      userAgent: string | null
+      rememberMe: boolean
+    }
+  | { type: 'refresh-session'; now: string; expiresAt: string }
+  /** `requestedBy`: the user asking, or null when the system revokes. */
+  | { type: 'revoke-session'; requestedBy: string | null; reason: RevocationReason }
+  | { type: 'expire-session'; now: string }
+
+/// State
+
+export type Session =
+  | { status: 'none' }
+  | { status: 'active'; sessionId: string; userId: string; expiresAt: string; rememberMe: boolean }
+  | { status: 'ended'; sessionId: string; userId: string }
+
+export const initialState = (): Session => ({ status: 'none' })
+
+/// Evolve: no rules, never throws
+
+export const evolve = (state: Session, event: SessionEvent): Session => {
+  switch (event.type) {
+    case 'session.started': {
+      const { sessionId, userId, expiresAt, rememberMe } = event.data
+      return { status: 'active', sessionId, userId, expiresAt, rememberMe }
+    }
+    case 'session.refreshed':
+      return state.status === 'active' ? { ...state, expiresAt: event.data.expiresAt } : state
+    case 'session.revoked':
+    case 'session.expired':
+      return { status: 'ended', sessionId: event.data.sessionId, userId: event.data.userId }
+    default:
+      return state
+  }
+}
+
+/// Decide: every rule
+
+export const decide = (command: SessionCommand, state: Session): SessionEvent[] => {
+  switch (command.type) {
+    case 'start-session':
+      return start(command, state)
+    case 'refresh-session':
+      return refresh(command, state)
+    case 'revoke-session':
+      return revoke(command, state)
+    case 'expire-session':
+      return expire(command, state)
+  }
+}
+
+const isExpired = (expiresAt: string, now: string) => Date.parse(expiresAt) <= Date.parse(now)
+
+const start = (command: Extract<SessionCommand, { type: 'start-session' }>, state: Session): SessionEvent[] => {
+  if (state.status !== 'none') throw AUTH_ERRORS.error('FAILED_TO_CREATE_SESSION')
+  const { type: _type, ...data } = command
+  return [{ type: 'session.started', data }]
+}
+
+// A session that ended or expired meanwhile is simply not extended: the caller's read will say so.
+const refresh = (command: Extract<SessionCommand, { type: 'refresh-session' }>, state: Session): SessionEvent[] => {
+  if (state.status !== 'active' || isExpired(state.expiresAt, command.now) || !state.rememberMe) return []
+  if (Date.parse(command.expiresAt) <= Date.parse(state.expiresAt)) return []
+  return [{ type: 'session.refreshed', data: { sessionId: state.sessionId, expiresAt: command.expiresAt } }]
+}
+
+const revoke = (command: Extract<SessionCommand, { type: 'revoke-session' }>, state: Session): SessionEvent[] => {
+  if (state.status === 'none') throw AUTH_ERRORS.error('SESSION_NOT_FOUND')
+  if (command.requestedBy !== null && command.requestedBy !== state.userId) throw AUTH_ERRORS.error('UNAUTHORIZED')
+  if (state.status === 'ended') return []
+  return [
+    { type: 'session.revoked', data: { sessionId: state.sessionId, userId: state.userId, reason: command.reason } },
+  ]
+}
+
+const expire = (command: Extract<SessionCommand, { type: 'expire-session' }>, state: Session): SessionEvent[] => {
+  if (state.status !== 'active' || !isExpired(state.expiresAt, command.now)) return []
+  return [{ type: 'session.expired', data: { sessionId: state.sessionId, userId: state.userId } }]
+}
+
+export const sessionDecider: Decider<SessionCommand, SessionEvent, Session> = { decide, evolve, initialState }

@@ -1,0 +1,28 @@
+/// Specification-style tests for deciders: given(events).when(command).then(events) or
+/// .thenThrows(code). Used by the *.unit.spec.ts files beside each aggregate.
+
+import { expect } from 'vitest'
+import { type Decider, fold } from './decider.js'
+import type { DomainEvent } from './event.js'
+import { isDomainError } from './errors.js'
+
+export const specFor = <Command, Event extends DomainEvent, State>(decider: Decider<Command, Event, State>) => ({
+  given: (history: readonly Event[]) => ({
+    when: (command: Command) => {
+      const run = () => decider.decide(command, fold(decider, history))
+      return {
+        then: (expected: readonly Event[]) => expect(run()).toEqual(expected),
+        thenThrows: (code: string) => {
+          let thrown: unknown
+          try {
+            run()
+          } catch (error) {
+            thrown = error
+          }
+          expect(thrown, `expected ${code} to be thrown`).toSatisfy(isDomainError)
+          expect((thrown as { code: string }).code).toBe(code)
+        },
+      }
+    },
+  }),
+})

@@ -1,0 +1,17 @@
+/// Who caused an event, and from where. Every event carries this; it is what the audit log shows.
+
+export type Actor =
+  | { type: 'user'; userId: string }
+  | { type: 'api-key'; apiKeyId: string }
+  | { type: 'system' }
+  | { type: 'anonymous' }
+
+export type EventMetadata = {
+  actor: Actor
+  ip: string | null
+  userAgent: string | null
+  correlationId: string
+  causationId: string | null
+  /** ISO-8601 instant the command was decided at. */
+  at: string
+}

@@ -1,0 +1,178 @@
+/// The optional `tessera.config.json`: feature options that do not fit in one variable. Every key
+/// is checked; an unknown key or a wrong type stops the start with its path in the message.
+
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { ConfigError } from './config-error.js'
+
+export type FeatureOptions = {
+  emailAndPassword: {
+    enabled: boolean
+    requireEmailVerification: boolean
+    minPasswordLength: number
+    maxPasswordLength: number
+    autoSignIn: boolean
+  }
+  emailVerification: { sendOnSignUp: boolean; autoSignInAfterVerification: boolean; expiresIn: number }
+  /** Seconds. `freshAge` 0 disables the freshness check. */
+  session: { expiresIn: number; updateAge: number; freshAge: number }
+  user: { deleteUser: { enabled: boolean; immediate: boolean }; changeEmail: { enabled: boolean } }
+  /** `window` in seconds, `max` requests per window. */
+  rateLimit: { window: number; max: number }
+}
+
+export const DEFAULT_CONFIG_FILE = 'tessera.config.json'
+
+/** Reads and validates the file; a missing default file means all defaults. */
+export const loadFeatureOptions = (cwd: string, configuredPath: string | undefined): FeatureOptions => {
+  const label = configuredPath ?? DEFAULT_CONFIG_FILE
+  const text = readConfigFile(resolve(cwd, label), label, configuredPath !== undefined)
+  if (text === undefined) return parseFeatureOptions({}, label)
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    throw new ConfigError(
+      label,
+      `${label}: not valid JSON (${error instanceof Error ? error.message : error})`,
+    )
+  }
+  return parseFeatureOptions(json, label)
+}
+
+const readConfigFile = (path: string, label: string, required: boolean): string | undefined => {
+  try {
+    return readFileSync(path, 'utf8')
+  } catch (error) {
+    const missing = error instanceof Error && 'code' in error && error.code === 'ENOENT'
+    if (missing && !required) return undefined
+    const reason = missing ? 'file not found' : String(error)
+    throw new ConfigError(label, `${label}: cannot read ${path} (${reason}; set by TESSERA_CONFIG)`)
+  }
+}
+
+export const parseFeatureOptions = (json: unknown, label = DEFAULT_CONFIG_FILE): FeatureOptions => {
+  const root = new Section(label, '', json)
+  const options: FeatureOptions = {
+    emailAndPassword: emailAndPassword(root.section('emailAndPassword')),
+    emailVerification: emailVerification(root.section('emailVerification')),
+    session: session(root.section('session')),
+    user: user(root.section('user')),
+    rateLimit: rateLimit(root.section('rateLimit')),
+  }
+  root.rejectUnread()
+  const { minPasswordLength, maxPasswordLength } = options.emailAndPassword
+  if (minPasswordLength > maxPasswordLength) {
+    throw root.error(
+      'emailAndPassword.minPasswordLength',
+      `must not exceed emailAndPassword.maxPasswordLength (${maxPasswordLength})`,
+    )
+  }
+  return options
+}
+
+const emailAndPassword = (section: Section): FeatureOptions['emailAndPassword'] =>
+  section.done({
+    enabled: section.boolean('enabled', true),
+    requireEmailVerification: section.boolean('requireEmailVerification', false),
+    minPasswordLength: section.integer('minPasswordLength', 8, 1),
+    maxPasswordLength: section.integer('maxPasswordLength', 128, 1),
+    autoSignIn: section.boolean('autoSignIn', true),
+  })
+
+const emailVerification = (section: Section): FeatureOptions['emailVerification'] =>
+  section.done({
+    sendOnSignUp: section.boolean('sendOnSignUp', false),
+    autoSignInAfterVerification: section.boolean('autoSignInAfterVerification', false),
+    expiresIn: section.integer('expiresIn', 3600, 1),
+  })
+
+const session = (section: Section): FeatureOptions['session'] =>
+  section.done({
+    expiresIn: section.integer('expiresIn', 604_800, 1),
+    updateAge: section.integer('updateAge', 86_400, 0),
+    freshAge: section.integer('freshAge', 86_400, 0),
+  })
+
+const user = (section: Section): FeatureOptions['user'] => {
+  const deleteUser = section.section('deleteUser')
+  const changeEmail = section.section('changeEmail')
+  return section.done({
+    deleteUser: deleteUser.done({
+      enabled: deleteUser.boolean('enabled', true),
+      immediate: deleteUser.boolean('immediate', false),
+    }),
+    changeEmail: changeEmail.done({ enabled: changeEmail.boolean('enabled', true) }),
+  })
+}
+
+const rateLimit = (section: Section): FeatureOptions['rateLimit'] =>
+  section.done({ window: section.integer('window', 10, 1), max: section.integer('max', 100, 1) })
+
+type JsonObject = Record<string, unknown>
+
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** One JSON object of the file; remembers which keys were read so the rest can be refused. */
+class Section {
+  private readonly values: JsonObject
+  private readonly read = new Set<string>()
+
+  constructor(
+    private readonly label: string,
+    private readonly path: string,
+    value: unknown,
+  ) {
+    if (value !== undefined && !isObject(value)) throw this.error(path, 'must be an object')
+    this.values = value ?? {}
+  }
+
+  section(key: string): Section {
+    return new Section(this.label, this.pathOf(key), this.take(key))
+  }
+
+  boolean(key: string, fallback: boolean): boolean {
+    const value = this.take(key)
+    if (value === undefined) return fallback
+    if (typeof value !== 'boolean') throw this.error(this.pathOf(key), 'must be true or false')
+    return value
+  }
+
+  integer(key: string, fallback: number, min: 0 | 1): number {
+    const value = this.take(key)
+    if (value === undefined) return fallback
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
+      throw this.error(
+        this.pathOf(key),
+        min === 1 ? 'must be a positive integer' : 'must be a non-negative integer',
+      )
+    }
+    return value
+  }
+
+  /** Returns `result` once no key of this object is left unread. */
+  done<T>(result: T): T {
+    this.rejectUnread()
+    return result
+  }
+
+  rejectUnread(): void {
+    const unknown = Object.keys(this.values).find((key) => !this.read.has(key))
+    if (unknown !== undefined) throw this.error(this.pathOf(unknown), 'is not a known option')
+  }
+
+  error(path: string, reason: string): ConfigError {
+    const subject = path === '' ? 'the top level' : path
+    return new ConfigError(`${this.label}:${path}`, `${this.label}: ${subject} ${reason}`)
+  }
+
+  private take(key: string): unknown {
+    this.read.add(key)
+    return Object.hasOwn(this.values, key) ? this.values[key] : undefined
+  }
+
+  private pathOf(key: string): string {
+    return this.path === '' ? key : `${this.path}.${key}`
+  }
+}

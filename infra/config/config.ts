@@ -1,0 +1,186 @@
+/// Tessera's configuration: environment variables (a `.env` file in the working directory fills in
+/// what the real environment does not set) and the optional `tessera.config.json`, checked once
+/// at start into one typed, frozen object. Every value has a default that works on a laptop.
+
+import { resolve } from 'node:path'
+import { ConfigError } from './config-error.js'
+import { type FeatureOptions, loadFeatureOptions } from './config-file.js'
+import { readDotenv } from './dotenv.js'
+import { parseBaseUrl, parseTrustedOrigins } from './origins.js'
+import { parseSecret } from './secret.js'
+
+export { ConfigError } from './config-error.js'
+export type { FeatureOptions } from './config-file.js'
+export { DEVELOPMENT_SECRET } from './secret.js'
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+export type LogLevel = (typeof LOG_LEVELS)[number]
+
+type DeepReadonly<T> = T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T
+
+type ConfigShape = Omit<FeatureOptions, 'rateLimit'> & {
+  production: boolean
+  port: number
+  host: string
+  /** Absolute http(s) URL, no trailing slash. Mail links are built from it, never from headers. */
+  baseUrl: string
+  baseOrigin: string
+  basePath: '/api/auth'
+  secureCookies: boolean
+  secret: string
+  dataDir: string
+  database: { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string }
+  redisUrl: string | undefined
+  /** Shaped like `MailSettings` of infra/mail: no SMTP or HTTP provider means mails go to the log. */
+  mail: {
+    mailFrom: string
+    smtpUrl: string | undefined
+    httpUrl: string | undefined
+    httpApiKey: string | undefined
+  }
+  /** Origins and `https://*.example.com` patterns; the base URL's origin first. */
+  trustedOrigins: string[]
+  rateLimit: { enabled: boolean; window: number; max: number }
+  eventStore: { kind: 'postgres' } | { kind: 'kurrentdb'; url: string }
+  logLevel: LogLevel
+  /** Things an operator should read at start (e.g. the development secret is in use). */
+  warnings: string[]
+}
+
+export type Config = DeepReadonly<ConfigShape>
+
+export type Env = Record<string, string | undefined>
+
+export type LoadConfigOptions = { cwd?: string }
+
+export const loadConfig = (env: Env = process.env, options: LoadConfigOptions = {}): Config => {
+  const cwd = options.cwd ?? process.cwd()
+  // The real environment wins over `.env`, so a deployment can override a checked-in file.
+  const vars = { ...readDotenv(cwd), ...definedOnly(env) }
+  const get = (name: string): string | undefined => {
+    const value = vars[name]?.trim()
+    // `FOO=` (common in compose files) means "not set", not "set to nothing".
+    return value === '' ? undefined : value
+  }
+  const warnings: string[] = []
+  const production = get('NODE_ENV') === 'production'
+  const port = parsePort(get('PORT'))
+  const base = parseBaseUrl(get('BASE_URL') ?? `http://localhost:${port}`)
+  if (production && !base.secure) {
+    warnings.push(`BASE_URL ${base.baseUrl} is not https: cookies will not be marked Secure.`)
+  }
+  const dataDir = resolve(cwd, get('DATA_DIR') ?? './data')
+  const databaseUrl = urlWithScheme(get, 'DATABASE_URL', ['postgres:', 'postgresql:'])
+  const { rateLimit, ...features } = loadFeatureOptions(cwd, get('TESSERA_CONFIG'))
+  const shape: ConfigShape = {
+    ...features,
+    production,
+    port,
+    host: get('HOST') ?? '127.0.0.1',
+    baseUrl: base.baseUrl,
+    baseOrigin: base.origin,
+    basePath: '/api/auth',
+    secureCookies: base.secure,
+    secret: parseSecret(get('AUTH_SECRET'), production, warnings),
+    dataDir,
+    database: databaseUrl ? { kind: 'postgres', url: databaseUrl } : { kind: 'pglite', dataDir },
+    redisUrl: urlWithScheme(get, 'REDIS_URL', ['redis:', 'rediss:']),
+    mail: parseMail(get),
+    trustedOrigins: parseTrustedOrigins(get('TRUSTED_ORIGINS'), base.origin),
+    rateLimit: { enabled: parseRateLimitSwitch(get('RATE_LIMIT'), production), ...rateLimit },
+    eventStore: parseEventStore(get),
+    logLevel: parseLogLevel(get('LOG_LEVEL')),
+    warnings,
+  }
+  return deepFreeze(shape)
+}
+
+type Get = (name: string) => string | undefined
+
+const definedOnly = (env: Env): Record<string, string> => {
+  const defined: Record<string, string> = {}
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) defined[key] = value
+  return defined
+}
+
+const parsePort = (value: string | undefined): number => {
+  if (value === undefined) return 3000
+  const port = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN
+  if (!(port >= 0 && port <= 65_535)) {
+    throw new ConfigError('PORT', `PORT must be an integer from 0 to 65535 (got "${value}")`)
+  }
+  return port
+}
+
+// URLs may carry passwords, so a bad one is described but never echoed.
+const urlWithScheme = (get: Get, name: string, protocols: readonly string[]): string | undefined => {
+  const value = get(name)
+  if (value === undefined) return undefined
+  if (!URL.canParse(value) || !protocols.includes(new URL(value).protocol)) {
+    const schemes = protocols.map((protocol) => `${protocol}//`).join(' or ')
+    throw new ConfigError(name, `${name} must be a URL starting with ${schemes}`)
+  }
+  return value
+}
+
+const MAILBOX = /^(?:[^<>]*<[^<>\s]+@[^<>\s]+>|[^<>\s]+@[^<>\s]+)$/
+
+const parseMail = (get: Get): ConfigShape['mail'] => {
+  const mailFrom = get('MAIL_FROM') ?? 'Tessera <no-reply@localhost>'
+  if (!MAILBOX.test(mailFrom)) {
+    throw new ConfigError('MAIL_FROM', `MAIL_FROM must be an address or "Name <address>" (got "${mailFrom}")`)
+  }
+  const smtpUrl = urlWithScheme(get, 'SMTP_URL', ['smtp:', 'smtps:'])
+  const httpUrl = urlWithScheme(get, 'MAIL_HTTP_URL', ['http:', 'https:'])
+  const httpApiKey = get('MAIL_HTTP_API_KEY')
+  if ((httpUrl === undefined) !== (httpApiKey === undefined)) {
+    const missing = httpUrl === undefined ? 'MAIL_HTTP_URL' : 'MAIL_HTTP_API_KEY'
+    throw new ConfigError(
+      missing,
+      `${missing} must be set too: the mail HTTP API needs its URL and its API key`,
+    )
+  }
+  if (smtpUrl !== undefined && httpUrl !== undefined) {
+    throw new ConfigError('SMTP_URL', 'SMTP_URL and MAIL_HTTP_URL are both set: choose one mail transport')
+  }
+  return { mailFrom, smtpUrl, httpUrl, httpApiKey }
+}
+
+const parseRateLimitSwitch = (value: string | undefined, production: boolean): boolean => {
+  if (value === undefined) return production
+  const normalised = value.toLowerCase()
+  if (normalised !== 'on' && normalised !== 'off') {
+    throw new ConfigError('RATE_LIMIT', `RATE_LIMIT must be "on" or "off" (got "${value}")`)
+  }
+  return normalised === 'on'
+}
+
+const parseEventStore = (get: Get): ConfigShape['eventStore'] => {
+  const kind = get('EVENT_STORE') ?? 'postgres'
+  if (kind === 'postgres') return { kind }
+  if (kind !== 'kurrentdb') {
+    throw new ConfigError('EVENT_STORE', `EVENT_STORE must be "postgres" or "kurrentdb" (got "${kind}")`)
+  }
+  const schemes = ['kurrentdb:', 'kurrentdb+discover:', 'esdb:', 'esdb+discover:']
+  const url = urlWithScheme(get, 'KURRENTDB_URL', schemes)
+  if (url === undefined)
+    throw new ConfigError('KURRENTDB_URL', 'KURRENTDB_URL is required when EVENT_STORE=kurrentdb')
+  return { kind, url }
+}
+
+const parseLogLevel = (value: string | undefined): LogLevel => {
+  if (value === undefined) return 'info'
+  const level = LOG_LEVELS.find((candidate) => candidate === value.toLowerCase())
+  if (level === undefined) {
+    throw new ConfigError('LOG_LEVEL', `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${value}")`)
+  }
+  return level
+}
+
+const deepFreeze = <T>(value: T): T => {
+  if (typeof value === 'object' && value !== null) {
+    for (const child of Object.values(value)) deepFreeze(child)
+    Object.freeze(value)
+  }
+  return value
+}

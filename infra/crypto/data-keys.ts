@@ -1,0 +1,88 @@
+/// Building blocks for crypto-shredding: personal fields are encrypted with a per-subject data
+/// key, and forgetting the subject means destroying that key. Data keys are stored wrapped
+/// (encrypted) under a key derived from the master secret, never in the clear.
+
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto'
+import type { Secret } from './hmac.js'
+
+const VERSION = 'v1'
+const KEY_BYTES = 32
+const IV_BYTES = 12
+const TAG_BYTES = 16
+const BASE64URL = /^[A-Za-z0-9_-]+$/
+// Fixed, application-specific HKDF inputs: the wrapping key changes only with the master secret.
+const WRAP_SALT = Buffer.from('tessera/data-key-wrap/salt', 'utf8')
+const WRAP_INFO = Buffer.from('tessera/data-key-wrap/v1', 'utf8')
+
+export type FieldDecryptionFailure = 'malformed' | 'unsupported-version' | 'authentication-failed'
+
+export class FieldDecryptionError extends Error {
+  override readonly name = 'FieldDecryptionError'
+  constructor(readonly reason: FieldDecryptionFailure) {
+    super(`cannot decrypt field: ${reason}`)
+  }
+}
+
+export const generateDataKey = (): Buffer => randomBytes(KEY_BYTES)
+
+/** AES-256-GCM; `aad` binds the ciphertext to its place (e.g. `user:<id>:email`) so it cannot be moved. */
+export const encryptField = (key: Uint8Array, plaintext: string, aad: string): string =>
+  sealBytes(key, Buffer.from(plaintext, 'utf8'), aad)
+
+/** Throws `FieldDecryptionError` when the payload is malformed, tampered with, or under another key or aad. */
+export const decryptField = (key: Uint8Array, payload: string, aad: string): string =>
+  openBytes(key, payload, aad).toString('utf8')
+
+/** Encrypts a data key for storage. `context` (e.g. the subject id) binds it to its owner. */
+export const wrapKey = (masterSecret: Secret, dataKey: Uint8Array, context = ''): string => {
+  assertKey(dataKey)
+  return sealBytes(wrappingKey(masterSecret), dataKey, context)
+}
+
+export const unwrapKey = (masterSecret: Secret, wrapped: string, context = ''): Buffer => {
+  const dataKey = openBytes(wrappingKey(masterSecret), wrapped, context)
+  if (dataKey.length !== KEY_BYTES) throw new FieldDecryptionError('malformed')
+  return dataKey
+}
+
+const wrappingKey = (masterSecret: Secret): Buffer =>
+  Buffer.from(hkdfSync('sha256', masterSecret, WRAP_SALT, WRAP_INFO, KEY_BYTES))
+
+const sealBytes = (key: Uint8Array, plaintext: Uint8Array, aad: string): string => {
+  assertKey(key)
+  // A random 96-bit IV per message; with one key per subject, collisions are not a concern.
+  const iv = randomBytes(IV_BYTES)
+  const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES })
+  cipher.setAAD(Buffer.from(aad, 'utf8'))
+  const sealed = Buffer.concat([cipher.update(plaintext), cipher.final(), cipher.getAuthTag()])
+  return `${VERSION}.${iv.toString('base64url')}.${sealed.toString('base64url')}`
+}
+
+const openBytes = (key: Uint8Array, payload: string, aad: string): Buffer => {
+  assertKey(key)
+  const { iv, ciphertext, tag } = parsePayload(payload)
+  const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES })
+  decipher.setAAD(Buffer.from(aad, 'utf8'))
+  decipher.setAuthTag(tag)
+  try {
+    return Buffer.concat([decipher.update(ciphertext), decipher.final()])
+  } catch {
+    throw new FieldDecryptionError('authentication-failed')
+  }
+}
+
+const parsePayload = (payload: string): { iv: Buffer; ciphertext: Buffer; tag: Buffer } => {
+  const parts = payload.split('.')
+  const [version, ivText, sealedText] = parts
+  if (parts.length !== 3 || !version || !ivText || !sealedText) throw new FieldDecryptionError('malformed')
+  if (version !== VERSION) throw new FieldDecryptionError('unsupported-version')
+  if (!BASE64URL.test(ivText) || !BASE64URL.test(sealedText)) throw new FieldDecryptionError('malformed')
+  const iv = Buffer.from(ivText, 'base64url')
+  const sealed = Buffer.from(sealedText, 'base64url')
+  if (iv.length !== IV_BYTES || sealed.length < TAG_BYTES) throw new FieldDecryptionError('malformed')
+  return { iv, ciphertext: sealed.subarray(0, -TAG_BYTES), tag: sealed.subarray(sealed.length - TAG_BYTES) }
+}
+
+const assertKey = (key: Uint8Array): void => {
+  if (key.length !== KEY_BYTES) throw new RangeError(`a data key must be ${KEY_BYTES} bytes`)
+}

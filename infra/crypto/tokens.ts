@@ -1,0 +1,63 @@
+/// Random tokens and identifiers from the CSPRNG, and the helpers that keep them safe at rest
+/// (hashes) and in comparisons (constant time).
+
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+
+export const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
+export const LOWERCASE_ALPHANUMERIC = '0123456789abcdefghijklmnopqrstuvwxyz'
+
+/**
+ * `length` characters drawn uniformly from `alphabet`. Bytes at or above the largest multiple of
+ * the alphabet size are rejected: taking `byte % size` of every byte would favour the first
+ * characters (modulo bias).
+ */
+export const randomToken = (length: number, alphabet: string): string => {
+  assertTokenShape(length, alphabet)
+  const size = alphabet.length
+  const limit = 256 - (256 % size)
+  let token = ''
+  while (token.length < length) {
+    // Twice what is needed, so one draw almost always suffices even when many bytes are rejected.
+    for (const byte of randomBytes((length - token.length) * 2)) {
+      if (byte >= limit) continue
+      token += alphabet.charAt(byte % size)
+      if (token.length === length) break
+    }
+  }
+  return token
+}
+
+const assertTokenShape = (length: number, alphabet: string): void => {
+  if (!Number.isInteger(length) || length < 1) throw new RangeError('token length must be a positive integer')
+  if (alphabet.length < 2 || alphabet.length > 256)
+    throw new RangeError('alphabet must have 2 to 256 characters')
+  if (new Set(alphabet).size !== alphabet.length) throw new RangeError('alphabet must not repeat characters')
+}
+
+/** 32 alphanumeric characters: about 190 bits. */
+export const sessionToken = (): string => randomToken(32, ALPHANUMERIC)
+
+/** 24 alphanumeric characters (the spec's reset token length): about 142 bits. */
+export const resetToken = (): string => randomToken(24, ALPHANUMERIC)
+
+/** 32 characters of digits and lowercase letters, as the spec requires: about 165 bits. */
+export const deleteAccountToken = (): string => randomToken(32, LOWERCASE_ALPHANUMERIC)
+
+/** An entity id shaped like better-auth's `generateId()`: 32 alphanumeric characters. */
+export const newId = (): string => randomToken(32, ALPHANUMERIC)
+
+/** How a token is stored at rest: its SHA-256, never the token itself. */
+export const sha256Hex = (value: string): string => createHash('sha256').update(value, 'utf8').digest('hex')
+
+export const sha256Base64Url = (value: string): string =>
+  createHash('sha256').update(value, 'utf8').digest('base64url')
+
+/**
+ * Compares two secrets in time that depends on neither their content nor their lengths: both are
+ * hashed to 32 bytes first, since `timingSafeEqual` itself needs equal lengths.
+ */
+export const constantTimeEqual = (a: string, b: string): boolean =>
+  timingSafeEqual(
+    createHash('sha256').update(a, 'utf8').digest(),
+    createHash('sha256').update(b, 'utf8').digest(),
+  )

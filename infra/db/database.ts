@@ -1,0 +1,56 @@
+/// Opens the database that holds the event log and the read models: PostgreSQL when a URL is
+/// given, embedded PGlite (in a directory, or in memory) otherwise.
+
+import { PGlite, type PGliteInterface } from '@electric-sql/pglite'
+import { Kysely, PostgresDialect } from 'kysely'
+import pg from 'pg'
+import type { Database } from '../../projections/database.js'
+import { POSTGRES_NOTIFY_CHANNEL } from '../event-store/sql-event-store.js'
+import { pgliteDialect } from './pglite-dialect.js'
+
+export type DatabaseTarget =
+  | { kind: 'postgres'; url: string; poolSize?: number }
+  | { kind: 'pglite'; dataDir: string | null }
+  /** An already open PGlite (tests clone one template per test). */
+  | { kind: 'pglite-client'; client: PGliteInterface }
+
+export type OpenDatabase = {
+  db: Kysely<Database>
+  kind: 'postgres' | 'pglite'
+  /** Calls `onCommit` when another process commits events; PostgreSQL only. */
+  listenForeignCommits?: (onCommit: () => void) => Promise<() => Promise<void>>
+  close(): Promise<void>
+}
+
+// int8 as JavaScript numbers would lose precision; the code asks for text where it needs one.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => value)
+
+export const openDatabase = async (target: DatabaseTarget): Promise<OpenDatabase> => {
+  if (target.kind === 'postgres') return openPostgres(target.url, target.poolSize ?? 10)
+  const client = target.kind === 'pglite-client' ? target.client : await PGlite.create(pgliteOptions(target.dataDir))
+  const db = new Kysely<Database>({ dialect: pgliteDialect(client, { closeClient: true }) })
+  return { db, kind: 'pglite', close: () => db.destroy() }
+}
+
+const pgliteOptions = (dataDir: string | null) => (dataDir ? { dataDir } : {})
+
+const openPostgres = (url: string, poolSize: number): OpenDatabase => {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize })
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  return {
+    db,
+    kind: 'postgres',
+    async listenForeignCommits(onCommit) {
+      const client = new pg.Client({ connectionString: url })
+      await client.connect()
+      client.on('notification', () => onCommit())
+      // A lost LISTEN connection only delays wake-ups; the projector also polls.
+      client.on('error', () => {})
+      await client.query(`listen ${POSTGRES_NOTIFY_CHANNEL}`)
+      return async () => {
+        await client.end().catch(() => {})
+      }
+    },
+    close: () => db.destroy(),
+  }
+}

@@ -1,0 +1,98 @@
+/// The event store port. Adapters: PostgreSQL and embedded PGlite (one SQL implementation,
+/// `sql-event-store.ts`), later KurrentDB. Every adapter passes `event-store.contract.ts`.
+
+import type { DomainEvent } from '../../domain/shared/event.js'
+import type { EventMetadata } from '../../domain/shared/metadata.js'
+
+/**
+ * A point in the global order. Two parts because both back ends order that way: PostgreSQL by
+ * (transaction id, sequence), KurrentDB by (commit, prepare). Compare with `comparePositions`.
+ */
+export type GlobalPosition = { readonly tx: bigint; readonly seq: bigint }
+
+export const START: GlobalPosition = { tx: 0n, seq: 0n }
+
+export const comparePositions = (a: GlobalPosition, b: GlobalPosition): number =>
+  a.tx === b.tx ? (a.seq === b.seq ? 0 : a.seq < b.seq ? -1 : 1) : a.tx < b.tx ? -1 : 1
+
+export const formatPosition = (p: GlobalPosition): string => `${p.tx}:${p.seq}`
+
+export const parsePosition = (text: string): GlobalPosition | null => {
+  const match = /^(\d+):(\d+)$/.exec(text)
+  return match?.[1] && match[2] ? { tx: BigInt(match[1]), seq: BigInt(match[2]) } : null
+}
+
+/** `no_stream`: the stream must not exist. `any`: no check. A number: the stream's current version. */
+export type ExpectedVersion = 'no_stream' | 'any' | number
+
+/**
+ * A uniqueness claim applied atomically with the events: `claim` takes `value` in `scope` for
+ * `owner` (fails if another owner holds it), `release` gives it up (only if `owner` holds it).
+ */
+export type UniqueClaim = {
+  op: 'claim' | 'release'
+  scope: string
+  value: string
+  owner: string
+}
+
+export type EventToAppend = DomainEvent & { id: string; metadata: EventMetadata }
+
+export type RecordedEvent = EventToAppend & {
+  streamId: string
+  /** 1-based position of the event inside its stream. */
+  streamVersion: number
+  position: GlobalPosition
+  recordedAt: Date
+}
+
+export type AppendOptions = {
+  expectedVersion: ExpectedVersion
+  uniqueClaims?: readonly UniqueClaim[]
+}
+
+export type AppendResult = {
+  /** The stream's version after the append. */
+  nextVersion: number
+  /** Global position of the last appended event. */
+  position: GlobalPosition
+}
+
+export interface EventStore {
+  appendToStream(stream: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult>
+  /** The whole stream in order; an empty array when it does not exist. */
+  readStream(stream: string): Promise<RecordedEvent[]>
+  /**
+   * Committed events after `after` in the one global order, at most `limit`. Never returns an
+   * event while an earlier one (in that order) may still commit: no reader skips an event.
+   */
+  readAll(after: GlobalPosition, limit: number): Promise<RecordedEvent[]>
+  /** Who holds `value` in `scope`, if anyone. */
+  claimOwner(scope: string, value: string): Promise<string | null>
+  /** Calls `listener` after events commit (in this process, or in another one when the adapter can tell). */
+  subscribe(listener: () => void): () => void
+  close(): Promise<void>
+}
+
+/// Typed failures of the port. Nothing is written when one is thrown.
+
+export class ConcurrencyError extends Error {
+  override readonly name = 'ConcurrencyError'
+  constructor(
+    readonly stream: string,
+    readonly expected: ExpectedVersion,
+    readonly actual: number | 'no_stream',
+  ) {
+    super(`Stream ${stream}: expected version ${String(expected)}, found ${String(actual)}`)
+  }
+}
+
+export class UniqueClaimConflictError extends Error {
+  override readonly name = 'UniqueClaimConflictError'
+  constructor(
+    readonly scope: string,
+    readonly value: string,
+  ) {
+    super(`The value is already claimed in scope ${scope}`)
+  }
+}

@@ -1,0 +1,161 @@
+/// The event store on PostgreSQL or PGlite: the same SQL on both.
+///
+/// Appends to one stream are serialised by a transaction-scoped advisory lock taken before any
+/// write, so inside a stream transaction ids grow with versions. The global order is
+/// (transaction id, sequence); `readAll` returns only events of transactions older than every
+/// transaction still running, so a reader never passes an event that has yet to commit.
+
+import { EventEmitter } from 'node:events'
+import { type Kysely, sql, type Transaction } from 'kysely'
+import type { EventMetadata } from '../../domain/shared/metadata.js'
+import {
+  type AppendOptions,
+  type AppendResult,
+  ConcurrencyError,
+  type EventStore,
+  type EventToAppend,
+  type GlobalPosition,
+  type RecordedEvent,
+  type UniqueClaim,
+  UniqueClaimConflictError,
+} from './event-store.js'
+
+const NOTIFY_CHANNEL = 'tessera_events'
+
+type EventRow = {
+  seq: string
+  tx_id: string
+  event_id: string
+  stream_id: string
+  stream_version: number
+  type: string
+  data: object
+  metadata: EventMetadata
+  recorded_at: Date
+}
+
+const toRecorded = (row: EventRow): RecordedEvent => ({
+  id: row.event_id,
+  type: row.type,
+  data: row.data,
+  metadata: row.metadata,
+  streamId: row.stream_id,
+  streamVersion: row.stream_version,
+  position: { tx: BigInt(row.tx_id), seq: BigInt(row.seq) },
+  recordedAt: new Date(row.recorded_at),
+})
+
+const EVENT_COLUMNS = sql.raw(
+  'seq::text as seq, tx_id::text as tx_id, event_id::text as event_id, stream_id, stream_version, type, data, metadata, recorded_at',
+)
+
+export type SqlEventStoreOptions = {
+  /** Subscribes to commits made by other processes (PostgreSQL LISTEN); absent for PGlite. */
+  // biome-ignore lint/suspicious/noExplicitAny: the store reads and writes its own tables only
+  listenForeignCommits?: (onCommit: () => void) => Promise<() => Promise<void>>
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the store reads and writes its own tables only
+type Db = Kysely<any>
+
+export const createSqlEventStore = (db: Db, options: SqlEventStoreOptions = {}): EventStore => {
+  const commits = new EventEmitter()
+  commits.setMaxListeners(0)
+  const notify = () => commits.emit('commit')
+  const stopListening = options.listenForeignCommits?.(notify)
+
+  return {
+    async appendToStream(stream, events, appendOptions): Promise<AppendResult> {
+      if (events.length === 0) throw new Error('appendToStream needs at least one event')
+      const result = await db.transaction().execute((trx) => append(trx, stream, events, appendOptions))
+      notify()
+      return result
+    },
+
+    async readStream(stream) {
+      const { rows } = await sql<EventRow>`
+        select ${EVENT_COLUMNS} from tessera_events
+        where stream_id = ${stream} order by stream_version`.execute(db)
+      return rows.map(toRecorded)
+    },
+
+    async readAll(after: GlobalPosition, limit: number) {
+      const { rows } = await sql<EventRow>`
+        select ${EVENT_COLUMNS} from tessera_events
+        where (tx_id, seq) > (${after.tx.toString()}::xid8, ${after.seq.toString()}::bigint)
+          and tx_id < pg_snapshot_xmin(pg_current_snapshot())
+        order by tx_id, seq
+        limit ${limit}`.execute(db)
+      return rows.map(toRecorded)
+    },
+
+    async claimOwner(scope, value) {
+      const { rows } = await sql<{ owner: string }>`
+        select owner from tessera_unique_claims where scope = ${scope} and value = ${value}`.execute(db)
+      return rows[0]?.owner ?? null
+    },
+
+    subscribe(listener) {
+      commits.on('commit', listener)
+      return () => commits.off('commit', listener)
+    },
+
+    async close() {
+      commits.removeAllListeners()
+      await (await stopListening)?.()
+    },
+  }
+}
+
+const append = async (
+  trx: Transaction<unknown>,
+  stream: string,
+  events: readonly EventToAppend[],
+  { expectedVersion, uniqueClaims = [] }: AppendOptions,
+): Promise<AppendResult> => {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${stream}, 0))`.execute(trx)
+  const { rows } = await sql<{ version: number }>`
+    select version from tessera_streams where stream_id = ${stream}`.execute(trx)
+  const current = rows[0]?.version
+  if (expectedVersion === 'no_stream' ? current !== undefined : expectedVersion !== 'any' && expectedVersion !== current)
+    throw new ConcurrencyError(stream, expectedVersion, current ?? 'no_stream')
+
+  const base = current ?? 0
+  const nextVersion = base + events.length
+  await sql`
+    insert into tessera_streams (stream_id, version) values (${stream}, ${nextVersion})
+    on conflict (stream_id) do update set version = excluded.version`.execute(trx)
+
+  for (const claim of uniqueClaims) await applyClaim(trx, claim)
+
+  let last: { seq: string; tx_id: string } | undefined
+  for (const [index, event] of events.entries()) {
+    const inserted = await sql<{ seq: string; tx_id: string }>`
+      insert into tessera_events (event_id, stream_id, stream_version, type, data, metadata)
+      values (${event.id}, ${stream}, ${base + index + 1}, ${event.type},
+              ${JSON.stringify(event.data)}::jsonb, ${JSON.stringify(event.metadata)}::jsonb)
+      returning seq::text as seq, tx_id::text as tx_id`.execute(trx)
+    last = inserted.rows[0]
+  }
+  await sql`select pg_notify(${NOTIFY_CHANNEL}, '')`.execute(trx)
+  if (!last) throw new Error('no event was inserted')
+  return { nextVersion, position: { tx: BigInt(last.tx_id), seq: BigInt(last.seq) } }
+}
+
+const applyClaim = async (trx: Transaction<unknown>, claim: UniqueClaim): Promise<void> => {
+  if (claim.op === 'release') {
+    await sql`
+      delete from tessera_unique_claims
+      where scope = ${claim.scope} and value = ${claim.value} and owner = ${claim.owner}`.execute(trx)
+    return
+  }
+  // A concurrent claim of the same value waits here for the first to commit, then sees it.
+  const { rows } = await sql<{ owner: string }>`
+    insert into tessera_unique_claims (scope, value, owner) values (${claim.scope}, ${claim.value}, ${claim.owner})
+    on conflict (scope, value) do update set owner = excluded.owner
+      where tessera_unique_claims.owner = excluded.owner
+    returning owner`.execute(trx)
+  if (rows.length === 0) throw new UniqueClaimConflictError(claim.scope, claim.value)
+}
+
+export const POSTGRES_NOTIFY_CHANNEL = NOTIFY_CHANNEL

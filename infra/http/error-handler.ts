@@ -1,0 +1,60 @@
+/// One place that turns failures into `{code, message}` answers: domain errors with their catalogue
+/// status, schema failures as 400 VALIDATION_ERROR naming the field, body-parser failures as clear
+/// 4xx, and anything unexpected as a 500 that hides its internals.
+
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { AUTH_ERRORS, type AuthErrorCode } from '../../domain/errors.js'
+import { isDomainError } from '../../domain/shared/errors.js'
+
+type ValidationIssue = { instancePath?: string; message?: string; params?: { requiredProperties?: string[] } }
+
+const fieldOf = (issue: ValidationIssue, context: string | undefined): string => {
+  const path = (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.')
+  const missing = issue.params?.requiredProperties?.join(', ')
+  const field = missing ? [path, missing].filter(Boolean).join('.') : path
+  return `${context ?? 'body'}${field ? `.${field}` : ''}`
+}
+
+const validationMessage = (error: FastifyError): string => {
+  const issues = (error.validation ?? []) as ValidationIssue[]
+  const part = error.validationContext === 'querystring' ? 'query' : error.validationContext
+  const label = part === 'query' ? 'Invalid query parameters' : 'Invalid body parameters'
+  const details = issues.slice(0, 3).map((issue) => `[${fieldOf(issue, part)}] ${issue.message ?? 'is invalid'}`)
+  return details.length > 0 ? `${label}: ${details.join('; ')}` : label
+}
+
+/** Fastify's own 4xx errors (body parser, content type) mapped to our codes. */
+const FASTIFY_CODES: Record<string, AuthErrorCode> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'VALIDATION_ERROR',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'BODY_MUST_BE_AN_OBJECT',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'VALIDATION_ERROR',
+}
+
+const send = (reply: FastifyReply, status: number, code: string, message: string) =>
+  reply.status(status).type('application/json; charset=utf-8').send({ code, message })
+
+export const installErrorHandling = (app: FastifyInstance): void => {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (isDomainError(error)) {
+      if (error.status === 429 && reply.getHeader('x-retry-after') === undefined) reply.header('x-retry-after', '10')
+      return send(reply, error.status, error.code, error.message)
+    }
+    if (error.validation) return send(reply, 400, 'VALIDATION_ERROR', validationMessage(error))
+    const mapped = error.code ? FASTIFY_CODES[error.code] : undefined
+    if (mapped) {
+      const { status, message } = AUTH_ERRORS[mapped]
+      const detail = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'Malformed JSON body' : message
+      return send(reply, status, mapped, detail)
+    }
+    if (error.statusCode === 429) {
+      const { status, message } = AUTH_ERRORS.TOO_MANY_REQUESTS
+      return send(reply, status, 'TOO_MANY_REQUESTS', message)
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)
+      return send(reply, error.statusCode, 'BAD_REQUEST', error.message)
+    request.log.error({ err: error }, 'unhandled error')
+    return send(reply, 500, 'INTERNAL_SERVER_ERROR', AUTH_ERRORS.INTERNAL_SERVER_ERROR.message)
+  })
+}

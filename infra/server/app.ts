@@ -1,0 +1,59 @@
+/// Builds the HTTP application as a Fastify instance: the auth API under /api/auth (command and
+/// query routes), error answers in one shape, and the portal's static files at /.
+
+import fastifyCookie from '@fastify/cookie'
+import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify'
+import type { Logger } from 'pino'
+import { emailPasswordRoutes } from '../../command-api/routes/email-password.js'
+import { sessionCommandRoutes } from '../../command-api/routes/sessions.js'
+import { AUTH_ERRORS } from '../../domain/errors.js'
+import { healthRoutes } from '../../query-api/routes/health.js'
+import { sessionQueryRoutes } from '../../query-api/routes/sessions.js'
+import { installErrorHandling } from '../http/error-handler.js'
+import type { AppContext } from './context.js'
+import { registerPortal } from './portal.js'
+
+/** Auth requests are small; a larger body is refused before it is parsed. */
+const BODY_LIMIT_BYTES = 64 * 1024
+
+export type BuildAppOptions = { logger: Logger; portalDir?: string | null }
+
+export const buildApp = async (ctx: AppContext, { logger, portalDir = null }: BuildAppOptions): Promise<FastifyInstance> => {
+  const loggerInstance: FastifyBaseLogger = logger
+  const base = Fastify({
+    loggerInstance,
+    bodyLimit: BODY_LIMIT_BYTES,
+    logController: new LogController({ disableRequestLogging: true }),
+    return503OnClosing: true,
+    routerOptions: { ignoreDuplicateSlashes: false, ignoreTrailingSlash: false },
+  })
+  base.setValidatorCompiler(TypeBoxValidatorCompiler)
+  base.decorate('tessera', ctx)
+  base.decorateRequest('auth', null)
+  installErrorHandling(base)
+  await base.register(fastifyCookie)
+  const app = base.withTypeProvider<TypeBoxTypeProvider>()
+
+  await app.register(
+    async (api) => {
+      await api.register(emailPasswordRoutes)
+      await api.register(sessionCommandRoutes)
+      await api.register(sessionQueryRoutes)
+      await api.register(healthRoutes)
+    },
+    { prefix: ctx.config.basePath },
+  )
+
+  const notFound = () => {
+    const { status, code, message } = AUTH_ERRORS.NOT_FOUND
+    return { status, body: { code, message } }
+  }
+  if (portalDir) await registerPortal(base, portalDir, ctx.config.basePath, notFound)
+  else
+    base.setNotFoundHandler((_request, reply) => {
+      const { status, body } = notFound()
+      return reply.status(status).send(body)
+    })
+  return base
+}

@@ -1,0 +1,36 @@
+/// Serves the built portal (web/dist): hashed assets with a year-long immutable cache, index.html
+/// never cached, and the SPA fallback so client routes (/account, /security, ...) load the app.
+/// Unknown API paths stay JSON 404s.
+
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import fastifyStatic from '@fastify/static'
+import type { FastifyInstance } from 'fastify'
+
+export const registerPortal = async (
+  app: FastifyInstance,
+  portalDir: string,
+  basePath: string,
+  notFound: () => { status: number; body: object },
+): Promise<void> => {
+  const hasIndex = existsSync(join(portalDir, 'index.html'))
+  await app.register(fastifyStatic, {
+    root: portalDir,
+    wildcard: false,
+    index: false,
+    setHeaders: (reply, path) => {
+      reply.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache')
+    },
+  })
+  app.get('/', (_request, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'))
+  app.get('/assets/*', (request, reply) => {
+    const path = (request.params as { '*': string })['*']
+    return reply.sendFile(`assets/${path}`)
+  })
+  app.setNotFoundHandler((request, reply) => {
+    const isPageRequest = request.method === 'GET' && !request.url.startsWith(`${basePath}/`) && !request.url.startsWith('/assets/')
+    if (isPageRequest && hasIndex) return reply.header('cache-control', 'no-cache').sendFile('index.html')
+    const { status, body } = notFound()
+    return reply.status(status).send(body)
+  })
+}

@@ -1,0 +1,12 @@
+/// Migrations of every read model, keyed by ISO-timestamped name. Never edit one that has landed.
+
+import type { Migration } from 'kysely'
+import { checkpointsMigration } from './runner/checkpoints.table.js'
+import { sessionsMigration } from './sessions/sessions.table.js'
+import { usersMigration } from './users/users.table.js'
+
+export const readModelMigrations: Record<string, Migration> = {
+  '2026-11-21T00:01:00Z_checkpoints': checkpointsMigration,
+  '2026-11-21T00:02:00Z_users': usersMigration,
+  '2026-11-21T00:03:00Z_sessions': sessionsMigration,
+}

@@ -1,0 +1,68 @@
+/// Queries over the sessions read model.
+
+import type { Kysely } from 'kysely'
+import type { Database } from '../database.js'
+import type { UserRow } from '../users/users.table.js'
+import type { SessionRow } from './sessions.table.js'
+
+export type SessionWithUser = { session: SessionRow; user: UserRow }
+
+export const findSessionByTokenHash = async (
+  db: Kysely<Database>,
+  tokenHash: string,
+): Promise<SessionWithUser | undefined> => {
+  const row = await db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select([
+      'sessions.id as s_id',
+      'sessions.user_id as s_user_id',
+      'sessions.token_hash as s_token_hash',
+      'sessions.expires_at as s_expires_at',
+      'sessions.ip_address as s_ip_address',
+      'sessions.user_agent as s_user_agent',
+      'sessions.remember_me as s_remember_me',
+      'sessions.active_organization_id as s_active_organization_id',
+      'sessions.created_at as s_created_at',
+      'sessions.updated_at as s_updated_at',
+      'users.id',
+      'users.email',
+      'users.name',
+      'users.image',
+      'users.email_verified',
+      'users.created_at',
+      'users.updated_at',
+    ])
+    .where('sessions.token_hash', '=', tokenHash)
+    .executeTakeFirst()
+  if (!row) return undefined
+  return {
+    session: {
+      id: row.s_id,
+      user_id: row.s_user_id,
+      token_hash: row.s_token_hash,
+      expires_at: row.s_expires_at,
+      ip_address: row.s_ip_address,
+      user_agent: row.s_user_agent,
+      remember_me: row.s_remember_me,
+      active_organization_id: row.s_active_organization_id,
+      created_at: row.s_created_at,
+      updated_at: row.s_updated_at,
+    },
+    user: {
+      id: row.id,
+      email: row.email,
+      name: row.name,
+      image: row.image,
+      email_verified: row.email_verified,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    },
+  }
+}
+
+export const listSessionsOfUser = (db: Kysely<Database>, userId: string): Promise<SessionRow[]> =>
+  db.selectFrom('sessions').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').execute()
+
+export const findSessionById = (db: Kysely<Database>, id: string): Promise<SessionRow | undefined> =>
+  db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst()

@@ -1,0 +1,28 @@
+/// Queries over the users read model.
+
+import type { Kysely } from 'kysely'
+import type { Database } from '../database.js'
+import { CREDENTIAL_PROVIDER } from './users.projection.js'
+import type { UserRow } from './users.table.js'
+
+export const findUserById = (db: Kysely<Database>, id: string): Promise<UserRow | undefined> =>
+  db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
+
+/** The user with this (normalised) email and the password hash of their credential account, if any. */
+export const findCredentialByEmail = async (
+  db: Kysely<Database>,
+  email: string,
+): Promise<{ user: UserRow; passwordHash: string | null } | undefined> => {
+  const row = await db
+    .selectFrom('users')
+    .leftJoin('accounts', (join) =>
+      join.onRef('accounts.user_id', '=', 'users.id').on('accounts.provider_id', '=', CREDENTIAL_PROVIDER),
+    )
+    .selectAll('users')
+    .select('accounts.password')
+    .where('users.email', '=', email)
+    .executeTakeFirst()
+  if (!row) return undefined
+  const { password, ...user } = row
+  return { user, passwordHash: password ?? null }
+}

@@ -1,0 +1,57 @@
+/// Read model: users and their accounts (credential accounts for now; social ones later).
+
+import type { Insertable, Kysely, Selectable } from 'kysely'
+import { sql } from 'kysely'
+
+export type UsersTable = {
+  id: string
+  email: string
+  name: string
+  image: string | null
+  email_verified: boolean
+  created_at: Date
+  updated_at: Date
+}
+
+export type AccountsTable = {
+  id: string
+  user_id: string
+  provider_id: string
+  account_id: string
+  password: string | null
+  created_at: Date
+  updated_at: Date
+}
+
+export type UserRow = Selectable<UsersTable>
+export type NewUserRow = Insertable<UsersTable>
+export type AccountRow = Selectable<AccountsTable>
+
+export const usersMigration = {
+  // biome-ignore lint/suspicious/noExplicitAny: migrations are written against an untyped schema
+  async up(db: Kysely<any>): Promise<void> {
+    await db.schema
+      .createTable('users')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('email', 'text', (c) => c.notNull())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('image', 'text')
+      .addColumn('email_verified', 'boolean', (c) => c.notNull().defaultTo(false))
+      .addColumn('created_at', 'timestamptz', (c) => c.notNull())
+      .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
+      .execute()
+    await db.schema.createIndex('users_email').on('users').column('email').execute()
+    await db.schema
+      .createTable('accounts')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('user_id', 'text', (c) => c.notNull())
+      .addColumn('provider_id', 'text', (c) => c.notNull())
+      .addColumn('account_id', 'text', (c) => c.notNull())
+      .addColumn('password', 'text')
+      .addColumn('created_at', 'timestamptz', (c) => c.notNull())
+      .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
+      .execute()
+    await db.schema.createIndex('accounts_user').on('accounts').column('user_id').execute()
+    await sql`create unique index accounts_provider_account on accounts (provider_id, account_id)`.execute(db)
+  },
+}

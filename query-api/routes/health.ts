@@ -1,0 +1,32 @@
+/// GET /ok (liveness) and GET /error (a small page for failures that end in a browser redirect,
+/// e.g. OAuth: it names the error and links back to the application).
+
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { escapeHtml } from '../../infra/mail/templates.js'
+
+const ERROR_CODE = /^[A-Za-z0-9_]{1,100}$/
+
+const errorPage = (code: string | null, homeUrl: string) => `<!doctype html>
+<html lang="en" dir="ltr">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Something went wrong</title>
+<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;line-height:1.5;color:#1f2328}
+code{background:#f3f4f6;padding:.1rem .3rem;border-radius:4px}a{color:#0b57d0}</style></head>
+<body><h1>Something went wrong</h1>
+<p>We could not finish what you asked for.${code ? ` Error: <code>${escapeHtml(code)}</code>.` : ''}</p>
+<p><a href="${escapeHtml(homeUrl)}">Go back to the application</a></p></body></html>`
+
+export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get('/ok', { schema: { response: { 200: Type.Object({ ok: Type.Boolean() }) } } }, async () => ({ ok: true }))
+
+  app.get(
+    '/error',
+    { schema: { querystring: Type.Object({ error: Type.Optional(Type.String({ maxLength: 200 })) }) } },
+    async (request, reply) => {
+      const { error } = request.query
+      const code = error && ERROR_CODE.test(error) ? error : null
+      return reply.type('text/html; charset=utf-8').send(errorPage(code, `${app.tessera.config.baseUrl}/`))
+    },
+  )
+}

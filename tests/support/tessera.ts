@@ -1,0 +1,78 @@
+/// A Tessera for HTTP tests: a fresh database of the given kind, configuration from a test
+/// environment (plus overrides), a silent logger, and `inject` helpers that keep cookies.
+
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import pino from 'pino'
+import { type Env, loadConfig } from '../../infra/config/config.js'
+import { createTessera, type Tessera } from '../../infra/server/tessera.js'
+import { type DatabaseKind, freshPglite, freshPostgres } from './databases.js'
+
+export type TestTessera = Tessera & { baseUrl: string; api: TestClient; cleanup(): Promise<void> }
+
+export type StartOptions = {
+  kind?: DatabaseKind
+  env?: Env
+  clock?: () => Date
+  listen?: boolean
+  /** A config file's contents (feature options). */
+  features?: object
+}
+
+export const startTessera = async (options: StartOptions = {}): Promise<TestTessera> => {
+  const { kind = 'pglite', env = {}, listen = false } = options
+  const database = kind === 'pglite' ? await freshPglite() : await freshPostgres()
+  const cwd = mkdtempSync(join(tmpdir(), 'tessera-test-'))
+  if (options.features) {
+    writeFileSync(join(cwd, 'tessera.config.json'), JSON.stringify(options.features))
+  }
+  const config = loadConfig({ NODE_ENV: 'test', AUTH_SECRET: 'test-secret-that-is-long-enough-0123456789', ...env }, { cwd })
+  const tessera = await createTessera({
+    config,
+    logger: pino({ level: 'silent' }),
+    database,
+    ...(options.clock ? { clock: options.clock } : {}),
+  })
+  let baseUrl = config.baseUrl
+  if (listen && tessera.app) baseUrl = await tessera.app.listen({ host: '127.0.0.1', port: 0 })
+  return {
+    ...tessera,
+    baseUrl,
+    api: testClient(tessera),
+    cleanup: () => tessera.close(),
+  }
+}
+
+type InjectResult = {
+  status: number
+  json: unknown
+  headers: Awaited<ReturnType<FastifyInstance['inject']>>['headers']
+  body: string
+}
+
+export type TestClient = {
+  request(method: 'GET' | 'POST', path: string, body?: unknown, headers?: Record<string, string>): Promise<InjectResult>
+}
+
+/** Sends requests to /api/auth through `inject`; pass `cookie` headers explicitly to act as a browser. */
+const testClient = (tessera: Tessera): TestClient => ({
+  async request(method, path, body, headers = {}) {
+    const app = tessera.app
+    if (!app) throw new Error('this Tessera does not serve HTTP')
+    const response = await app.inject({
+      method,
+      url: `/api/auth${path}`,
+      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
+    })
+    let json: unknown = null
+    try {
+      json = response.body ? JSON.parse(response.body) : null
+    } catch {
+      json = null
+    }
+    return { status: response.statusCode, json, headers: response.headers, body: response.body }
+  },
+})

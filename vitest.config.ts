@@ -1,0 +1,47 @@
+import { defineConfig } from 'vitest/config'
+
+// Tiers: unit (pure, fast), int (real PGlite and PostgreSQL, real SMTP and Redis), web (components in
+// jsdom), e2e (a real Chromium against a running Tessera). `npm test` runs them all.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['{domain,command-api,query-api,projections,infra}/**/*.unit.spec.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'int',
+          include: ['{domain,command-api,query-api,projections,infra}/**/*.int.spec.ts', 'tests/**/*.int.spec.ts'],
+          environment: 'node',
+          globalSetup: ['tests/support/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        extends: './web/vite.config.ts',
+        test: {
+          name: 'web',
+          include: ['web/**/*.spec.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['web/test/setup.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['tests/e2e/**/*.e2e.spec.ts'],
+          environment: 'node',
+          globalSetup: ['tests/support/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+})

@@ -1,0 +1,63 @@
+import { PASSWORD_MAX, PASSWORD_MIN } from '../password/password-rules.js'
+import { type ApiError, isApiError, NETWORK_ERROR } from './api-error.js'
+
+/// What a person reads for each error code the API answers. Keyed by code only: the server's
+/// message text may change wording at any time without breaking the portal.
+const MESSAGES: Readonly<Record<string, string>> = {
+  INVALID_EMAIL: 'Enter a valid email address, like name@example.com.',
+  INVALID_EMAIL_OR_PASSWORD: 'The email or password is not right. Check both and try again.',
+  EMAIL_NOT_VERIFIED:
+    'Your email address is not verified yet. We have just sent you a new link: open it, then sign in.',
+  USER_ALREADY_EXISTS: 'An account with this email already exists. Sign in, or use another email.',
+  USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL:
+    'An account with this email already exists. Sign in, or use another email.',
+  PASSWORD_TOO_SHORT: `Use at least ${PASSWORD_MIN} characters.`,
+  PASSWORD_TOO_LONG: `Use at most ${PASSWORD_MAX} characters.`,
+  INVALID_PASSWORD: 'That password is not right.',
+  EMAIL_IS_THE_SAME: 'That is already your email address.',
+  EMAIL_CAN_NOT_BE_UPDATED: 'Your email address can only be changed with “Change email”.',
+  CHANGE_EMAIL_DISABLED: 'Changing your email address is not possible at the moment.',
+  EMAIL_ALREADY_VERIFIED: 'Your email address is already verified.',
+  VERIFICATION_EMAIL_NOT_ENABLED: 'Email verification is not available at the moment.',
+  INVALID_TOKEN: 'This link is not valid, or it has already been used.',
+  TOKEN_EXPIRED: 'This link has expired.',
+  SESSION_EXPIRED: 'For your safety, sign out and sign in again before doing this.',
+  SESSION_NOT_FRESH: 'For your safety, sign out and sign in again before doing this.',
+  CREDENTIAL_ACCOUNT_NOT_FOUND: 'This account has no password yet.',
+  USER_NOT_FOUND: 'We could not find that account.',
+  SESSION_NOT_FOUND: 'That device is already signed out.',
+  VALIDATION_ERROR: 'Some of the details are not in the expected form. Check them and try again.',
+  MISSING_FIELD: 'A required detail is missing. Check the form and try again.',
+  INVALID_CALLBACK_URL: 'This page sent a link the server does not accept. Reload the page and try again.',
+  INVALID_REDIRECT_URL: 'This page sent a link the server does not accept. Reload the page and try again.',
+  INVALID_ORIGIN: 'The request came from a page the server does not trust. Reload the page and try again.',
+  FAILED_TO_CREATE_USER: 'Something went wrong on our side while creating your account. Please try again.',
+  FAILED_TO_CREATE_SESSION: 'Something went wrong on our side while signing you in. Please try again.',
+  FAILED_TO_UPDATE_USER: 'Something went wrong on our side while saving. Please try again.',
+  [NETWORK_ERROR]: 'We could not reach the server. Check your connection and try again.',
+}
+
+const secondsText = (seconds: number): string => (seconds === 1 ? '1 second' : `${seconds} seconds`)
+
+const fallback = (error: ApiError): string => {
+  if (error.status === 401) return 'You are signed out. Sign in again to continue.'
+  if (error.status === 403) return 'You are not allowed to do this.'
+  if (typeof error.status === 'number' && error.status >= 500) {
+    return 'Something went wrong on our side. Please try again in a moment.'
+  }
+  return `Something went wrong (${error.code}). Please try again.`
+}
+
+/** The sentence to show for a failed request (or anything a request threw). */
+export const messageFor = (error: unknown): string => {
+  if (!isApiError(error)) return 'Something went wrong. Please try again.'
+  if (error.status === 429) {
+    return error.retryAfter === null
+      ? 'Too many attempts. Wait a moment and try again.'
+      : `Too many attempts. Wait ${secondsText(error.retryAfter)} and try again.`
+  }
+  return MESSAGES[error.code] ?? fallback(error)
+}
+
+/** The message for a code the portal itself detected (client-side checks reuse the API's codes). */
+export const messageForCode = (code: string): string => MESSAGES[code] ?? `Something went wrong (${code}).`

@@ -1,0 +1,5 @@
+export const Loading = ({ label = 'Loading…' }: { label?: string }) => (
+  <p role="status" className="loading">
+    {label}
+  </p>
+)

@@ -1,0 +1,47 @@
+import { useState } from 'react'
+import { useNavigate } from 'react-router'
+import { isApiError } from '../errors/api-error.js'
+import { messageFor } from '../errors/messages.js'
+import { useSignOutMutation } from './session.api.js'
+import { useForgetSession } from './use-session-actions.js'
+
+export const SignOutButton = () => {
+  const [signOut, { isLoading }] = useSignOutMutation()
+  const forget = useForgetSession()
+  const navigate = useNavigate()
+  const [problem, setProblem] = useState<string | null>(null)
+
+  const onClick = async () => {
+    setProblem(null)
+    try {
+      await signOut().unwrap()
+    } catch (error) {
+      // A 401 means the session had already ended: the person is signed out either way.
+      if (!isApiError(error) || error.status !== 401) {
+        setProblem(messageFor(error))
+        return
+      }
+    }
+    forget()
+    navigate('/sign-in', { replace: true, state: { notice: 'You are signed out.' } })
+  }
+
+  return (
+    <>
+      <button
+        type="button"
+        className="button button-quiet"
+        onClick={onClick}
+        disabled={isLoading}
+        aria-busy={isLoading}
+      >
+        {isLoading ? 'Signing out…' : 'Sign out'}
+      </button>
+      {problem ? (
+        <p role="alert" className="field-error">
+          {problem}
+        </p>
+      ) : null}
+    </>
+  )
+}

@@ -1,0 +1,39 @@
+import { api } from '../../app/api.js'
+
+export type User = {
+  id: string
+  email: string
+  name: string
+  image: string | null
+  emailVerified: boolean
+  createdAt: string
+  updatedAt: string
+}
+
+export type Session = {
+  id: string
+  userId: string
+  expiresAt: string
+  createdAt: string
+  updatedAt: string
+  ipAddress: string | null
+  userAgent: string | null
+  /** An opaque handle for revoke-session, not a credential the portal keeps. */
+  token: string
+}
+
+export type SignedIn = { session: Session; user: User }
+
+export const sessionApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getSession: build.query<SignedIn | null, void>({
+      query: () => '/get-session',
+      providesTags: ['Session', 'User'],
+    }),
+    signOut: build.mutation<{ success: boolean }, void>({
+      query: () => ({ url: '/sign-out', method: 'POST', body: {} }),
+    }),
+  }),
+})
+
+export const { useGetSessionQuery, useSignOutMutation } = sessionApi

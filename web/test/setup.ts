@@ -1,0 +1,16 @@
+import { cleanup } from '@testing-library/react'
+import { afterEach, vi } from 'vitest'
+
+// jsdom has no fetch, so tests run on Node's; unlike a browser's, Node's Request does not resolve a
+// relative URL ('/api/auth/...') against the page address. Resolve it the way the browser would.
+const NodeRequest = globalThis.Request
+globalThis.Request = class BrowserRequest extends NodeRequest {
+  constructor(input: RequestInfo | URL, init?: RequestInit) {
+    super(typeof input === 'string' ? new URL(input, window.location.href) : input, init)
+  }
+}
+
+afterEach(() => {
+  cleanup()
+  vi.unstubAllGlobals()
+})
