@@ -26,11 +26,13 @@ type Options = {
 }
 
 export const renderWithProviders = (ui: ReactElement, options: Options = {}) => {
-  const { route = '/', path = route.split('?')[0] ?? '/', state, store = makeStore() } = options
+  const { route = '/', state, store = makeStore() } = options
+  const [pathname = '/', query] = route.split('?')
+  const path = options.path ?? pathname
   const user = userEvent.setup()
   const result = render(
     <Provider store={store}>
-      <MemoryRouter initialEntries={[{ pathname: path, search: route.slice(path.length), state }]}>
+      <MemoryRouter initialEntries={[{ pathname, search: query ? `?${query}` : '', state }]}>
         <Routes>
           <Route path={path} element={ui} />
           <Route path="*" element={<LocationProbe />} />

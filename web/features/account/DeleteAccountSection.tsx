@@ -41,8 +41,8 @@ export const DeleteAccountSection = ({ user }: { user: User }) => {
         setMailSent(true)
         return
       }
-      forget()
       navigate('/goodbye', { replace: true })
+      forget()
     } catch (error) {
       setErrors(placeError<Field>(error, { INVALID_PASSWORD: 'password' }))
     }

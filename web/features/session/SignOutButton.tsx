@@ -22,8 +22,8 @@ export const SignOutButton = () => {
         return
       }
     }
-    forget()
     navigate('/sign-in', { replace: true, state: { notice: 'You are signed out.' } })
+    forget()
   }
 
   return (

@@ -16,12 +16,15 @@ export const useRefreshSession = () => {
   }, [dispatch])
 }
 
-/** Drops everything cached about the person who just left (sign-out, deleted account). */
+/**
+ * Drops everything cached about the person who just left (sign-out, deleted account). Call it
+ * right after navigating away from the protected pages: the router applies navigation as a
+ * transition, after this store change, so a guard still on screen only sees an empty cache (and
+ * waits for get-session) rather than a signed-out answer that would make it redirect on its own.
+ */
 export const useForgetSession = () => {
   const dispatch = useAppDispatch()
   return useCallback(() => {
     dispatch(api.util.resetApiState())
-    // Known to be signed out: record it so pages do not ask the server again before redirecting.
-    void dispatch(sessionApi.util.upsertQueryData('getSession', undefined, null))
   }, [dispatch])
 }

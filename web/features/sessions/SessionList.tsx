@@ -25,7 +25,13 @@ const SessionItem = ({ session, current }: { session: Session; current: boolean 
   return (
     <li className="card session" aria-labelledby={headingId}>
       <h3 id={headingId}>
-        {device} {current ? <span className="badge badge-good">This device</span> : null}
+        {device}
+        {current ? (
+          <>
+            {' '}
+            <span className="badge badge-good">This device</span>
+          </>
+        ) : null}
       </h3>
       <dl className="facts">
         <dt>IP address</dt>

@@ -1,0 +1,102 @@
+/// The `tessera` command: `serve [--role all|api|projector]`, `migrate`, `replay`.
+
+import { fileURLToPath } from 'node:url'
+import pino, { type Logger } from 'pino'
+import { readModelProjections } from '../../projections/all.js'
+import { replay } from '../../projections/runner/projector.js'
+import { ConfigError, loadConfig } from '../config/config.js'
+import { openDatabase } from '../db/database.js'
+import { migrateToLatest } from '../db/migrate.js'
+import { createSqlEventStore } from '../event-store/sql-event-store.js'
+import { createTessera, databaseTargetOf, type Role } from '../server/tessera.js'
+
+const USAGE = `Usage: tessera <command>
+
+Commands:
+  serve [--role all|api|projector]  run the server (default role: all = API + projector)
+  migrate                           create or update the database schema
+  replay                            rebuild every read model from the event log
+`
+
+const PORTAL_DIR = fileURLToPath(new URL('../../../web/dist', import.meta.url))
+const ROLES: readonly Role[] = ['all', 'api', 'projector']
+
+const parseRole = (args: readonly string[]): Role => {
+  const index = args.indexOf('--role')
+  if (index === -1) return 'all'
+  const value = args[index + 1]
+  const role = ROLES.find((r) => r === value)
+  if (!role) throw new ConfigError('--role', `--role must be one of ${ROLES.join(', ')}`)
+  return role
+}
+
+const serve = async (args: readonly string[]) => {
+  const config = loadConfig()
+  const logger = pino({ level: config.logLevel })
+  for (const warning of config.warnings) logger.warn(warning)
+  const role = parseRole(args)
+  const tessera = await createTessera({ config, logger, role, portalDir: PORTAL_DIR })
+  if (tessera.app) await tessera.app.listen({ host: config.host, port: config.port })
+  logger.info({ role, baseUrl: config.baseUrl, database: config.database.kind }, 'Tessera is running')
+  stopOnSignal(logger, () => tessera.close())
+}
+
+const stopOnSignal = (logger: Logger, close: () => Promise<void>) => {
+  let stopping = false
+  const stop = (signal: string) => {
+    if (stopping) return
+    stopping = true
+    logger.info({ signal }, 'stopping')
+    close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'failed to stop cleanly')
+        process.exit(1)
+      },
+    )
+  }
+  process.on('SIGINT', () => stop('SIGINT'))
+  process.on('SIGTERM', () => stop('SIGTERM'))
+}
+
+const withDatabase = async <T>(run: (database: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>) => {
+  const database = await openDatabase(databaseTargetOf(loadConfig()))
+  try {
+    return await run(database)
+  } finally {
+    await database.close()
+  }
+}
+
+const commands: Record<string, (args: readonly string[]) => Promise<void>> = {
+  serve,
+  migrate: () =>
+    withDatabase(async ({ db }) => {
+      await migrateToLatest(db)
+      console.log('Migrations applied.')
+    }),
+  replay: () =>
+    withDatabase(async (database) => {
+      await migrateToLatest(database.db)
+      const store = createSqlEventStore(database.db)
+      const position = await replay({ db: database.db, store, projections: readModelProjections })
+      await store.close()
+      console.log(`Read models rebuilt up to ${position.tx}:${position.seq}.`)
+    }),
+}
+
+const main = async () => {
+  const [name = '', ...args] = process.argv.slice(2)
+  const command = commands[name]
+  if (!command) {
+    process.stdout.write(USAGE)
+    process.exit(name === '' || name === '--help' ? 0 : 2)
+  }
+  await command(args)
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) console.error(`Configuration error: ${error.message}`)
+  else console.error(error)
+  process.exit(1)
+})

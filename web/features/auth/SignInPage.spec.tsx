@@ -1,0 +1,101 @@
+import { screen, waitFor } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { fakeApi } from '../../test/fake-api.js'
+import { descriptionOf, renderWithProviders } from '../../test/render.js'
+import { SignInPage } from './SignInPage.js'
+
+const signedIn = {
+  session: { id: 's1', userId: 'u1', token: 'opaque', createdAt: '', updatedAt: '', expiresAt: '' },
+  user: { id: 'u1', email: 'ada@example.com', name: 'Ada', image: null, emailVerified: true },
+}
+
+const signInAnswer = { redirect: false, token: 'x', user: signedIn.user }
+
+const submit = async (ui: ReturnType<typeof renderWithProviders>['user'], email: string, password: string) => {
+  await ui.type(screen.getByLabelText('Email'), email)
+  await ui.type(screen.getByLabelText('Password'), password)
+  await ui.click(screen.getByRole('button', { name: 'Sign in' }))
+}
+
+describe('sign-in', () => {
+  it('shows a wrong email or password at the top of the form', async () => {
+    fakeApi({
+      'POST /sign-in/email': { status: 401, body: { code: 'INVALID_EMAIL_OR_PASSWORD', message: 'whatever' } },
+    })
+    const { user: ui } = renderWithProviders(<SignInPage />, { route: '/sign-in' })
+    await submit(ui, 'ada@example.com', 'wrong password')
+
+    const alert = await screen.findByRole('alert')
+    expect(alert.textContent).toContain('The email or password is not right')
+    expect((screen.getByRole('button', { name: 'Sign in' }) as HTMLButtonElement).disabled).toBe(false)
+  })
+
+  it('says how long to wait when rate limited, from X-Retry-After', async () => {
+    fakeApi({
+      'POST /sign-in/email': {
+        status: 429,
+        body: { code: 'RATE_LIMITED', message: 'Too many requests. Please try again later.' },
+        headers: { 'X-Retry-After': '9' },
+      },
+    })
+    const { user: ui } = renderWithProviders(<SignInPage />, { route: '/sign-in' })
+    await submit(ui, 'ada@example.com', 'secret secret')
+    expect((await screen.findByRole('alert')).textContent).toBe('Too many attempts. Wait 9 seconds and try again.')
+  })
+
+  it('explains an unverified email', async () => {
+    fakeApi({ 'POST /sign-in/email': { status: 403, body: { code: 'EMAIL_NOT_VERIFIED', message: '' } } })
+    const { user: ui } = renderWithProviders(<SignInPage />, { route: '/sign-in' })
+    await submit(ui, 'ada@example.com', 'secret secret')
+    expect((await screen.findByRole('alert')).textContent).toContain('We have just sent you a new link')
+  })
+
+  it('sends remember me (on by default), re-reads the session, then opens the page asked for', async () => {
+    let session: typeof signedIn | null = null
+    const api = fakeApi({
+      'POST /sign-in/email': () => {
+        session = signedIn
+        return { body: signInAnswer }
+      },
+      'GET /get-session': () => ({ body: session }),
+    })
+    const { user: ui } = renderWithProviders(<SignInPage />, { route: '/sign-in', state: { from: '/security' } })
+    expect((screen.getByLabelText('Remember me') as HTMLInputElement).checked).toBe(true)
+    await submit(ui, ' ada@example.com ', 'secret secret')
+
+    expect((await screen.findByTestId('location')).textContent).toBe('/security')
+    expect(api.to('POST', '/sign-in/email')[0]?.body).toEqual({
+      email: 'ada@example.com',
+      password: 'secret secret',
+      rememberMe: true,
+    })
+    expect(api.to('GET', '/get-session')).toHaveLength(1)
+  })
+
+  it('sends rememberMe false when unticked, and goes to the account by default', async () => {
+    const api = fakeApi({
+      'POST /sign-in/email': { body: signInAnswer },
+      'GET /get-session': { body: signedIn },
+    })
+    const { user: ui } = renderWithProviders(<SignInPage />, { route: '/sign-in' })
+    await ui.click(screen.getByLabelText('Remember me'))
+    await submit(ui, 'ada@example.com', 'secret secret')
+    expect((await screen.findByTestId('location')).textContent).toBe('/account')
+    expect(api.to('POST', '/sign-in/email')[0]?.body).toMatchObject({ rememberMe: false })
+  })
+
+  it('checks for an email and a password before sending', async () => {
+    const api = fakeApi({})
+    const { user: ui } = renderWithProviders(<SignInPage />, { route: '/sign-in' })
+    await ui.click(screen.getByRole('button', { name: 'Sign in' }))
+    expect(descriptionOf(screen.getByLabelText('Email'))).toContain('Enter your email address.')
+    expect(descriptionOf(screen.getByLabelText('Password'))).toContain('Enter your password.')
+    expect(api.calls).toHaveLength(0)
+  })
+
+  it('shows the notice another page left, e.g. after a password reset', async () => {
+    fakeApi({})
+    renderWithProviders(<SignInPage />, { route: '/sign-in', state: { notice: 'Your password has been changed.' } })
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Your password has been changed.'))
+  })
+})
