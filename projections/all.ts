@@ -1,7 +1,15 @@
 /// Every read-model projection, in the order they are applied to each event.
 
+import { activityProjection } from './activity/activity.projection.js'
+import { oneTimeTokensProjection } from './one-time-tokens/one-time-tokens.projection.js'
 import type { Projection } from './projection.js'
 import { sessionsProjection } from './sessions/sessions.projection.js'
 import { usersProjection } from './users/users.projection.js'
 
-export const readModelProjections: readonly Projection[] = [usersProjection, sessionsProjection]
+export const readModelProjections: readonly Projection[] = [
+  usersProjection,
+  sessionsProjection,
+  oneTimeTokensProjection,
+  // After users: it records only for users that exist.
+  activityProjection,
+]

@@ -1,5 +1,7 @@
 /// The read-model schema as Kysely sees it: one entry per table, filled by the projections.
 
+import type { ActivityTable } from './activity/activity.table.js'
+import type { OneTimeTokensTable } from './one-time-tokens/one-time-tokens.table.js'
 import type { CheckpointsTable } from './runner/checkpoints.table.js'
 import type { SessionsTable } from './sessions/sessions.table.js'
 import type { AccountsTable, UsersTable } from './users/users.table.js'
@@ -8,5 +10,7 @@ export type Database = {
   users: UsersTable
   accounts: AccountsTable
   sessions: SessionsTable
+  one_time_tokens: OneTimeTokensTable
+  activity: ActivityTable
   tessera_checkpoints: CheckpointsTable
 }

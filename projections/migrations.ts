@@ -1,6 +1,9 @@
 /// Migrations of every read model, keyed by ISO-timestamped name. Never edit one that has landed.
 
 import type { Migration } from 'kysely'
+import { activityMigration } from './activity/activity.table.js'
+import { oneTimeTokensMigration } from './one-time-tokens/one-time-tokens.table.js'
+import { mailDeadLettersMigration } from './reactors/mail/dead-letters.table.js'
 import { checkpointsMigration } from './runner/checkpoints.table.js'
 import { sessionsMigration } from './sessions/sessions.table.js'
 import { usersMigration } from './users/users.table.js'
@@ -9,4 +12,7 @@ export const readModelMigrations: Record<string, Migration> = {
   '2026-11-21T00:01:00Z_checkpoints': checkpointsMigration,
   '2026-11-21T00:02:00Z_users': usersMigration,
   '2026-11-21T00:03:00Z_sessions': sessionsMigration,
+  '2026-11-21T00:04:00Z_one-time-tokens': oneTimeTokensMigration,
+  '2026-11-22T00:10:00Z_mail-dead-letters': mailDeadLettersMigration,
+  '2026-11-22T00:30:00Z_activity': activityMigration,
 }

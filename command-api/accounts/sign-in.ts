@@ -9,8 +9,9 @@ import type { AppContext } from '../../infra/server/context.js'
 import { findCredentialByEmail } from '../../projections/users/users.repository.js'
 import type { UserRow } from '../../projections/users/users.table.js'
 import { startSession } from '../sessions/start-session.js'
+import { runUserCommand } from './user-command.js'
 
-export type SignInInput = { email: string; password: string; rememberMe: boolean }
+export type SignInInput = { email: string; password: string; rememberMe: boolean; callbackURL: string | null }
 
 export const signIn = async (
   ctx: AppContext,
@@ -25,8 +26,17 @@ export const signIn = async (
     ? await verifyPassword(found.passwordHash, input.password)
     : await burnPasswordCheck(input.password)
   if (!found || !passwordMatches) throw AUTH_ERRORS.error('INVALID_EMAIL_OR_PASSWORD')
-  if (config.emailAndPassword.requireEmailVerification && !found.user.email_verified)
+  if (config.emailAndPassword.requireEmailVerification && !found.user.email_verified) {
+    // A fresh link, so the person can act on the refusal straight away.
+    await runUserCommand(
+      ctx,
+      request,
+      found.user.id,
+      { type: 'request-verification-email', email: found.user.email, callbackURL: input.callbackURL },
+      { type: 'anonymous' },
+    )
     throw AUTH_ERRORS.error('EMAIL_NOT_VERIFIED')
+  }
 
   const { token } = await startSession(ctx, request, reply, {
     userId: found.user.id,

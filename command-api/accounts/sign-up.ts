@@ -21,6 +21,7 @@ export type SignUpInput = {
   password: string
   image: string | null
   rememberMe: boolean
+  callbackURL: string | null
 }
 
 export const passwordLimits = ({ config }: AppContext) => ({
@@ -54,6 +55,8 @@ export const signUp = async (
         name: input.name,
         image: input.image,
         credential: { accountId: newId(), passwordHash },
+        sendVerification: config.emailVerification.sendOnSignUp || config.emailAndPassword.requireEmailVerification,
+        callbackURL: input.callbackURL,
       },
       { metadata: metadataFor(request, { type: 'anonymous' }, clock()), claims: userClaims },
     )

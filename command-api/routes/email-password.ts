@@ -38,13 +38,14 @@ export const emailPasswordRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { name, email, password, image, rememberMe } = request.body
+      const { name, email, password, image, rememberMe, callbackURL } = request.body
       const result = await signUp(app.tessera, request, reply, {
         name,
         email,
         password,
         image: image ?? null,
         rememberMe: rememberMe !== false,
+        callbackURL: callbackURL ?? null,
       })
       return { token: result.token, user: userJson(result.user) }
     },
@@ -67,7 +68,12 @@ export const emailPasswordRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { email, password, rememberMe, callbackURL } = request.body
-      const result = await signIn(app.tessera, request, reply, { email, password, rememberMe: rememberMe !== false })
+      const result = await signIn(app.tessera, request, reply, {
+        email,
+        password,
+        rememberMe: rememberMe !== false,
+        callbackURL: callbackURL ?? null,
+      })
       if (callbackURL) reply.header('location', callbackURL)
       return {
         redirect: Boolean(callbackURL),

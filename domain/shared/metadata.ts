@@ -14,4 +14,9 @@ export type EventMetadata = {
   causationId: string | null
   /** ISO-8601 instant the command was decided at. */
   at: string
+  /**
+   * Set on read when the subject's personal data was erased (its data key destroyed): the
+   * personal fields, `ip` and `userAgent` included, then read as null. Never written.
+   */
+  erased?: boolean
 }

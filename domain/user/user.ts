@@ -1,93 +1,105 @@
 /// The user aggregate: the person's identity and their credential (email + password) account.
 /// Stream: `user-<id>`. Email uniqueness is a store-level claim (`user.email`), not a rule here.
 
-import { AUTH_ERRORS } from '../errors.js'
 import type { Decider } from '../shared/decider.js'
-import { parseEmail } from './email.js'
+import type { UserCommand } from './user.commands.js'
+import { decideUser } from './user.decide.js'
+import type { CredentialAccount, UserEvent } from './user.events.js'
+
+export type { UserCommand } from './user.commands.js'
+export type { CredentialAccount, UserEvent } from './user.events.js'
 
 export const userStream = (userId: string): string => `user-${userId}`
 
 export const EMAIL_CLAIM_SCOPE = 'user.email'
 
-/// Events
+/// State
 
-export type CredentialAccount = { accountId: string; passwordHash: string }
+/** A one-time token the user was mailed, kept as its hash. */
+export type PendingToken = { tokenHash: string; expiresAt: string }
 
-export type UserEvent = {
-  type: 'user.registered'
-  data: {
-    userId: string
-    email: string
-    name: string
-    image: string | null
-    emailVerified: boolean
-    credential: CredentialAccount | null
-  }
-}
-
-/// Commands: ids, hashes and time arrive inside them, so `decide` stays deterministic.
-
-export type UserCommand = {
-  type: 'register-user'
+export type ActiveUser = {
+  status: 'active'
   userId: string
   email: string
   name: string
   image: string | null
+  emailVerified: boolean
   credential: CredentialAccount | null
+  resetTokens: PendingToken[]
+  deletionTokens: PendingToken[]
+  /** The address a verified user asked to move to, once the current address confirmed it. */
+  confirmedNewEmail: string | null
 }
 
-/// State
-
-export type User =
-  | { status: 'none' }
-  | {
-      status: 'active'
-      userId: string
-      email: string
-      name: string
-      image: string | null
-      emailVerified: boolean
-      credential: CredentialAccount | null
-    }
+export type User = { status: 'none' } | ActiveUser | { status: 'deleted'; userId: string }
 
 export const initialState = (): User => ({ status: 'none' })
 
 /// Evolve: no rules, never throws
 
-export const evolve = (state: User, event: UserEvent): User => {
+const evolveActive = (user: ActiveUser, event: UserEvent): User => {
   switch (event.type) {
-    case 'user.registered':
-      return { status: 'active', ...event.data }
+    case 'user.email-verified':
+      return { ...user, emailVerified: true }
+    case 'user.password-reset-requested':
+      return { ...user, resetTokens: [...user.resetTokens, { tokenHash: event.data.tokenHash, expiresAt: event.data.expiresAt }] }
+    case 'user.password-reset':
+      return {
+        ...user,
+        resetTokens: [],
+        credential: { accountId: user.credential?.accountId ?? event.data.userId, passwordHash: event.data.passwordHash },
+      }
+    case 'user.password-changed':
+      return user.credential ? { ...user, credential: { ...user.credential, passwordHash: event.data.passwordHash } } : user
+    case 'user.password-set':
+      return { ...user, credential: { accountId: event.data.accountId, passwordHash: event.data.passwordHash } }
+    case 'user.profile-updated': {
+      const { name, image } = event.data
+      return { ...user, ...(name !== undefined ? { name } : {}), ...(image !== undefined ? { image } : {}) }
+    }
+    case 'user.email-change-confirmed':
+      return { ...user, confirmedNewEmail: event.data.newEmail }
+    case 'user.email-changed':
+      return { ...user, email: event.data.email, emailVerified: event.data.emailVerified, confirmedNewEmail: null }
+    case 'user.deletion-requested':
+      return {
+        ...user,
+        deletionTokens: [...user.deletionTokens, { tokenHash: event.data.tokenHash, expiresAt: event.data.expiresAt }],
+      }
+    case 'user.token-discarded': {
+      const keep = (token: PendingToken) => token.tokenHash !== event.data.tokenHash
+      return { ...user, resetTokens: user.resetTokens.filter(keep), deletionTokens: user.deletionTokens.filter(keep) }
+    }
+    case 'user.deleted':
+      return { status: 'deleted', userId: user.userId }
     default:
-      return state
+      return user
   }
 }
 
-/// Decide: every rule
-
-export const decide = (command: UserCommand, state: User): UserEvent[] => {
-  switch (command.type) {
-    case 'register-user':
-      return register(command, state)
+export const evolve = (state: User, event: UserEvent): User => {
+  if (event.type === 'user.registered') {
+    const { userId, email, name, image, emailVerified, credential } = event.data
+    return {
+      status: 'active',
+      userId,
+      email,
+      name,
+      image,
+      emailVerified,
+      credential,
+      resetTokens: [],
+      deletionTokens: [],
+      confirmedNewEmail: null,
+    }
   }
+  return state.status === 'active' ? evolveActive(state, event) : state
 }
 
-const register = (command: UserCommand, state: User): UserEvent[] => {
-  if (state.status !== 'none') throw AUTH_ERRORS.error('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL')
-  return [
-    {
-      type: 'user.registered',
-      data: {
-        userId: command.userId,
-        email: parseEmail(command.email),
-        name: command.name.trim(),
-        image: command.image,
-        emailVerified: false,
-        credential: command.credential,
-      },
-    },
-  ]
-}
+/// Decide: every rule lives in user.decide.ts
+
+export const decide = (command: UserCommand, state: User): UserEvent[] => decideUser(command, state)
 
 export const userDecider: Decider<UserCommand, UserEvent, User> = { decide, evolve, initialState }
 
@@ -96,9 +108,14 @@ export type ClaimRequest = { op: 'claim' | 'release'; scope: string; value: stri
 
 export const userClaims = (events: readonly UserEvent[]): ClaimRequest[] =>
   events.flatMap((event): ClaimRequest[] => {
+    const claim = (op: ClaimRequest['op'], value: string) => ({ op, scope: EMAIL_CLAIM_SCOPE, value, owner: event.data.userId })
     switch (event.type) {
       case 'user.registered':
-        return [{ op: 'claim', scope: EMAIL_CLAIM_SCOPE, value: event.data.email, owner: event.data.userId }]
+        return [claim('claim', event.data.email)]
+      case 'user.email-changed':
+        return [claim('release', event.data.previousEmail), claim('claim', event.data.email)]
+      case 'user.deleted':
+        return [claim('release', event.data.email)]
       default:
         return []
     }

@@ -3,10 +3,12 @@
 
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely'
 import { readModelMigrations } from '../../projections/migrations.js'
+import { dataKeysMigration } from '../event-store/personal-data/schema.js'
 import { eventStoreMigration } from '../event-store/schema.js'
 
 export const allMigrations = (): Record<string, Migration> => ({
   '2026-11-21T00:00:00Z_event-store': eventStoreMigration,
+  '2026-11-22T00:20:00Z_data-keys': dataKeysMigration,
   ...readModelMigrations,
 })
 

@@ -5,12 +5,18 @@ import fastifyCookie from '@fastify/cookie'
 import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify'
 import type { Logger } from 'pino'
+import { accountRoutes } from '../../command-api/routes/account.js'
 import { emailPasswordRoutes } from '../../command-api/routes/email-password.js'
+import { emailVerificationRoutes } from '../../command-api/routes/email-verification.js'
+import { passwordResetRoutes } from '../../command-api/routes/password-reset.js'
 import { sessionCommandRoutes } from '../../command-api/routes/sessions.js'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import { healthRoutes } from '../../query-api/routes/health.js'
 import { sessionQueryRoutes } from '../../query-api/routes/sessions.js'
 import { installErrorHandling } from '../http/error-handler.js'
+import { originCheckHook } from '../http/origin-check.js'
+import { registerRateLimit } from '../http/rate-limit.js'
+import { trustedUrlsHook } from '../http/trusted-url.js'
 import type { AppContext } from './context.js'
 import { registerPortal } from './portal.js'
 
@@ -32,13 +38,23 @@ export const buildApp = async (ctx: AppContext, { logger, portalDir = null }: Bu
   base.decorate('tessera', ctx)
   base.decorateRequest('auth', null)
   installErrorHandling(base)
+  // Protection (infra/http/rate-limit.ts): app-level, ahead of routing, so that spellings of API
+  // paths the router does not match (`//sign-in/email`) still count.
+  await registerRateLimit(base, ctx.config)
   await base.register(fastifyCookie)
   const app = base.withTypeProvider<TypeBoxTypeProvider>()
 
   await app.register(
     async (api) => {
+      // Protection (infra/http): CSRF origin check, then trusted callback/redirect URLs; added
+      // before the routes so that every route plugin below inherits them.
+      api.addHook('onRequest', originCheckHook(ctx.config))
+      api.addHook('preHandler', trustedUrlsHook(ctx.config))
       await api.register(emailPasswordRoutes)
       await api.register(sessionCommandRoutes)
+      await api.register(emailVerificationRoutes)
+      await api.register(passwordResetRoutes)
+      await api.register(accountRoutes)
       await api.register(sessionQueryRoutes)
       await api.register(healthRoutes)
     },

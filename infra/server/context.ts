@@ -17,6 +17,8 @@ export type AppContext = {
   handle: Handle
   sessions: SessionResolver
   clock: () => Date
+  /** Erases a deleted user's personal data from the log (destroys their data key). */
+  eraseUser: (userId: string) => Promise<void>
 }
 
 declare module 'fastify' {

@@ -6,14 +6,19 @@ import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import { createHandle } from '../../command-api/handle.js'
 import { readModelProjections } from '../../projections/all.js'
+import { createMailReactor, type MailReactor } from '../../projections/reactors/mail/mail-reactor.js'
 import { createProjector, type Projector } from '../../projections/runner/projector.js'
-import { createSessionCache } from '../../query-api/session/session-cache.js'
 import { createSessionResolver } from '../../query-api/session/resolve-session.js'
+import { createSessionCache } from '../../query-api/session/session-cache.js'
 import type { Config } from '../config/config.js'
 import { type DatabaseTarget, type OpenDatabase, openDatabase } from '../db/database.js'
 import { migrateToLatest } from '../db/migrate.js'
 import type { EventStore } from '../event-store/event-store.js'
+import { withPersonalDataEncryption } from '../event-store/personal-data/encrypting-event-store.js'
+import { createKeyring, type Keyring } from '../event-store/personal-data/keyring.js'
 import { createSqlEventStore } from '../event-store/sql-event-store.js'
+import { createMailTransport } from '../mail/create-transport.js'
+import type { MailTransport } from '../mail/mail.js'
 import { buildApp } from './app.js'
 import type { AppContext } from './context.js'
 
@@ -34,7 +39,11 @@ export type Tessera = {
   ctx: AppContext
   database: OpenDatabase
   store: EventStore
+  /** Per-user data keys of the personal data in the log; `eraseSubject` destroys one. */
+  keyring: Keyring
   projector: Projector
+  /** Sends the mails events ask for; null where this process does not project (`--role api`). */
+  mailReactor: MailReactor | null
   close(): Promise<void>
 }
 
@@ -47,9 +56,12 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
   const { config, logger, role = 'all', clock = () => new Date() } = options
   const database = options.database ?? (await openDatabase(databaseTargetOf(config)))
   await migrateToLatest(database.db)
-  const store = createSqlEventStore(database.db, {
+  const sqlStore = createSqlEventStore(database.db, {
     ...(database.listenForeignCommits ? { listenForeignCommits: database.listenForeignCommits } : {}),
   })
+  // Personal data is sealed per user before it reaches the log, so deleting a user can erase it.
+  const keyring = createKeyring(database.db, config.secret)
+  const store = withPersonalDataEncryption(sqlStore, keyring, config.secret)
   const projects = role !== 'api'
   const projector = createProjector({
     db: database.db,
@@ -61,31 +73,70 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
   // The cache is exact only where this process applies the events that evict from it.
   const cache = projects ? createSessionCache() : null
   if (cache) projector.onApplied((events) => cache.evictFor(events))
-  const sessions = createSessionResolver(database.db, {
-    secret: config.secret,
-    secure: config.secureCookies,
-    expiresIn: config.session.expiresIn,
-  }, cache)
+  const sessions = createSessionResolver(
+    database.db,
+    {
+      secret: config.secret,
+      secure: config.secureCookies,
+      expiresIn: config.session.expiresIn,
+    },
+    cache,
+  )
   const handle = createHandle({
     store,
     projector,
     onStaleRead: (stream) => logger.warn({ stream }, 'read models lag behind a command; answered anyway'),
   })
-  const ctx: AppContext = { config, db: database.db, store, projector, handle, sessions, clock }
+  // Replaced by crypto-shredding once personal data is encrypted per user.
+  const eraseUser = async (_userId: string) => {}
+  const ctx: AppContext = { config, db: database.db, store, projector, handle, sessions, clock, eraseUser }
+  const mailTransport = projects ? createMailTransport(config.mail, logger) : null
+  const mailReactor =
+    mailTransport && createTesseraMailReactor(config, logger, database, store, projector, mailTransport)
   await projector.start()
-  const app = role === 'projector' ? null : await buildApp(ctx, { logger, portalDir: options.portalDir ?? null })
+  await mailReactor?.start()
+  const app =
+    role === 'projector' ? null : await buildApp(ctx, { logger, portalDir: options.portalDir ?? null })
 
   return {
     app,
     ctx,
     database,
     store,
+    keyring,
     projector,
+    mailReactor,
     async close() {
       await app?.close()
+      await mailReactor?.stop()
+      await mailTransport?.close?.()
       await projector.stop()
       await store.close()
       await database.close()
     },
   }
 }
+
+const createTesseraMailReactor = (
+  config: Config,
+  logger: Logger,
+  database: OpenDatabase,
+  store: EventStore,
+  projector: Projector,
+  transport: MailTransport,
+): MailReactor =>
+  createMailReactor({
+    db: database.db,
+    store,
+    transport,
+    links: {
+      baseUrl: config.baseUrl,
+      basePath: config.basePath,
+      secret: config.secret,
+      emailTokenExpiresIn: config.emailVerification.expiresIn,
+    },
+    // Only PostgreSQL can be shared by several processes; PGlite belongs to this one.
+    lock: database.kind === 'postgres' ? 'advisory' : 'in-process',
+    onReadModelsAdvance: projector.onApplied,
+    logger,
+  })

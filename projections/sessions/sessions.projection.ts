@@ -1,13 +1,14 @@
 /// Projects session events into `sessions`.
 
 import type { SessionEvent } from '../../domain/session/session.js'
+import type { UserEvent } from '../../domain/user/user.events.js'
 import type { Projection } from '../projection.js'
 
 export const sessionsProjection: Projection = {
   name: 'sessions',
   tables: ['sessions'],
   async apply(trx, recorded) {
-    const event = recorded as unknown as SessionEvent & typeof recorded
+    const event = recorded as unknown as (SessionEvent | UserEvent) & typeof recorded
     const at = new Date(recorded.metadata.at)
     switch (event.type) {
       case 'session.started': {
@@ -39,6 +40,10 @@ export const sessionsProjection: Projection = {
       case 'session.revoked':
       case 'session.expired':
         await trx.deleteFrom('sessions').where('id', '=', event.data.sessionId).execute()
+        return
+      // Sessions go with their user.
+      case 'user.deleted':
+        await trx.deleteFrom('sessions').where('user_id', '=', event.data.userId).execute()
         return
     }
   },

@@ -1,14 +1,48 @@
 /// Projects user events into `users` and `accounts`.
 
-import type { UserEvent } from '../../domain/user/user.js'
+import type { UserEvent } from '../../domain/user/user.events.js'
 import type { Projection } from '../projection.js'
 
 export const CREDENTIAL_PROVIDER = 'credential'
+
+type Trx = Parameters<Projection['apply']>[0]
+
+const setPassword = async (trx: Trx, userId: string, passwordHash: string, at: Date, newAccountId: string) => {
+  const updated = await trx
+    .updateTable('accounts')
+    .set({ password: passwordHash, updated_at: at })
+    .where('user_id', '=', userId)
+    .where('provider_id', '=', CREDENTIAL_PROVIDER)
+    .executeTakeFirst()
+  if (updated.numUpdatedRows > 0n) return
+  await trx
+    .insertInto('accounts')
+    .values({
+      id: newAccountId,
+      user_id: userId,
+      provider_id: CREDENTIAL_PROVIDER,
+      account_id: userId,
+      password: passwordHash,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute()
+}
+
+const touchUser = (trx: Trx, userId: string, changes: object, at: Date) =>
+  trx
+    .updateTable('users')
+    .set({ ...changes, updated_at: at })
+    .where('id', '=', userId)
+    .execute()
 
 export const usersProjection: Projection = {
   name: 'users',
   tables: ['users', 'accounts'],
   async apply(trx, recorded) {
+    // An erased user (deleted, then its data key destroyed) has nothing left to show, and its
+    // events read with nulls where these tables need values: a replay leaves no row for it.
+    if (recorded.metadata.erased) return
     const event = recorded as unknown as UserEvent & typeof recorded
     const at = new Date(recorded.metadata.at)
     switch (event.type) {
@@ -18,21 +52,32 @@ export const usersProjection: Projection = {
           .insertInto('users')
           .values({ id: userId, email, name, image, email_verified: emailVerified, created_at: at, updated_at: at })
           .execute()
-        if (credential)
-          await trx
-            .insertInto('accounts')
-            .values({
-              id: credential.accountId,
-              user_id: userId,
-              provider_id: CREDENTIAL_PROVIDER,
-              account_id: userId,
-              password: credential.passwordHash,
-              created_at: at,
-              updated_at: at,
-            })
-            .execute()
+        if (credential) await setPassword(trx, userId, credential.passwordHash, at, credential.accountId)
         return
       }
+      case 'user.email-verified':
+        await touchUser(trx, event.data.userId, { email_verified: true }, at)
+        return
+      case 'user.email-changed':
+        await touchUser(trx, event.data.userId, { email: event.data.email, email_verified: event.data.emailVerified }, at)
+        return
+      case 'user.profile-updated': {
+        const { name, image } = event.data
+        await touchUser(trx, event.data.userId, { ...(name !== undefined ? { name } : {}), ...(image !== undefined ? { image } : {}) }, at)
+        return
+      }
+      // A reset gives a user without a password a credential account, keyed by the user id.
+      case 'user.password-reset':
+      case 'user.password-changed':
+        await setPassword(trx, event.data.userId, event.data.passwordHash, at, event.data.userId)
+        return
+      case 'user.password-set':
+        await setPassword(trx, event.data.userId, event.data.passwordHash, at, event.data.accountId)
+        return
+      case 'user.deleted':
+        await trx.deleteFrom('accounts').where('user_id', '=', event.data.userId).execute()
+        await trx.deleteFrom('users').where('id', '=', event.data.userId).execute()
+        return
     }
   },
 }

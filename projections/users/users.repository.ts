@@ -26,3 +26,17 @@ export const findCredentialByEmail = async (
   const { password, ...user } = row
   return { user, passwordHash: password ?? null }
 }
+
+export const findUserByEmail = (db: Kysely<Database>, email: string): Promise<UserRow | undefined> =>
+  db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst()
+
+/** The password hash of the user's credential account, or null when they have none. */
+export const findPasswordHash = async (db: Kysely<Database>, userId: string): Promise<string | null> => {
+  const row = await db
+    .selectFrom('accounts')
+    .select('password')
+    .where('user_id', '=', userId)
+    .where('provider_id', '=', CREDENTIAL_PROVIDER)
+    .executeTakeFirst()
+  return row?.password ?? null
+}

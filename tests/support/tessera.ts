@@ -56,15 +56,27 @@ export type TestClient = {
   request(method: 'GET' | 'POST', path: string, body?: unknown, headers?: Record<string, string>): Promise<InjectResult>
 }
 
-/** Sends requests to /api/auth through `inject`; pass `cookie` headers explicitly to act as a browser. */
+/**
+ * Sends requests to /api/auth through `inject`; pass `cookie` headers explicitly to act as a browser.
+ * Like a browser, a POST with cookies gets our own `Origin` unless the test names one (the origin
+ * check refuses cookie-bearing POSTs without it).
+ */
 const testClient = (tessera: Tessera): TestClient => ({
   async request(method, path, body, headers = {}) {
     const app = tessera.app
     if (!app) throw new Error('this Tessera does not serve HTTP')
+    const browserOrigin =
+      method !== 'GET' && headers.cookie !== undefined && headers.origin === undefined
+        ? { origin: tessera.ctx.config.baseOrigin }
+        : {}
     const response = await app.inject({
       method,
       url: `/api/auth${path}`,
-      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      headers: {
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...browserOrigin,
+        ...headers,
+      },
       ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
     })
     let json: unknown = null

@@ -36,8 +36,13 @@ export const fakeApi = (routes: Record<string, Route>) => {
     }
     calls.push(call)
     const route = routes[`${call.method} ${call.path}`]
-    const reply = route === undefined ? { status: 404, body: { code: 'NOT_FOUND', message: 'Not Found' } } : route
-    const { status = 200, body = null, headers = {} } = typeof reply === 'function' ? await reply(call) : reply
+    const reply =
+      route === undefined ? { status: 404, body: { code: 'NOT_FOUND', message: 'Not Found' } } : route
+    const {
+      status = 200,
+      body = null,
+      headers = {},
+    } = typeof reply === 'function' ? await reply(call) : reply
     return new Response(JSON.stringify(body), {
       status,
       headers: { 'content-type': 'application/json', ...headers },
@@ -46,7 +51,8 @@ export const fakeApi = (routes: Record<string, Route>) => {
   vi.stubGlobal('fetch', fetch)
   return {
     calls,
-    to: (method: string, path: string) => calls.filter((call) => call.method === method && call.path === path),
+    to: (method: string, path: string) =>
+      calls.filter((call) => call.method === method && call.path === path),
   }
 }
 

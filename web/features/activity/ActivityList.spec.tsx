@@ -2,8 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { fakeApi } from '../../test/fake-api.js'
 import { renderWithProviders } from '../../test/render.js'
-import type { ActivityItem } from './activity.api.js'
 import { ActivityList } from './ActivityList.js'
+import type { ActivityItem } from './activity.api.js'
 
 const FIREFOX_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14.5; rv:128.0) Gecko/20100101 Firefox/128.0'
 
@@ -51,7 +51,11 @@ describe('activity list', () => {
     await user.click(screen.getByRole('button', { name: 'Load more' }))
     await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(5))
     expect(api.to('GET', '/activity').map((call) => call.query.get('cursor'))).toEqual([null, 'after-e4'])
-    expect(within(list).getAllByRole('listitem').map((li) => li.firstChild?.textContent)).toEqual([
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.firstChild?.textContent),
+    ).toEqual([
       'You signed in',
       'You changed your password',
       'You verified your email address',

@@ -11,7 +11,11 @@ const signedIn = {
 
 const signInAnswer = { redirect: false, token: 'x', user: signedIn.user }
 
-const submit = async (ui: ReturnType<typeof renderWithProviders>['user'], email: string, password: string) => {
+const submit = async (
+  ui: ReturnType<typeof renderWithProviders>['user'],
+  email: string,
+  password: string,
+) => {
   await ui.type(screen.getByLabelText('Email'), email)
   await ui.type(screen.getByLabelText('Password'), password)
   await ui.click(screen.getByRole('button', { name: 'Sign in' }))
@@ -20,7 +24,10 @@ const submit = async (ui: ReturnType<typeof renderWithProviders>['user'], email:
 describe('sign-in', () => {
   it('shows a wrong email or password at the top of the form', async () => {
     fakeApi({
-      'POST /sign-in/email': { status: 401, body: { code: 'INVALID_EMAIL_OR_PASSWORD', message: 'whatever' } },
+      'POST /sign-in/email': {
+        status: 401,
+        body: { code: 'INVALID_EMAIL_OR_PASSWORD', message: 'whatever' },
+      },
     })
     const { user: ui } = renderWithProviders(<SignInPage />, { route: '/sign-in' })
     await submit(ui, 'ada@example.com', 'wrong password')
@@ -40,7 +47,9 @@ describe('sign-in', () => {
     })
     const { user: ui } = renderWithProviders(<SignInPage />, { route: '/sign-in' })
     await submit(ui, 'ada@example.com', 'secret secret')
-    expect((await screen.findByRole('alert')).textContent).toBe('Too many attempts. Wait 9 seconds and try again.')
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Too many attempts. Wait 9 seconds and try again.',
+    )
   })
 
   it('explains an unverified email', async () => {
@@ -59,7 +68,10 @@ describe('sign-in', () => {
       },
       'GET /get-session': () => ({ body: session }),
     })
-    const { user: ui } = renderWithProviders(<SignInPage />, { route: '/sign-in', state: { from: '/security' } })
+    const { user: ui } = renderWithProviders(<SignInPage />, {
+      route: '/sign-in',
+      state: { from: '/security' },
+    })
     expect((screen.getByLabelText('Remember me') as HTMLInputElement).checked).toBe(true)
     await submit(ui, ' ada@example.com ', 'secret secret')
 
@@ -95,7 +107,12 @@ describe('sign-in', () => {
 
   it('shows the notice another page left, e.g. after a password reset', async () => {
     fakeApi({})
-    renderWithProviders(<SignInPage />, { route: '/sign-in', state: { notice: 'Your password has been changed.' } })
-    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Your password has been changed.'))
+    renderWithProviders(<SignInPage />, {
+      route: '/sign-in',
+      state: { notice: 'Your password has been changed.' },
+    })
+    await waitFor(() =>
+      expect(screen.getByRole('status').textContent).toBe('Your password has been changed.'),
+    )
   })
 })

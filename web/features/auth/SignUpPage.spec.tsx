@@ -8,7 +8,10 @@ const user = { id: 'u1', email: 'ada@example.com', name: 'Ada', image: null, ema
 
 const open = () => renderWithProviders(<SignUpPage />, { route: '/sign-up' })
 
-const fillIn = async (ui: ReturnType<typeof open>['user'], fields: { name?: string; email?: string; password?: string }) => {
+const fillIn = async (
+  ui: ReturnType<typeof open>['user'],
+  fields: { name?: string; email?: string; password?: string },
+) => {
   if (fields.name) await ui.type(screen.getByLabelText('Name'), fields.name)
   if (fields.email) await ui.type(screen.getByLabelText('Email'), fields.email)
   if (fields.password) await ui.type(screen.getByLabelText('Password'), fields.password)
@@ -46,18 +49,24 @@ describe('sign-up', () => {
     await ui.click(screen.getByRole('button', { name: 'Create account' }))
 
     await waitFor(() =>
-      expect(descriptionOf(screen.getByLabelText('Email'))).toContain('An account with this email already exists'),
+      expect(descriptionOf(screen.getByLabelText('Email'))).toContain(
+        'An account with this email already exists',
+      ),
     )
     expect(screen.queryByText(/text the portal must not rely on/)).toBeNull()
     expect(screen.queryByRole('alert')).toBeNull()
   })
 
   it('puts INVALID_EMAIL from the server under the email input', async () => {
-    fakeApi({ 'POST /sign-up/email': { status: 400, body: { code: 'INVALID_EMAIL', message: 'Invalid email' } } })
+    fakeApi({
+      'POST /sign-up/email': { status: 400, body: { code: 'INVALID_EMAIL', message: 'Invalid email' } },
+    })
     const { user: ui } = open()
     await fillIn(ui, { name: 'Ada', email: 'ada@localhost', password: 'correct horse' })
     await ui.click(screen.getByRole('button', { name: 'Create account' }))
-    await waitFor(() => expect(descriptionOf(screen.getByLabelText('Email'))).toContain('Enter a valid email'))
+    await waitFor(() =>
+      expect(descriptionOf(screen.getByLabelText('Email'))).toContain('Enter a valid email'),
+    )
   })
 
   it('disables the button while the request is in flight, so it is sent once', async () => {

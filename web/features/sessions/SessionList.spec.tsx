@@ -69,7 +69,7 @@ describe('sessions list', () => {
     const { user } = renderWithProviders(<SessionList currentSessionId="mine" />)
     const firefox = (await screen.findByRole('heading', { name: 'Firefox on Windows' })).closest('li')
     if (!firefox) throw new Error('no Firefox session')
-    await user.click(within(firefox).getByRole('button', { name: 'Sign out this device' }))
+    await user.click(within(firefox).getByRole('button', { name: 'End session' }))
 
     await waitFor(() => expect(screen.queryByRole('heading', { name: 'Firefox on Windows' })).toBeNull())
     expect(api.to('POST', '/revoke-session').map((call) => call.body)).toEqual([{ token: 'handle-old' }])
@@ -96,7 +96,7 @@ describe('sessions list', () => {
     const { user } = renderWithProviders(<SessionList currentSessionId="mine" />)
     const phone = (await screen.findByRole('heading', { name: 'Safari on iOS' })).closest('li')
     if (!phone) throw new Error('no phone session')
-    await user.click(within(phone).getByRole('button', { name: 'Sign out this device' }))
+    await user.click(within(phone).getByRole('button', { name: 'End session' }))
     await waitFor(() => expect(within(phone).getByText(/on our side/)).toBeTruthy())
   })
 })

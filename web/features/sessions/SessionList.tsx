@@ -56,7 +56,7 @@ const SessionItem = ({ session, current }: { session: Session; current: boolean 
           aria-describedby={headingId}
           onClick={() => void revoke({ token: session.token })}
         >
-          {isLoading ? 'Signing out…' : 'Sign out this device'}
+          {isLoading ? 'Ending…' : 'End session'}
         </button>
       )}
       {error ? <p className="field-error">{messageFor(error)}</p> : null}

@@ -1,0 +1,126 @@
+/// The benchmark's scenarios (issue 2, section 7) and the requests each one sends.
+
+import type { ScenarioSpec, Shot } from './load.js'
+import { type BenchUser, signInBody, signUpBody } from './seed.js'
+
+const JSON_HEADERS = { 'content-type': 'application/json' }
+const MIXED_SIGN_IN_SHARE = 0.1
+
+export type ScenarioSettings = {
+  users: readonly BenchUser[]
+  durationSeconds: number
+  warmupSeconds: number
+  /** A run-unique email for the n-th sign-up of the sign-up scenario. */
+  email(label: string, n: number): string
+}
+
+const parse = (body: string): unknown => {
+  try {
+    return JSON.parse(body)
+  } catch {
+    return undefined
+  }
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null
+
+const userEmailOf = (value: unknown): unknown =>
+  isRecord(value) && isRecord(value.user) ? value.user.email : undefined
+
+/** A session for exactly this user, so a server answering `null` or someone else fails. */
+const hasSessionOf = (email: string) => (body: string) => {
+  const value = parse(body)
+  return isRecord(value) && isRecord(value.session) && userEmailOf(value) === email
+}
+
+const hasTokenFor = (email: string) => (body: string) => {
+  const value = parse(body)
+  return isRecord(value) && typeof value.token === 'string' && userEmailOf(value) === email
+}
+
+const rotate = <T>(items: readonly T[]) => {
+  if (items.length === 0) throw new Error('no users to rotate over')
+  let index = 0
+  return (): T => {
+    const item = items[index % items.length] as T
+    index += 1
+    return item
+  }
+}
+
+const getSessionShots = (users: readonly BenchUser[]) => {
+  const nextUser = rotate(users)
+  return (): Shot => {
+    const user = nextUser()
+    return {
+      kind: 'get-session',
+      method: 'GET',
+      path: '/api/auth/get-session',
+      headers: { cookie: user.cookie },
+      isCorrect: hasSessionOf(user.email),
+    }
+  }
+}
+
+const signInShots = (users: readonly BenchUser[]) => {
+  const nextUser = rotate(users)
+  return (): Shot => {
+    const { email } = nextUser()
+    return {
+      kind: 'sign-in',
+      method: 'POST',
+      path: '/api/auth/sign-in/email',
+      headers: JSON_HEADERS,
+      body: signInBody(email),
+      isCorrect: hasTokenFor(email),
+    }
+  }
+}
+
+const signUpShots = (email: (n: number) => string) => {
+  let n = 0
+  return (): Shot => {
+    const address = email(n++)
+    return {
+      kind: 'sign-up',
+      method: 'POST',
+      path: '/api/auth/sign-up/email',
+      headers: JSON_HEADERS,
+      body: signUpBody(address),
+      isCorrect: hasTokenFor(address),
+    }
+  }
+}
+
+const mixedShots = (users: readonly BenchUser[]) => {
+  const getSession = getSessionShots(users)
+  const signIn = signInShots(users)
+  return (): Shot => (Math.random() < MIXED_SIGN_IN_SHARE ? signIn() : getSession())
+}
+
+export const scenarios = (settings: ScenarioSettings): ScenarioSpec[] => {
+  const { users, durationSeconds, warmupSeconds } = settings
+  const timing = { durationSeconds, warmupSeconds }
+  return [
+    ...[1, 16, 64].map((connections) => ({
+      name: `get-session c${connections}`,
+      connections,
+      ...timing,
+      next: getSessionShots(users),
+    })),
+    ...[4, 16].map((connections) => ({
+      name: `sign-in c${connections}`,
+      connections,
+      ...timing,
+      next: signInShots(users),
+    })),
+    {
+      name: 'sign-up c16',
+      connections: 16,
+      ...timing,
+      next: signUpShots((n) => settings.email('signup', n)),
+    },
+    { name: 'mixed c64', connections: 64, ...timing, next: mixedShots(users) },
+  ]
+}

@@ -1,0 +1,171 @@
+/// Runs Tessera as its own process (so the load generator never shares its event loop), waits
+/// until it answers, and watches its memory through /proc.
+
+import { type ChildProcess, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const MAIN = fileURLToPath(new URL('../infra/cli/main.js', import.meta.url))
+const START_TIMEOUT_MS = 120_000
+const STOP_TIMEOUT_MS = 15_000
+const RSS_SAMPLE_MS = 250
+const LOG_LINES_KEPT = 40
+
+export type ServerOptions = {
+  /** PostgreSQL URL; PGlite in a fresh temporary directory when absent. */
+  databaseUrl?: string
+  /** Extra node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
+  nodeArgs: readonly string[]
+}
+
+export type RunningServer = {
+  baseUrl: string
+  pid: number
+  /** Highest resident set size seen, in bytes (kernel high-water mark and our own samples). */
+  peakRss(): number
+  /** Throws if the server has exited; a benchmark against a dead server measures nothing. */
+  assertAlive(): void
+  stop(): Promise<void>
+}
+
+export const startServer = async (options: ServerOptions): Promise<RunningServer> => {
+  // The working directory is a fresh one too, so no `.env` or `tessera.config.json` leaks in.
+  const workDir = await mkdtemp(join(tmpdir(), 'tessera-bench-'))
+  const port = await freePort()
+  const child = spawn(process.execPath, [...options.nodeArgs, MAIN, 'serve'], {
+    cwd: workDir,
+    env: serverEnv(port, workDir, options.databaseUrl),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const log = keepTail(child)
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  let exitCode: number | null | undefined
+  void exited.then((code) => {
+    exitCode = code
+  })
+  const baseUrl = `http://127.0.0.1:${port}`
+  const cleanup = () => rm(workDir, { recursive: true, force: true })
+  try {
+    await waitUntilReady(baseUrl, () => exitCode !== undefined)
+  } catch (error) {
+    child.kill('SIGKILL')
+    await exited
+    await cleanup()
+    throw new Error(
+      `${error instanceof Error ? error.message : String(error)}\nServer output:\n${log.join('\n')}`,
+    )
+  }
+  const pid = child.pid ?? 0
+  const memory = watchMemory(pid)
+  return {
+    baseUrl,
+    pid,
+    peakRss: memory.peak,
+    assertAlive() {
+      if (exitCode !== undefined)
+        throw new Error(`the server exited (code ${exitCode}) during the benchmark:\n${log.join('\n')}`)
+    },
+    async stop() {
+      memory.stop()
+      if (exitCode === undefined) {
+        child.kill('SIGTERM')
+        const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS)
+        await exited
+        clearTimeout(timer)
+      }
+      await cleanup()
+    },
+  }
+}
+
+const serverEnv = (port: number, workDir: string, databaseUrl: string | undefined): NodeJS.ProcessEnv => {
+  const { DATABASE_URL: _ignored, ...inherited } = process.env
+  return {
+    ...inherited,
+    // As deployed; only the start-up warnings differ from development.
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    BASE_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: join(workDir, 'data'),
+    LOG_LEVEL: 'warn',
+    AUTH_SECRET: randomBytes(24).toString('hex'),
+    RATE_LIMIT: 'off',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  }
+}
+
+const keepTail = (child: ChildProcess): string[] => {
+  const lines: string[] = []
+  const collect = (chunk: Buffer) => {
+    lines.push(...chunk.toString('utf8').trimEnd().split('\n'))
+    if (lines.length > LOG_LINES_KEPT) lines.splice(0, lines.length - LOG_LINES_KEPT)
+  }
+  child.stdout?.on('data', collect)
+  child.stderr?.on('data', collect)
+  return lines
+}
+
+const waitUntilReady = async (baseUrl: string, hasExited: () => boolean): Promise<void> => {
+  const deadline = Date.now() + START_TIMEOUT_MS
+  while (Date.now() < deadline) {
+    if (hasExited()) throw new Error('the server exited before it was ready')
+    try {
+      const response = await fetch(`${baseUrl}/api/auth/ok`)
+      const body: unknown = await response.json()
+      if (response.ok && typeof body === 'object' && body !== null && 'ok' in body && body.ok === true) return
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`the server did not answer /api/auth/ok within ${START_TIMEOUT_MS / 1000} s`)
+}
+
+const statusKilobytes = (pid: number, field: 'VmHWM' | 'VmRSS'): number => {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(
+      readFileSync(`/proc/${pid}/status`, 'utf8'),
+    )
+    return match?.[1] ? Number(match[1]) : 0
+  } catch {
+    return 0
+  }
+}
+
+// VmHWM is the kernel's own peak; the samples of VmRSS are a fallback where it is missing.
+const watchMemory = (pid: number) => {
+  let peakKb = 0
+  const sample = () => {
+    peakKb = Math.max(peakKb, statusKilobytes(pid, 'VmHWM'), statusKilobytes(pid, 'VmRSS'))
+  }
+  const timer = setInterval(sample, RSS_SAMPLE_MS)
+  timer.unref()
+  return {
+    peak: () => {
+      sample()
+      return peakKb * 1024
+    },
+    stop: () => {
+      sample()
+      clearInterval(timer)
+    },
+  }
+}
+
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address()
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port')),
+      )
+    })
+  })

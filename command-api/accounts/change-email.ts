@@ -1,0 +1,30 @@
+/// Changing the email address (spec section 4). An address that belongs to someone else is neither
+/// given away nor revealed: the answer is the same as for a free one, and nothing changes.
+
+import type { FastifyRequest } from 'fastify'
+import { AUTH_ERRORS } from '../../domain/errors.js'
+import { parseEmail } from '../../domain/user/email.js'
+import { EMAIL_CLAIM_SCOPE } from '../../domain/user/user.js'
+import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
+import type { AppContext } from '../../infra/server/context.js'
+import type { FoundSession } from '../../query-api/session/resolve-session.js'
+import { runUserCommand } from './user-command.js'
+
+export const changeEmail = async (
+  ctx: AppContext,
+  request: FastifyRequest,
+  auth: FoundSession,
+  { newEmail, callbackURL }: { newEmail: string; callbackURL: string | null },
+): Promise<void> => {
+  if (!ctx.config.user.changeEmail.enabled) throw AUTH_ERRORS.error('CHANGE_EMAIL_DISABLED')
+  const email = parseEmail(newEmail)
+  if (email === auth.user.email) throw AUTH_ERRORS.error('EMAIL_IS_THE_SAME')
+  const owner = await ctx.store.claimOwner(EMAIL_CLAIM_SCOPE, email)
+  if (owner && owner !== auth.user.id) return
+  try {
+    await runUserCommand(ctx, request, auth.user.id, { type: 'change-email', newEmail: email, callbackURL })
+  } catch (error) {
+    if (error instanceof UniqueClaimConflictError) return
+    throw error
+  }
+}

@@ -1,0 +1,51 @@
+/// Changing a password (with the current one), and setting one server-side for a user who has none.
+
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { AUTH_ERRORS } from '../../domain/errors.js'
+import { assertPasswordPolicy } from '../../domain/user/password-policy.js'
+import { hashPassword, verifyPassword } from '../../infra/crypto/password.js'
+import { newId } from '../../infra/crypto/tokens.js'
+import type { AppContext } from '../../infra/server/context.js'
+import { listSessionsOfUser } from '../../projections/sessions/sessions.repository.js'
+import { findPasswordHash } from '../../projections/users/users.repository.js'
+import type { FoundSession } from '../../query-api/session/resolve-session.js'
+import { revokeSession } from '../sessions/end-session.js'
+import { startSession } from '../sessions/start-session.js'
+import { passwordLimits } from './sign-up.js'
+import { runUserCommand } from './user-command.js'
+
+export const changePassword = async (
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  auth: FoundSession,
+  input: { currentPassword: string; newPassword: string; revokeOtherSessions: boolean },
+): Promise<{ token: string | null }> => {
+  assertPasswordPolicy(input.newPassword, passwordLimits(ctx))
+  const userId = auth.user.id
+  const stored = await findPasswordHash(ctx.db, userId)
+  if (!stored) throw AUTH_ERRORS.error('CREDENTIAL_ACCOUNT_NOT_FOUND')
+  const [currentPasswordMatches, passwordHash] = await Promise.all([
+    verifyPassword(stored, input.currentPassword),
+    hashPassword(input.newPassword),
+  ])
+  await runUserCommand(ctx, request, userId, { type: 'change-password', currentPasswordMatches, passwordHash })
+  if (!input.revokeOtherSessions) return { token: null }
+  // Every session ends, this one too, and the caller gets a fresh one: a stolen copy of the old
+  // cookie is worthless afterwards.
+  for (const session of await listSessionsOfUser(ctx.db, userId))
+    await revokeSession(ctx, request, { sessionId: session.id, requestedBy: userId, reason: 'revoked-others' })
+  const { token } = await startSession(ctx, request, reply, { userId, rememberMe: auth.session.remember_me })
+  return { token }
+}
+
+/** Server-side only (the CLI): gives a password to a user who has none. */
+export const setPassword = async (
+  ctx: AppContext,
+  request: FastifyRequest,
+  { userId, newPassword }: { userId: string; newPassword: string },
+): Promise<void> => {
+  assertPasswordPolicy(newPassword, passwordLimits(ctx))
+  const passwordHash = await hashPassword(newPassword)
+  await runUserCommand(ctx, request, userId, { type: 'set-password', accountId: newId(), passwordHash }, { type: 'system' })
+}

@@ -1,0 +1,87 @@
+/// Deleting an account: proven by the password or a fresh session, then either at once or through a
+/// mailed link (the default). Deletion ends every session, removes the read-model rows, and erases
+/// the user's personal data from the log by destroying their data key.
+
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { AUTH_ERRORS } from '../../domain/errors.js'
+import { issueToken } from '../../infra/crypto/derived-tokens.js'
+import { verifyPassword } from '../../infra/crypto/password.js'
+import { sha256Hex } from '../../infra/crypto/tokens.js'
+import { clearSessionCookies } from '../../infra/http/session-cookie.js'
+import type { AppContext } from '../../infra/server/context.js'
+import { findOneTimeToken } from '../../projections/one-time-tokens/one-time-tokens.repository.js'
+import { findPasswordHash } from '../../projections/users/users.repository.js'
+import type { FoundSession } from '../../query-api/session/resolve-session.js'
+import { runUserCommand } from './user-command.js'
+
+/** Deletion links live one day (spec). */
+const DELETE_TOKEN_SECONDS = 86_400
+
+export type DeletionAnswer = 'User deleted' | 'Verification email sent'
+
+const assertProof = async (ctx: AppContext, auth: FoundSession, password: string | null) => {
+  if (password !== null) {
+    const stored = await findPasswordHash(ctx.db, auth.user.id)
+    if (!stored) throw AUTH_ERRORS.error('CREDENTIAL_ACCOUNT_NOT_FOUND')
+    if (!(await verifyPassword(stored, password))) throw AUTH_ERRORS.error('INVALID_PASSWORD')
+    return
+  }
+  const freshAge = ctx.config.session.freshAge
+  const age = ctx.clock().getTime() - auth.session.created_at.getTime()
+  if (freshAge !== 0 && age >= freshAge * 1000) throw AUTH_ERRORS.error('SESSION_EXPIRED')
+}
+
+const deleteNow = async (
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  userId: string,
+  proof: { kind: 'verified' } | { kind: 'token'; tokenHash: string; now: string },
+) => {
+  await runUserCommand(ctx, request, userId, { type: 'delete-user', proof })
+  await ctx.eraseUser(userId)
+  clearSessionCookies(reply, ctx.sessions.cookieSettings)
+}
+
+export const deleteAccount = async (
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  auth: FoundSession,
+  input: { password: string | null; token: string | null; callbackURL: string | null },
+): Promise<DeletionAnswer> => {
+  if (!ctx.config.user.deleteUser.enabled) throw AUTH_ERRORS.error('NOT_FOUND')
+  if (input.token !== null) {
+    await deleteWithToken(ctx, request, reply, auth, input.token)
+    return 'User deleted'
+  }
+  await assertProof(ctx, auth, input.password)
+  if (ctx.config.user.deleteUser.immediate) {
+    await deleteNow(ctx, request, reply, auth.user.id, { kind: 'verified' })
+    return 'User deleted'
+  }
+  const { requestId, tokenHash } = issueToken(ctx.config.secret, 'delete-account')
+  const expiresAt = new Date(ctx.clock().getTime() + DELETE_TOKEN_SECONDS * 1000).toISOString()
+  await runUserCommand(ctx, request, auth.user.id, {
+    type: 'request-deletion',
+    requestId,
+    tokenHash,
+    expiresAt,
+    callbackURL: input.callbackURL,
+  })
+  return 'Verification email sent'
+}
+
+/** The mailed link (or its token posted back): it must belong to the signed-in user. */
+export const deleteWithToken = async (
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  auth: FoundSession,
+  token: string,
+): Promise<void> => {
+  const tokenHash = sha256Hex(token)
+  const found = await findOneTimeToken(ctx.db, tokenHash, 'delete-account')
+  if (!found || found.user_id !== auth.user.id) throw AUTH_ERRORS.error('INVALID_TOKEN')
+  await deleteNow(ctx, request, reply, auth.user.id, { kind: 'token', tokenHash, now: ctx.clock().toISOString() })
+}

@@ -1,0 +1,67 @@
+/// Email verification: asking for a link (own unverified address only) and following one. A link is
+/// an HS256 token; its `purpose` says whether it verifies an address or is a step of an email change.
+
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { AUTH_ERRORS } from '../../domain/errors.js'
+import { isDomainError } from '../../domain/shared/errors.js'
+import { isValidEmail, normalizeEmail } from '../../domain/user/email.js'
+import { verifyEmailToken } from '../../infra/crypto/email-token.js'
+import type { AppContext } from '../../infra/server/context.js'
+import { findUserByEmail } from '../../projections/users/users.repository.js'
+import type { FoundSession } from '../../query-api/session/resolve-session.js'
+import { startSession } from '../sessions/start-session.js'
+import { runUserCommand } from './user-command.js'
+
+export const sendVerificationEmail = async (
+  ctx: AppContext,
+  request: FastifyRequest,
+  { email, callbackURL, session }: { email: string; callbackURL: string | null; session: FoundSession | null },
+): Promise<void> => {
+  if (session) {
+    await runUserCommand(ctx, request, session.user.id, { type: 'request-verification-email', email, callbackURL })
+    return
+  }
+  // Signed out: the same answer whether or not the address exists or is verified.
+  const user = isValidEmail(email) ? await findUserByEmail(ctx.db, normalizeEmail(email)) : undefined
+  if (!user || user.email_verified) return
+  await runUserCommand(ctx, request, user.id, { type: 'request-verification-email', email, callbackURL }, { type: 'anonymous' })
+}
+
+export type VerificationOutcome =
+  | { ok: true; signedIn: { token: string } | null }
+  | { ok: false; error: 'invalid_token' | 'token_expired' | 'user_not_found' }
+
+export const followVerificationLink = async (
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  { token, callbackURL }: { token: string; callbackURL: string | null },
+): Promise<VerificationOutcome> => {
+  const check = await verifyEmailToken(ctx.config.secret, token, ctx.clock())
+  if (check.status === 'expired') return { ok: false, error: 'token_expired' }
+  if (check.status === 'invalid') return { ok: false, error: 'invalid_token' }
+  const { email, updateTo, purpose } = check.claims
+  const user = await findUserByEmail(ctx.db, email)
+  if (!user) return { ok: false, error: 'user_not_found' }
+  try {
+    if (purpose === 'verify-email') {
+      await runUserCommand(ctx, request, user.id, { type: 'verify-email', email }, { type: 'anonymous' })
+      if (!ctx.config.emailVerification.autoSignInAfterVerification) return { ok: true, signedIn: null }
+      return { ok: true, signedIn: await startSession(ctx, request, reply, { userId: user.id, rememberMe: true }) }
+    }
+    if (!updateTo) return { ok: false, error: 'invalid_token' }
+    const command =
+      purpose === 'confirm-email-change'
+        ? { type: 'confirm-email-change' as const, currentEmail: email, newEmail: updateTo, callbackURL }
+        : { type: 'complete-email-change' as const, currentEmail: email, newEmail: updateTo }
+    await runUserCommand(ctx, request, user.id, command, { type: 'anonymous' })
+    return { ok: true, signedIn: null }
+  } catch (error) {
+    // A stale step, or the new address was taken meanwhile: the link is simply no good any more.
+    if (isDomainError(error) || (error instanceof Error && error.name === 'UniqueClaimConflictError'))
+      return { ok: false, error: 'invalid_token' }
+    throw error
+  }
+}
+
+export const verificationErrorStatus = AUTH_ERRORS.UNAUTHORIZED.status

@@ -1,0 +1,79 @@
+/// Password reset: a request (same answer, and no measurable timing difference, whether or not the
+/// address exists), the link's landing check, and the reset itself (single use, even when many
+/// submits race: the user stream's optimistic concurrency lets exactly one consume the token).
+
+import type { FastifyRequest } from 'fastify'
+import { AUTH_ERRORS } from '../../domain/errors.js'
+import { isValidEmail, normalizeEmail } from '../../domain/user/email.js'
+import { assertPasswordPolicy } from '../../domain/user/password-policy.js'
+import { issueToken } from '../../infra/crypto/derived-tokens.js'
+import { hashPassword } from '../../infra/crypto/password.js'
+import { sha256Hex } from '../../infra/crypto/tokens.js'
+import type { AppContext } from '../../infra/server/context.js'
+import { findOneTimeToken } from '../../projections/one-time-tokens/one-time-tokens.repository.js'
+import { listSessionsOfUser } from '../../projections/sessions/sessions.repository.js'
+import { findUserByEmail } from '../../projections/users/users.repository.js'
+import { revokeSession } from '../sessions/end-session.js'
+import { passwordLimits } from './sign-up.js'
+import { runUserCommand } from './user-command.js'
+
+/** Reset links live one hour (spec). */
+const RESET_TOKEN_SECONDS = 3600
+
+export const RESET_REQUESTED_MESSAGE = 'If this email exists in our system, check your email for the reset link'
+
+/**
+ * Looks the address up, then records the request AFTER the answer has gone out, so a known address
+ * costs the caller no more time than an unknown one.
+ */
+export const requestPasswordReset = async (
+  ctx: AppContext,
+  request: FastifyRequest,
+  { email, redirectTo }: { email: string; redirectTo: string | null },
+): Promise<() => Promise<void>> => {
+  const user = isValidEmail(email) ? await findUserByEmail(ctx.db, normalizeEmail(email)) : undefined
+  if (!user) return async () => {}
+  return async () => {
+    const { requestId, tokenHash } = issueToken(ctx.config.secret, 'password-reset')
+    const expiresAt = new Date(ctx.clock().getTime() + RESET_TOKEN_SECONDS * 1000).toISOString()
+    await runUserCommand(
+      ctx,
+      request,
+      user.id,
+      { type: 'request-password-reset', requestId, tokenHash, expiresAt, redirectTo },
+      { type: 'anonymous' },
+    )
+  }
+}
+
+/** The live token's owner, or null; an expired token is discarded on the way (spec). */
+export const findLiveResetToken = async (ctx: AppContext, request: FastifyRequest, token: string) => {
+  const tokenHash = sha256Hex(token)
+  const found = await findOneTimeToken(ctx.db, tokenHash, 'password-reset')
+  if (!found) return null
+  const now = ctx.clock()
+  if (found.expires_at.getTime() > now.getTime()) return { userId: found.user_id, tokenHash }
+  await runUserCommand(ctx, request, found.user_id, { type: 'discard-token', tokenHash, now: now.toISOString() }, { type: 'system' })
+  return null
+}
+
+export const resetPassword = async (
+  ctx: AppContext,
+  request: FastifyRequest,
+  { token, newPassword }: { token: string; newPassword: string },
+): Promise<void> => {
+  assertPasswordPolicy(newPassword, passwordLimits(ctx))
+  const live = await findLiveResetToken(ctx, request, token)
+  if (!live) throw AUTH_ERRORS.error('INVALID_TOKEN')
+  const passwordHash = await hashPassword(newPassword)
+  await runUserCommand(
+    ctx,
+    request,
+    live.userId,
+    { type: 'reset-password', tokenHash: live.tokenHash, passwordHash, now: ctx.clock().toISOString() },
+    { type: 'anonymous' },
+  )
+  // Whoever held a session before the reset may be the reason for it: end them all.
+  for (const session of await listSessionsOfUser(ctx.db, live.userId))
+    await revokeSession(ctx, request, { sessionId: session.id, requestedBy: live.userId, reason: 'revoked-all' })
+}

@@ -1,0 +1,142 @@
+/// POST /update-user, /change-password, /change-email, /delete-user and GET /delete-user/callback.
+
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { AUTH_ERRORS } from '../../domain/errors.js'
+import { StatusSchema, UserSchema, userJson } from '../../infra/http/presenters.js'
+import { findUserById } from '../../projections/users/users.repository.js'
+import { authOf, requireSession } from '../../query-api/session/require-session.js'
+import { changeEmail } from '../accounts/change-email.js'
+import { changePassword } from '../accounts/credentials.js'
+import { deleteAccount, deleteWithToken } from '../accounts/delete-account.js'
+import { runUserCommand } from '../accounts/user-command.js'
+
+const UpdateUserBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ maxLength: 256 })),
+    image: Type.Optional(Type.Union([Type.String({ maxLength: 2048 }), Type.Null()])),
+    // Accepted by the schema only so that the answer can say why it is refused.
+    email: Type.Optional(Type.Unknown()),
+  },
+  { additionalProperties: false },
+)
+
+const ChangePasswordBody = Type.Object(
+  {
+    newPassword: Type.String({ maxLength: 4096 }),
+    currentPassword: Type.String({ maxLength: 4096 }),
+    revokeOtherSessions: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+)
+
+const DeleteUserBody = Type.Union([
+  Type.Object(
+    {
+      password: Type.Optional(Type.String({ maxLength: 4096 })),
+      token: Type.Optional(Type.String({ maxLength: 256 })),
+      callbackURL: Type.Optional(Type.String({ maxLength: 2048 })),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Null(),
+  Type.Undefined(),
+])
+
+const DeletionResponse = Type.Object({ success: Type.Boolean(), message: Type.String() })
+
+export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const ctx = app.tessera
+
+  app.post(
+    '/update-user',
+    { preHandler: requireSession, schema: { body: UpdateUserBody, response: { 200: StatusSchema } } },
+    async (request) => {
+      const { name, image, email } = request.body
+      if (email !== undefined) throw AUTH_ERRORS.error('EMAIL_CAN_NOT_BE_UPDATED')
+      const { user } = authOf(request)
+      await runUserCommand(ctx, request, user.id, {
+        type: 'update-profile',
+        ...(name !== undefined ? { name } : {}),
+        ...(image !== undefined ? { image } : {}),
+      })
+      return { status: true }
+    },
+  )
+
+  app.post(
+    '/change-password',
+    {
+      preHandler: requireSession,
+      schema: {
+        body: ChangePasswordBody,
+        response: { 200: Type.Object({ token: Type.Union([Type.String(), Type.Null()]), user: UserSchema }) },
+      },
+    },
+    async (request, reply) => {
+      const auth = authOf(request)
+      const { currentPassword, newPassword, revokeOtherSessions } = request.body
+      const { token } = await changePassword(ctx, request, reply, auth, {
+        currentPassword,
+        newPassword,
+        revokeOtherSessions: revokeOtherSessions === true,
+      })
+      const user = (await findUserById(ctx.db, auth.user.id)) ?? auth.user
+      return { token, user: userJson(user) }
+    },
+  )
+
+  app.post(
+    '/change-email',
+    {
+      preHandler: requireSession,
+      schema: {
+        body: Type.Object(
+          { newEmail: Type.String({ maxLength: 320 }), callbackURL: Type.Optional(Type.String({ maxLength: 2048 })) },
+          { additionalProperties: false },
+        ),
+        response: { 200: StatusSchema },
+      },
+    },
+    async (request) => {
+      await changeEmail(ctx, request, authOf(request), {
+        newEmail: request.body.newEmail,
+        callbackURL: request.body.callbackURL ?? null,
+      })
+      return { status: true }
+    },
+  )
+
+  app.post(
+    '/delete-user',
+    { preHandler: requireSession, schema: { body: DeleteUserBody, response: { 200: DeletionResponse } } },
+    async (request, reply) => {
+      const body = request.body ?? {}
+      const message = await deleteAccount(ctx, request, reply, authOf(request), {
+        password: body.password ?? null,
+        token: body.token ?? null,
+        callbackURL: body.callbackURL ?? null,
+      })
+      return { success: true, message }
+    },
+  )
+
+  app.get(
+    '/delete-user/callback',
+    {
+      preHandler: requireSession,
+      schema: {
+        querystring: Type.Object({
+          token: Type.String({ maxLength: 256 }),
+          callbackURL: Type.Optional(Type.String({ maxLength: 2048 })),
+        }),
+      },
+    },
+    async (request, reply) => {
+      if (!ctx.config.user.deleteUser.enabled) throw AUTH_ERRORS.error('NOT_FOUND')
+      await deleteWithToken(ctx, request, reply, authOf(request), request.query.token)
+      if (request.query.callbackURL) return reply.redirect(request.query.callbackURL)
+      return reply.send({ success: true, message: 'User deleted' })
+    },
+  )
+}

@@ -1,0 +1,77 @@
+/// POST /request-password-reset (and its older name /forget-password), GET /reset-password/:token,
+/// POST /reset-password.
+
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { withQuery } from '../../infra/http/redirect.js'
+import { StatusSchema } from '../../infra/http/presenters.js'
+import {
+  findLiveResetToken,
+  RESET_REQUESTED_MESSAGE,
+  requestPasswordReset,
+  resetPassword,
+} from '../accounts/password-reset.js'
+
+const RequestBody = Type.Object(
+  { email: Type.String({ maxLength: 320 }), redirectTo: Type.Optional(Type.String({ maxLength: 2048 })) },
+  { additionalProperties: false },
+)
+
+export const passwordResetRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const ctx = app.tessera
+
+  for (const path of ['/request-password-reset', '/forget-password'])
+    app.post(
+      path,
+      {
+        schema: {
+          body: RequestBody,
+          response: { 200: Type.Object({ status: Type.Boolean(), message: Type.String() }) },
+        },
+      },
+      async (request, reply) => {
+        const record = await requestPasswordReset(ctx, request, {
+          email: request.body.email,
+          redirectTo: request.body.redirectTo ?? null,
+        })
+        await reply.send({ status: true, message: RESET_REQUESTED_MESSAGE })
+        await record().catch((error: unknown) => request.log.error({ err: error }, 'password reset request failed'))
+        return reply
+      },
+    )
+
+  app.get(
+    '/reset-password/:token',
+    {
+      schema: {
+        params: Type.Object({ token: Type.String({ maxLength: 256 }) }),
+        querystring: Type.Object({ callbackURL: Type.Optional(Type.String({ maxLength: 2048 })) }),
+      },
+    },
+    async (request, reply) => {
+      const { token } = request.params
+      const callbackURL = request.query.callbackURL ?? '/'
+      const live = await findLiveResetToken(ctx, request, token)
+      return reply.redirect(withQuery(callbackURL, live ? { token } : { error: 'INVALID_TOKEN' }))
+    },
+  )
+
+  app.post(
+    '/reset-password',
+    {
+      schema: {
+        body: Type.Object(
+          { newPassword: Type.String({ maxLength: 4096 }), token: Type.Optional(Type.String({ maxLength: 256 })) },
+          { additionalProperties: false },
+        ),
+        querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 256 })) }),
+        response: { 200: StatusSchema },
+      },
+    },
+    async (request) => {
+      const token = request.body.token ?? request.query.token ?? ''
+      await resetPassword(ctx, request, { token, newPassword: request.body.newPassword })
+      return { status: true }
+    },
+  )
+}

@@ -1,0 +1,36 @@
+/// What can be asked of a user account. Ids, hashes, token hashes and time arrive inside the
+/// commands (computed by the caller), so `decide` stays deterministic. Checks that need a secret or
+/// a slow hash (a password match, a signed link) are done by the caller and passed in as results.
+
+import type { CredentialAccount } from './user.events.js'
+
+export type UserCommand =
+  | {
+      type: 'register-user'
+      userId: string
+      email: string
+      name: string
+      image: string | null
+      credential: CredentialAccount | null
+      /** Send a verification mail right away (emailVerification.sendOnSignUp). */
+      sendVerification: boolean
+      callbackURL: string | null
+    }
+  /** Mail a verification link to the user's own, still unverified, address. */
+  | { type: 'request-verification-email'; email: string; callbackURL: string | null }
+  /** A valid verification link for `email` was followed. */
+  | { type: 'verify-email'; email: string }
+  | { type: 'request-password-reset'; requestId: string; tokenHash: string; expiresAt: string; redirectTo: string | null }
+  | { type: 'reset-password'; tokenHash: string; passwordHash: string; now: string }
+  | { type: 'change-password'; currentPasswordMatches: boolean; passwordHash: string }
+  | { type: 'set-password'; accountId: string; passwordHash: string }
+  | { type: 'update-profile'; name?: string; image?: string | null }
+  | { type: 'change-email'; newEmail: string; callbackURL: string | null }
+  /** The confirmation link sent to the current address was followed. */
+  | { type: 'confirm-email-change'; currentEmail: string; newEmail: string; callbackURL: string | null }
+  /** The verification link sent to the new address was followed. */
+  | { type: 'complete-email-change'; currentEmail: string; newEmail: string }
+  | { type: 'request-deletion'; requestId: string; tokenHash: string; expiresAt: string; callbackURL: string | null }
+  | { type: 'discard-token'; tokenHash: string; now: string }
+  /** Deletion with the password checked or a fresh session (`proof: 'verified'`), or a mailed token. */
+  | { type: 'delete-user'; proof: { kind: 'verified' } | { kind: 'token'; tokenHash: string; now: string } }

@@ -1,0 +1,163 @@
+/// Every rule of the user aggregate. Pure: time, ids, hashes and check results come in commands.
+
+import { AUTH_ERRORS } from '../errors.js'
+import { parseEmail } from './email.js'
+import type { ActiveUser, PendingToken, User } from './user.js'
+import type { UserCommand } from './user.commands.js'
+import type { UserEvent } from './user.events.js'
+
+type Command<T extends UserCommand['type']> = Extract<UserCommand, { type: T }>
+
+export const decideUser = (command: UserCommand, state: User): UserEvent[] => {
+  if (command.type === 'register-user') return register(command, state)
+  if (state.status !== 'active') throw AUTH_ERRORS.error('USER_NOT_FOUND')
+  switch (command.type) {
+    case 'request-verification-email':
+      return requestVerification(command, state)
+    case 'verify-email':
+      return verifyEmail(command, state)
+    case 'request-password-reset':
+      return [{ type: 'user.password-reset-requested', data: { userId: state.userId, email: state.email, ...withoutType(command) } }]
+    case 'reset-password':
+      return resetPassword(command, state)
+    case 'change-password':
+      return changePassword(command, state)
+    case 'set-password':
+      if (state.credential) throw AUTH_ERRORS.error('PASSWORD_ALREADY_SET')
+      return [{ type: 'user.password-set', data: { userId: state.userId, ...withoutType(command) } }]
+    case 'update-profile':
+      return updateProfile(command, state)
+    case 'change-email':
+      return changeEmail(command, state)
+    case 'confirm-email-change':
+      return confirmEmailChange(command, state)
+    case 'complete-email-change':
+      return completeEmailChange(command, state)
+    case 'request-deletion':
+      return [{ type: 'user.deletion-requested', data: { userId: state.userId, email: state.email, ...withoutType(command) } }]
+    case 'delete-user':
+      return deleteUser(command, state)
+    case 'discard-token':
+      return discardToken(command, state)
+  }
+}
+
+const withoutType = <C extends { type: string }>({ type: _type, ...rest }: C): Omit<C, 'type'> => rest
+
+const isLive = (token: PendingToken, tokenHash: string, now: string) =>
+  token.tokenHash === tokenHash && Date.parse(token.expiresAt) > Date.parse(now)
+
+const register = (command: Command<'register-user'>, state: User): UserEvent[] => {
+  if (state.status !== 'none') throw AUTH_ERRORS.error('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL')
+  const { userId, name, image, credential, sendVerification, callbackURL } = command
+  const email = parseEmail(command.email)
+  const registered: UserEvent = {
+    type: 'user.registered',
+    data: { userId, email, name: name.trim(), image, emailVerified: false, credential },
+  }
+  if (!sendVerification) return [registered]
+  return [registered, { type: 'user.verification-email-requested', data: { userId, email, callbackURL } }]
+}
+
+// A request for someone else's address, or an already verified one, sends nothing.
+const requestVerification = (command: Command<'request-verification-email'>, user: ActiveUser): UserEvent[] => {
+  if (parseEmail(command.email) !== user.email) throw AUTH_ERRORS.error('EMAIL_MISMATCH')
+  if (user.emailVerified) throw AUTH_ERRORS.error('EMAIL_ALREADY_VERIFIED')
+  return [
+    {
+      type: 'user.verification-email-requested',
+      data: { userId: user.userId, email: user.email, callbackURL: command.callbackURL },
+    },
+  ]
+}
+
+const verifyEmail = (command: Command<'verify-email'>, user: ActiveUser): UserEvent[] => {
+  // A link for an address the user no longer has proves nothing.
+  if (command.email !== user.email) throw AUTH_ERRORS.error('INVALID_TOKEN')
+  if (user.emailVerified) return []
+  return [{ type: 'user.email-verified', data: { userId: user.userId, email: user.email } }]
+}
+
+const resetPassword = (command: Command<'reset-password'>, user: ActiveUser): UserEvent[] => {
+  if (!user.resetTokens.some((token) => isLive(token, command.tokenHash, command.now)))
+    throw AUTH_ERRORS.error('INVALID_TOKEN')
+  return [
+    {
+      type: 'user.password-reset',
+      data: { userId: user.userId, tokenHash: command.tokenHash, passwordHash: command.passwordHash },
+    },
+  ]
+}
+
+const changePassword = (command: Command<'change-password'>, user: ActiveUser): UserEvent[] => {
+  if (!user.credential) throw AUTH_ERRORS.error('CREDENTIAL_ACCOUNT_NOT_FOUND')
+  if (!command.currentPasswordMatches) throw AUTH_ERRORS.error('INVALID_PASSWORD')
+  return [{ type: 'user.password-changed', data: { userId: user.userId, passwordHash: command.passwordHash } }]
+}
+
+const updateProfile = (command: Command<'update-profile'>, user: ActiveUser): UserEvent[] => {
+  const name = command.name?.trim()
+  const changes = {
+    ...(name !== undefined && name !== user.name ? { name } : {}),
+    ...(command.image !== undefined && command.image !== user.image ? { image: command.image } : {}),
+  }
+  if (command.name === undefined && command.image === undefined) throw AUTH_ERRORS.error('NO_FIELDS_TO_UPDATE')
+  if (Object.keys(changes).length === 0) return []
+  return [{ type: 'user.profile-updated', data: { userId: user.userId, ...changes } }]
+}
+
+/**
+ * Unverified: the address changes at once (unverified) and the new one gets a verification mail.
+ * Verified: the current address must confirm first, then the new one must verify.
+ */
+const changeEmail = (command: Command<'change-email'>, user: ActiveUser): UserEvent[] => {
+  const newEmail = parseEmail(command.newEmail)
+  if (newEmail === user.email) throw AUTH_ERRORS.error('EMAIL_IS_THE_SAME')
+  const { userId } = user
+  if (!user.emailVerified)
+    return [
+      { type: 'user.email-changed', data: { userId, previousEmail: user.email, email: newEmail, emailVerified: false } },
+      { type: 'user.verification-email-requested', data: { userId, email: newEmail, callbackURL: command.callbackURL } },
+    ]
+  return [
+    {
+      type: 'user.email-change-requested',
+      data: { userId, currentEmail: user.email, newEmail, callbackURL: command.callbackURL },
+    },
+  ]
+}
+
+const confirmEmailChange = (command: Command<'confirm-email-change'>, user: ActiveUser): UserEvent[] => {
+  if (command.currentEmail !== user.email) throw AUTH_ERRORS.error('INVALID_TOKEN')
+  return [
+    {
+      type: 'user.email-change-confirmed',
+      data: { userId: user.userId, newEmail: command.newEmail, callbackURL: command.callbackURL },
+    },
+  ]
+}
+
+const completeEmailChange = (command: Command<'complete-email-change'>, user: ActiveUser): UserEvent[] => {
+  if (user.confirmedNewEmail !== command.newEmail || command.currentEmail !== user.email)
+    throw AUTH_ERRORS.error('INVALID_TOKEN')
+  return [
+    {
+      type: 'user.email-changed',
+      data: { userId: user.userId, previousEmail: user.email, email: command.newEmail, emailVerified: true },
+    },
+  ]
+}
+
+const deleteUser = (command: Command<'delete-user'>, user: ActiveUser): UserEvent[] => {
+  const { proof } = command
+  if (proof.kind === 'token' && !user.deletionTokens.some((token) => isLive(token, proof.tokenHash, proof.now)))
+    throw AUTH_ERRORS.error('INVALID_TOKEN')
+  return [{ type: 'user.deleted', data: { userId: user.userId, email: user.email } }]
+}
+
+// Only a token that exists and has expired is discarded; anything else is left alone.
+const discardToken = (command: Command<'discard-token'>, user: ActiveUser): UserEvent[] => {
+  const token = [...user.resetTokens, ...user.deletionTokens].find((t) => t.tokenHash === command.tokenHash)
+  if (!token || Date.parse(token.expiresAt) > Date.parse(command.now)) return []
+  return [{ type: 'user.token-discarded', data: { userId: user.userId, tokenHash: command.tokenHash } }]
+}

@@ -1,0 +1,65 @@
+/// Everything that can happen to a user account. Personal data sits in known fields (email, name,
+/// image, password hashes) so it can be encrypted per user and erased by destroying the key.
+///
+/// Raw one-time tokens never appear here: an event holds a random `requestId` and the SHA-256 of
+/// the token; the mail reactor derives the same token from the requestId with the server secret
+/// (see infra/crypto/derived-tokens.ts), so the raw value exists only in the mail and the link.
+
+export type CredentialAccount = { accountId: string; passwordHash: string }
+
+export type UserEvent =
+  | {
+      type: 'user.registered'
+      data: {
+        userId: string
+        email: string
+        name: string
+        image: string | null
+        emailVerified: boolean
+        credential: CredentialAccount | null
+      }
+    }
+  /** Mail a verification link (an HS256 token, 1 hour) for `email` to `email`. */
+  | { type: 'user.verification-email-requested'; data: { userId: string; email: string; callbackURL: string | null } }
+  | { type: 'user.email-verified'; data: { userId: string; email: string } }
+  /** Mail a reset link; the token (24 chars) is derived from `requestId`, stored as `tokenHash`. */
+  | {
+      type: 'user.password-reset-requested'
+      data: { userId: string; email: string; requestId: string; tokenHash: string; expiresAt: string; redirectTo: string | null }
+    }
+  | { type: 'user.password-reset'; data: { userId: string; tokenHash: string; passwordHash: string } }
+  | { type: 'user.password-changed'; data: { userId: string; passwordHash: string } }
+  /** A server-side operation gave a password to a user who had none (e.g. social only). */
+  | { type: 'user.password-set'; data: { userId: string; accountId: string; passwordHash: string } }
+  | { type: 'user.profile-updated'; data: { userId: string; name?: string; image?: string | null } }
+  /** A verified user asked to move to `newEmail`: mail a confirmation link to the current address. */
+  | {
+      type: 'user.email-change-requested'
+      data: { userId: string; currentEmail: string; newEmail: string; callbackURL: string | null }
+    }
+  /** The current address confirmed: mail a verification link to the new one. */
+  | { type: 'user.email-change-confirmed'; data: { userId: string; newEmail: string; callbackURL: string | null } }
+  | {
+      type: 'user.email-changed'
+      data: { userId: string; previousEmail: string; email: string; emailVerified: boolean }
+    }
+  /** Mail a deletion link; the token (32 chars) is derived from `requestId`, stored as `tokenHash`. */
+  | {
+      type: 'user.deletion-requested'
+      data: { userId: string; email: string; requestId: string; tokenHash: string; expiresAt: string; callbackURL: string | null }
+    }
+  /** An expired one-time token was looked up and discarded (spec: expired values go when looked up). */
+  | { type: 'user.token-discarded'; data: { userId: string; tokenHash: string } }
+  /** `email` lets the store release the address's claim so it can sign up again. */
+  | { type: 'user.deleted'; data: { userId: string; email: string } }
+
+export type UserEventType = UserEvent['type']
+
+/** Events that make the mail reactor send a mail. */
+export const MAIL_EVENT_TYPES = [
+  'user.verification-email-requested',
+  'user.password-reset-requested',
+  'user.email-change-requested',
+  'user.email-change-confirmed',
+  'user.deletion-requested',
+] as const satisfies readonly UserEventType[]

@@ -1,0 +1,40 @@
+/// One-time tokens that must reach a mail without ever being stored: the command records a random
+/// `requestId` and the token's SHA-256; the mail reactor derives the same token from the requestId
+/// with the server secret (HMAC-SHA256 as a PRF, then uniform sampling into the alphabet). The raw
+/// token exists only in the mail and in the link the person follows.
+
+import { type Secret } from './hmac.js'
+import { hmacSha256 } from './hmac.js'
+import { ALPHANUMERIC, LOWERCASE_ALPHANUMERIC, randomToken, sha256Hex } from './tokens.js'
+
+export type TokenPurpose = 'password-reset' | 'delete-account'
+
+const SHAPES: Record<TokenPurpose, { length: number; alphabet: string }> = {
+  'password-reset': { length: 24, alphabet: ALPHANUMERIC },
+  'delete-account': { length: 32, alphabet: LOWERCASE_ALPHANUMERIC },
+}
+
+/** A fresh, unguessable request id (32 alphanumerics, ~190 bits from the CSPRNG). */
+export const newRequestId = (): string => randomToken(32, ALPHANUMERIC)
+
+export const deriveToken = (secret: Secret, purpose: TokenPurpose, requestId: string): string => {
+  const { length, alphabet } = SHAPES[purpose]
+  const limit = 256 - (256 % alphabet.length)
+  let token = ''
+  // Each round of HMAC output is 32 bytes; rejection sampling keeps every character uniform.
+  for (let round = 0; token.length < length; round++) {
+    for (const byte of hmacSha256(secret, `tessera:${purpose}:${requestId}:${round}`)) {
+      if (byte >= limit) continue
+      token += alphabet.charAt(byte % alphabet.length)
+      if (token.length === length) break
+    }
+  }
+  return token
+}
+
+/** The token for a request and its hash at rest, computed together when the request is made. */
+export const issueToken = (secret: Secret, purpose: TokenPurpose) => {
+  const requestId = newRequestId()
+  const token = deriveToken(secret, purpose, requestId)
+  return { requestId, token, tokenHash: sha256Hex(token) }
+}

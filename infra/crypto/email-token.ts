@@ -1,0 +1,48 @@
+/// Email verification tokens: HS256 JWTs signed with the server secret, 1 hour by default, as
+/// better-auth issues them: `{ email, updateTo? }`. `purpose` separates the two change-email steps
+/// from a plain verification so one link cannot be replayed as another.
+
+import { errors, jwtVerify, SignJWT } from 'jose'
+
+export type EmailTokenPurpose = 'verify-email' | 'confirm-email-change' | 'verify-new-email'
+
+export type EmailTokenClaims = { email: string; updateTo?: string; purpose: EmailTokenPurpose }
+
+const keyOf = (secret: string) => new TextEncoder().encode(secret)
+
+export const signEmailToken = (
+  secret: string,
+  claims: EmailTokenClaims,
+  { now, expiresInSeconds }: { now: Date; expiresInSeconds: number },
+): Promise<string> => {
+  const issuedAt = Math.floor(now.getTime() / 1000)
+  return new SignJWT({ ...claims })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + expiresInSeconds)
+    .sign(keyOf(secret))
+}
+
+export type EmailTokenCheck =
+  | { status: 'valid'; claims: EmailTokenClaims }
+  | { status: 'expired' }
+  | { status: 'invalid' }
+
+export const verifyEmailToken = async (secret: string, token: string, now: Date): Promise<EmailTokenCheck> => {
+  try {
+    const { payload } = await jwtVerify(token, keyOf(secret), {
+      algorithms: ['HS256'],
+      currentDate: now,
+    })
+    const { email, updateTo, purpose } = payload
+    if (typeof email !== 'string') return { status: 'invalid' }
+    if (purpose !== 'verify-email' && purpose !== 'confirm-email-change' && purpose !== 'verify-new-email')
+      return { status: 'invalid' }
+    return {
+      status: 'valid',
+      claims: { email, purpose, ...(typeof updateTo === 'string' ? { updateTo } : {}) },
+    }
+  } catch (error) {
+    return error instanceof errors.JWTExpired ? { status: 'expired' } : { status: 'invalid' }
+  }
+}

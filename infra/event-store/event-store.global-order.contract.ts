@@ -1,0 +1,152 @@
+/// The global-order trap: a sequence number is taken when a row is inserted, not when its
+/// transaction commits, so a reader that remembers its last position can see a later event commit
+/// first and then skip the earlier one forever. These tests hold a writer's transaction open while
+/// others commit, and check that a checkpointed reader never passes it.
+
+import { randomInt } from 'node:crypto'
+import { describe, expect, test } from 'vitest'
+import {
+  anEvent,
+  CATCH_UP_MS,
+  type EventStoreFixture,
+  idsOf,
+  readAtLeast,
+  sleep,
+  streamVersionsInOrder,
+} from './event-store.contract-support.js'
+import { type EventStore, type GlobalPosition, type RecordedEvent, START } from './event-store.js'
+
+/** A reader that keeps a checkpoint, as a projector does, and remembers everything it was given. */
+const checkpointedReader = (store: EventStore, pageSize: number) => {
+  const seen: RecordedEvent[] = []
+  let checkpoint: GlobalPosition = START
+  return {
+    seen,
+    /** Reads one page from the checkpoint; returns the page. */
+    async poll(): Promise<RecordedEvent[]> {
+      const page = await store.readAll(checkpoint, pageSize)
+      seen.push(...page)
+      checkpoint = page.at(-1)?.position ?? checkpoint
+      return page
+    },
+    async drain(): Promise<void> {
+      while ((await this.poll()).length > 0) {}
+    },
+    /** Drains until it has seen `count` events (see `readAtLeast` on why it may have to wait). */
+    async catchUp(count: number): Promise<void> {
+      const deadline = Date.now() + CATCH_UP_MS
+      await this.drain()
+      while (seen.length < count && Date.now() < deadline) {
+        await sleep(5)
+        await this.drain()
+      }
+    },
+  }
+}
+
+export const describeGlobalOrderContract = (fixture: () => EventStoreFixture): void => {
+  describe('global order', () => {
+    test('a reader does not pass an append whose transaction is still open', async (context) => {
+      const { store, holdOpenAppend } = fixture()
+      if (!holdOpenAppend) return context.skip()
+      const before = anEvent()
+      await store.appendToStream('before', [before], { expectedVersion: 'no_stream' })
+      const reader = checkpointedReader(store, 100)
+
+      const held = anEvent()
+      const open = await holdOpenAppend('held', held)
+      const later = [anEvent(), anEvent(), anEvent()]
+      try {
+        for (const [index, event] of later.entries())
+          await store.appendToStream(`later-${index}`, [event], { expectedVersion: 'no_stream' })
+        // The later appends did commit; the reader must still wait for the held one.
+        expect(idsOf(await store.readStream('later-0'))).toEqual([later[0]?.id])
+        // Events older than the held one are not held back.
+        await reader.catchUp(1)
+        expect(idsOf(reader.seen)).toEqual([before.id])
+        await sleep(20)
+        await reader.drain()
+        expect(idsOf(reader.seen)).toEqual([before.id])
+      } finally {
+        await open.commit()
+      }
+
+      await reader.catchUp(5)
+      expect(idsOf(reader.seen)).toEqual([before.id, held.id, ...idsOf(later)])
+      expect(idsOf(await readAtLeast(store, 5))).toEqual(idsOf(reader.seen))
+    })
+
+    test('a reader skips an append that rolls back and gets everything after it', async (context) => {
+      const { store, holdOpenAppend } = fixture()
+      if (!holdOpenAppend) return context.skip()
+      const reader = checkpointedReader(store, 100)
+      const open = await holdOpenAppend('held', anEvent())
+      const later = [anEvent(), anEvent()]
+      try {
+        for (const event of later) await store.appendToStream('later', [event], { expectedVersion: 'any' })
+        await sleep(20)
+        await reader.drain()
+        expect(reader.seen).toEqual([])
+      } finally {
+        await open.rollback()
+      }
+      await reader.catchUp(later.length)
+      expect(idsOf(reader.seen)).toEqual(idsOf(later))
+      expect(await store.readStream('held')).toEqual([])
+    })
+
+    test('a tailing reader sees every committed event exactly once while writers race', async () => {
+      const { store, holdOpenAppend } = fixture()
+      const committed = new Set<string>()
+      const rolledBack = new Set<string>()
+      // Half the appends go through the store; the other half, when the adapter allows, hold their
+      // transaction open for a random moment so that commits overtake one another.
+      const appendOne = async (writer: number, round: number): Promise<void> => {
+        const stream = `stream-${randomInt(5)}`
+        const event = anEvent()
+        if (!holdOpenAppend || (writer + round) % 2 === 0) {
+          await store.appendToStream(stream, [event], { expectedVersion: 'any' })
+          committed.add(event.id)
+          return
+        }
+        const open = await holdOpenAppend(stream, event)
+        await sleep(randomInt(12))
+        if (randomInt(10) === 0) {
+          await open.rollback()
+          rolledBack.add(event.id)
+        } else {
+          await open.commit()
+          committed.add(event.id)
+        }
+      }
+      const writers = Array.from({ length: 12 }, async (_, writer) => {
+        for (let round = 0; round < 8; round += 1) {
+          await sleep(randomInt(4))
+          await appendOne(writer, round)
+        }
+      })
+
+      const reader = checkpointedReader(store, 7)
+      let writing = true
+      const tailing = (async () => {
+        for (;;) {
+          const finished = !writing
+          if ((await reader.poll()).length > 0) continue
+          if (finished) return
+          await sleep(1)
+        }
+      })()
+      await Promise.all(writers)
+      writing = false
+      await tailing
+      await reader.catchUp(committed.size)
+
+      const seen = idsOf(reader.seen)
+      expect(new Set(seen).size).toBe(seen.length)
+      expect(new Set(seen)).toEqual(committed)
+      expect(seen.filter((id) => rolledBack.has(id))).toEqual([])
+      expect(seen).toEqual(idsOf(await readAtLeast(store, committed.size)))
+      expect(streamVersionsInOrder(reader.seen)).toBe(true)
+    })
+  })
+}

@@ -1,0 +1,75 @@
+/// An event store decorator that keeps personal data sealed at rest: on append it seals each
+/// personal field (see personal-fields.ts) with the subject's data key and hashes unique-claim
+/// values; on read it opens them. Callers keep passing and reading plain values. Once a subject's
+/// key is destroyed, its personal fields read as null and the event's metadata says `erased`.
+
+import type { Secret } from '../../crypto/hmac.js'
+import {
+  type EventStore,
+  type EventToAppend,
+  type RecordedEvent,
+  type UniqueClaim,
+  UniqueClaimConflictError,
+} from '../event-store.js'
+import { openEvent, sealEvent, subjectToSeal } from './event-cipher.js'
+import { hashClaims, hashClaimValue } from './hashed-claims.js'
+import type { Keyring } from './keyring.js'
+
+export const withPersonalDataEncryption = (inner: EventStore, keyring: Keyring, secret: Secret): EventStore => {
+  const seal = async (events: readonly EventToAppend[]): Promise<EventToAppend[]> => {
+    const sealed: EventToAppend[] = []
+    for (const event of events) {
+      const subject = subjectToSeal(event)
+      sealed.push(subject === null ? event : sealEvent(event, await keyring.keyFor(subject)))
+    }
+    return sealed
+  }
+
+  const open = async (events: RecordedEvent[]): Promise<RecordedEvent[]> => {
+    const subjects = events.map(subjectToSeal)
+    const wanted = subjects.filter((subject): subject is string => subject !== null)
+    if (wanted.length === 0) return events
+    // One lookup for the whole batch: a replay reads hundreds of events per call.
+    const keys = await keyring.existingKeys(wanted)
+    return events.map((event, index) => {
+      const subject = subjects[index]
+      return subject == null ? event : openEvent(event, keys.get(subject) ?? null)
+    })
+  }
+
+  return {
+    async appendToStream(stream, events, options) {
+      const claims = options.uniqueClaims ?? []
+      const hashed = hashClaims(secret, claims)
+      try {
+        return await inner.appendToStream(stream, await seal(events), { ...options, uniqueClaims: hashed })
+      } catch (error) {
+        throw error instanceof UniqueClaimConflictError ? withPlainValue(error, claims, hashed) : error
+      }
+    },
+
+    readStream: async (stream) => open(await inner.readStream(stream)),
+
+    readAll: async (after, limit) => open(await inner.readAll(after, limit)),
+
+    claimOwner: (scope, value) => inner.claimOwner(scope, hashClaimValue(secret, scope, value)),
+
+    subscribe: (listener) => inner.subscribe(listener),
+
+    async close() {
+      keyring.clearCache()
+      await inner.close()
+    },
+  }
+}
+
+/** The conflict as the caller knows it: with the value it passed, not the hash stored. */
+const withPlainValue = (
+  error: UniqueClaimConflictError,
+  plain: readonly UniqueClaim[],
+  hashed: readonly UniqueClaim[],
+): UniqueClaimConflictError => {
+  const index = hashed.findIndex((claim) => claim.scope === error.scope && claim.value === error.value)
+  const original = plain[index]
+  return original ? new UniqueClaimConflictError(original.scope, original.value) : error
+}

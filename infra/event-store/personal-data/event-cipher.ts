@@ -1,0 +1,100 @@
+/// Seals and opens the personal fields of one event with its subject's data key. Each field is
+/// sealed on its own (AES-256-GCM) with the event id and the field's path as associated data, so
+/// a sealed value cannot be copied into another event or field and still open.
+
+import type { EventMetadata } from '../../../domain/shared/metadata.js'
+import { decryptField, encryptField, FieldDecryptionError } from '../../crypto/data-keys.js'
+import { PERSONAL_METADATA_FIELDS, personalDataPaths, subjectOf } from './personal-fields.js'
+
+export type CipherEvent = { id: string; type: string; data: object; metadata: EventMetadata }
+
+type Fields = Record<string, unknown>
+
+const isRecord = (value: unknown): value is Fields =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+const valueAt = (root: Fields, path: readonly string[]): unknown =>
+  path.reduce<unknown>((node, key) => (isRecord(node) ? node[key] : undefined), root)
+
+/** A copy of `root` with the value at `path` replaced; unchanged when the value is absent or null. */
+const updateAt = (root: Fields, path: readonly string[], update: (value: unknown) => unknown): Fields => {
+  const [head, ...rest] = path
+  if (head === undefined) return root
+  const current = root[head]
+  if (current === undefined || current === null) return root
+  if (rest.length === 0) return { ...root, [head]: update(current) }
+  return isRecord(current) ? { ...root, [head]: updateAt(current, rest, update) } : root
+}
+
+const dataAad = (eventId: string, path: readonly string[]) => `${eventId}:data.${path.join('.')}`
+const metadataAad = (eventId: string, field: string) => `${eventId}:metadata.${field}`
+
+const asRecord = (data: object): Fields => (isRecord(data) ? data : {})
+
+/** The subject whose key the event needs, or null when it holds no personal value to seal or open. */
+export const subjectToSeal = (event: CipherEvent): string | null => {
+  const data = asRecord(event.data)
+  const hasData = personalDataPaths(event.type).some((path) => valueAt(data, path) != null)
+  const subject = subjectOf(event)
+  if (hasData && subject === null) throw new Error(`${event.type} ${event.id} holds personal data but no userId`)
+  if (subject === null) return null
+  return hasData || PERSONAL_METADATA_FIELDS.some((field) => event.metadata[field] != null) ? subject : null
+}
+
+export const sealEvent = <Event extends CipherEvent>(event: Event, key: Uint8Array): Event => {
+  let data = asRecord(event.data)
+  for (const path of personalDataPaths(event.type))
+    data = updateAt(data, path, (value) => encryptField(key, JSON.stringify(value), dataAad(event.id, path)))
+  const metadata: EventMetadata = { ...event.metadata }
+  for (const field of PERSONAL_METADATA_FIELDS) {
+    const value = metadata[field]
+    if (value !== null) metadata[field] = encryptField(key, JSON.stringify(value), metadataAad(event.id, field))
+  }
+  return { ...event, data, metadata }
+}
+
+const openValue = (key: Uint8Array, sealed: unknown, aad: string): unknown => {
+  if (typeof sealed !== 'string') throw new FieldDecryptionError('malformed')
+  return JSON.parse(decryptField(key, sealed, aad))
+}
+
+const openString = (key: Uint8Array, sealed: unknown, aad: string): string | null => {
+  const value = openValue(key, sealed, aad)
+  return typeof value === 'string' ? value : null
+}
+
+/**
+ * The event with its personal fields readable; with them null and `metadata.erased` set when the
+ * key is gone. A key created after the subject's first one was destroyed fails authentication on
+ * the old values: those are erased too.
+ */
+export const openEvent = <Event extends CipherEvent>(event: Event, key: Uint8Array | null): Event => {
+  if (key) {
+    try {
+      return openWith(event, key)
+    } catch (error) {
+      if (!(error instanceof FieldDecryptionError && error.reason === 'authentication-failed')) throw error
+    }
+  }
+  return erase(event)
+}
+
+const openWith = <Event extends CipherEvent>(event: Event, key: Uint8Array): Event => {
+  let data = asRecord(event.data)
+  for (const path of personalDataPaths(event.type))
+    data = updateAt(data, path, (sealed) => openValue(key, sealed, dataAad(event.id, path)))
+  const metadata: EventMetadata = { ...event.metadata }
+  for (const field of PERSONAL_METADATA_FIELDS) {
+    const sealed = metadata[field]
+    if (sealed !== null) metadata[field] = openString(key, sealed, metadataAad(event.id, field))
+  }
+  return { ...event, data, metadata }
+}
+
+const erase = <Event extends CipherEvent>(event: Event): Event => {
+  let data = asRecord(event.data)
+  for (const path of personalDataPaths(event.type)) data = updateAt(data, path, () => null)
+  const metadata: EventMetadata = { ...event.metadata, erased: true }
+  for (const field of PERSONAL_METADATA_FIELDS) metadata[field] = null
+  return { ...event, data, metadata }
+}

@@ -1,0 +1,73 @@
+import pg from 'pg'
+import { freshPglite, freshPostgres } from '../../tests/support/databases.js'
+import { openDatabase } from '../db/database.js'
+import { describeEventStoreContract, type HeldAppend } from './event-store.contract.js'
+import type { EventToAppend } from './event-store.js'
+import { createSqlEventStore } from './sql-event-store.js'
+
+/**
+ * The adapter's append, statement for statement, on a connection of its own and left uncommitted:
+ * what an API instance in the middle of a slow append looks like to everyone else.
+ */
+const holdOpenAppend =
+  (url: string) =>
+  async (stream: string, event: EventToAppend): Promise<HeldAppend> => {
+    const client = new pg.Client({ connectionString: url })
+    await client.connect()
+    try {
+      await client.query('begin')
+      await client.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [stream])
+      const { rows } = await client.query<{ version: number }>(
+        'select version from tessera_streams where stream_id = $1',
+        [stream],
+      )
+      const version = (rows[0]?.version ?? 0) + 1
+      await client.query(
+        `insert into tessera_streams (stream_id, version) values ($1, $2)
+         on conflict (stream_id) do update set version = excluded.version`,
+        [stream, version],
+      )
+      await client.query(
+        `insert into tessera_events (event_id, stream_id, stream_version, type, data, metadata)
+         values ($1, $2, $3, $4, $5::jsonb, $6::jsonb)`,
+        [event.id, stream, version, event.type, JSON.stringify(event.data), JSON.stringify(event.metadata)],
+      )
+    } catch (error) {
+      await client.end()
+      throw error
+    }
+    const finish = async (statement: 'commit' | 'rollback') => {
+      try {
+        await client.query(statement)
+      } finally {
+        await client.end()
+      }
+    }
+    return { commit: () => finish('commit'), rollback: () => finish('rollback') }
+  }
+
+describeEventStoreContract('SQL on PGlite', async () => {
+  const db = await freshPglite()
+  return { db, store: createSqlEventStore(db.db) }
+})
+
+describeEventStoreContract('SQL on PostgreSQL', async () => {
+  const db = await freshPostgres()
+  const store = createSqlEventStore(db.db, { listenForeignCommits: db.listenForeignCommits })
+  return {
+    db,
+    store,
+    holdOpenAppend: holdOpenAppend(db.url),
+    async openOtherProcess() {
+      const other = await openDatabase({ kind: 'postgres', url: db.url, poolSize: 2 })
+      const otherStore = createSqlEventStore(other.db)
+      return {
+        store: otherStore,
+        async close() {
+          await otherStore.close()
+          await other.close()
+        },
+      }
+    },
+  }
+})

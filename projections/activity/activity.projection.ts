@@ -1,0 +1,42 @@
+/// Projects every user's events into `activity`, their account history. A deleted user's
+/// history goes with them.
+
+import type { Projection } from '../projection.js'
+import { activityChangeOf } from './activity-entry.js'
+
+type Trx = Parameters<Projection['apply']>[0]
+
+// The users projection runs first (all.ts), so a user's row exists by their first event. A
+// session event that lands after the deletion (a sign-out racing it) finds none and is dropped,
+// as is everything of an erased user on replay: a deleted user leaves no history behind.
+const userExists = async (trx: Trx, userId: string): Promise<boolean> =>
+  (await trx.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst()) !== undefined
+
+export const activityProjection: Projection = {
+  name: 'activity',
+  tables: ['activity'],
+  async apply(trx, recorded) {
+    const change = activityChangeOf(recorded)
+    if (!change) return
+    if (change.kind === 'forget') {
+      await trx.deleteFrom('activity').where('user_id', '=', change.userId).execute()
+      return
+    }
+    const { entry } = change
+    if (!(await userExists(trx, entry.userId))) return
+    await trx
+      .insertInto('activity')
+      .values({
+        id: entry.id,
+        user_id: entry.userId,
+        type: entry.type,
+        at: entry.at,
+        ip: entry.ip,
+        user_agent: entry.userAgent,
+        details: JSON.stringify(entry.details),
+        position_tx: recorded.position.tx.toString(),
+        position_seq: recorded.position.seq.toString(),
+      })
+      .execute()
+  },
+}

@@ -1,0 +1,268 @@
+/// A session's life over HTTP with a fake clock: get-session without a usable cookie, sliding
+/// refresh after the update age (not with disableRefresh, never without remember-me), expiry
+/// (deleted, cookie cleared), and listing, revoking and signing out.
+
+import { createHmac } from 'node:crypto'
+import { afterEach, beforeEach, expect, it } from 'vitest'
+import { START } from '../../infra/event-store/event-store.js'
+import { cookieJar } from '../support/cookies.js'
+import { describeEachDatabase } from '../support/databases.js'
+import { startTessera, type TestTessera } from '../support/tessera.js'
+
+const SECRET = 'lifecycle-conformance-secret-0123456789abcdef'
+const COOKIE = 'better-auth.session_token'
+const DONT_REMEMBER = 'better-auth.dont_remember'
+const PASSWORD = 'correct horse battery'
+const T0 = Date.parse('2030-01-15T10:00:00.000Z')
+const HOUR = 3_600_000
+const DAY = 24 * HOUR
+const UNAUTHORIZED = { code: 'UNAUTHORIZED', message: 'Unauthorized' }
+const SESSION_KEYS = ['createdAt', 'expiresAt', 'id', 'ipAddress', 'token', 'updatedAt', 'userAgent', 'userId']
+
+type SessionAnswer = { session: { id: string; token: string; expiresAt: string; userId: string }; user: { id: string } }
+
+const sign = (value: string) => createHmac('sha256', SECRET).update(value).digest('base64')
+const signedCookie = (token: string) => `${COOKIE}=${encodeURIComponent(`${token}.${sign(token)}`)}`
+const iso = (ms: number) => new Date(ms).toISOString()
+
+describeEachDatabase('session lifecycle', (_fresh, kind) => {
+  let tessera: TestTessera
+  let now = T0
+  beforeEach(async () => {
+    now = T0
+    tessera = await startTessera({ kind, env: { AUTH_SECRET: SECRET }, clock: () => new Date(now) })
+  })
+  afterEach(() => tessera.cleanup())
+
+  /** A client that keeps its cookies, as a browser would. */
+  const browser = () => {
+    const jar = cookieJar()
+    const call = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
+      const response = await tessera.api.request(method, path, body, jar.header() ? { cookie: jar.header() } : {})
+      jar.store(response.headers['set-cookie'])
+      return { ...response, setCookie: [response.headers['set-cookie'] ?? []].flat().map(String) }
+    }
+    const session = async (query = '') => (await call('GET', `/get-session${query}`)).json as SessionAnswer | null
+    return { jar, call, session }
+  }
+
+  const signedUp = async (email = 'ada@example.com', extra: Record<string, unknown> = {}) => {
+    const device = browser()
+    const response = await device.call('POST', '/sign-up/email', { name: 'Ada', email, password: PASSWORD, ...extra })
+    expect(response.status).toBe(200)
+    return { ...device, token: (response.json as { token: string }).token }
+  }
+
+  const signedIn = async (email = 'ada@example.com', extra: Record<string, unknown> = {}) => {
+    const device = browser()
+    const response = await device.call('POST', '/sign-in/email', { email, password: PASSWORD, ...extra })
+    expect(response.status).toBe(200)
+    return { ...device, token: (response.json as { token: string }).token }
+  }
+
+  const sessionIds = async () =>
+    (await tessera.ctx.db.selectFrom('sessions').select('id').orderBy('id').execute()).map((row) => row.id)
+
+  const eventTypes = async () => (await tessera.store.readAll(START, 1000)).map((event) => event.type)
+
+  it('answers null to a missing, tampered, unsigned or unknown session cookie', async () => {
+    const { token } = await signedUp()
+    const signature = sign(token)
+    const flipped = `${signature[0] === 'A' ? 'B' : 'A'}${signature.slice(1)}`
+    const stranger = 'A'.repeat(32)
+    const cookies = [
+      undefined,
+      `${COOKIE}=${encodeURIComponent(`${token}.${flipped}`)}`,
+      `${COOKIE}=${token}`,
+      `${COOKIE}=${encodeURIComponent(`${token}.`)}`,
+      `${COOKIE}=${encodeURIComponent(`${token}.${sign(token).slice(0, 43)}`)}`,
+      `${COOKIE}=${encodeURIComponent(`${stranger}.${sign(stranger)}`)}`,
+      `${COOKIE}=%E0%A4%A`,
+      `${COOKIE}=`,
+    ]
+    for (const cookie of cookies) {
+      const response = await tessera.api.request('GET', '/get-session', undefined, cookie ? { cookie } : {})
+      expect(response.status, cookie).toBe(200)
+      expect(response.json, cookie).toBeNull()
+    }
+    expect((await tessera.api.request('GET', '/get-session', undefined, { cookie: signedCookie(token) })).json).toMatchObject({
+      session: { token },
+    })
+  })
+
+  it('extends the expiry to now + 7 days once the session is older than a day, once', async () => {
+    const laptop = await signedUp()
+    now = T0 + 23 * HOUR
+    const early = await laptop.call('GET', '/get-session')
+    expect((early.json as SessionAnswer).session.expiresAt).toBe(iso(T0 + 7 * DAY))
+    expect(early.setCookie).toEqual([])
+
+    now = T0 + DAY + 1000
+    const due = await laptop.call('GET', '/get-session')
+    expect((due.json as SessionAnswer).session.expiresAt).toBe(iso(now + 7 * DAY))
+    expect(due.setCookie).toHaveLength(1)
+    expect(due.setCookie[0]).toContain(signedCookie(laptop.token))
+    expect(due.setCookie[0]).toMatch(/Max-Age=604800/)
+
+    const again = await laptop.call('GET', '/get-session')
+    expect((again.json as SessionAnswer).session.expiresAt).toBe(iso(now + 7 * DAY))
+    expect(again.setCookie).toEqual([])
+    expect((await eventTypes()).filter((type) => type === 'session.refreshed')).toHaveLength(1)
+  })
+
+  it('does not extend the expiry with ?disableRefresh=true', async () => {
+    const laptop = await signedUp()
+    now = T0 + 2 * DAY
+    const response = await laptop.call('GET', '/get-session?disableRefresh=true')
+    expect((response.json as SessionAnswer).session.expiresAt).toBe(iso(T0 + 7 * DAY))
+    expect(response.setCookie).toEqual([])
+    expect(await eventTypes()).not.toContain('session.refreshed')
+    expect((await laptop.session())?.session.expiresAt).toBe(iso(now + 7 * DAY))
+  })
+
+  it('never extends a session started without remember-me, and ends it after a day', async () => {
+    await signedUp()
+    const kiosk = await signedIn('ada@example.com', { rememberMe: false })
+    expect(kiosk.jar.get(DONT_REMEMBER)).toBeDefined()
+    now = T0 + 20 * HOUR
+    const response = await kiosk.call('GET', '/get-session')
+    expect((response.json as SessionAnswer).session.expiresAt).toBe(iso(T0 + DAY))
+    expect(response.setCookie).toEqual([])
+    // Without its dont_remember cookie the session still knows it is not to be remembered.
+    const bare = await tessera.api.request('GET', '/get-session', undefined, { cookie: signedCookie(kiosk.token) })
+    expect((bare.json as SessionAnswer).session.expiresAt).toBe(iso(T0 + DAY))
+    expect(bare.headers['set-cookie']).toBeUndefined()
+
+    now = T0 + DAY + 1000
+    expect(await kiosk.session()).toBeNull()
+    expect(await eventTypes()).not.toContain('session.refreshed')
+  })
+
+  it('deletes an expired session, clears its cookie, and drops it from lists', async () => {
+    const old = await signedUp()
+    const oldId = (await old.session())?.session.id
+    now = T0 + 7 * DAY + 1000
+    const fresh = await signedIn()
+    const freshId = (await fresh.session())?.session.id
+
+    const expired = await old.call('GET', '/get-session')
+    expect(expired.status).toBe(200)
+    expect(expired.json).toBeNull()
+    const cleared = expired.setCookie.find((line) => line.startsWith(`${COOKIE}=`))
+    expect(cleared).toMatch(/Max-Age=0/)
+    expect(old.jar.get(COOKIE)).toBeUndefined()
+
+    expect(await sessionIds()).toEqual([freshId])
+    expect(await sessionIds()).not.toContain(oldId)
+    const listed = (await fresh.call('GET', '/list-sessions')).json as { id: string }[]
+    expect(listed.map((session) => session.id)).toEqual([freshId])
+    expect(await eventTypes()).toContain('session.expired')
+    // The same token stays dead.
+    const replay = await tessera.api.request('GET', '/get-session', undefined, { cookie: signedCookie(old.token) })
+    expect(replay.json).toBeNull()
+  })
+
+  it('answers 401 UNAUTHORIZED to session routes without a session', async () => {
+    const routes = [
+      ['GET', '/list-sessions', undefined],
+      ['POST', '/revoke-session', { token: 'x' }],
+      ['POST', '/revoke-sessions', {}],
+      ['POST', '/revoke-other-sessions', {}],
+    ] as const
+    const { token } = await signedUp()
+    for (const [method, path, body] of routes) {
+      for (const headers of [{}, { cookie: `${COOKIE}=${token}` }]) {
+        const response = await tessera.api.request(method, path, body, headers)
+        expect(response.status, `${path} ${JSON.stringify(headers)}`).toBe(401)
+        expect(response.json).toEqual(UNAUTHORIZED)
+      }
+    }
+  })
+
+  it('lists the live sessions of the caller only, without token hashes or raw tokens', async () => {
+    const laptop = await signedUp()
+    const phone = await signedIn()
+    await signedUp('bob@example.com')
+    const response = await laptop.call('GET', '/list-sessions')
+    expect(response.status).toBe(200)
+    const listed = response.json as Record<string, unknown>[]
+    expect(listed).toHaveLength(2)
+    for (const session of listed) expect(Object.keys(session).sort()).toEqual(SESSION_KEYS)
+    const ids = [(await laptop.session())?.session.id, (await phone.session())?.session.id]
+    expect(listed.map((session) => session.id).sort()).toEqual(ids.sort())
+    expect(response.body).not.toContain(laptop.token)
+    expect(response.body).not.toContain(phone.token)
+    expect(response.body.toLowerCase()).not.toMatch(/token_?hash/)
+  })
+
+  it("changes nothing when revoking another user's session, yet answers {status:true}", async () => {
+    const ada = await signedUp()
+    const bob = await signedUp('bob@example.com')
+    const bobSession = await bob.session()
+    for (const token of [bob.token, bobSession?.session.id]) {
+      const response = await ada.call('POST', '/revoke-session', { token })
+      expect(response.status).toBe(200)
+      expect(response.json).toEqual({ status: true })
+    }
+    expect((await bob.session())?.session.id).toBe(bobSession?.session.id)
+    expect(await eventTypes()).not.toContain('session.revoked')
+  })
+
+  it('revokes one of its own sessions by its token or by the id list-sessions gives', async () => {
+    const laptop = await signedUp()
+    const phone = await signedIn()
+    const tablet = await signedIn()
+    expect((await laptop.call('POST', '/revoke-session', { token: phone.token })).json).toEqual({ status: true })
+    expect(await phone.session()).toBeNull()
+    const tabletId = (await tablet.session())?.session.id
+    expect((await laptop.call('POST', '/revoke-session', { token: tabletId })).json).toEqual({ status: true })
+    expect(await tablet.session()).toBeNull()
+    expect((await laptop.session())?.session.token).toBe(laptop.token)
+  })
+
+  it('revoke-other-sessions keeps only the current session', async () => {
+    const laptop = await signedUp()
+    const phone = await signedIn()
+    const tablet = await signedIn()
+    const bob = await signedUp('bob@example.com')
+    const response = await laptop.call('POST', '/revoke-other-sessions', {})
+    expect(response.json).toEqual({ status: true })
+    expect(await phone.session()).toBeNull()
+    expect(await tablet.session()).toBeNull()
+    const current = await laptop.session()
+    expect(current?.session.token).toBe(laptop.token)
+    expect(((await laptop.call('GET', '/list-sessions')).json as { id: string }[]).map((s) => s.id)).toEqual([
+      current?.session.id,
+    ])
+    expect(await bob.session()).not.toBeNull()
+  })
+
+  it('revoke-sessions ends every session of the caller, the current one too', async () => {
+    const laptop = await signedUp()
+    const phone = await signedIn()
+    const bob = await signedUp('bob@example.com')
+    expect((await laptop.call('POST', '/revoke-sessions')).json).toEqual({ status: true })
+    expect(await laptop.session()).toBeNull()
+    expect(await phone.session()).toBeNull()
+    expect(await bob.session()).not.toBeNull()
+    expect(await sessionIds()).toEqual([(await bob.session())?.session.id])
+  })
+
+  it('signs out: the session ends and both cookies are cleared; without a session it still succeeds', async () => {
+    const anonymous = await tessera.api.request('POST', '/sign-out')
+    expect(anonymous.status).toBe(200)
+    expect(anonymous.json).toEqual({ success: true })
+    expect((await tessera.api.request('POST', '/sign-out', {})).json).toEqual({ success: true })
+
+    const kiosk = await signedUp('ada@example.com', { rememberMe: false })
+    const response = await kiosk.call('POST', '/sign-out', {})
+    expect(response.json).toEqual({ success: true })
+    for (const name of [COOKIE, DONT_REMEMBER]) {
+      expect(response.setCookie.find((line) => line.startsWith(`${name}=`))).toMatch(/Max-Age=0/)
+      expect(kiosk.jar.get(name)).toBeUndefined()
+    }
+    expect(await sessionIds()).toEqual([])
+    const replay = await tessera.api.request('GET', '/get-session', undefined, { cookie: signedCookie(kiosk.token) })
+    expect(replay.json).toBeNull()
+  })
+})

@@ -1,0 +1,48 @@
+import { screen } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { fakeApi } from '../../test/fake-api.js'
+import { signedInAs } from '../../test/fixtures.js'
+import { descriptionOf, renderWithProviders } from '../../test/render.js'
+import { EmailVerifiedPage } from './EmailVerifiedPage.js'
+
+const open = (route: string) => renderWithProviders(<EmailVerifiedPage />, { route, path: '/email-verified' })
+
+describe('email verified page', () => {
+  it('confirms a verified address', async () => {
+    fakeApi({ 'GET /get-session': { body: null } })
+    open('/email-verified')
+    expect(await screen.findByRole('heading', { name: 'Email verified' })).toBeTruthy()
+    expect(screen.getByRole('link', { name: 'Sign in' })).toBeTruthy()
+  })
+
+  it('explains an expired link and sends a new one to the signed-in person', async () => {
+    const api = fakeApi({
+      'GET /get-session': { body: signedInAs({ emailVerified: false }) },
+      'POST /send-verification-email': { body: { status: true } },
+    })
+    const { user } = open('/email-verified?error=token_expired')
+    expect((await screen.findByRole('alert')).textContent).toContain('expired')
+    await user.click(screen.getByRole('button', { name: 'Send a new verification link' }))
+    expect((await screen.findByRole('status')).textContent).toContain(
+      'We have sent a new link to ada@example.com',
+    )
+    expect(api.to('POST', '/send-verification-email')[0]?.body).toEqual({
+      email: 'ada@example.com',
+      callbackURL: '/email-verified',
+    })
+  })
+
+  it('asks a signed-out person for their address after an invalid link', async () => {
+    const api = fakeApi({
+      'GET /get-session': { body: null },
+      'POST /send-verification-email': { status: 400, body: { code: 'INVALID_EMAIL', message: '' } },
+    })
+    const { user } = open('/email-verified?error=invalid_token')
+    expect((await screen.findByRole('alert')).textContent).toContain('not valid')
+    await user.type(screen.getByLabelText('Email'), 'ada@nowhere')
+    await user.click(screen.getByRole('button', { name: 'Send a new verification link' }))
+    await screen.findByText(/Enter a valid email address/)
+    expect(descriptionOf(screen.getByLabelText('Email'))).toContain('Enter a valid email address')
+    expect(api.to('POST', '/send-verification-email')).toHaveLength(1)
+  })
+})
