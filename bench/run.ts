@@ -2,7 +2,11 @@
 /// `BENCH_DATABASE_URL` or `BENCH_EMBEDDED_POSTGRES=1` is given), seeds users, drives the
 /// scenarios of issue 2 section 7, prints a table per database and writes
 /// bench/results/latest.json. Exits non-zero only when the harness itself fails, never for a
-/// missed target. Settings: see `readSettings`.
+/// missed target.
+///
+/// Settings: BENCH_USERS (1000), BENCH_DURATION and BENCH_WARMUP (10 and 2 seconds per scenario),
+/// BENCH_PGLITE=0 (skip PGlite), BENCH_ONLY (scenario name prefixes, comma-separated),
+/// BENCH_NODE_ARGS (node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
 
 import { mkdir, writeFile } from 'node:fs/promises'
 import { cpus, totalmem } from 'node:os'
@@ -32,6 +36,8 @@ type Settings = {
   databaseUrl: string | undefined
   embeddedPostgres: boolean
   nodeArgs: string[]
+  /** Name prefixes of the scenarios to run (all when empty), e.g. `get-session,mixed`. */
+  only: string[]
 }
 
 const positive = (env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number => {
@@ -51,6 +57,10 @@ const readSettings = (env: NodeJS.ProcessEnv): Settings => ({
   databaseUrl: env.BENCH_DATABASE_URL?.trim() || undefined,
   embeddedPostgres: env.BENCH_EMBEDDED_POSTGRES === '1',
   nodeArgs: (env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
+  only: (env.BENCH_ONLY ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean),
 })
 
 // What must be undone if the run is interrupted or fails.
@@ -89,15 +99,23 @@ const benchDatabase = async (database: DatabaseLabel, settings: Settings, postgr
       email: (n) => email('user', n),
     })
     const seedSeconds = (Date.now() - seedStarted) / 1000
+    const seedPeakRssBytes = server.peakRss()
     const results: MeasuredScenario[] = []
     const probe = { serverPid: server.pid, databasePid: () => postgres?.pid() }
-    for (const spec of scenarios({ ...settings, users, email })) {
+    const chosen = scenarios({ ...settings, users, email }).filter(
+      (spec) => settings.only.length === 0 || settings.only.some((prefix) => spec.name.startsWith(prefix)),
+    )
+    for (const spec of chosen) {
       process.stdout.write(`  ${spec.name}: ${spec.warmupSeconds} s warm-up + ${spec.durationSeconds} s… `)
       await waitUntilIdle(server.pid)
       await warmUp(server.baseUrl, spec)
       await waitUntilIdle(server.pid)
       const stopCpu = measureCpu(probe, cpus().length)
-      const result = { ...(await measure(server.baseUrl, spec)), cpu: stopCpu() }
+      const result = {
+        ...(await measure(server.baseUrl, spec)),
+        cpu: stopCpu(),
+        peakRssBytes: server.peakRss(),
+      }
       server.assertAlive()
       const summary = Object.entries(result.byKind)
         .map(([kind, s]) => `${kind} ${Math.round(s.perSecond)}/s p99 ${s.p99Ms.toFixed(1)} ms`)
@@ -109,6 +127,7 @@ const benchDatabase = async (database: DatabaseLabel, settings: Settings, postgr
       database,
       users: settings.users,
       seedSeconds,
+      seedPeakRssBytes,
       scenarios: results,
       peakRssBytes: server.peakRss(),
     }

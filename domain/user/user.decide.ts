@@ -132,7 +132,7 @@ const confirmEmailChange = (command: Command<'confirm-email-change'>, user: Acti
   return [
     {
       type: 'user.email-change-confirmed',
-      data: { userId: user.userId, newEmail: command.newEmail, callbackURL: command.callbackURL },
+      data: { userId: user.userId, currentEmail: user.email, newEmail: command.newEmail, callbackURL: command.callbackURL },
     },
   ]
 }

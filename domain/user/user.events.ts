@@ -38,7 +38,10 @@ export type UserEvent =
       data: { userId: string; currentEmail: string; newEmail: string; callbackURL: string | null }
     }
   /** The current address confirmed: mail a verification link to the new one. */
-  | { type: 'user.email-change-confirmed'; data: { userId: string; newEmail: string; callbackURL: string | null } }
+  | {
+      type: 'user.email-change-confirmed'
+      data: { userId: string; currentEmail: string; newEmail: string; callbackURL: string | null }
+    }
   | {
       type: 'user.email-changed'
       data: { userId: string; previousEmail: string; email: string; emailVerified: boolean }

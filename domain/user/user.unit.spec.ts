@@ -158,7 +158,7 @@ describe('user: change email', () => {
     }
     const confirmed: UserEvent = {
       type: 'user.email-change-confirmed',
-      data: { userId: 'u1', newEmail: 'new@example.com', callbackURL: '/cb' },
+      data: { userId: 'u1', currentEmail: 'ada@example.com', newEmail: 'new@example.com', callbackURL: '/cb' },
     }
     given([registered, verified]).when(change('new@example.com')).then([requested])
     given([registered, verified, requested])

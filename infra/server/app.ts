@@ -11,6 +11,7 @@ import { emailVerificationRoutes } from '../../command-api/routes/email-verifica
 import { passwordResetRoutes } from '../../command-api/routes/password-reset.js'
 import { sessionCommandRoutes } from '../../command-api/routes/sessions.js'
 import { AUTH_ERRORS } from '../../domain/errors.js'
+import { activityQueryRoutes } from '../../query-api/routes/activity.js'
 import { healthRoutes } from '../../query-api/routes/health.js'
 import { sessionQueryRoutes } from '../../query-api/routes/sessions.js'
 import { installErrorHandling } from '../http/error-handler.js'
@@ -35,6 +36,9 @@ export const buildApp = async (ctx: AppContext, { logger, portalDir = null }: Bu
     routerOptions: { ignoreDuplicateSlashes: false, ignoreTrailingSlash: false },
   })
   base.setValidatorCompiler(TypeBoxValidatorCompiler)
+  // The API speaks JSON only: without this, Fastify's built-in text/plain parser turns such a
+  // body into a string and the caller gets a confusing 400 instead of 415 (better-auth: 415).
+  base.removeContentTypeParser('text/plain')
   base.decorate('tessera', ctx)
   base.decorateRequest('auth', null)
   installErrorHandling(base)
@@ -56,6 +60,7 @@ export const buildApp = async (ctx: AppContext, { logger, portalDir = null }: Bu
       await api.register(passwordResetRoutes)
       await api.register(accountRoutes)
       await api.register(sessionQueryRoutes)
+      await api.register(activityQueryRoutes)
       await api.register(healthRoutes)
     },
     { prefix: ctx.config.basePath },

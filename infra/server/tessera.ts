@@ -15,6 +15,7 @@ import { type DatabaseTarget, type OpenDatabase, openDatabase } from '../db/data
 import { migrateToLatest } from '../db/migrate.js'
 import type { EventStore } from '../event-store/event-store.js'
 import { withPersonalDataEncryption } from '../event-store/personal-data/encrypting-event-store.js'
+import { eraseSubject } from '../event-store/personal-data/erasure.js'
 import { createKeyring, type Keyring } from '../event-store/personal-data/keyring.js'
 import { createSqlEventStore } from '../event-store/sql-event-store.js'
 import { createMailTransport } from '../mail/create-transport.js'
@@ -87,8 +88,8 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
     projector,
     onStaleRead: (stream) => logger.warn({ stream }, 'read models lag behind a command; answered anyway'),
   })
-  // Replaced by crypto-shredding once personal data is encrypted per user.
-  const eraseUser = async (_userId: string) => {}
+  // Crypto-shredding: with the user's data key gone, their personal data in the log is unreadable.
+  const eraseUser = (userId: string) => eraseSubject(keyring, userId)
   const ctx: AppContext = { config, db: database.db, store, projector, handle, sessions, clock, eraseUser }
   const mailTransport = projects ? createMailTransport(config.mail, logger) : null
   const mailReactor =

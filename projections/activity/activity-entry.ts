@@ -24,7 +24,10 @@ export type ActivityEntry = {
   details: ActivityDetails
 }
 
-export type ActivityChange = { kind: 'record'; entry: ActivityEntry } | { kind: 'forget'; userId: string } | null
+export type ActivityChange =
+  | { kind: 'record'; entry: ActivityEntry }
+  | { kind: 'forget'; userId: string }
+  | null
 
 /** The name a sign-out has in the history (the portal words it "You signed out"). */
 export const SIGNED_OUT = 'user.signed-out'

@@ -37,7 +37,11 @@ export const listActivityOfUser = async (
     .limit(limit + 1)
   if (before)
     query = query.where((eb) =>
-      eb(eb.refTuple('position_tx', 'position_seq'), '<', eb.tuple(before.tx.toString(), before.seq.toString())),
+      eb(
+        eb.refTuple('position_tx', 'position_seq'),
+        '<',
+        eb.tuple(before.tx.toString(), before.seq.toString()),
+      ),
     )
   const rows = await query.execute()
   return {

@@ -8,7 +8,7 @@
 /// not project (`--role api`) follows the checkpoint table instead.
 
 import { EventEmitter } from 'node:events'
-import { type Kysely, sql, type Transaction } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import {
   comparePositions,
   type EventStore,
@@ -43,17 +43,8 @@ export type Projector = {
   /** Resolves true once the read models include `position`, false after `timeoutMs`. */
   waitFor(position: GlobalPosition, timeoutMs?: number): Promise<boolean>
   position(): GlobalPosition
-  /**
-   * Called after each committed batch, with its events (used to invalidate caches). In `apply` mode
-   * this includes batches another instance of the group committed; a `follow` projector reads no
-   * events and never calls it. A listener that throws is logged and does not stop the projector.
-   */
+  /** Called after each committed batch, with its events (used to invalidate caches). */
   onApplied(listener: (events: readonly RecordedEvent[]) => void): () => void
-}
-
-/** Serialises every writer of one group's read models and checkpoint until the transaction ends. */
-const lockGroup = async (trx: Transaction<Database>, group: string): Promise<void> => {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`tessera-projector:${group}`}, 0))`.execute(trx)
 }
 
 const silentLogger: ProjectorLogger = { error: () => {}, warn: () => {} }
@@ -64,7 +55,6 @@ export const createProjector = (options: ProjectorOptions): Projector => {
   const logger = options.logger ?? silentLogger
   const events = new EventEmitter()
   events.setMaxListeners(0)
-  const appliedListeners = new Set<(events: readonly RecordedEvent[]) => void>()
   let checkpoint: GlobalPosition = START
   let running: Promise<void> | null = null
   let again = false
@@ -74,47 +64,15 @@ export const createProjector = (options: ProjectorOptions): Projector => {
   let failures = 0
 
   const readCheckpoint = async (): Promise<GlobalPosition> => {
-    const row = await db
-      .selectFrom('tessera_checkpoints')
-      .selectAll()
-      .where('name', '=', group)
-      .executeTakeFirst()
+    const row = await db.selectFrom('tessera_checkpoints').selectAll().where('name', '=', group).executeTakeFirst()
     return row ? { tx: BigInt(row.tx), seq: BigInt(row.seq) } : START
-  }
-
-  // A listener's failure must not look like a failed batch: the batch is committed, and waiters
-  // still have to hear that the checkpoint moved.
-  const notifyApplied = (applied: readonly RecordedEvent[]) => {
-    for (const listener of appliedListeners) {
-      try {
-        listener(applied)
-      } catch (error) {
-        logger.error({ err: error, group }, 'onApplied listener failed')
-      }
-    }
   }
 
   const advanceTo = (position: GlobalPosition, applied: readonly RecordedEvent[]) => {
     if (comparePositions(position, checkpoint) <= 0) return
     checkpoint = position
-    if (applied.length > 0) notifyApplied(applied)
+    if (applied.length > 0) events.emit('applied', applied)
     events.emit('advanced')
-  }
-
-  /**
-   * Another instance moved the stored checkpoint from `expected` to `stored` while we read `batch`.
-   * Ahead: the events of the batch it covers are in the read models, and listeners here (caches)
-   * must hear of them as if we had applied them. Behind: the read models were reset (`replay`), so
-   * this instance continues from there too.
-   */
-  const adopt = (stored: GlobalPosition, expected: GlobalPosition, batch: readonly RecordedEvent[]) => {
-    if (comparePositions(stored, expected) < 0) {
-      checkpoint = stored
-      return
-    }
-    const covered = batch.filter((event) => comparePositions(event.position, stored) <= 0)
-    const reached = covered.at(-1)
-    if (reached) advanceTo(reached.position, covered)
   }
 
   /** Applies one batch; returns false when there was nothing to apply. */
@@ -124,7 +82,7 @@ export const createProjector = (options: ProjectorOptions): Projector => {
     if (!last) return false
     const expected = checkpoint
     const movedTo = await db.transaction().execute(async (trx) => {
-      await lockGroup(trx, group)
+      await sql`select pg_advisory_xact_lock(hashtextextended(${`tessera-projector:${group}`}, 0))`.execute(trx)
       const row = await trx
         .selectFrom('tessera_checkpoints')
         .selectAll()
@@ -143,7 +101,7 @@ export const createProjector = (options: ProjectorOptions): Projector => {
         .execute()
       return null
     })
-    if (movedTo) adopt(movedTo, expected, batch)
+    if (movedTo) advanceTo(movedTo, [])
     else advanceTo(last.position, batch)
     return true
   }
@@ -171,10 +129,7 @@ export const createProjector = (options: ProjectorOptions): Projector => {
         failures = 0
       } catch (error) {
         failures += 1
-        logger.error(
-          { err: error, group, failures },
-          'projector batch failed; read models unchanged, retrying',
-        )
+        logger.error({ err: error, group, failures }, 'projector batch failed; read models unchanged, retrying')
         throw error
       } finally {
         running = null
@@ -199,7 +154,6 @@ export const createProjector = (options: ProjectorOptions): Projector => {
 
   return {
     async start() {
-      if (!stopped) return
       stopped = false
       checkpoint = await readCheckpoint()
       if (mode === 'apply') unsubscribe = store.subscribe(() => void pump().catch(() => {}))
@@ -230,24 +184,18 @@ export const createProjector = (options: ProjectorOptions): Projector => {
           resolve(reached)
         }
         const deadline = setTimeout(() => finish(false), timeoutMs)
-        // A follower learns of progress only by reading the checkpoint table. A stopped projector
-        // touches the database no more: the caller gets false when the time is up.
-        const follow = setInterval(
-          () => !stopped && mode === 'follow' && void pump().catch(() => {}),
-          pollIntervalMs,
-        )
+        // A follower learns of progress only by reading the checkpoint table.
+        const follow = setInterval(() => mode === 'follow' && void pump().catch(() => {}), pollIntervalMs)
         events.on('advanced', check)
-        if (!stopped && mode === 'apply') void pump().catch(() => {})
+        if (mode === 'apply') void pump().catch(() => {})
       })
     },
 
     position: () => checkpoint,
 
     onApplied(listener) {
-      // Wrapped, so one function subscribed twice is two subscriptions, each undone by its own call.
-      const subscription = (applied: readonly RecordedEvent[]) => listener(applied)
-      appliedListeners.add(subscription)
-      return () => appliedListeners.delete(subscription)
+      events.on('applied', listener)
+      return () => events.off('applied', listener)
     },
   }
 }
@@ -256,9 +204,6 @@ export const createProjector = (options: ProjectorOptions): Projector => {
 export const replay = async (options: ProjectorOptions): Promise<GlobalPosition> => {
   const { db, projections, group = 'read-models' } = options
   await db.transaction().execute(async (trx) => {
-    // The live projector's lock: a batch it has in flight commits before the tables are emptied,
-    // or its rows would survive the reset and collide with the replayed ones.
-    await lockGroup(trx, group)
     for (const table of new Set(projections.flatMap((p) => p.tables))) await trx.deleteFrom(table).execute()
     await trx.deleteFrom('tessera_checkpoints').where('name', '=', group).execute()
   })

@@ -7,7 +7,13 @@ export const CREDENTIAL_PROVIDER = 'credential'
 
 type Trx = Parameters<Projection['apply']>[0]
 
-const setPassword = async (trx: Trx, userId: string, passwordHash: string, at: Date, newAccountId: string) => {
+const setPassword = async (
+  trx: Trx,
+  userId: string,
+  passwordHash: string,
+  at: Date,
+  newAccountId: string,
+) => {
   const updated = await trx
     .updateTable('accounts')
     .set({ password: passwordHash, updated_at: at })
@@ -41,8 +47,9 @@ export const usersProjection: Projection = {
   tables: ['users', 'accounts'],
   async apply(trx, recorded) {
     // An erased user (deleted, then its data key destroyed) has nothing left to show, and its
-    // events read with nulls where these tables need values: a replay leaves no row for it.
-    if (recorded.metadata.erased) return
+    // events read with nulls where these tables need values: a replay leaves no row for it. The
+    // deletion itself still applies, in case it is projected only after the erasure.
+    if (recorded.metadata.erased && recorded.type !== 'user.deleted') return
     const event = recorded as unknown as UserEvent & typeof recorded
     const at = new Date(recorded.metadata.at)
     switch (event.type) {
@@ -50,7 +57,15 @@ export const usersProjection: Projection = {
         const { userId, email, name, image, emailVerified, credential } = event.data
         await trx
           .insertInto('users')
-          .values({ id: userId, email, name, image, email_verified: emailVerified, created_at: at, updated_at: at })
+          .values({
+            id: userId,
+            email,
+            name,
+            image,
+            email_verified: emailVerified,
+            created_at: at,
+            updated_at: at,
+          })
           .execute()
         if (credential) await setPassword(trx, userId, credential.passwordHash, at, credential.accountId)
         return
@@ -59,11 +74,21 @@ export const usersProjection: Projection = {
         await touchUser(trx, event.data.userId, { email_verified: true }, at)
         return
       case 'user.email-changed':
-        await touchUser(trx, event.data.userId, { email: event.data.email, email_verified: event.data.emailVerified }, at)
+        await touchUser(
+          trx,
+          event.data.userId,
+          { email: event.data.email, email_verified: event.data.emailVerified },
+          at,
+        )
         return
       case 'user.profile-updated': {
         const { name, image } = event.data
-        await touchUser(trx, event.data.userId, { ...(name !== undefined ? { name } : {}), ...(image !== undefined ? { image } : {}) }, at)
+        await touchUser(
+          trx,
+          event.data.userId,
+          { ...(name !== undefined ? { name } : {}), ...(image !== undefined ? { image } : {}) },
+          at,
+        )
         return
       }
       // A reset gives a user without a password a credential account, keyed by the user id.

@@ -17,6 +17,8 @@ const T0 = Date.parse('2030-01-15T10:00:00.000Z')
 const HOUR = 3_600_000
 const DAY = 24 * HOUR
 const UNAUTHORIZED = { code: 'UNAUTHORIZED', message: 'Unauthorized' }
+// What a browser on the application sends with every POST (the CSRF check wants it with cookies).
+const ORIGIN = 'http://localhost:3000'
 const SESSION_KEYS = ['createdAt', 'expiresAt', 'id', 'ipAddress', 'token', 'updatedAt', 'userAgent', 'userId']
 
 type SessionAnswer = { session: { id: string; token: string; expiresAt: string; userId: string }; user: { id: string } }
@@ -34,11 +36,12 @@ describeEachDatabase('session lifecycle', (_fresh, kind) => {
   })
   afterEach(() => tessera.cleanup())
 
-  /** A client that keeps its cookies, as a browser would. */
+  /** A client that keeps its cookies and sends its origin, as a browser on the application would. */
   const browser = () => {
     const jar = cookieJar()
     const call = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
-      const response = await tessera.api.request(method, path, body, jar.header() ? { cookie: jar.header() } : {})
+      const headers = { origin: ORIGIN, ...(jar.header() ? { cookie: jar.header() } : {}) }
+      const response = await tessera.api.request(method, path, body, headers)
       jar.store(response.headers['set-cookie'])
       return { ...response, setCookie: [response.headers['set-cookie'] ?? []].flat().map(String) }
     }
@@ -171,7 +174,7 @@ describeEachDatabase('session lifecycle', (_fresh, kind) => {
     ] as const
     const { token } = await signedUp()
     for (const [method, path, body] of routes) {
-      for (const headers of [{}, { cookie: `${COOKIE}=${token}` }]) {
+      for (const headers of [{}, { origin: ORIGIN, cookie: `${COOKIE}=${token}` }]) {
         const response = await tessera.api.request(method, path, body, headers)
         expect(response.status, `${path} ${JSON.stringify(headers)}`).toBe(401)
         expect(response.json).toEqual(UNAUTHORIZED)
@@ -255,6 +258,17 @@ describeEachDatabase('session lifecycle', (_fresh, kind) => {
     expect((await tessera.api.request('POST', '/sign-out', {})).json).toEqual({ success: true })
 
     const kiosk = await signedUp('ada@example.com', { rememberMe: false })
+    // A cookie-carrying POST from nowhere or from another site is refused, as better-auth does.
+    for (const [headers, code] of [
+      [{}, 'MISSING_OR_NULL_ORIGIN'],
+      [{ origin: 'https://evil.example' }, 'INVALID_ORIGIN'],
+    ] as const) {
+      const forged = await tessera.api.request('POST', '/sign-out', {}, { ...headers, cookie: kiosk.jar.header() })
+      expect(forged.status).toBe(403)
+      expect((forged.json as { code: string }).code).toBe(code)
+    }
+    expect(await kiosk.session()).not.toBeNull()
+
     const response = await kiosk.call('POST', '/sign-out', {})
     expect(response.json).toEqual({ success: true })
     for (const name of [COOKIE, DONT_REMEMBER]) {

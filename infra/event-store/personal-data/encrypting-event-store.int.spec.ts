@@ -57,7 +57,12 @@ const sessionStarted = (userId: string): EventToAppend => ({
   metadata: metadata(userId),
 })
 
-const claim = (op: 'claim' | 'release', email: string, owner: string) => ({ op, scope: EMAIL_SCOPE, value: email, owner })
+const claim = (op: 'claim' | 'release', email: string, owner: string) => ({
+  op,
+  scope: EMAIL_SCOPE,
+  value: email,
+  owner,
+})
 
 describeEachDatabase('personal data encryption', (fresh) => {
   let database: OpenDatabase
@@ -102,7 +107,8 @@ describeEachDatabase('personal data encryption', (fresh) => {
     expect(appended).toEqual(copy)
 
     const raw = await rawText('events')
-    for (const secret of ['grace@example.com', 'Grace Hopper', UA, IP, 'hash-of-u1']) expect(raw).not.toContain(secret)
+    for (const secret of ['grace@example.com', 'Grace Hopper', UA, IP, 'hash-of-u1'])
+      expect(raw).not.toContain(secret)
     expect(raw).toContain('u1')
   })
 
@@ -117,7 +123,9 @@ describeEachDatabase('personal data encryption', (fresh) => {
     const [read] = await store.readStream('misc')
     expect(read?.metadata).toEqual(event.metadata)
     expect(Object.keys(read?.metadata ?? {})).not.toContain('erased')
-    expect(await sql<{ n: number }>`select (data->>'n')::int as n from tessera_events`.execute(database.db)).toMatchObject({
+    expect(
+      await sql<{ n: number }>`select (data->>'n')::int as n from tessera_events`.execute(database.db),
+    ).toMatchObject({
       rows: [{ n: 1 }],
     })
   })
@@ -151,10 +159,14 @@ describeEachDatabase('personal data encryption', (fresh) => {
     expect(await store.readStream('user-u2')).toEqual([])
 
     // Released by its owner, the address can be taken again.
-    await store.appendToStream('user-u1', [{ id: randomUUID(), type: 'user.deleted', data: { userId: 'u1' }, metadata: metadata('u1') }], {
-      expectedVersion: 'any',
-      uniqueClaims: [claim('release', 'grace@example.com', 'u1')],
-    })
+    await store.appendToStream(
+      'user-u1',
+      [{ id: randomUUID(), type: 'user.deleted', data: { userId: 'u1' }, metadata: metadata('u1') }],
+      {
+        expectedVersion: 'any',
+        uniqueClaims: [claim('release', 'grace@example.com', 'u1')],
+      },
+    )
     expect(await store.claimOwner(EMAIL_SCOPE, 'grace@example.com')).toBeNull()
     await signUp('u2', 'grace@example.com', 'Grace Again')
     expect(await store.claimOwner(EMAIL_SCOPE, 'grace@example.com')).toBe('u2')
@@ -165,7 +177,10 @@ describeEachDatabase('personal data encryption', (fresh) => {
     const ada = await signUp('u2', 'ada@example.com', 'Ada Lovelace')
     await eraseSubject(keyring, 'u1')
 
-    const [user, session] = [...(await store.readStream('user-u1')), ...(await store.readStream('session-s-u1'))]
+    const [user, session] = [
+      ...(await store.readStream('user-u1')),
+      ...(await store.readStream('session-s-u1')),
+    ]
     expect(user?.data).toEqual({
       userId: 'u1',
       email: null,
@@ -174,16 +189,28 @@ describeEachDatabase('personal data encryption', (fresh) => {
       emailVerified: false,
       credential: { accountId: 'acc-u1', passwordHash: null },
     })
-    expect(session?.data).toMatchObject({ userId: 'u1', ipAddress: null, userAgent: null, tokenHash: 'ab'.repeat(32) })
+    expect(session?.data).toMatchObject({
+      userId: 'u1',
+      ipAddress: null,
+      userAgent: null,
+      tokenHash: 'ab'.repeat(32),
+    })
     for (const event of [user, session]) {
-      expect(event?.metadata).toMatchObject({ ip: null, userAgent: null, erased: true, at: grace[0]?.metadata.at })
+      expect(event?.metadata).toMatchObject({
+        ip: null,
+        userAgent: null,
+        erased: true,
+        at: grace[0]?.metadata.at,
+      })
     }
     expect(session?.metadata.actor).toEqual({ type: 'user', userId: 'u1' })
 
     const others = [...(await store.readStream('user-u2')), ...(await store.readStream('session-s-u2'))]
     expect(others.map(({ id, type, data, metadata }) => ({ id, type, data, metadata }))).toEqual(ada)
     const all = await store.readAll(START, 10)
-    expect(all.filter((event) => event.metadata.erased).map((event) => event.id)).toEqual(grace.map((event) => event.id))
+    expect(all.filter((event) => event.metadata.erased).map((event) => event.id)).toEqual(
+      grace.map((event) => event.id),
+    )
 
     // A later event about the same subject gets a fresh key and reads fine; the old ones stay erased.
     const late = sessionStarted('u1')

@@ -15,7 +15,11 @@ import { openEvent, sealEvent, subjectToSeal } from './event-cipher.js'
 import { hashClaims, hashClaimValue } from './hashed-claims.js'
 import type { Keyring } from './keyring.js'
 
-export const withPersonalDataEncryption = (inner: EventStore, keyring: Keyring, secret: Secret): EventStore => {
+export const withPersonalDataEncryption = (
+  inner: EventStore,
+  keyring: Keyring,
+  secret: Secret,
+): EventStore => {
   const seal = async (events: readonly EventToAppend[]): Promise<EventToAppend[]> => {
     const sealed: EventToAppend[] = []
     for (const event of events) {

@@ -36,7 +36,8 @@ export const subjectToSeal = (event: CipherEvent): string | null => {
   const data = asRecord(event.data)
   const hasData = personalDataPaths(event.type).some((path) => valueAt(data, path) != null)
   const subject = subjectOf(event)
-  if (hasData && subject === null) throw new Error(`${event.type} ${event.id} holds personal data but no userId`)
+  if (hasData && subject === null)
+    throw new Error(`${event.type} ${event.id} holds personal data but no userId`)
   if (subject === null) return null
   return hasData || PERSONAL_METADATA_FIELDS.some((field) => event.metadata[field] != null) ? subject : null
 }
@@ -48,7 +49,8 @@ export const sealEvent = <Event extends CipherEvent>(event: Event, key: Uint8Arr
   const metadata: EventMetadata = { ...event.metadata }
   for (const field of PERSONAL_METADATA_FIELDS) {
     const value = metadata[field]
-    if (value !== null) metadata[field] = encryptField(key, JSON.stringify(value), metadataAad(event.id, field))
+    if (value !== null)
+      metadata[field] = encryptField(key, JSON.stringify(value), metadataAad(event.id, field))
   }
   return { ...event, data, metadata }
 }

@@ -47,8 +47,12 @@ describeEachDatabase('keyring', (fresh) => {
     expect(row?.wrapped_key).not.toContain(key.toString('base64url'))
     expect(row?.wrapped_key).not.toContain(key.toString('hex'))
     // A wrapped key moved to another subject does not unwrap.
-    await sql`insert into tessera_data_keys (subject, wrapped_key) values ('u2', ${row?.wrapped_key})`.execute(database.db)
-    await expect(createKeyring(database.db, SECRET).existingKey('u2')).rejects.toThrow(DataKeyUnavailableError)
+    await sql`insert into tessera_data_keys (subject, wrapped_key) values ('u2', ${row?.wrapped_key})`.execute(
+      database.db,
+    )
+    await expect(createKeyring(database.db, SECRET).existingKey('u2')).rejects.toThrow(
+      DataKeyUnavailableError,
+    )
   })
 
   it('refuses to unwrap under another secret, loudly', async () => {

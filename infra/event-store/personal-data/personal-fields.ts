@@ -1,6 +1,7 @@
 /// Which fields of which events hold personal data or secrets. These are sealed with the data key
 /// of the event's subject (the user the event is about) and become unreadable when it is erased.
-/// Add a field here when an event gains one: the types reject a misspelt event or field.
+/// Every user and session event type must be listed (an empty list says "nothing personal"), so a
+/// new event cannot slip in unsealed; the types also reject a misspelt event or field.
 
 import type { SessionEvent } from '../../../domain/session/session.js'
 import type { EventMetadata } from '../../../domain/shared/metadata.js'
@@ -14,7 +15,7 @@ type FieldPath<Data> = {
     ? Key | `${Key}.${keyof NonNullable<Data[Key]> & string}`
     : Key
 }[keyof Data & string]
-type Declaration = { readonly [Type in KnownEvent['type']]?: readonly FieldPath<DataOf<Type>>[] }
+type Declaration = { readonly [Type in KnownEvent['type']]: readonly FieldPath<DataOf<Type>>[] }
 
 export const PERSONAL_DATA_FIELDS = {
   'user.registered': ['email', 'name', 'image', 'credential.passwordHash'],
@@ -26,14 +27,22 @@ export const PERSONAL_DATA_FIELDS = {
   'user.password-set': ['passwordHash'],
   'user.profile-updated': ['name', 'image'],
   'user.email-change-requested': ['currentEmail', 'newEmail'],
-  'user.email-change-confirmed': ['newEmail'],
+  'user.email-change-confirmed': ['currentEmail', 'newEmail'],
   'user.email-changed': ['previousEmail', 'email'],
   'user.deletion-requested': ['email'],
+  'user.token-discarded': [],
+  'user.deleted': ['email'],
   'session.started': ['ipAddress', 'userAgent'],
+  'session.refreshed': [],
+  'session.revoked': [],
+  'session.expired': [],
 } as const satisfies Declaration
 
 /** Sealed in every event that has a subject: where a person was, and with what browser. */
-export const PERSONAL_METADATA_FIELDS = ['ip', 'userAgent'] as const satisfies readonly (keyof EventMetadata)[]
+export const PERSONAL_METADATA_FIELDS = [
+  'ip',
+  'userAgent',
+] as const satisfies readonly (keyof EventMetadata)[]
 
 export type PersonalMetadataField = (typeof PERSONAL_METADATA_FIELDS)[number]
 

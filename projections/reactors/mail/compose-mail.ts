@@ -10,8 +10,9 @@
 /// - user.email-change-requested → `{basePath}/verify-email?token=T&callbackURL=C`, to `currentEmail`;
 ///   T is a JWT with `{ email: currentEmail, updateTo: newEmail, purpose: 'confirm-email-change' }`.
 /// - user.email-change-confirmed → `{basePath}/verify-email?token=T&callbackURL=C`, to `newEmail`;
-///   T is a JWT with `{ email: newEmail, updateTo: newEmail, purpose: 'verify-new-email' }` (the
-///   event does not carry the current address, and the token proves control of the new one).
+///   T is a JWT with `{ email: currentEmail, updateTo: newEmail, purpose: 'verify-new-email' }`, as
+///   better-auth does: the verify-email route finds the user by `email` (still the current address
+///   until this link is followed) and moves it to `updateTo`.
 /// - user.deletion-requested → `{basePath}/delete-user/callback?token=T&callbackURL=C`, to `email`;
 ///   T = deriveToken(secret, 'delete-account', requestId), whose SHA-256 is the event's tokenHash.
 /// C is the event's callback (`redirectTo` for a reset), or `/` when it has none.
@@ -90,8 +91,8 @@ const render = async (
       return confirmEmailChange({ name, newEmail, url })
     }
     case 'user.email-change-confirmed': {
-      const { newEmail, callbackURL } = event.data
-      const token = await jwt({ email: newEmail, updateTo: newEmail, purpose: 'verify-new-email' })
+      const { currentEmail, newEmail, callbackURL } = event.data
+      const token = await jwt({ email: currentEmail, updateTo: newEmail, purpose: 'verify-new-email' })
       return verifyEmail({
         name,
         url: link('/verify-email', { token, callbackURL: callbackOrRoot(callbackURL) }),

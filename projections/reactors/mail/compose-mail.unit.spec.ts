@@ -106,13 +106,13 @@ describe('composeMail', () => {
   it('then asks the new address to verify itself', async () => {
     const event: MailEvent = {
       type: 'user.email-change-confirmed',
-      data: { userId: 'u1', newEmail: 'ann@new.example', callbackURL: null },
+      data: { userId: 'u1', currentEmail: 'ann@example.com', newEmail: 'ann@new.example', callbackURL: null },
     }
     const mail = await compose(event)
     expect(mail.to).toBe('ann@new.example')
     expect(await claimsOf(await linkOf(event))).toEqual({
       status: 'valid',
-      claims: { email: 'ann@new.example', updateTo: 'ann@new.example', purpose: 'verify-new-email' },
+      claims: { email: 'ann@example.com', updateTo: 'ann@new.example', purpose: 'verify-new-email' },
     })
   })
 

@@ -52,18 +52,13 @@ export const parseMailEvent = (event: RecordedEvent): MailEvent | null => {
         type: 'user.deletion-requested',
         data: { ...data.common, callbackURL: data.link },
       }))
-    case 'user.email-change-requested': {
+    case 'user.email-change-requested':
+    case 'user.email-change-confirmed': {
       const currentEmail = text(fields, 'currentEmail')
       const newEmail = text(fields, 'newEmail')
       const callbackURL = optionalText(fields, 'callbackURL')
       if (currentEmail === undefined || newEmail === undefined || callbackURL === undefined) return null
       return { type: event.type, data: { userId, currentEmail, newEmail, callbackURL } }
-    }
-    case 'user.email-change-confirmed': {
-      const newEmail = text(fields, 'newEmail')
-      const callbackURL = optionalText(fields, 'callbackURL')
-      if (newEmail === undefined || callbackURL === undefined) return null
-      return { type: event.type, data: { userId, newEmail, callbackURL } }
     }
   }
 }

@@ -199,7 +199,12 @@ describe('mail reactor (PGlite, real SMTP)', () => {
     const deleted = randomUUID()
     await append(verification(deleted, 'deleted@example.com'))
     const userId = await registerUser({ name: 'Eve', email: 'eve@example.com' })
-    const malformed = await append({ type: 'user.verification-email-requested', data: { userId, email: 42 } })
+    // As an older or buggy writer might have left it: the address is not a string.
+    const broken: { type: string; data: { userId: string; email: number } } = {
+      type: 'user.verification-email-requested',
+      data: { userId, email: 42 },
+    }
+    const malformed = await append(broken)
     const fine = await append(verification(userId, 'eve@example.com'))
     await projector.catchUp()
     await mailer.drain()

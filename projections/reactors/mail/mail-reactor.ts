@@ -16,7 +16,7 @@
 ///   applied it (`readModelsGroup`); otherwise a fresh user would look deleted.
 
 import { EventEmitter } from 'node:events'
-import { type Kysely, sql } from 'kysely'
+import type { Kysely } from 'kysely'
 import {
   comparePositions,
   type EventStore,
@@ -26,6 +26,7 @@ import {
 import { MailDeliveryError, type MailTransport } from '../../../infra/mail/mail.js'
 import type { Database } from '../../database.js'
 import { readCheckpoint, writeCheckpoint } from '../../runner/checkpoint-store.js'
+import { withAdvisoryLock } from './advisory-lock.js'
 import type { MailLinkSettings } from './compose-mail.js'
 import { type DeliveryDependencies, deliverMail, type MailReactorLogger } from './deliver-mail.js'
 import { isMailEventType } from './mail-events.js'
@@ -43,8 +44,12 @@ export type MailReactorOptions = {
   name?: string
   /** Checkpoint of the projector whose read models the reactor reads; null: do not wait for one. */
   readModelsGroup?: string | null
-  /** Wakes the reactor when the read models advance (e.g. `projector.onApplied`). */
-  onReadModelsAdvance?: (listener: () => void) => () => void
+  /**
+   * Tells the reactor which events the read models just applied (`projector.onApplied`). When
+   * given, it is the reactor's wake-up instead of commits: an event is handled only after the
+   * projector applied it anyway, and batches without a mail event need no run at all.
+   */
+  onReadModelsAdvance?: (listener: (events: readonly RecordedEvent[]) => void) => () => void
   batchSize?: number
   /** Safety net besides commit notifications. */
   pollIntervalMs?: number
@@ -182,21 +187,21 @@ export const createMailReactor = (options: MailReactorOptions): MailReactor => {
   const readableHead = async (): Promise<GlobalPosition> => {
     if (readModelsGroup !== null) return readCheckpoint(db, readModelsGroup)
     let head = await readCheckpoint(db, name)
-    for (
-      let batch = await store.readAll(head, 1000);
-      batch.length > 0;
-      batch = await store.readAll(head, 1000)
-    ) {
-      head = batch.at(-1)?.position ?? head
+    for (;;) {
+      const last = (await store.readAll(head, 1000)).at(-1)
+      if (!last) return head
+      head = last.position
     }
-    return head
   }
 
   return {
     async start() {
       stopped = false
-      unsubscribers.push(store.subscribe(wake))
-      if (options.onReadModelsAdvance) unsubscribers.push(options.onReadModelsAdvance(wake))
+      const { onReadModelsAdvance } = options
+      const wakeForMail = (events: readonly RecordedEvent[]) => {
+        if (events.some((event) => isMailEventType(event.type))) wake()
+      }
+      unsubscribers.push(onReadModelsAdvance ? onReadModelsAdvance(wakeForMail) : store.subscribe(wake))
       // Not awaited: a slow or absent mail server must not hold up the start of the service.
       void pump()
     },
@@ -239,25 +244,4 @@ const nextSettled = (emitter: EventEmitter): Promise<void> =>
     }
     emitter.on('settled', done)
     emitter.on('stopped', done)
-  })
-
-/**
- * Runs `work` holding a session advisory lock on one pinned connection, or answers `busy` at once
- * when another process holds it. A session lock (not a transaction lock) because the work sends
- * mail: no transaction should stay open across a network call.
- */
-const withAdvisoryLock = (
-  db: Kysely<Database>,
-  key: string,
-  work: (q: Kysely<Database>) => Promise<'idle'>,
-): Promise<Outcome> =>
-  db.connection().execute(async (conn) => {
-    const { rows } = await sql<{ locked: boolean }>`
-      select pg_try_advisory_lock(hashtextextended(${key}, 0)) as locked`.execute(conn)
-    if (rows[0]?.locked !== true) return 'busy'
-    try {
-      return await work(conn)
-    } finally {
-      await sql`select pg_advisory_unlock(hashtextextended(${key}, 0))`.execute(conn)
-    }
   })

@@ -1,0 +1,201 @@
+/// The origin check and trusted callback URLs over HTTP: which requests are refused, with which
+/// catalogue answer, and which pass untouched.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { cookieJar } from '../../tests/support/cookies.js'
+import { startTessera, type TestTessera } from '../../tests/support/tessera.js'
+
+const PASSWORD = 'correct horse battery'
+const EMAIL = 'ada@example.com'
+const BASE_ORIGIN = 'http://localhost:3000'
+
+describe('origin check and trusted URLs', () => {
+  let tessera: TestTessera
+  let cookie: string
+
+  beforeAll(async () => {
+    tessera = await startTessera({
+      env: {
+        BASE_URL: BASE_ORIGIN,
+        TRUSTED_ORIGINS: 'https://app.example.com,https://*.preview.example.org',
+      },
+    })
+    const signUp = await tessera.api.request('POST', '/sign-up/email', {
+      name: 'Ada',
+      email: EMAIL,
+      password: PASSWORD,
+    })
+    expect(signUp.status).toBe(200)
+    const jar = cookieJar()
+    jar.store(signUp.headers['set-cookie'])
+    cookie = jar.header()
+  })
+  afterAll(() => tessera.cleanup())
+
+  const inject = async (
+    method: 'GET' | 'POST',
+    url: string,
+    headers: Record<string, string>,
+    body?: unknown,
+  ) => {
+    const app = tessera.app
+    if (!app) throw new Error('no HTTP app')
+    const response = await app.inject({
+      method,
+      url: `/api/auth${url}`,
+      headers,
+      ...(body !== undefined ? { payload: body } : {}),
+    })
+    return { status: response.statusCode, json: response.json() as unknown, headers: response.headers }
+  }
+  const signIn = (extra: Record<string, unknown> = {}, query = '') =>
+    tessera.api.request('POST', `/sign-in/email${query}`, { email: EMAIL, password: PASSWORD, ...extra })
+
+  describe('callback and redirect URLs', () => {
+    it.each(['https://evil.com', '//evil.com', '/\\evil.com', 'https:evil.com', 'javascript:alert(1)'])(
+      'refuses sign-in with callbackURL %s: 403 INVALID_CALLBACK_URL',
+      async (callbackURL) => {
+        const response = await signIn({ callbackURL })
+        expect(response.status).toBe(403)
+        expect(response.json).toEqual({ code: 'INVALID_CALLBACK_URL', message: 'Invalid callbackURL' })
+        expect(response.headers.location).toBeUndefined()
+        expect(response.headers['set-cookie']).toBeUndefined()
+      },
+    )
+
+    it('refuses sign-up with an untrusted callbackURL before creating the user', async () => {
+      const email = 'grace@example.com'
+      const refused = await tessera.api.request('POST', '/sign-up/email', {
+        name: 'Grace',
+        email,
+        password: PASSWORD,
+        callbackURL: 'https://app.example.com@evil.com/',
+      })
+      expect(refused.status).toBe(403)
+      expect(refused.json).toEqual({ code: 'INVALID_CALLBACK_URL', message: 'Invalid callbackURL' })
+      const again = await tessera.api.request('POST', '/sign-up/email', {
+        name: 'Grace',
+        email,
+        password: PASSWORD,
+      })
+      expect(again.status).toBe(200)
+    })
+
+    it.each([
+      '/dashboard',
+      'http://localhost:3000/account',
+      'https://app.example.com/welcome',
+      'https://pr-7.preview.example.org/',
+    ])('accepts callbackURL %s', async (callbackURL) => {
+      const response = await signIn({ callbackURL })
+      expect(response.status).toBe(200)
+      expect(response.json).toMatchObject({ redirect: true, url: callbackURL })
+    })
+
+    it.each([
+      ['callbackURL', 'INVALID_CALLBACK_URL', 'Invalid callbackURL'],
+      ['redirectTo', 'INVALID_REDIRECT_URL', 'Invalid redirectURL'],
+      ['errorCallbackURL', 'INVALID_ERROR_CALLBACK_URL', 'Invalid errorCallbackURL'],
+      ['newUserCallbackURL', 'INVALID_NEW_USER_CALLBACK_URL', 'Invalid newUserCallbackURL'],
+    ])('checks %s in the query string too', async (field, code, message) => {
+      const response = await signIn({}, `?${field}=${encodeURIComponent('https://evil.com')}`)
+      expect(response.status).toBe(403)
+      expect(response.json).toEqual({ code, message })
+      expect((await signIn({}, `?${field}=%2Fdashboard`)).status).toBe(200)
+    })
+
+    it('checks GET requests as well', async () => {
+      const response = await inject('GET', `/get-session?callbackURL=${encodeURIComponent('//evil.com')}`, {
+        cookie,
+      })
+      expect(response.status).toBe(403)
+      expect(response.json).toMatchObject({ code: 'INVALID_CALLBACK_URL' })
+    })
+
+    it('leaves schema errors first: a malformed body is still a 400', async () => {
+      const response = await tessera.api.request('POST', '/sign-in/email', {
+        email: EMAIL,
+        callbackURL: 'https://evil.com',
+      })
+      expect(response.status).toBe(400)
+      expect(response.json).toMatchObject({ code: 'VALIDATION_ERROR' })
+    })
+  })
+
+  describe('origin of cookie-bearing requests', () => {
+    it('refuses a foreign Origin with 403 INVALID_ORIGIN, before reading the body', async () => {
+      for (const origin of ['https://evil.com', 'https://app.example.com.evil.io', 'http://localhost:3001']) {
+        const response = await inject('POST', '/sign-out', { cookie, origin })
+        expect(response.status).toBe(403)
+        expect(response.json).toEqual({ code: 'INVALID_ORIGIN', message: 'Invalid origin' })
+      }
+      const garbage = await inject(
+        'POST',
+        '/sign-out',
+        { cookie, origin: 'https://evil.com', 'content-type': 'application/json' },
+        '{',
+      )
+      expect(garbage.json).toMatchObject({ code: 'INVALID_ORIGIN' })
+    })
+
+    it('refuses a null or missing Origin (and no Referer) with 403 MISSING_OR_NULL_ORIGIN', async () => {
+      for (const headers of [
+        { cookie },
+        { cookie, origin: 'null' },
+        { cookie, origin: 'null', referer: `${BASE_ORIGIN}/` },
+      ]) {
+        const response = await inject('POST', '/sign-out', headers)
+        expect(response.status).toBe(403)
+        expect(response.json).toEqual({ code: 'MISSING_OR_NULL_ORIGIN', message: 'Missing or null Origin' })
+      }
+    })
+
+    it('falls back to the Referer when there is no Origin', async () => {
+      expect(
+        (await inject('POST', '/sign-out', { cookie, referer: 'https://evil.com/page' })).json,
+      ).toMatchObject({
+        code: 'INVALID_ORIGIN',
+      })
+      expect(
+        (await inject('POST', '/list-sessions', { cookie, referer: `${BASE_ORIGIN}/account` })).status,
+      ).not.toBe(403)
+    })
+
+    it('lets trusted origins through, the base URL, extra ones and patterns', async () => {
+      for (const origin of [BASE_ORIGIN, 'https://app.example.com', 'https://a.b.preview.example.org']) {
+        const response = await inject(
+          'POST',
+          '/sign-in/email',
+          { cookie, origin },
+          { email: EMAIL, password: PASSWORD },
+        )
+        expect(response.status).toBe(200)
+      }
+      const sameOrigin = await inject(
+        'POST',
+        '/sign-in/email',
+        { cookie, origin: 'null', 'sec-fetch-site': 'same-origin' },
+        {
+          email: EMAIL,
+          password: PASSWORD,
+        },
+      )
+      expect(sameOrigin.status).toBe(200)
+    })
+
+    it('does not check requests without cookies, nor GETs', async () => {
+      const noCookie = await inject(
+        'POST',
+        '/sign-in/email',
+        { origin: 'https://evil.com' },
+        { email: EMAIL, password: PASSWORD },
+      )
+      expect(noCookie.status).toBe(200)
+      const noHeaders = await inject('POST', '/sign-in/email', {}, { email: EMAIL, password: PASSWORD })
+      expect(noHeaders.status).toBe(200)
+      const get = await inject('GET', '/get-session', { cookie, origin: 'https://evil.com' })
+      expect(get.status).toBe(200)
+      expect(get.json).toMatchObject({ user: { email: EMAIL } })
+    })
+  })
+})

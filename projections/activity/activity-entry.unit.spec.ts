@@ -1,0 +1,225 @@
+import { describe, expect, it } from 'vitest'
+import type { SessionEvent } from '../../domain/session/session.js'
+import type { Actor, EventMetadata } from '../../domain/shared/metadata.js'
+import type { UserEvent } from '../../domain/user/user.events.js'
+import { type ActivityChange, type ActivitySource, activityChangeOf, SIGNED_OUT } from './activity-entry.js'
+
+const USER = 'user-1'
+const HASH = 'c0ffee-secret-hash'
+const REQUEST_ID = 'request-id-secret'
+const OWNER: Actor = { type: 'user', userId: USER }
+
+const metadata = (actor: Actor = OWNER, extra: Partial<EventMetadata> = {}): EventMetadata => ({
+  actor,
+  ip: '203.0.113.7',
+  userAgent: 'Request UA',
+  correlationId: 'correlation-secret',
+  causationId: null,
+  at: '2026-03-01T10:00:00.000Z',
+  ...extra,
+})
+
+const source = (event: UserEvent | SessionEvent, meta: EventMetadata = metadata()): ActivitySource => ({
+  id: `event-${event.type}`,
+  ...event,
+  metadata: meta,
+})
+
+/** One event of every known type, each carrying every secret its type can hold. */
+const EVERY_EVENT: (UserEvent | SessionEvent)[] = [
+  {
+    type: 'user.registered',
+    data: {
+      userId: USER,
+      email: 'a@x.test',
+      name: 'Ada',
+      image: null,
+      emailVerified: false,
+      credential: { accountId: 'acc', passwordHash: HASH },
+    },
+  },
+  {
+    type: 'user.verification-email-requested',
+    data: { userId: USER, email: 'a@x.test', callbackURL: '/cb' },
+  },
+  { type: 'user.email-verified', data: { userId: USER, email: 'a@x.test' } },
+  {
+    type: 'user.password-reset-requested',
+    data: {
+      userId: USER,
+      email: 'a@x.test',
+      requestId: REQUEST_ID,
+      tokenHash: HASH,
+      expiresAt: 'later',
+      redirectTo: null,
+    },
+  },
+  { type: 'user.password-reset', data: { userId: USER, tokenHash: HASH, passwordHash: HASH } },
+  { type: 'user.password-changed', data: { userId: USER, passwordHash: HASH } },
+  { type: 'user.password-set', data: { userId: USER, accountId: 'acc', passwordHash: HASH } },
+  { type: 'user.profile-updated', data: { userId: USER, name: 'Ada L', image: null } },
+  {
+    type: 'user.email-change-requested',
+    data: { userId: USER, currentEmail: 'a@x.test', newEmail: 'b@x.test', callbackURL: null },
+  },
+  {
+    type: 'user.email-change-confirmed',
+    data: { userId: USER, currentEmail: 'a@x.test', newEmail: 'b@x.test', callbackURL: null },
+  },
+  {
+    type: 'user.email-changed',
+    data: { userId: USER, previousEmail: 'a@x.test', email: 'b@x.test', emailVerified: true },
+  },
+  {
+    type: 'user.deletion-requested',
+    data: {
+      userId: USER,
+      email: 'b@x.test',
+      requestId: REQUEST_ID,
+      tokenHash: HASH,
+      expiresAt: 'later',
+      callbackURL: null,
+    },
+  },
+  { type: 'user.token-discarded', data: { userId: USER, tokenHash: HASH } },
+  {
+    type: 'session.started',
+    data: {
+      sessionId: 's1',
+      userId: USER,
+      tokenHash: HASH,
+      expiresAt: 'later',
+      ipAddress: '198.51.100.2',
+      userAgent: 'Session UA',
+      rememberMe: true,
+    },
+  },
+  { type: 'session.refreshed', data: { sessionId: 's1', expiresAt: 'later' } },
+  { type: 'session.revoked', data: { sessionId: 's1', userId: USER, reason: 'revoked' } },
+  { type: 'session.expired', data: { sessionId: 's1', userId: USER } },
+  { type: 'user.deleted', data: { userId: USER, email: 'b@x.test' } },
+]
+
+const recorded = (change: ActivityChange) => {
+  if (change?.kind !== 'record') throw new Error(`expected an entry, got ${JSON.stringify(change)}`)
+  return change.entry
+}
+
+const keysOf = (value: unknown): string[] =>
+  value !== null && typeof value === 'object'
+    ? Object.entries(value).flatMap(([key, inner]) => [key, ...keysOf(inner)])
+    : []
+
+describe('activity entries', () => {
+  it('never carries a hash, token or request id in the details of any event type', () => {
+    const entries = EVERY_EVENT.map((event) => activityChangeOf(source(event)))
+      .filter((change) => change?.kind === 'record')
+      .map(recorded)
+    expect(entries.length).toBeGreaterThan(12)
+    for (const entry of entries) {
+      for (const key of keysOf(entry.details)) expect(key).not.toMatch(/hash|token|requestId|correlation/i)
+      const text = JSON.stringify(entry)
+      for (const secret of [HASH, REQUEST_ID, 'correlation-secret']) expect(text).not.toContain(secret)
+    }
+  })
+
+  it('leaves out the noise of refreshes and discarded tokens, and forgets everything on deletion', () => {
+    const byType = new Map(EVERY_EVENT.map((event) => [event.type, activityChangeOf(source(event))]))
+    expect(byType.get('session.refreshed')).toBeNull()
+    expect(byType.get('user.token-discarded')).toBeNull()
+    expect(byType.get('user.deleted')).toEqual({ kind: 'forget', userId: USER })
+  })
+
+  it('tells what changed, not the secrets: emails for an email change, field names for a profile', () => {
+    const of = (type: string) => {
+      const event = EVERY_EVENT.find((e) => e.type === type)
+      if (!event) throw new Error(type)
+      return recorded(activityChangeOf(source(event))).details
+    }
+    expect(of('user.email-changed')).toEqual({ previousEmail: 'a@x.test', email: 'b@x.test' })
+    expect(of('user.profile-updated')).toEqual({ fields: ['name', 'image'] })
+    expect(of('session.revoked')).toEqual({ sessionId: 's1', reason: 'revoked' })
+    expect(of('session.started')).toEqual({ sessionId: 's1', rememberMe: true })
+    expect(of('user.password-changed')).toEqual({})
+  })
+
+  it('names a revocation by sign-out as a sign-out', () => {
+    const entry = recorded(
+      activityChangeOf(
+        source({ type: 'session.revoked', data: { sessionId: 's1', userId: USER, reason: 'sign-out' } }),
+      ),
+    )
+    expect(entry).toMatchObject({ type: SIGNED_OUT, details: { reason: 'sign-out', sessionId: 's1' } })
+  })
+
+  it("takes a sign-in's address from the session, other events' from the request", () => {
+    const [signIn] = EVERY_EVENT.filter((e) => e.type === 'session.started')
+    if (!signIn) throw new Error('no sign-in')
+    expect(recorded(activityChangeOf(source(signIn)))).toMatchObject({
+      ip: '198.51.100.2',
+      userAgent: 'Session UA',
+    })
+    const changed = recorded(
+      activityChangeOf(source({ type: 'user.password-changed', data: { userId: USER, passwordHash: HASH } })),
+    )
+    expect(changed).toMatchObject({
+      ip: '203.0.113.7',
+      userAgent: 'Request UA',
+      at: new Date('2026-03-01T10:00:00.000Z'),
+    })
+  })
+
+  it('hides where a request came from when anyone who knows the address could have sent it', () => {
+    const anonymous = metadata({ type: 'anonymous' })
+    const reset = EVERY_EVENT.find((e) => e.type === 'user.password-reset-requested')
+    if (!reset) throw new Error('no reset')
+    expect(recorded(activityChangeOf(source(reset, anonymous)))).toMatchObject({ ip: null, userAgent: null })
+    const bySomeoneElse = metadata({ type: 'user', userId: 'user-2' })
+    const revoked: SessionEvent = {
+      type: 'session.revoked',
+      data: { sessionId: 's1', userId: USER, reason: 'revoked' },
+    }
+    expect(recorded(activityChangeOf(source(revoked, bySomeoneElse)))).toMatchObject({
+      ip: null,
+      userAgent: null,
+    })
+    // Following the mailed link proves the mailbox: that was the owner.
+    const verified: UserEvent = { type: 'user.email-verified', data: { userId: USER, email: 'a@x.test' } }
+    expect(recorded(activityChangeOf(source(verified, anonymous)))).toMatchObject({ ip: '203.0.113.7' })
+  })
+
+  it('tolerates what an erased user reads as: null personal fields and metadata', () => {
+    const erased = metadata(OWNER, { ip: null, userAgent: null, erased: true })
+    const nulled = { userId: USER, previousEmail: null, email: null, emailVerified: true }
+    const changed = activityChangeOf({ id: 'e', type: 'user.email-changed', data: nulled, metadata: erased })
+    expect(recorded(changed)).toMatchObject({
+      ip: null,
+      userAgent: null,
+      details: { previousEmail: null, email: null },
+    })
+    const signIn = {
+      sessionId: 's',
+      userId: USER,
+      tokenHash: HASH,
+      expiresAt: 'x',
+      ipAddress: null,
+      userAgent: null,
+    }
+    const started = activityChangeOf({ id: 'f', type: 'session.started', data: signIn, metadata: erased })
+    expect(recorded(started)).toMatchObject({ ip: null, userAgent: null })
+  })
+
+  it('keeps a later event type with empty details, and ignores events of no user', () => {
+    const later = activityChangeOf({
+      id: 'g',
+      type: 'user.passkey-added',
+      data: { userId: USER, secret: 'x' },
+      metadata: metadata(),
+    })
+    expect(recorded(later)).toMatchObject({ type: 'user.passkey-added', details: {} })
+    expect(
+      activityChangeOf({ id: 'h', type: 'org.created', data: { userId: USER }, metadata: metadata() }),
+    ).toBeNull()
+    expect(activityChangeOf({ id: 'i', type: 'user.something', data: {}, metadata: metadata() })).toBeNull()
+  })
+})
