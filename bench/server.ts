@@ -1,7 +1,7 @@
 /// Runs Tessera as its own process (so the load generator never shares its event loop), waits
 /// until it answers, and watches its memory through /proc.
 
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -37,9 +37,14 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
   // The working directory is a fresh one too, so no `.env` or `tessera.config.json` leaks in.
   const workDir = await mkdtemp(join(tmpdir(), 'tessera-bench-'))
   const port = await freePort()
+  const env = serverEnv(port, workDir, options.databaseUrl)
+  await migrate(workDir, env).catch(async (error: unknown) => {
+    await rm(workDir, { recursive: true, force: true })
+    throw error
+  })
   const child = spawn(process.execPath, [...options.nodeArgs, MAIN, 'serve'], {
     cwd: workDir,
-    env: serverEnv(port, workDir, options.databaseUrl),
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const log = keepTail(child)
@@ -82,6 +87,17 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
     },
   }
 }
+
+/**
+ * Creates the database beforehand in a process of its own: PGlite's one-off initdb leaves some
+ * 800 MB resident for the life of the process that ran it, which says nothing about serving.
+ */
+const migrate = (cwd: string, env: NodeJS.ProcessEnv): Promise<void> =>
+  new Promise((resolve, reject) => {
+    execFile(process.execPath, [MAIN, 'migrate'], { cwd, env }, (error, _stdout, stderr) =>
+      error ? reject(new Error(`tessera migrate failed: ${error.message}\n${stderr}`)) : resolve(),
+    )
+  })
 
 const serverEnv = (port: number, workDir: string, databaseUrl: string | undefined): NodeJS.ProcessEnv => {
   const { DATABASE_URL: _ignored, ...inherited } = process.env

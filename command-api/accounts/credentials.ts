@@ -5,6 +5,7 @@ import { AUTH_ERRORS } from '../../domain/errors.js'
 import { assertPasswordPolicy } from '../../domain/user/password-policy.js'
 import { hashPassword, verifyPassword } from '../../infra/crypto/password.js'
 import { newId } from '../../infra/crypto/tokens.js'
+import type { RequestOrigin } from '../../infra/http/request-metadata.js'
 import type { AppContext } from '../../infra/server/context.js'
 import { listSessionsOfUser } from '../../projections/sessions/sessions.repository.js'
 import { findPasswordHash } from '../../projections/users/users.repository.js'
@@ -42,7 +43,7 @@ export const changePassword = async (
 /** Server-side only (the CLI): gives a password to a user who has none. */
 export const setPassword = async (
   ctx: AppContext,
-  request: FastifyRequest,
+  request: RequestOrigin,
   { userId, newPassword }: { userId: string; newPassword: string },
 ): Promise<void> => {
   assertPasswordPolicy(newPassword, passwordLimits(ctx))

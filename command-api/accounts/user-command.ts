@@ -1,14 +1,13 @@
 /// Runs a user command on behalf of a request: the user stream, the email claims, the metadata.
 
-import type { FastifyRequest } from 'fastify'
 import type { Actor } from '../../domain/shared/metadata.js'
 import { type UserCommand, userClaims, userDecider, userStream } from '../../domain/user/user.js'
-import { metadataFor } from '../../infra/http/request-metadata.js'
+import { metadataFor, type RequestOrigin } from '../../infra/http/request-metadata.js'
 import type { AppContext } from '../../infra/server/context.js'
 
 export const runUserCommand = (
   { handle, clock }: AppContext,
-  request: FastifyRequest,
+  request: RequestOrigin,
   userId: string,
   command: UserCommand,
   actor: Actor = { type: 'user', userId },

@@ -1,6 +1,11 @@
 /// The `tessera` command: `serve [--role all|api|projector]`, `migrate`, `replay`.
 
+import { randomUUID } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
+import { setPassword } from '../../command-api/accounts/credentials.js'
+import { isDomainError } from '../../domain/shared/errors.js'
+import { normalizeEmail } from '../../domain/user/email.js'
+import { findUserByEmail } from '../../projections/users/users.repository.js'
 import pino, { type Logger } from 'pino'
 import { readModelProjections } from '../../projections/all.js'
 import { replay } from '../../projections/runner/projector.js'
@@ -16,6 +21,7 @@ Commands:
   serve [--role all|api|projector]  run the server (default role: all = API + projector)
   migrate                           create or update the database schema
   replay                            rebuild every read model from the event log
+  set-password <email>              give a password (read from stdin) to a user who has none
 `
 
 const PORTAL_DIR = fileURLToPath(new URL('../../../web/dist', import.meta.url))
@@ -68,8 +74,33 @@ const withDatabase = async <T>(run: (database: Awaited<ReturnType<typeof openDat
   }
 }
 
+const readStdin = async (): Promise<string> => {
+  const chunks: Buffer[] = []
+  for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk))
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '')
+}
+
+/** Server-side only: there is deliberately no HTTP route for this (spec: set-password is server only). */
+const setPasswordCommand = async (args: readonly string[]) => {
+  const email = args[0]
+  if (!email) throw new ConfigError('set-password', 'Usage: tessera set-password <email>  (password on stdin)')
+  const config = loadConfig()
+  const logger = pino({ level: 'warn' })
+  const tessera = await createTessera({ config, logger, role: 'projector' })
+  try {
+    const user = await findUserByEmail(tessera.ctx.db, normalizeEmail(email))
+    if (!user) throw new Error(`No user with the email ${email}`)
+    const origin = { id: randomUUID(), ip: '', headers: { 'user-agent': 'tessera-cli' } }
+    await setPassword(tessera.ctx, origin, { userId: user.id, newPassword: await readStdin() })
+    console.log(`Password set for ${user.email}.`)
+  } finally {
+    await tessera.close()
+  }
+}
+
 const commands: Record<string, (args: readonly string[]) => Promise<void>> = {
   serve,
+  'set-password': setPasswordCommand,
   migrate: () =>
     withDatabase(async ({ db }) => {
       await migrateToLatest(db)
@@ -97,6 +128,7 @@ const main = async () => {
 
 main().catch((error: unknown) => {
   if (error instanceof ConfigError) console.error(`Configuration error: ${error.message}`)
+  else if (isDomainError(error)) console.error(`${error.code}: ${error.message}`)
   else console.error(error)
   process.exit(1)
 })

@@ -3,7 +3,13 @@
 import { randomUUID } from 'node:crypto'
 import { afterEach, beforeEach } from 'vitest'
 import type { OpenDatabase } from '../db/database.js'
-import { type EventStore, type EventToAppend, type GlobalPosition, type RecordedEvent, START } from './event-store.js'
+import {
+  type EventStore,
+  type EventToAppend,
+  type GlobalPosition,
+  type RecordedEvent,
+  START,
+} from './event-store.js'
 
 /** An append whose transaction has done its writes and waits to be committed or rolled back. */
 export type HeldAppend = { commit(): Promise<void>; rollback(): Promise<void> }
@@ -70,7 +76,11 @@ export const sleep = (ms: number): Promise<void> => new Promise((resolve) => set
  * to the end. On PostgreSQL transaction ids are shared by every database of the server, so a write
  * in another test's database can hold `readAll` back for a moment; hence the short wait.
  */
-export const readAtLeast = async (store: EventStore, count: number, pageSize = 1000): Promise<RecordedEvent[]> => {
+export const readAtLeast = async (
+  store: EventStore,
+  count: number,
+  pageSize = 1000,
+): Promise<RecordedEvent[]> => {
   const all: RecordedEvent[] = []
   let after: GlobalPosition = START
   const deadline = Date.now() + CATCH_UP_MS

@@ -46,7 +46,7 @@ const checkpointedReader = (store: EventStore, pageSize: number) => {
 
 export const describeGlobalOrderContract = (fixture: () => EventStoreFixture): void => {
   describe('global order', () => {
-    test('a reader does not pass an append whose transaction is still open', async (context) => {
+    test('a reader does not pass an append whose transaction is still open, and skips it if it rolls back', async (context) => {
       const { store, holdOpenAppend } = fixture()
       if (!holdOpenAppend) return context.skip()
       const before = anEvent()
@@ -63,36 +63,29 @@ export const describeGlobalOrderContract = (fixture: () => EventStoreFixture): v
         expect(idsOf(await store.readStream('later-0'))).toEqual([later[0]?.id])
         // Events older than the held one are not held back.
         await reader.catchUp(1)
-        expect(idsOf(reader.seen)).toEqual([before.id])
         await sleep(20)
         await reader.drain()
         expect(idsOf(reader.seen)).toEqual([before.id])
       } finally {
         await open.commit()
       }
-
       await reader.catchUp(5)
       expect(idsOf(reader.seen)).toEqual([before.id, held.id, ...idsOf(later)])
       expect(idsOf(await readAtLeast(store, 5))).toEqual(idsOf(reader.seen))
-    })
 
-    test('a reader skips an append that rolls back and gets everything after it', async (context) => {
-      const { store, holdOpenAppend } = fixture()
-      if (!holdOpenAppend) return context.skip()
-      const reader = checkpointedReader(store, 100)
-      const open = await holdOpenAppend('held', anEvent())
-      const later = [anEvent(), anEvent()]
+      const abandoned = await holdOpenAppend('abandoned', anEvent())
+      const after = [anEvent(), anEvent()]
       try {
-        for (const event of later) await store.appendToStream('later', [event], { expectedVersion: 'any' })
+        for (const event of after) await store.appendToStream('after', [event], { expectedVersion: 'any' })
         await sleep(20)
         await reader.drain()
-        expect(reader.seen).toEqual([])
+        expect(reader.seen).toHaveLength(5)
       } finally {
-        await open.rollback()
+        await abandoned.rollback()
       }
-      await reader.catchUp(later.length)
-      expect(idsOf(reader.seen)).toEqual(idsOf(later))
-      expect(await store.readStream('held')).toEqual([])
+      await reader.catchUp(7)
+      expect(idsOf(reader.seen.slice(5))).toEqual(idsOf(after))
+      expect(await store.readStream('abandoned')).toEqual([])
     })
 
     test('a tailing reader sees every committed event exactly once while writers race', async () => {

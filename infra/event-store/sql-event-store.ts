@@ -45,13 +45,14 @@ const toRecorded = (row: EventRow): RecordedEvent => ({
   recordedAt: new Date(row.recorded_at),
 })
 
+// The text aliases shadow the columns in ORDER BY, which binds bare names to output columns first:
+// order by the qualified columns, or `999` sorts after `1000`.
 const EVENT_COLUMNS = sql.raw(
   'seq::text as seq, tx_id::text as tx_id, event_id::text as event_id, stream_id, stream_version, type, data, metadata, recorded_at',
 )
 
 export type SqlEventStoreOptions = {
   /** Subscribes to commits made by other processes (PostgreSQL LISTEN); absent for PGlite. */
-  // biome-ignore lint/suspicious/noExplicitAny: the store reads and writes its own tables only
   listenForeignCommits?: (onCommit: () => void) => Promise<() => Promise<void>>
 }
 
@@ -84,7 +85,7 @@ export const createSqlEventStore = (db: Db, options: SqlEventStoreOptions = {}):
         select ${EVENT_COLUMNS} from tessera_events
         where (tx_id, seq) > (${after.tx.toString()}::xid8, ${after.seq.toString()}::bigint)
           and tx_id < pg_snapshot_xmin(pg_current_snapshot())
-        order by tx_id, seq
+        order by tessera_events.tx_id, tessera_events.seq
         limit ${limit}`.execute(db)
       return rows.map(toRecorded)
     },
@@ -117,7 +118,11 @@ const append = async (
   const { rows } = await sql<{ version: number }>`
     select version from tessera_streams where stream_id = ${stream}`.execute(trx)
   const current = rows[0]?.version
-  if (expectedVersion === 'no_stream' ? current !== undefined : expectedVersion !== 'any' && expectedVersion !== current)
+  if (
+    expectedVersion === 'no_stream'
+      ? current !== undefined
+      : expectedVersion !== 'any' && expectedVersion !== current
+  )
     throw new ConcurrencyError(stream, expectedVersion, current ?? 'no_stream')
 
   const base = current ?? 0

@@ -4,14 +4,17 @@
 import type { FastifyRequest } from 'fastify'
 import type { Actor, EventMetadata } from '../../domain/shared/metadata.js'
 
-export const clientIp = (request: FastifyRequest): string | null => request.ip || null
+/** What metadata needs of a request; the CLI builds one for server-side operations. */
+export type RequestOrigin = Pick<FastifyRequest, 'id' | 'ip' | 'headers'>
 
-export const userAgentOf = (request: FastifyRequest): string | null => {
+export const clientIp = (request: RequestOrigin): string | null => request.ip || null
+
+export const userAgentOf = (request: RequestOrigin): string | null => {
   const value = request.headers['user-agent']
   return typeof value === 'string' && value.length > 0 ? value.slice(0, 512) : null
 }
 
-export const metadataFor = (request: FastifyRequest, actor: Actor, now: Date): EventMetadata => ({
+export const metadataFor = (request: RequestOrigin, actor: Actor, now: Date): EventMetadata => ({
   actor,
   ip: clientIp(request),
   userAgent: userAgentOf(request),

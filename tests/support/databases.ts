@@ -65,6 +65,8 @@ export const freshPglite = async (): Promise<OpenDatabase> => {
   const cloned = cloning.then(() => source.clone())
   cloning = cloned.catch(() => {})
   const client = await cloned
+  // `clone()` is typed as the interface; the dialect needs the class it always is.
+  if (!(client instanceof PGlite)) throw new Error('PGlite.clone() did not return a PGlite')
   openClones.add(client)
   const database = await openDatabase({ kind: 'pglite-client', client })
   return {

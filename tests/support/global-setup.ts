@@ -47,7 +47,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
 const createTemplate = async (adminUrl: string, template: string): Promise<void> => {
   await adminQuery(adminUrl, `drop database if exists "${template}" with (force)`)
   await adminQuery(adminUrl, `create database "${template}"`)
-  const database = await openDatabase({ kind: 'postgres', url: withDatabase(adminUrl, template), poolSize: 1 })
+  const database = await openDatabase({
+    kind: 'postgres',
+    url: withDatabase(adminUrl, template),
+    poolSize: 1,
+  })
   try {
     await migrateToLatest(database.db)
   } finally {
