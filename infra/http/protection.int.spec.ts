@@ -105,11 +105,11 @@ describe('origin check and trusted URLs', () => {
     })
 
     it('checks GET requests as well', async () => {
-      const response = await inject('GET', `/get-session?callbackURL=${encodeURIComponent('//evil.com')}`, {
-        cookie,
-      })
+      // GET /ok takes no query of its own, so nothing but the hook looks at callbackURL.
+      const response = await inject('GET', `/ok?callbackURL=${encodeURIComponent('//evil.com')}`, {})
       expect(response.status).toBe(403)
       expect(response.json).toMatchObject({ code: 'INVALID_CALLBACK_URL' })
+      expect((await inject('GET', '/ok?callbackURL=%2Fdashboard', {})).status).toBe(200)
     })
 
     it('leaves schema errors first: a malformed body is still a 400', async () => {
@@ -139,7 +139,7 @@ describe('origin check and trusted URLs', () => {
     })
 
     it('refuses a null or missing Origin (and no Referer) with 403 MISSING_OR_NULL_ORIGIN', async () => {
-      for (const headers of [
+      for (const headers of <Record<string, string>[]>[
         { cookie },
         { cookie, origin: 'null' },
         { cookie, origin: 'null', referer: `${BASE_ORIGIN}/` },

@@ -14,7 +14,7 @@ import { registerRateLimit } from './rate-limit.js'
 const TOO_MANY = { code: 'TOO_MANY_REQUESTS', message: 'Too many requests. Please try again later.' }
 const WRONG_PASSWORD = { email: 'nobody@example.com', password: 'not the password' }
 
-type Call = { method?: 'GET' | 'POST'; url: string; ip?: string; body?: unknown }
+type Call = { method?: 'GET' | 'POST'; url: string; ip?: string; body?: object }
 
 const call = async (tessera: TestTessera, { method = 'POST', url, ip = '203.0.113.1', body }: Call) => {
   const app = tessera.app
@@ -189,7 +189,10 @@ describe('rate limiting in Redis (a real redis-server)', () => {
   })
 
   it('closes its Redis connection when Tessera closes', async () => {
-    const connections = async () => (await client.client('LIST')).toString().trim().split('\n').length
+    const connections = async () =>
+      String(await client.client('LIST'))
+        .trim()
+        .split('\n').length
     const before = await connections()
     const tessera = await start({ env: { REDIS_URL: redis.url } })
     expect(await connections()).toBe(before + 1)

@@ -28,8 +28,18 @@ export const freshPostgres = async (): Promise<PostgresDatabase> => {
     url,
     async close() {
       await database.close()
-      await adminQuery(adminUrl, `drop database if exists "${name}" with (force)`)
+      await dropDatabase(adminUrl, name)
     },
+  }
+}
+
+// A closed pool's connections leave the server a moment later, and DROP DATABASE waits for them.
+// FORCE only for connections a test leaked: it kills them, and their clients then report an error.
+const dropDatabase = async (adminUrl: string, name: string): Promise<void> => {
+  try {
+    await adminQuery(adminUrl, `drop database if exists "${name}"`)
+  } catch {
+    await adminQuery(adminUrl, `drop database if exists "${name}" with (force)`)
   }
 }
 
@@ -43,36 +53,34 @@ const adminQuery = async (adminUrl: string, statement: string): Promise<void> =>
   }
 }
 
-// One migrated PGlite per test file (module state is per file); each test gets a clone, which is
-// much cheaper than creating and migrating a new instance.
-let template: Promise<PGlite> | undefined
-// Clones read the template's data directory, so they are taken one at a time.
-let cloning: Promise<unknown> = Promise.resolve()
-const openClones = new Set<PGlite>()
+// One migrated PGlite per test file (module state is per file), kept as a dump of its data
+// directory; each test loads its own copy. That is what `PGlite.clone()` does, minus dumping the
+// same template again for every copy.
+let template: Promise<Blob> | undefined
+const openCopies = new Set<PGlite>()
 
-const createTemplate = async (): Promise<PGlite> => {
+const createTemplate = async (): Promise<Blob> => {
   const client = await PGlite.create()
-  const db = new Kysely({ dialect: pgliteDialect(client, { closeClient: false }) })
-  await migrateToLatest(db)
-  await db.destroy()
-  return client
+  try {
+    const db = new Kysely({ dialect: pgliteDialect(client, { closeClient: false }) })
+    await migrateToLatest(db)
+    await db.destroy()
+    return await client.dumpDataDir('none')
+  } finally {
+    await client.close()
+  }
 }
 
 /** A new in-memory PGlite with every migration applied; `close()` closes it. */
 export const freshPglite = async (): Promise<OpenDatabase> => {
   template ??= createTemplate()
-  const source = await template
-  const cloned = cloning.then(() => source.clone())
-  cloning = cloned.catch(() => {})
-  const client = await cloned
-  // `clone()` is typed as the interface; the dialect needs the class it always is.
-  if (!(client instanceof PGlite)) throw new Error('PGlite.clone() did not return a PGlite')
-  openClones.add(client)
+  const client = await PGlite.create({ loadDataDir: await template })
+  openCopies.add(client)
   const database = await openDatabase({ kind: 'pglite-client', client })
   return {
     ...database,
     async close() {
-      openClones.delete(client)
+      openCopies.delete(client)
       await database.close()
     },
   }
@@ -81,13 +89,12 @@ export const freshPglite = async (): Promise<OpenDatabase> => {
 export const freshDatabase = (kind: DatabaseKind): Promise<OpenDatabase> =>
   kind === 'pglite' ? freshPglite() : freshPostgres()
 
-// Registered when a test file imports this module, so it runs once that file is done: a PGlite
-// left open (the template, or a clone a failing test did not close) would keep the worker busy.
+// Registered when a test file imports this module, so it runs once that file is done: a PGlite a
+// failing test left open would keep the worker busy.
 afterAll(async () => {
-  const clients = [...openClones, ...(template ? [await template.catch(() => null)] : [])]
-  openClones.clear()
-  template = undefined
-  await Promise.all(clients.map((client) => (client && !client.closed ? client.close() : undefined)))
+  const clients = [...openCopies]
+  openCopies.clear()
+  await Promise.all(clients.map((client) => (client.closed ? undefined : client.close())))
 })
 
 /** Declares `body` once per database kind, in a describe block named after the kind. */

@@ -44,6 +44,8 @@ export class DataKeyUnavailableError extends Error {
 export const createKeyring = (db: Db, secret: Secret, options: KeyringOptions = {}): Keyring => {
   const { cacheTtlMs = 10 * 60_000, cacheSize = 10_000, now = Date.now } = options
   const cache = new Map<string, CachedKey>()
+  // Bumped by every destroy, so a lookup that overlapped one does not cache what it read.
+  let destroys = 0
 
   const cached = (subject: string): Buffer | null => {
     const entry = cache.get(subject)
@@ -66,7 +68,7 @@ export const createKeyring = (db: Db, secret: Secret, options: KeyringOptions = 
 
   const unwrap = (row: KeyRow): Buffer => {
     try {
-      return remember(row.subject, unwrapKey(secret, row.wrapped_key, row.subject))
+      return unwrapKey(secret, row.wrapped_key, row.subject)
     } catch {
       throw new DataKeyUnavailableError(row.subject)
     }
@@ -81,9 +83,13 @@ export const createKeyring = (db: Db, secret: Secret, options: KeyringOptions = 
       else missing.push(subject)
     }
     if (missing.length === 0) return found
+    const before = destroys
     const { rows } = await sql<KeyRow>`
       select subject, wrapped_key from tessera_data_keys where subject = any(${missing}::text[])`.execute(db)
-    for (const row of rows) found.set(row.subject, unwrap(row))
+    for (const row of rows) {
+      const key = unwrap(row)
+      found.set(row.subject, before === destroys ? remember(row.subject, key) : key)
+    }
     return found
   }
 
@@ -91,11 +97,14 @@ export const createKeyring = (db: Db, secret: Secret, options: KeyringOptions = 
     async keyFor(subject) {
       const known = cached(subject)
       if (known) return known
-      // Two writers may create the first key at once: one insert wins and both read the winner.
-      await sql`
+      // Two writers may create the first key at once: one insert wins, the other reads the winner.
+      const fresh = generateDataKey()
+      const { rows } = await sql<KeyRow>`
         insert into tessera_data_keys (subject, wrapped_key)
-        values (${subject}, ${wrapKey(secret, generateDataKey(), subject)})
-        on conflict (subject) do nothing`.execute(db)
+        values (${subject}, ${wrapKey(secret, fresh, subject)})
+        on conflict (subject) do nothing
+        returning subject, wrapped_key`.execute(db)
+      if (rows.length > 0) return remember(subject, fresh)
       const key = (await existingKeys([subject])).get(subject)
       if (!key) throw new Error(`the data key of subject ${subject} was destroyed while being created`)
       return key
@@ -109,6 +118,8 @@ export const createKeyring = (db: Db, secret: Secret, options: KeyringOptions = 
 
     async destroy(subject) {
       await sql`delete from tessera_data_keys where subject = ${subject}`.execute(db)
+      // Lookups that began before the delete committed may still hold the row: they must not cache it.
+      destroys += 1
       // Not zeroed in place: an append that holds this buffer must not go on sealing under zeros.
       cache.delete(subject)
     },

@@ -3,7 +3,7 @@
 
 import type { Kysely } from 'kysely'
 import type { RecordedEvent } from '../../../infra/event-store/event-store.js'
-import { MailDeliveryError, type MailTransport } from '../../../infra/mail/mail.js'
+import { MailDeliveryError, type MailTransport, type OutgoingMail } from '../../../infra/mail/mail.js'
 import type { Database } from '../../database.js'
 import { findUserById } from '../../users/users.repository.js'
 import { composeMail, greetingName, type MailLinkSettings } from './compose-mail.js'
@@ -45,7 +45,7 @@ export const deliverMail = async (
   }
   const mailEvent = parseMailEvent(event)
   if (!mailEvent) return deadLetter(db, event, 'the event data does not have the shape of a mail event', deps)
-  let mail: Awaited<ReturnType<typeof composeMail>>
+  let mail: OutgoingMail
   try {
     const name = greetingName(user?.name, recipientOf(mailEvent))
     mail = await composeMail(mailEvent, { name, at: eventTime(event), idempotencyKey: event.id }, deps.links)

@@ -1,0 +1,100 @@
+/// Sealing and opening one event, without a database: every declared field is sealed and comes
+/// back, nothing else changes, absent and null stay so, and without the key the event reads erased.
+
+import { randomUUID } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import type { EventMetadata } from '../../../domain/shared/metadata.js'
+import { generateDataKey } from '../../crypto/data-keys.js'
+import { type CipherEvent, openEvent, sealEvent, subjectToSeal } from './event-cipher.js'
+import { PERSONAL_DATA_FIELDS } from './personal-fields.js'
+
+const metadata = (overrides: Partial<EventMetadata> = {}): EventMetadata => ({
+  actor: { type: 'anonymous' },
+  ip: '198.51.100.4',
+  userAgent: 'Agent/1',
+  correlationId: 'c-1',
+  causationId: null,
+  at: '2030-01-01T00:00:00.000Z',
+  ...overrides,
+})
+
+/** Data holding a distinct string at every declared path of `type`, plus a non-personal field. */
+const dataFor = (type: string, paths: readonly string[]): Record<string, unknown> => {
+  const data: Record<string, unknown> = { userId: 'u-1', tokenHash: 'not-personal' }
+  for (const path of paths) {
+    const [head = '', child] = path.split('.')
+    if (child) data[head] = { accountId: 'acc-1', [child]: `${type}:${path}` }
+    else data[head] = `${type}:${path}`
+  }
+  return data
+}
+
+describe('event cipher', () => {
+  const key = generateDataKey()
+
+  for (const [type, paths] of Object.entries(PERSONAL_DATA_FIELDS)) {
+    it(`seals and opens ${type}`, () => {
+      const event: CipherEvent = { id: randomUUID(), type, data: dataFor(type, paths), metadata: metadata() }
+      expect(subjectToSeal(event)).toBe('u-1')
+      const sealed = sealEvent(event, key)
+      const text = JSON.stringify(sealed)
+      for (const path of paths) expect(text).not.toContain(`${type}:${path}`)
+      expect(text).not.toContain('198.51.100.4')
+      expect(text).toContain('not-personal')
+      expect(openEvent(sealed, key)).toEqual(event)
+    })
+  }
+
+  it('keeps absent fields absent and null fields null', () => {
+    const event: CipherEvent = {
+      id: randomUUID(),
+      type: 'user.profile-updated',
+      data: { userId: 'u-1', image: null },
+      metadata: metadata({ userAgent: null }),
+    }
+    const sealed = sealEvent(event, key)
+    expect(sealed.data).toEqual({ userId: 'u-1', image: null })
+    expect(sealed.metadata.userAgent).toBeNull()
+    expect(openEvent(sealed, key)).toEqual(event)
+  })
+
+  it('reads an event sealed under a lost key as erased', () => {
+    const event: CipherEvent = {
+      id: randomUUID(),
+      type: 'user.email-verified',
+      data: { userId: 'u-1', email: 'a@example.com' },
+      metadata: metadata(),
+    }
+    const sealed = sealEvent(event, key)
+    const expected = {
+      ...event,
+      data: { userId: 'u-1', email: null },
+      metadata: { ...metadata(), ip: null, userAgent: null, erased: true },
+    }
+    expect(openEvent(sealed, null)).toEqual(expected)
+    expect(openEvent(sealed, generateDataKey())).toEqual(expected)
+  })
+
+  it('needs no key for an event without a subject or personal values', () => {
+    const system = metadata({ actor: { type: 'system' }, ip: null, userAgent: null })
+    expect(
+      subjectToSeal({ id: 'e', type: 'session.refreshed', data: { sessionId: 's' }, metadata: system }),
+    ).toBeNull()
+    expect(
+      subjectToSeal({
+        id: 'e',
+        type: 'user.deleted',
+        data: { userId: 'u-1', email: null },
+        metadata: system,
+      }),
+    ).toBeNull()
+    expect(() =>
+      subjectToSeal({
+        id: 'e',
+        type: 'user.email-verified',
+        data: { email: 'a@example.com' },
+        metadata: system,
+      }),
+    ).toThrow(/no userId/)
+  })
+})
