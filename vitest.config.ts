@@ -15,7 +15,10 @@ export default defineConfig({
       {
         test: {
           name: 'int',
-          include: ['{domain,command-api,query-api,projections,infra}/**/*.int.spec.ts', 'tests/**/*.int.spec.ts'],
+          include: [
+            '{domain,command-api,query-api,projections,infra}/**/*.int.spec.ts',
+            'tests/**/*.int.spec.ts',
+          ],
           environment: 'node',
           globalSetup: ['tests/support/global-setup.ts'],
           testTimeout: 60_000,

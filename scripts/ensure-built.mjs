@@ -35,7 +35,10 @@ const skip = ['node_modules', 'dist']
 
 const serverStamp = join(root, 'dist', '.built')
 const serverSources = ['domain', 'command-api', 'query-api', 'projections', 'infra', 'bench']
-if (newest(serverSources, skip) > stampTime(serverStamp) || stampTime(join(root, 'tsconfig.json')) > stampTime(serverStamp)) {
+if (
+  newest(serverSources, skip) > stampTime(serverStamp) ||
+  stampTime(join(root, 'tsconfig.json')) > stampTime(serverStamp)
+) {
   console.log('Building the server…')
   run([join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'])
   writeFileSync(serverStamp, new Date().toISOString())
@@ -44,6 +47,13 @@ if (newest(serverSources, skip) > stampTime(serverStamp) || stampTime(join(root,
 const webStamp = join(root, 'web', 'dist', '.built')
 if (existsSync(join(root, 'web', 'index.html')) && newest(['web'], [...skip, 'test']) > stampTime(webStamp)) {
   console.log('Building the portal…')
-  run([join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'])
+  run([
+    join(root, 'node_modules/vite/bin/vite.js'),
+    'build',
+    '--config',
+    'web/vite.config.ts',
+    '--logLevel',
+    'warn',
+  ])
   writeFileSync(webStamp, new Date().toISOString())
 }

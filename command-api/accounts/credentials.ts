@@ -30,12 +30,20 @@ export const changePassword = async (
     verifyPassword(stored, input.currentPassword),
     hashPassword(input.newPassword),
   ])
-  await runUserCommand(ctx, request, userId, { type: 'change-password', currentPasswordMatches, passwordHash })
+  await runUserCommand(ctx, request, userId, {
+    type: 'change-password',
+    currentPasswordMatches,
+    passwordHash,
+  })
   if (!input.revokeOtherSessions) return { token: null }
   // Every session ends, this one too, and the caller gets a fresh one: a stolen copy of the old
   // cookie is worthless afterwards.
   for (const session of await listSessionsOfUser(ctx.db, userId))
-    await revokeSession(ctx, request, { sessionId: session.id, requestedBy: userId, reason: 'revoked-others' })
+    await revokeSession(ctx, request, {
+      sessionId: session.id,
+      requestedBy: userId,
+      reason: 'revoked-others',
+    })
   const { token } = await startSession(ctx, request, reply, { userId, rememberMe: auth.session.remember_me })
   return { token }
 }
@@ -48,5 +56,11 @@ export const setPassword = async (
 ): Promise<void> => {
   assertPasswordPolicy(newPassword, passwordLimits(ctx))
   const passwordHash = await hashPassword(newPassword)
-  await runUserCommand(ctx, request, userId, { type: 'set-password', accountId: newId(), passwordHash }, { type: 'system' })
+  await runUserCommand(
+    ctx,
+    request,
+    userId,
+    { type: 'set-password', accountId: newId(), passwordHash },
+    { type: 'system' },
+  )
 }

@@ -83,5 +83,9 @@ export const deleteWithToken = async (
   const tokenHash = sha256Hex(token)
   const found = await findOneTimeToken(ctx.db, tokenHash, 'delete-account')
   if (!found || found.user_id !== auth.user.id) throw AUTH_ERRORS.error('INVALID_TOKEN')
-  await deleteNow(ctx, request, reply, auth.user.id, { kind: 'token', tokenHash, now: ctx.clock().toISOString() })
+  await deleteNow(ctx, request, reply, auth.user.id, {
+    kind: 'token',
+    tokenHash,
+    now: ctx.clock().toISOString(),
+  })
 }

@@ -15,16 +15,30 @@ import { runUserCommand } from './user-command.js'
 export const sendVerificationEmail = async (
   ctx: AppContext,
   request: FastifyRequest,
-  { email, callbackURL, session }: { email: string; callbackURL: string | null; session: FoundSession | null },
+  {
+    email,
+    callbackURL,
+    session,
+  }: { email: string; callbackURL: string | null; session: FoundSession | null },
 ): Promise<void> => {
   if (session) {
-    await runUserCommand(ctx, request, session.user.id, { type: 'request-verification-email', email, callbackURL })
+    await runUserCommand(ctx, request, session.user.id, {
+      type: 'request-verification-email',
+      email,
+      callbackURL,
+    })
     return
   }
   // Signed out: the same answer whether or not the address exists or is verified.
   const user = isValidEmail(email) ? await findUserByEmail(ctx.db, normalizeEmail(email)) : undefined
   if (!user || user.email_verified) return
-  await runUserCommand(ctx, request, user.id, { type: 'request-verification-email', email, callbackURL }, { type: 'anonymous' })
+  await runUserCommand(
+    ctx,
+    request,
+    user.id,
+    { type: 'request-verification-email', email, callbackURL },
+    { type: 'anonymous' },
+  )
 }
 
 export type VerificationOutcome =
@@ -47,7 +61,10 @@ export const followVerificationLink = async (
     if (purpose === 'verify-email') {
       await runUserCommand(ctx, request, user.id, { type: 'verify-email', email }, { type: 'anonymous' })
       if (!ctx.config.emailVerification.autoSignInAfterVerification) return { ok: true, signedIn: null }
-      return { ok: true, signedIn: await startSession(ctx, request, reply, { userId: user.id, rememberMe: true }) }
+      return {
+        ok: true,
+        signedIn: await startSession(ctx, request, reply, { userId: user.id, rememberMe: true }),
+      }
     }
     if (!updateTo) return { ok: false, error: 'invalid_token' }
     const command =

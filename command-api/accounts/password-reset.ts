@@ -20,7 +20,8 @@ import { runUserCommand } from './user-command.js'
 /** Reset links live one hour (spec). */
 const RESET_TOKEN_SECONDS = 3600
 
-export const RESET_REQUESTED_MESSAGE = 'If this email exists in our system, check your email for the reset link'
+export const RESET_REQUESTED_MESSAGE =
+  'If this email exists in our system, check your email for the reset link'
 
 /**
  * Looks the address up, then records the request AFTER the answer has gone out, so a known address
@@ -53,7 +54,13 @@ export const findLiveResetToken = async (ctx: AppContext, request: FastifyReques
   if (!found) return null
   const now = ctx.clock()
   if (found.expires_at.getTime() > now.getTime()) return { userId: found.user_id, tokenHash }
-  await runUserCommand(ctx, request, found.user_id, { type: 'discard-token', tokenHash, now: now.toISOString() }, { type: 'system' })
+  await runUserCommand(
+    ctx,
+    request,
+    found.user_id,
+    { type: 'discard-token', tokenHash, now: now.toISOString() },
+    { type: 'system' },
+  )
   return null
 }
 
@@ -75,5 +82,9 @@ export const resetPassword = async (
   )
   // Whoever held a session before the reset may be the reason for it: end them all.
   for (const session of await listSessionsOfUser(ctx.db, live.userId))
-    await revokeSession(ctx, request, { sessionId: session.id, requestedBy: live.userId, reason: 'revoked-all' })
+    await revokeSession(ctx, request, {
+      sessionId: session.id,
+      requestedBy: live.userId,
+      reason: 'revoked-all',
+    })
 }

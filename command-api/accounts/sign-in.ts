@@ -21,7 +21,9 @@ export const signIn = async (
 ): Promise<{ token: string; user: UserRow }> => {
   const { config, db } = ctx
   if (!config.emailAndPassword.enabled) throw AUTH_ERRORS.error('EMAIL_PASSWORD_DISABLED')
-  const found = isValidEmail(input.email) ? await findCredentialByEmail(db, normalizeEmail(input.email)) : undefined
+  const found = isValidEmail(input.email)
+    ? await findCredentialByEmail(db, normalizeEmail(input.email))
+    : undefined
   const passwordMatches = found?.passwordHash
     ? await verifyPassword(found.passwordHash, input.password)
     : await burnPasswordCheck(input.password)

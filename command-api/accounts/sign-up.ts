@@ -40,7 +40,8 @@ export const signUp = async (
   const email = parseEmail(input.email)
   assertPasswordPolicy(input.password, passwordLimits(ctx))
   // Saves a hash for the common case; the claim below is what actually guarantees uniqueness.
-  if (await store.claimOwner(EMAIL_CLAIM_SCOPE, email)) throw AUTH_ERRORS.error('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL')
+  if (await store.claimOwner(EMAIL_CLAIM_SCOPE, email))
+    throw AUTH_ERRORS.error('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL')
 
   const userId = newId()
   const passwordHash = await hashPassword(input.password)
@@ -55,13 +56,15 @@ export const signUp = async (
         name: input.name,
         image: input.image,
         credential: { accountId: newId(), passwordHash },
-        sendVerification: config.emailVerification.sendOnSignUp || config.emailAndPassword.requireEmailVerification,
+        sendVerification:
+          config.emailVerification.sendOnSignUp || config.emailAndPassword.requireEmailVerification,
         callbackURL: input.callbackURL,
       },
       { metadata: metadataFor(request, { type: 'anonymous' }, clock()), claims: userClaims },
     )
   } catch (error) {
-    if (error instanceof UniqueClaimConflictError) throw AUTH_ERRORS.error('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL')
+    if (error instanceof UniqueClaimConflictError)
+      throw AUTH_ERRORS.error('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL')
     throw error
   }
   const user = await findUserById(db, userId)

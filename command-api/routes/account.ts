@@ -92,7 +92,10 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preHandler: requireSession,
       schema: {
         body: Type.Object(
-          { newEmail: Type.String({ maxLength: 320 }), callbackURL: Type.Optional(Type.String({ maxLength: 2048 })) },
+          {
+            newEmail: Type.String({ maxLength: 320 }),
+            callbackURL: Type.Optional(Type.String({ maxLength: 2048 })),
+          },
           { additionalProperties: false },
         ),
         response: { 200: StatusSchema },

@@ -7,8 +7,16 @@ import { withQuery } from '../../infra/http/redirect.js'
 import { optionalSession } from '../../query-api/session/require-session.js'
 import { followVerificationLink, sendVerificationEmail } from '../accounts/email-verification.js'
 
-const ERROR_CODES = { invalid_token: 'INVALID_TOKEN', token_expired: 'TOKEN_EXPIRED', user_not_found: 'USER_NOT_FOUND' } as const
-const ERROR_MESSAGES = { invalid_token: 'Invalid token', token_expired: 'Token expired', user_not_found: 'User not found' } as const
+const ERROR_CODES = {
+  invalid_token: 'INVALID_TOKEN',
+  token_expired: 'TOKEN_EXPIRED',
+  user_not_found: 'USER_NOT_FOUND',
+} as const
+const ERROR_MESSAGES = {
+  invalid_token: 'Invalid token',
+  token_expired: 'Token expired',
+  user_not_found: 'User not found',
+} as const
 
 export const emailVerificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.tessera
@@ -18,7 +26,10 @@ export const emailVerificationRoutes: FastifyPluginAsyncTypebox = async (app) =>
     {
       schema: {
         body: Type.Object(
-          { email: Type.String({ maxLength: 320 }), callbackURL: Type.Optional(Type.String({ maxLength: 2048 })) },
+          {
+            email: Type.String({ maxLength: 320 }),
+            callbackURL: Type.Optional(Type.String({ maxLength: 2048 })),
+          },
           { additionalProperties: false },
         ),
         response: { 200: StatusSchema },
@@ -47,10 +58,15 @@ export const emailVerificationRoutes: FastifyPluginAsyncTypebox = async (app) =>
     },
     async (request, reply) => {
       const { token, callbackURL } = request.query
-      const outcome = await followVerificationLink(ctx, request, reply, { token, callbackURL: callbackURL ?? null })
+      const outcome = await followVerificationLink(ctx, request, reply, {
+        token,
+        callbackURL: callbackURL ?? null,
+      })
       if (!outcome.ok) {
         if (callbackURL) return reply.redirect(withQuery(callbackURL, { error: outcome.error }))
-        return reply.status(401).send({ code: ERROR_CODES[outcome.error], message: ERROR_MESSAGES[outcome.error] })
+        return reply
+          .status(401)
+          .send({ code: ERROR_CODES[outcome.error], message: ERROR_MESSAGES[outcome.error] })
       }
       if (callbackURL) return reply.redirect(callbackURL)
       return reply.send({ status: true, user: null })

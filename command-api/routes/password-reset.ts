@@ -3,8 +3,8 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { withQuery } from '../../infra/http/redirect.js'
 import { StatusSchema } from '../../infra/http/presenters.js'
+import { withQuery } from '../../infra/http/redirect.js'
 import {
   findLiveResetToken,
   RESET_REQUESTED_MESSAGE,
@@ -35,7 +35,9 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox = async (app) => {
           redirectTo: request.body.redirectTo ?? null,
         })
         await reply.send({ status: true, message: RESET_REQUESTED_MESSAGE })
-        await record().catch((error: unknown) => request.log.error({ err: error }, 'password reset request failed'))
+        await record().catch((error: unknown) =>
+          request.log.error({ err: error }, 'password reset request failed'),
+        )
         return reply
       },
     )
@@ -61,7 +63,10 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         body: Type.Object(
-          { newPassword: Type.String({ maxLength: 4096 }), token: Type.Optional(Type.String({ maxLength: 256 })) },
+          {
+            newPassword: Type.String({ maxLength: 4096 }),
+            token: Type.Optional(Type.String({ maxLength: 256 })),
+          },
           { additionalProperties: false },
         ),
         querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 256 })) }),

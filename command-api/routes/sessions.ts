@@ -14,7 +14,11 @@ import { authOf, requireSession } from '../../query-api/session/require-session.
 import { revokeSession } from '../sessions/end-session.js'
 
 // These routes take no parameters; clients send nothing, `{}` or `null`.
-const EmptyBody = Type.Union([Type.Object({}, { additionalProperties: false }), Type.Null(), Type.Undefined()])
+const EmptyBody = Type.Union([
+  Type.Object({}, { additionalProperties: false }),
+  Type.Null(),
+  Type.Undefined(),
+])
 
 export const sessionCommandRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.tessera
@@ -27,7 +31,11 @@ export const sessionCommandRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const lookup = token ? await ctx.sessions.lookup(token, ctx.clock()) : null
       if (lookup && lookup.status !== 'none') {
         const { session } = lookup.found
-        await revokeSession(ctx, request, { sessionId: session.id, requestedBy: session.user_id, reason: 'sign-out' })
+        await revokeSession(ctx, request, {
+          sessionId: session.id,
+          requestedBy: session.user_id,
+          reason: 'sign-out',
+        })
       }
       clearSessionCookies(reply, ctx.sessions.cookieSettings)
       return { success: true }
@@ -39,7 +47,10 @@ export const sessionCommandRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       preHandler: requireSession,
       schema: {
-        body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false }),
+        body: Type.Object(
+          { token: Type.String({ minLength: 1, maxLength: 256 }) },
+          { additionalProperties: false },
+        ),
         response: { 200: StatusSchema },
       },
     },
@@ -48,7 +59,8 @@ export const sessionCommandRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // Accepts a raw token, or the id that list-sessions hands out in its place.
       const { token } = request.body
       const target =
-        (await findSessionByTokenHash(ctx.db, sha256Hex(token)))?.session ?? (await findSessionById(ctx.db, token))
+        (await findSessionByTokenHash(ctx.db, sha256Hex(token)))?.session ??
+        (await findSessionById(ctx.db, token))
       // Someone else's session (or none): nothing changes, and nothing tells the caller which.
       if (target && target.user_id === user.id)
         await revokeSession(ctx, request, { sessionId: target.id, requestedBy: user.id, reason: 'revoked' })
@@ -62,7 +74,11 @@ export const sessionCommandRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { user } = authOf(request)
       for (const session of await listSessionsOfUser(ctx.db, user.id))
-        await revokeSession(ctx, request, { sessionId: session.id, requestedBy: user.id, reason: 'revoked-all' })
+        await revokeSession(ctx, request, {
+          sessionId: session.id,
+          requestedBy: user.id,
+          reason: 'revoked-all',
+        })
       return { status: true }
     },
   )
@@ -74,7 +90,11 @@ export const sessionCommandRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { user, session: current } = authOf(request)
       for (const session of await listSessionsOfUser(ctx.db, user.id))
         if (session.id !== current.id)
-          await revokeSession(ctx, request, { sessionId: session.id, requestedBy: user.id, reason: 'revoked-others' })
+          await revokeSession(ctx, request, {
+            sessionId: session.id,
+            requestedBy: user.id,
+            reason: 'revoked-others',
+          })
       return { status: true }
     },
   )

@@ -10,7 +10,11 @@ import { findSessionById } from '../../projections/sessions/sessions.repository.
 import type { SessionRow } from '../../projections/sessions/sessions.table.js'
 import type { FoundSession } from '../../query-api/session/resolve-session.js'
 
-export const needsRefresh = (session: SessionRow, now: Date, { expiresIn, updateAge }: { expiresIn: number; updateAge: number }) =>
+export const needsRefresh = (
+  session: SessionRow,
+  now: Date,
+  { expiresIn, updateAge }: { expiresIn: number; updateAge: number },
+) =>
   session.remember_me && session.expires_at.getTime() - expiresIn * 1000 + updateAge * 1000 <= now.getTime()
 
 export const refreshSession = async (

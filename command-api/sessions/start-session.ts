@@ -4,8 +4,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { sessionDecider, sessionStream } from '../../domain/session/session.js'
 import { newId, sessionToken, sha256Hex } from '../../infra/crypto/tokens.js'
-import { setSessionCookie } from '../../infra/http/session-cookie.js'
 import { clientIp, metadataFor, userAgentOf } from '../../infra/http/request-metadata.js'
+import { setSessionCookie } from '../../infra/http/session-cookie.js'
 import type { AppContext } from '../../infra/server/context.js'
 
 /** Lifetime of a session whose owner did not ask to be remembered (spec: 86400 s). */

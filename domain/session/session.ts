@@ -89,29 +89,45 @@ export const decide = (command: SessionCommand, state: Session): SessionEvent[] 
 
 const isExpired = (expiresAt: string, now: string) => Date.parse(expiresAt) <= Date.parse(now)
 
-const start = (command: Extract<SessionCommand, { type: 'start-session' }>, state: Session): SessionEvent[] => {
+const start = (
+  command: Extract<SessionCommand, { type: 'start-session' }>,
+  state: Session,
+): SessionEvent[] => {
   if (state.status !== 'none') throw AUTH_ERRORS.error('FAILED_TO_CREATE_SESSION')
   const { type: _type, ...data } = command
   return [{ type: 'session.started', data }]
 }
 
 // A session that ended or expired meanwhile is simply not extended: the caller's read will say so.
-const refresh = (command: Extract<SessionCommand, { type: 'refresh-session' }>, state: Session): SessionEvent[] => {
+const refresh = (
+  command: Extract<SessionCommand, { type: 'refresh-session' }>,
+  state: Session,
+): SessionEvent[] => {
   if (state.status !== 'active' || isExpired(state.expiresAt, command.now) || !state.rememberMe) return []
   if (Date.parse(command.expiresAt) <= Date.parse(state.expiresAt)) return []
   return [{ type: 'session.refreshed', data: { sessionId: state.sessionId, expiresAt: command.expiresAt } }]
 }
 
-const revoke = (command: Extract<SessionCommand, { type: 'revoke-session' }>, state: Session): SessionEvent[] => {
+const revoke = (
+  command: Extract<SessionCommand, { type: 'revoke-session' }>,
+  state: Session,
+): SessionEvent[] => {
   if (state.status === 'none') throw AUTH_ERRORS.error('SESSION_NOT_FOUND')
-  if (command.requestedBy !== null && command.requestedBy !== state.userId) throw AUTH_ERRORS.error('UNAUTHORIZED')
+  if (command.requestedBy !== null && command.requestedBy !== state.userId)
+    throw AUTH_ERRORS.error('UNAUTHORIZED')
   if (state.status === 'ended') return []
   return [
-    { type: 'session.revoked', data: { sessionId: state.sessionId, userId: state.userId, reason: command.reason } },
+    {
+      type: 'session.revoked',
+      data: { sessionId: state.sessionId, userId: state.userId, reason: command.reason },
+    },
   ]
 }
 
-const expire = (command: Extract<SessionCommand, { type: 'expire-session' }>, state: Session): SessionEvent[] => {
+const expire = (
+  command: Extract<SessionCommand, { type: 'expire-session' }>,
+  state: Session,
+): SessionEvent[] => {
   if (state.status !== 'active' || !isExpired(state.expiresAt, command.now)) return []
   return [{ type: 'session.expired', data: { sessionId: state.sessionId, userId: state.userId } }]
 }

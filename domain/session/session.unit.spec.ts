@@ -28,7 +28,10 @@ const started = (overrides: { rememberMe?: boolean } = {}): SessionEvent => ({
   },
 })
 
-const revoked: SessionEvent = { type: 'session.revoked', data: { sessionId: 's1', userId: 'u1', reason: 'sign-out' } }
+const revoked: SessionEvent = {
+  type: 'session.revoked',
+  data: { sessionId: 's1', userId: 'u1', reason: 'sign-out' },
+}
 
 describe('session: start', () => {
   it('starts a session', () => given([]).when(startCommand).then([started()]))
@@ -37,12 +40,18 @@ describe('session: start', () => {
 })
 
 describe('session: refresh', () => {
-  const refresh = (now: string, expiresAt: string): SessionCommand => ({ type: 'refresh-session', now, expiresAt })
+  const refresh = (now: string, expiresAt: string): SessionCommand => ({
+    type: 'refresh-session',
+    now,
+    expiresAt,
+  })
 
   it('extends an active session', () =>
     given([started()])
       .when(refresh('2026-01-03T00:00:00.000Z', '2026-01-10T00:00:00.000Z'))
-      .then([{ type: 'session.refreshed', data: { sessionId: 's1', expiresAt: '2026-01-10T00:00:00.000Z' } }]))
+      .then([
+        { type: 'session.refreshed', data: { sessionId: 's1', expiresAt: '2026-01-10T00:00:00.000Z' } },
+      ]))
 
   it('does not extend an expired session', () =>
     given([started()]).when(refresh('2026-01-09T00:00:00.000Z', '2026-01-16T00:00:00.000Z')).then([]))
@@ -53,7 +62,9 @@ describe('session: refresh', () => {
       .then([]))
 
   it('does not extend an ended session', () =>
-    given([started(), revoked]).when(refresh('2026-01-03T00:00:00.000Z', '2026-01-10T00:00:00.000Z')).then([]))
+    given([started(), revoked])
+      .when(refresh('2026-01-03T00:00:00.000Z', '2026-01-10T00:00:00.000Z'))
+      .then([]))
 })
 
 describe('session: revoke', () => {
@@ -78,5 +89,6 @@ describe('session: expire', () => {
       .when(expire('2026-01-08T00:00:00.000Z'))
       .then([{ type: 'session.expired', data: { sessionId: 's1', userId: 'u1' } }]))
 
-  it('leaves a live session alone', () => given([started()]).when(expire('2026-01-07T00:00:00.000Z')).then([]))
+  it('leaves a live session alone', () =>
+    given([started()]).when(expire('2026-01-07T00:00:00.000Z')).then([]))
 })

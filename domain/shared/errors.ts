@@ -37,5 +37,4 @@ export const defineErrors = <Codes extends string>(
   return Object.assign(entries, { error })
 }
 
-export const isDomainError = (value: unknown): value is DomainError =>
-  value instanceof DomainError
+export const isDomainError = (value: unknown): value is DomainError => value instanceof DomainError

@@ -3,14 +3,17 @@
 
 import { expect } from 'vitest'
 import { type Decider, fold } from './decider.js'
-import type { DomainEvent } from './event.js'
 import { isDomainError } from './errors.js'
+import type { DomainEvent } from './event.js'
 
-export const specFor = <Command, Event extends DomainEvent, State>(decider: Decider<Command, Event, State>) => ({
+export const specFor = <Command, Event extends DomainEvent, State>(
+  decider: Decider<Command, Event, State>,
+) => ({
   given: (history: readonly Event[]) => ({
     when: (command: Command) => {
       const run = () => decider.decide(command, fold(decider, history))
       return {
+        // biome-ignore lint/suspicious/noThenProperty: the spec DSL reads given/when/then; it is never awaited
         then: (expected: readonly Event[]) => expect(run()).toEqual(expected),
         thenThrows: (code: string) => {
           let thrown: unknown

@@ -7,7 +7,10 @@ export type PasswordLimits = { min: number; max: number }
 
 export const DEFAULT_PASSWORD_LIMITS: PasswordLimits = { min: 8, max: 128 }
 
-export const assertPasswordPolicy = (password: string, limits: PasswordLimits = DEFAULT_PASSWORD_LIMITS): void => {
+export const assertPasswordPolicy = (
+  password: string,
+  limits: PasswordLimits = DEFAULT_PASSWORD_LIMITS,
+): void => {
   if (password.length < limits.min) throw AUTH_ERRORS.error('PASSWORD_TOO_SHORT')
   if (password.length > limits.max) throw AUTH_ERRORS.error('PASSWORD_TOO_LONG')
 }

@@ -20,8 +20,18 @@ describe('email policy', () => {
   })
 
   it('rejects what is not an address', () => {
-    for (const bad of ['user', 'user@', '@example.com', 'us er@example.com', 'user@example', 'a..b@example.com'])
-      expect(codeOf(() => parseEmail(bad)), bad).toBe('INVALID_EMAIL')
+    for (const bad of [
+      'user',
+      'user@',
+      '@example.com',
+      'us er@example.com',
+      'user@example',
+      'a..b@example.com',
+    ])
+      expect(
+        codeOf(() => parseEmail(bad)),
+        bad,
+      ).toBe('INVALID_EMAIL')
   })
 
   it('rejects an address longer than 254 characters', () => {

@@ -20,7 +20,13 @@ export type UserCommand =
   | { type: 'request-verification-email'; email: string; callbackURL: string | null }
   /** A valid verification link for `email` was followed. */
   | { type: 'verify-email'; email: string }
-  | { type: 'request-password-reset'; requestId: string; tokenHash: string; expiresAt: string; redirectTo: string | null }
+  | {
+      type: 'request-password-reset'
+      requestId: string
+      tokenHash: string
+      expiresAt: string
+      redirectTo: string | null
+    }
   | { type: 'reset-password'; tokenHash: string; passwordHash: string; now: string }
   | { type: 'change-password'; currentPasswordMatches: boolean; passwordHash: string }
   | { type: 'set-password'; accountId: string; passwordHash: string }
@@ -30,7 +36,13 @@ export type UserCommand =
   | { type: 'confirm-email-change'; currentEmail: string; newEmail: string; callbackURL: string | null }
   /** The verification link sent to the new address was followed. */
   | { type: 'complete-email-change'; currentEmail: string; newEmail: string }
-  | { type: 'request-deletion'; requestId: string; tokenHash: string; expiresAt: string; callbackURL: string | null }
+  | {
+      type: 'request-deletion'
+      requestId: string
+      tokenHash: string
+      expiresAt: string
+      callbackURL: string | null
+    }
   | { type: 'discard-token'; tokenHash: string; now: string }
   /** Deletion with the password checked or a fresh session (`proof: 'verified'`), or a mailed token. */
   | { type: 'delete-user'; proof: { kind: 'verified' } | { kind: 'token'; tokenHash: string; now: string } }

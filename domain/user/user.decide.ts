@@ -2,9 +2,9 @@
 
 import { AUTH_ERRORS } from '../errors.js'
 import { parseEmail } from './email.js'
-import type { ActiveUser, PendingToken, User } from './user.js'
 import type { UserCommand } from './user.commands.js'
 import type { UserEvent } from './user.events.js'
+import type { ActiveUser, PendingToken, User } from './user.js'
 
 type Command<T extends UserCommand['type']> = Extract<UserCommand, { type: T }>
 
@@ -17,7 +17,12 @@ export const decideUser = (command: UserCommand, state: User): UserEvent[] => {
     case 'verify-email':
       return verifyEmail(command, state)
     case 'request-password-reset':
-      return [{ type: 'user.password-reset-requested', data: { userId: state.userId, email: state.email, ...withoutType(command) } }]
+      return [
+        {
+          type: 'user.password-reset-requested',
+          data: { userId: state.userId, email: state.email, ...withoutType(command) },
+        },
+      ]
     case 'reset-password':
       return resetPassword(command, state)
     case 'change-password':
@@ -34,7 +39,12 @@ export const decideUser = (command: UserCommand, state: User): UserEvent[] => {
     case 'complete-email-change':
       return completeEmailChange(command, state)
     case 'request-deletion':
-      return [{ type: 'user.deletion-requested', data: { userId: state.userId, email: state.email, ...withoutType(command) } }]
+      return [
+        {
+          type: 'user.deletion-requested',
+          data: { userId: state.userId, email: state.email, ...withoutType(command) },
+        },
+      ]
     case 'delete-user':
       return deleteUser(command, state)
     case 'discard-token':
@@ -60,7 +70,10 @@ const register = (command: Command<'register-user'>, state: User): UserEvent[] =
 }
 
 // A request for someone else's address, or an already verified one, sends nothing.
-const requestVerification = (command: Command<'request-verification-email'>, user: ActiveUser): UserEvent[] => {
+const requestVerification = (
+  command: Command<'request-verification-email'>,
+  user: ActiveUser,
+): UserEvent[] => {
   if (parseEmail(command.email) !== user.email) throw AUTH_ERRORS.error('EMAIL_MISMATCH')
   if (user.emailVerified) throw AUTH_ERRORS.error('EMAIL_ALREADY_VERIFIED')
   return [
@@ -92,7 +105,9 @@ const resetPassword = (command: Command<'reset-password'>, user: ActiveUser): Us
 const changePassword = (command: Command<'change-password'>, user: ActiveUser): UserEvent[] => {
   if (!user.credential) throw AUTH_ERRORS.error('CREDENTIAL_ACCOUNT_NOT_FOUND')
   if (!command.currentPasswordMatches) throw AUTH_ERRORS.error('INVALID_PASSWORD')
-  return [{ type: 'user.password-changed', data: { userId: user.userId, passwordHash: command.passwordHash } }]
+  return [
+    { type: 'user.password-changed', data: { userId: user.userId, passwordHash: command.passwordHash } },
+  ]
 }
 
 const updateProfile = (command: Command<'update-profile'>, user: ActiveUser): UserEvent[] => {
@@ -101,7 +116,8 @@ const updateProfile = (command: Command<'update-profile'>, user: ActiveUser): Us
     ...(name !== undefined && name !== user.name ? { name } : {}),
     ...(command.image !== undefined && command.image !== user.image ? { image: command.image } : {}),
   }
-  if (command.name === undefined && command.image === undefined) throw AUTH_ERRORS.error('NO_FIELDS_TO_UPDATE')
+  if (command.name === undefined && command.image === undefined)
+    throw AUTH_ERRORS.error('NO_FIELDS_TO_UPDATE')
   if (Object.keys(changes).length === 0) return []
   return [{ type: 'user.profile-updated', data: { userId: user.userId, ...changes } }]
 }
@@ -116,8 +132,14 @@ const changeEmail = (command: Command<'change-email'>, user: ActiveUser): UserEv
   const { userId } = user
   if (!user.emailVerified)
     return [
-      { type: 'user.email-changed', data: { userId, previousEmail: user.email, email: newEmail, emailVerified: false } },
-      { type: 'user.verification-email-requested', data: { userId, email: newEmail, callbackURL: command.callbackURL } },
+      {
+        type: 'user.email-changed',
+        data: { userId, previousEmail: user.email, email: newEmail, emailVerified: false },
+      },
+      {
+        type: 'user.verification-email-requested',
+        data: { userId, email: newEmail, callbackURL: command.callbackURL },
+      },
     ]
   return [
     {
@@ -132,7 +154,12 @@ const confirmEmailChange = (command: Command<'confirm-email-change'>, user: Acti
   return [
     {
       type: 'user.email-change-confirmed',
-      data: { userId: user.userId, currentEmail: user.email, newEmail: command.newEmail, callbackURL: command.callbackURL },
+      data: {
+        userId: user.userId,
+        currentEmail: user.email,
+        newEmail: command.newEmail,
+        callbackURL: command.callbackURL,
+      },
     },
   ]
 }
@@ -150,7 +177,10 @@ const completeEmailChange = (command: Command<'complete-email-change'>, user: Ac
 
 const deleteUser = (command: Command<'delete-user'>, user: ActiveUser): UserEvent[] => {
   const { proof } = command
-  if (proof.kind === 'token' && !user.deletionTokens.some((token) => isLive(token, proof.tokenHash, proof.now)))
+  if (
+    proof.kind === 'token' &&
+    !user.deletionTokens.some((token) => isLive(token, proof.tokenHash, proof.now))
+  )
     throw AUTH_ERRORS.error('INVALID_TOKEN')
   return [{ type: 'user.deleted', data: { userId: user.userId, email: user.email } }]
 }

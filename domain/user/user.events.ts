@@ -20,12 +20,22 @@ export type UserEvent =
       }
     }
   /** Mail a verification link (an HS256 token, 1 hour) for `email` to `email`. */
-  | { type: 'user.verification-email-requested'; data: { userId: string; email: string; callbackURL: string | null } }
+  | {
+      type: 'user.verification-email-requested'
+      data: { userId: string; email: string; callbackURL: string | null }
+    }
   | { type: 'user.email-verified'; data: { userId: string; email: string } }
   /** Mail a reset link; the token (24 chars) is derived from `requestId`, stored as `tokenHash`. */
   | {
       type: 'user.password-reset-requested'
-      data: { userId: string; email: string; requestId: string; tokenHash: string; expiresAt: string; redirectTo: string | null }
+      data: {
+        userId: string
+        email: string
+        requestId: string
+        tokenHash: string
+        expiresAt: string
+        redirectTo: string | null
+      }
     }
   | { type: 'user.password-reset'; data: { userId: string; tokenHash: string; passwordHash: string } }
   | { type: 'user.password-changed'; data: { userId: string; passwordHash: string } }
@@ -49,7 +59,14 @@ export type UserEvent =
   /** Mail a deletion link; the token (32 chars) is derived from `requestId`, stored as `tokenHash`. */
   | {
       type: 'user.deletion-requested'
-      data: { userId: string; email: string; requestId: string; tokenHash: string; expiresAt: string; callbackURL: string | null }
+      data: {
+        userId: string
+        email: string
+        requestId: string
+        tokenHash: string
+        expiresAt: string
+        callbackURL: string | null
+      }
     }
   /** An expired one-time token was looked up and discarded (spec: expired values go when looked up). */
   | { type: 'user.token-discarded'; data: { userId: string; tokenHash: string } }

@@ -43,17 +43,31 @@ const evolveActive = (user: ActiveUser, event: UserEvent): User => {
     case 'user.email-verified':
       return { ...user, emailVerified: true }
     case 'user.password-reset-requested':
-      return { ...user, resetTokens: [...user.resetTokens, { tokenHash: event.data.tokenHash, expiresAt: event.data.expiresAt }] }
+      return {
+        ...user,
+        resetTokens: [
+          ...user.resetTokens,
+          { tokenHash: event.data.tokenHash, expiresAt: event.data.expiresAt },
+        ],
+      }
     case 'user.password-reset':
       return {
         ...user,
         resetTokens: [],
-        credential: { accountId: user.credential?.accountId ?? event.data.userId, passwordHash: event.data.passwordHash },
+        credential: {
+          accountId: user.credential?.accountId ?? event.data.userId,
+          passwordHash: event.data.passwordHash,
+        },
       }
     case 'user.password-changed':
-      return user.credential ? { ...user, credential: { ...user.credential, passwordHash: event.data.passwordHash } } : user
+      return user.credential
+        ? { ...user, credential: { ...user.credential, passwordHash: event.data.passwordHash } }
+        : user
     case 'user.password-set':
-      return { ...user, credential: { accountId: event.data.accountId, passwordHash: event.data.passwordHash } }
+      return {
+        ...user,
+        credential: { accountId: event.data.accountId, passwordHash: event.data.passwordHash },
+      }
     case 'user.profile-updated': {
       const { name, image } = event.data
       return { ...user, ...(name !== undefined ? { name } : {}), ...(image !== undefined ? { image } : {}) }
@@ -61,15 +75,27 @@ const evolveActive = (user: ActiveUser, event: UserEvent): User => {
     case 'user.email-change-confirmed':
       return { ...user, confirmedNewEmail: event.data.newEmail }
     case 'user.email-changed':
-      return { ...user, email: event.data.email, emailVerified: event.data.emailVerified, confirmedNewEmail: null }
+      return {
+        ...user,
+        email: event.data.email,
+        emailVerified: event.data.emailVerified,
+        confirmedNewEmail: null,
+      }
     case 'user.deletion-requested':
       return {
         ...user,
-        deletionTokens: [...user.deletionTokens, { tokenHash: event.data.tokenHash, expiresAt: event.data.expiresAt }],
+        deletionTokens: [
+          ...user.deletionTokens,
+          { tokenHash: event.data.tokenHash, expiresAt: event.data.expiresAt },
+        ],
       }
     case 'user.token-discarded': {
       const keep = (token: PendingToken) => token.tokenHash !== event.data.tokenHash
-      return { ...user, resetTokens: user.resetTokens.filter(keep), deletionTokens: user.deletionTokens.filter(keep) }
+      return {
+        ...user,
+        resetTokens: user.resetTokens.filter(keep),
+        deletionTokens: user.deletionTokens.filter(keep),
+      }
     }
     case 'user.deleted':
       return { status: 'deleted', userId: user.userId }
@@ -108,7 +134,12 @@ export type ClaimRequest = { op: 'claim' | 'release'; scope: string; value: stri
 
 export const userClaims = (events: readonly UserEvent[]): ClaimRequest[] =>
   events.flatMap((event): ClaimRequest[] => {
-    const claim = (op: ClaimRequest['op'], value: string) => ({ op, scope: EMAIL_CLAIM_SCOPE, value, owner: event.data.userId })
+    const claim = (op: ClaimRequest['op'], value: string) => ({
+      op,
+      scope: EMAIL_CLAIM_SCOPE,
+      value,
+      owner: event.data.userId,
+    })
     switch (event.type) {
       case 'user.registered':
         return [claim('claim', event.data.email)]

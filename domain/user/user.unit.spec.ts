@@ -30,7 +30,14 @@ const registered: UserEvent = {
 const verified: UserEvent = { type: 'user.email-verified', data: { userId: 'u1', email: 'ada@example.com' } }
 const resetRequested = (tokenHash: string, expiresAt = '2026-01-01T01:00:00.000Z'): UserEvent => ({
   type: 'user.password-reset-requested',
-  data: { userId: 'u1', email: 'ada@example.com', requestId: `r-${tokenHash}`, tokenHash, expiresAt, redirectTo: null },
+  data: {
+    userId: 'u1',
+    email: 'ada@example.com',
+    requestId: `r-${tokenHash}`,
+    tokenHash,
+    expiresAt,
+    redirectTo: null,
+  },
 })
 
 describe('user: register', () => {
@@ -65,7 +72,10 @@ describe('user: email verification', () => {
     given([registered])
       .when({ type: 'request-verification-email', email: 'ADA@example.com', callbackURL: null })
       .then([
-        { type: 'user.verification-email-requested', data: { userId: 'u1', email: 'ada@example.com', callbackURL: null } },
+        {
+          type: 'user.verification-email-requested',
+          data: { userId: 'u1', email: 'ada@example.com', callbackURL: null },
+        },
       ])
     given([registered])
       .when({ type: 'request-verification-email', email: 'eve@example.com', callbackURL: null })
@@ -96,14 +106,25 @@ describe('user: password reset', () => {
     data: { userId: 'u1', tokenHash: 'h1', passwordHash: 'new:hash' },
   }
 
-  it('resets with a live token', () => given([registered, resetRequested('h1')]).when(reset('h1')).then([resetDone]))
+  it('resets with a live token', () =>
+    given([registered, resetRequested('h1')])
+      .when(reset('h1'))
+      .then([resetDone]))
   it('refuses an unknown token', () =>
-    given([registered, resetRequested('h1')]).when(reset('h2')).thenThrows('INVALID_TOKEN'))
+    given([registered, resetRequested('h1')])
+      .when(reset('h2'))
+      .thenThrows('INVALID_TOKEN'))
   it('refuses an expired token', () =>
-    given([registered, resetRequested('h1')]).when(reset('h1', '2026-01-01T01:00:00.000Z')).thenThrows('INVALID_TOKEN'))
+    given([registered, resetRequested('h1')])
+      .when(reset('h1', '2026-01-01T01:00:00.000Z'))
+      .thenThrows('INVALID_TOKEN'))
   it('uses a token once, and a reset voids the other outstanding tokens', () => {
-    given([registered, resetRequested('h1'), resetDone]).when(reset('h1')).thenThrows('INVALID_TOKEN')
-    given([registered, resetRequested('h1'), resetRequested('h2'), resetDone]).when(reset('h2')).thenThrows('INVALID_TOKEN')
+    given([registered, resetRequested('h1'), resetDone])
+      .when(reset('h1'))
+      .thenThrows('INVALID_TOKEN')
+    given([registered, resetRequested('h1'), resetRequested('h2'), resetDone])
+      .when(reset('h2'))
+      .thenThrows('INVALID_TOKEN')
   })
 })
 
@@ -138,7 +159,8 @@ describe('user: credentials and profile', () => {
 describe('user: change email', () => {
   const change = (newEmail: string): UserCommand => ({ type: 'change-email', newEmail, callbackURL: '/cb' })
 
-  it('refuses the same address', () => given([registered]).when(change('ADA@example.com')).thenThrows('EMAIL_IS_THE_SAME'))
+  it('refuses the same address', () =>
+    given([registered]).when(change('ADA@example.com')).thenThrows('EMAIL_IS_THE_SAME'))
 
   it('changes an unverified address at once and asks the new one to verify', () =>
     given([registered])
@@ -146,30 +168,58 @@ describe('user: change email', () => {
       .then([
         {
           type: 'user.email-changed',
-          data: { userId: 'u1', previousEmail: 'ada@example.com', email: 'new@example.com', emailVerified: false },
+          data: {
+            userId: 'u1',
+            previousEmail: 'ada@example.com',
+            email: 'new@example.com',
+            emailVerified: false,
+          },
         },
-        { type: 'user.verification-email-requested', data: { userId: 'u1', email: 'new@example.com', callbackURL: '/cb' } },
+        {
+          type: 'user.verification-email-requested',
+          data: { userId: 'u1', email: 'new@example.com', callbackURL: '/cb' },
+        },
       ]))
 
   it('asks a verified address to confirm, then the new one to verify', () => {
     const requested: UserEvent = {
       type: 'user.email-change-requested',
-      data: { userId: 'u1', currentEmail: 'ada@example.com', newEmail: 'new@example.com', callbackURL: '/cb' },
+      data: {
+        userId: 'u1',
+        currentEmail: 'ada@example.com',
+        newEmail: 'new@example.com',
+        callbackURL: '/cb',
+      },
     }
     const confirmed: UserEvent = {
       type: 'user.email-change-confirmed',
-      data: { userId: 'u1', currentEmail: 'ada@example.com', newEmail: 'new@example.com', callbackURL: '/cb' },
+      data: {
+        userId: 'u1',
+        currentEmail: 'ada@example.com',
+        newEmail: 'new@example.com',
+        callbackURL: '/cb',
+      },
     }
     given([registered, verified]).when(change('new@example.com')).then([requested])
     given([registered, verified, requested])
-      .when({ type: 'confirm-email-change', currentEmail: 'ada@example.com', newEmail: 'new@example.com', callbackURL: '/cb' })
+      .when({
+        type: 'confirm-email-change',
+        currentEmail: 'ada@example.com',
+        newEmail: 'new@example.com',
+        callbackURL: '/cb',
+      })
       .then([confirmed])
     given([registered, verified, requested, confirmed])
       .when({ type: 'complete-email-change', currentEmail: 'ada@example.com', newEmail: 'new@example.com' })
       .then([
         {
           type: 'user.email-changed',
-          data: { userId: 'u1', previousEmail: 'ada@example.com', email: 'new@example.com', emailVerified: true },
+          data: {
+            userId: 'u1',
+            previousEmail: 'ada@example.com',
+            email: 'new@example.com',
+            emailVerified: true,
+          },
         },
       ])
     // Skipping the confirmation by the current address does not work.
@@ -194,16 +244,27 @@ describe('user: deletion', () => {
   const deleted: UserEvent = { type: 'user.deleted', data: { userId: 'u1', email: 'ada@example.com' } }
 
   it('deletes with a verified proof', () =>
-    given([registered]).when({ type: 'delete-user', proof: { kind: 'verified' } }).then([deleted]))
+    given([registered])
+      .when({ type: 'delete-user', proof: { kind: 'verified' } })
+      .then([deleted]))
   it('deletes with a live mailed token, and only then', () => {
     given([registered, requested])
-      .when({ type: 'delete-user', proof: { kind: 'token', tokenHash: 'd1', now: '2026-01-01T12:00:00.000Z' } })
+      .when({
+        type: 'delete-user',
+        proof: { kind: 'token', tokenHash: 'd1', now: '2026-01-01T12:00:00.000Z' },
+      })
       .then([deleted])
     given([registered, requested])
-      .when({ type: 'delete-user', proof: { kind: 'token', tokenHash: 'd1', now: '2026-01-02T00:00:00.000Z' } })
+      .when({
+        type: 'delete-user',
+        proof: { kind: 'token', tokenHash: 'd1', now: '2026-01-02T00:00:00.000Z' },
+      })
       .thenThrows('INVALID_TOKEN')
     given([registered, requested])
-      .when({ type: 'delete-user', proof: { kind: 'token', tokenHash: 'x', now: '2026-01-01T12:00:00.000Z' } })
+      .when({
+        type: 'delete-user',
+        proof: { kind: 'token', tokenHash: 'x', now: '2026-01-01T12:00:00.000Z' },
+      })
       .thenThrows('INVALID_TOKEN')
   })
   it('is gone once deleted', () =>
@@ -226,7 +287,11 @@ describe('user: expired tokens', () => {
     given([registered, requested])
       .when({ type: 'discard-token', tokenHash: 'h1', now: '2026-01-01T02:00:00.000Z' })
       .then([{ type: 'user.token-discarded', data: { userId: 'u1', tokenHash: 'h1' } }])
-    given([registered, requested]).when({ type: 'discard-token', tokenHash: 'h1', now: '2026-01-01T00:00:00.000Z' }).then([])
-    given([registered, requested]).when({ type: 'discard-token', tokenHash: 'zz', now: '2026-01-01T02:00:00.000Z' }).then([])
+    given([registered, requested])
+      .when({ type: 'discard-token', tokenHash: 'h1', now: '2026-01-01T00:00:00.000Z' })
+      .then([])
+    given([registered, requested])
+      .when({ type: 'discard-token', tokenHash: 'zz', now: '2026-01-01T02:00:00.000Z' })
+      .then([])
   })
 })

@@ -2,13 +2,13 @@
 
 import { randomUUID } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
+import pino, { type Logger } from 'pino'
 import { setPassword } from '../../command-api/accounts/credentials.js'
 import { isDomainError } from '../../domain/shared/errors.js'
 import { normalizeEmail } from '../../domain/user/email.js'
-import { findUserByEmail } from '../../projections/users/users.repository.js'
-import pino, { type Logger } from 'pino'
 import { readModelProjections } from '../../projections/all.js'
 import { replay } from '../../projections/runner/projector.js'
+import { findUserByEmail } from '../../projections/users/users.repository.js'
 import { ConfigError, loadConfig } from '../config/config.js'
 import { openDatabase } from '../db/database.js'
 import { migrateToLatest } from '../db/migrate.js'
@@ -77,13 +77,16 @@ const withDatabase = async <T>(run: (database: Awaited<ReturnType<typeof openDat
 const readStdin = async (): Promise<string> => {
   const chunks: Buffer[] = []
   for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk))
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '')
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '')
 }
 
 /** Server-side only: there is deliberately no HTTP route for this (spec: set-password is server only). */
 const setPasswordCommand = async (args: readonly string[]) => {
   const email = args[0]
-  if (!email) throw new ConfigError('set-password', 'Usage: tessera set-password <email>  (password on stdin)')
+  if (!email)
+    throw new ConfigError('set-password', 'Usage: tessera set-password <email>  (password on stdin)')
   const config = loadConfig()
   const logger = pino({ level: 'warn' })
   const tessera = await createTessera({ config, logger, role: 'projector' })

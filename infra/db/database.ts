@@ -27,7 +27,8 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => value)
 
 export const openDatabase = async (target: DatabaseTarget): Promise<OpenDatabase> => {
   if (target.kind === 'postgres') return openPostgres(target.url, target.poolSize ?? 10)
-  const client = target.kind === 'pglite-client' ? target.client : await PGlite.create(pgliteOptions(target.dataDir))
+  const client =
+    target.kind === 'pglite-client' ? target.client : await PGlite.create(pgliteOptions(target.dataDir))
   const db = new Kysely<Database>({ dialect: pgliteDialect(client, { closeClient: true }) })
   return { db, kind: 'pglite', close: () => db.destroy() }
 }

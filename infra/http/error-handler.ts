@@ -19,7 +19,9 @@ const validationMessage = (error: FastifyError): string => {
   const issues = (error.validation ?? []) as ValidationIssue[]
   const part = error.validationContext === 'querystring' ? 'query' : error.validationContext
   const label = part === 'query' ? 'Invalid query parameters' : 'Invalid body parameters'
-  const details = issues.slice(0, 3).map((issue) => `[${fieldOf(issue, part)}] ${issue.message ?? 'is invalid'}`)
+  const details = issues
+    .slice(0, 3)
+    .map((issue) => `[${fieldOf(issue, part)}] ${issue.message ?? 'is invalid'}`)
   return details.length > 0 ? `${label}: ${details.join('; ')}` : label
 }
 
@@ -38,7 +40,8 @@ const send = (reply: FastifyReply, status: number, code: string, message: string
 export const installErrorHandling = (app: FastifyInstance): void => {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (isDomainError(error)) {
-      if (error.status === 429 && reply.getHeader('x-retry-after') === undefined) reply.header('x-retry-after', '10')
+      if (error.status === 429 && reply.getHeader('x-retry-after') === undefined)
+        reply.header('x-retry-after', '10')
       return send(reply, error.status, error.code, error.message)
     }
     if (error.validation) return send(reply, 400, 'VALIDATION_ERROR', validationMessage(error))

@@ -40,7 +40,10 @@ export const setSessionCookie = (
   reply.setCookie(names.dontRemember, signCookieValue('true', settings.secret), attributes(settings.secure))
 }
 
-export const clearSessionCookies = (reply: FastifyReply, settings: Pick<SessionCookieSettings, 'secure'>): void => {
+export const clearSessionCookies = (
+  reply: FastifyReply,
+  settings: Pick<SessionCookieSettings, 'secure'>,
+): void => {
   const names = cookieNames(settings.secure)
   for (const name of [names.sessionToken, names.dontRemember])
     reply.setCookie(name, '', { ...attributes(settings.secure), maxAge: 0 })

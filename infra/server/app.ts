@@ -26,7 +26,10 @@ const BODY_LIMIT_BYTES = 64 * 1024
 
 export type BuildAppOptions = { logger: Logger; portalDir?: string | null }
 
-export const buildApp = async (ctx: AppContext, { logger, portalDir = null }: BuildAppOptions): Promise<FastifyInstance> => {
+export const buildApp = async (
+  ctx: AppContext,
+  { logger, portalDir = null }: BuildAppOptions,
+): Promise<FastifyInstance> => {
   const loggerInstance: FastifyBaseLogger = logger
   const base = Fastify({
     loggerInstance,

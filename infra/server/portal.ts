@@ -19,7 +19,10 @@ export const registerPortal = async (
     wildcard: false,
     index: false,
     setHeaders: (reply, path) => {
-      reply.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache')
+      reply.header(
+        'cache-control',
+        path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+      )
     },
   })
   app.get('/', (_request, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'))
@@ -28,7 +31,10 @@ export const registerPortal = async (
     return reply.sendFile(`assets/${path}`)
   })
   app.setNotFoundHandler((request, reply) => {
-    const isPageRequest = request.method === 'GET' && !request.url.startsWith(`${basePath}/`) && !request.url.startsWith('/assets/')
+    const isPageRequest =
+      request.method === 'GET' &&
+      !request.url.startsWith(`${basePath}/`) &&
+      !request.url.startsWith('/assets/')
     if (isPageRequest && hasIndex) return reply.header('cache-control', 'no-cache').sendFile('index.html')
     const { status, body } = notFound()
     return reply.status(status).send(body)

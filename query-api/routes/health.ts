@@ -18,7 +18,9 @@ code{background:#f3f4f6;padding:.1rem .3rem;border-radius:4px}a{color:#0b57d0}</
 <p><a href="${escapeHtml(homeUrl)}">Go back to the application</a></p></body></html>`
 
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/ok', { schema: { response: { 200: Type.Object({ ok: Type.Boolean() }) } } }, async () => ({ ok: true }))
+  app.get('/ok', { schema: { response: { 200: Type.Object({ ok: Type.Boolean() }) } } }, async () => ({
+    ok: true,
+  }))
 
   app.get(
     '/error',

@@ -24,7 +24,9 @@ export const sessionQueryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         querystring: GetSessionQuery,
-        response: { 200: Type.Union([Type.Object({ session: SessionSchema, user: UserSchema }), Type.Null()]) },
+        response: {
+          200: Type.Union([Type.Object({ session: SessionSchema, user: UserSchema }), Type.Null()]),
+        },
       },
     },
     async (request, reply) => {
@@ -38,7 +40,9 @@ export const sessionQueryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return null
       }
       let { session } = lookup.found
-      const mayRefresh = request.query.disableRefresh !== 'true' && !hasDontRememberCookie(request, ctx.sessions.cookieSettings)
+      const mayRefresh =
+        request.query.disableRefresh !== 'true' &&
+        !hasDontRememberCookie(request, ctx.sessions.cookieSettings)
       if (mayRefresh) session = await refreshSession(ctx, request, reply, lookup.found)
       return { session: sessionJson(session, token), user: userJson(lookup.found.user) }
     },

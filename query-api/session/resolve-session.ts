@@ -6,7 +6,10 @@ import type { Kysely } from 'kysely'
 import { sha256Hex } from '../../infra/crypto/tokens.js'
 import { readSessionToken, type SessionCookieSettings } from '../../infra/http/session-cookie.js'
 import type { Database } from '../../projections/database.js'
-import { findSessionByTokenHash, type SessionWithUser } from '../../projections/sessions/sessions.repository.js'
+import {
+  findSessionByTokenHash,
+  type SessionWithUser,
+} from '../../projections/sessions/sessions.repository.js'
 import type { SessionCache } from './session-cache.js'
 
 export type FoundSession = SessionWithUser & { token: string }

@@ -61,7 +61,8 @@ export const createSessionCache = (): SessionCache => {
         const { sessionId, userId } = touched(event)
         const sessionHash = sessionId ? hashBySession.get(sessionId) : undefined
         if (sessionHash) evict(sessionHash)
-        if (event.type.startsWith('user.') && userId) for (const hash of [...(hashesByUser.get(userId) ?? [])]) evict(hash)
+        if (event.type.startsWith('user.') && userId)
+          for (const hash of [...(hashesByUser.get(userId) ?? [])]) evict(hash)
       }
     },
   }

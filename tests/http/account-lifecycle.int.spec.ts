@@ -13,7 +13,11 @@ afterAll(() => sink.close())
 
 const start = (features: object = {}) =>
   startTessera({
-    env: { SMTP_URL: sink.url, MAIL_FROM: 'Tessera <no-reply@tessera.test>', BASE_URL: 'http://tessera.test' },
+    env: {
+      SMTP_URL: sink.url,
+      MAIL_FROM: 'Tessera <no-reply@tessera.test>',
+      BASE_URL: 'http://tessera.test',
+    },
     features,
   })
 
@@ -27,7 +31,12 @@ const linkIn = (mail: { links: string[] }, path: string): string => {
 }
 
 const signUp = async (browser: Browser, email: string, name = 'Test Person') => {
-  const response = await browser.post('/sign-up/email', { name, email, password: PASSWORD, callbackURL: '/welcome' })
+  const response = await browser.post('/sign-up/email', {
+    name,
+    email,
+    password: PASSWORD,
+    callbackURL: '/welcome',
+  })
   expect(response.status).toBe(200)
   return response.json as { user: { id: string } }
 }
@@ -70,9 +79,14 @@ describe('email verification', () => {
     expect(other.status).toBe(400)
     expect(other.json).toMatchObject({ code: 'EMAIL_MISMATCH' })
     sink.clear()
-    const own = await browser.post('/send-verification-email', { email: 'own@example.com', callbackURL: '/again' })
+    const own = await browser.post('/send-verification-email', {
+      email: 'own@example.com',
+      callbackURL: '/again',
+    })
     expect(own.json).toEqual({ status: true })
-    expect(linkIn(await mailTo('own@example.com', /verify/i), '/verify-email')).toContain('callbackURL=%2Fagain')
+    expect(linkIn(await mailTo('own@example.com', /verify/i), '/verify-email')).toContain(
+      'callbackURL=%2Fagain',
+    )
   })
 })
 
@@ -82,7 +96,11 @@ describe('sign-in that requires a verified email', () => {
     const tessera = await start({ emailAndPassword: { requireEmailVerification: true } })
     try {
       const browser = browserFor(tessera)
-      const signedUp = await browser.post('/sign-up/email', { name: 'R', email: 'req@example.com', password: PASSWORD })
+      const signedUp = await browser.post('/sign-up/email', {
+        name: 'R',
+        email: 'req@example.com',
+        password: PASSWORD,
+      })
       expect(signedUp.json).toMatchObject({ token: null })
       sink.clear()
       const refused = await browser.post('/sign-in/email', { email: 'req@example.com', password: PASSWORD })
@@ -109,8 +127,14 @@ describe('password reset', () => {
   it('answers the same for known and unknown addresses', async () => {
     const browser = browserFor(tessera)
     await signUp(browser, 'known@example.com')
-    const known = await browser.post('/request-password-reset', { email: 'known@example.com', redirectTo: '/reset' })
-    const unknown = await browser.post('/forget-password', { email: 'nobody@example.com', redirectTo: '/reset' })
+    const known = await browser.post('/request-password-reset', {
+      email: 'known@example.com',
+      redirectTo: '/reset',
+    })
+    const unknown = await browser.post('/forget-password', {
+      email: 'nobody@example.com',
+      redirectTo: '/reset',
+    })
     expect(known.status).toBe(200)
     expect(known.json).toEqual(unknown.json)
     expect(known.json).toEqual({
@@ -122,7 +146,10 @@ describe('password reset', () => {
   it('resets through the mailed link, once, and ends every other session', async () => {
     const laptop = browserFor(tessera)
     await signUp(laptop, 'reset@example.com')
-    await laptop.post('/request-password-reset', { email: 'reset@example.com', redirectTo: '/reset-password' })
+    await laptop.post('/request-password-reset', {
+      email: 'reset@example.com',
+      redirectTo: '/reset-password',
+    })
     const link = linkIn(await mailTo('reset@example.com', /reset/i), '/reset-password/')
     const landing = await browserFor(tessera).open(link)
     expect(landing.status).toBe(302)
@@ -131,14 +158,20 @@ describe('password reset', () => {
     const token = new URL(location, 'http://x').searchParams.get('token')
 
     const attempts = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => browserFor(tessera).post('/reset-password', { token, newPassword: `new password ${i}` })),
+      Array.from({ length: 20 }, (_, i) =>
+        browserFor(tessera).post('/reset-password', { token, newPassword: `new password ${i}` }),
+      ),
     )
     expect(attempts.filter((a) => a.status === 200)).toHaveLength(1)
-    for (const failed of attempts.filter((a) => a.status !== 200)) expect(failed.json).toMatchObject({ code: 'INVALID_TOKEN' })
+    for (const failed of attempts.filter((a) => a.status !== 200))
+      expect(failed.json).toMatchObject({ code: 'INVALID_TOKEN' })
 
     expect((await laptop.get('/get-session')).json).toBeNull()
     const winner = attempts.findIndex((a) => a.status === 200)
-    const signIn = await browserFor(tessera).post('/sign-in/email', { email: 'reset@example.com', password: `new password ${winner}` })
+    const signIn = await browserFor(tessera).post('/sign-in/email', {
+      email: 'reset@example.com',
+      password: `new password ${winner}`,
+    })
     expect(signIn.status).toBe(200)
     const again = await browserFor(tessera).open(link)
     expect(again.headers.location).toBe('/reset-password?error=INVALID_TOKEN')
@@ -148,7 +181,10 @@ describe('password reset', () => {
     const browser = browserFor(tessera)
     const short = await browser.post('/reset-password', { token: 'x'.repeat(24), newPassword: 'short' })
     expect(short.json).toMatchObject({ code: 'PASSWORD_TOO_SHORT' })
-    const unknown = await browser.post('/reset-password', { token: 'x'.repeat(24), newPassword: 'long enough password' })
+    const unknown = await browser.post('/reset-password', {
+      token: 'x'.repeat(24),
+      newPassword: 'long enough password',
+    })
     expect(unknown.status).toBe(400)
     expect(unknown.json).toMatchObject({ code: 'INVALID_TOKEN' })
   })
@@ -177,7 +213,10 @@ describe('profile and credentials', () => {
     await signUp(laptop, 'pw@example.com')
     const phone = browserFor(tessera)
     await phone.post('/sign-in/email', { email: 'pw@example.com', password: PASSWORD })
-    const wrong = await laptop.post('/change-password', { currentPassword: 'not it at all', newPassword: 'another password' })
+    const wrong = await laptop.post('/change-password', {
+      currentPassword: 'not it at all',
+      newPassword: 'another password',
+    })
     expect(wrong.status).toBe(400)
     expect(wrong.json).toEqual({ code: 'INVALID_PASSWORD', message: 'Invalid password' })
     const changed = await laptop.post('/change-password', {
@@ -186,10 +225,16 @@ describe('profile and credentials', () => {
       revokeOtherSessions: true,
     })
     expect(changed.status).toBe(200)
-    expect(changed.json).toMatchObject({ token: expect.stringMatching(/^[A-Za-z0-9]{32}$/), user: { email: 'pw@example.com' } })
+    expect(changed.json).toMatchObject({
+      token: expect.stringMatching(/^[A-Za-z0-9]{32}$/),
+      user: { email: 'pw@example.com' },
+    })
     expect((await phone.get('/get-session')).json).toBeNull()
     expect((await laptop.get('/get-session')).json).not.toBeNull()
-    const old = await browserFor(tessera).post('/sign-in/email', { email: 'pw@example.com', password: PASSWORD })
+    const old = await browserFor(tessera).post('/sign-in/email', {
+      email: 'pw@example.com',
+      password: PASSWORD,
+    })
     expect(old.status).toBe(401)
   })
 })
@@ -207,18 +252,32 @@ describe('change email', () => {
     await signUp(browser, 'before@example.com')
     const same = await browser.post('/change-email', { newEmail: 'BEFORE@example.com' })
     expect(same.json).toMatchObject({ code: 'EMAIL_IS_THE_SAME', message: 'Email is the same' })
-    expect((await browser.post('/change-email', { newEmail: 'after@example.com' })).json).toEqual({ status: true })
-    expect((await browser.get('/get-session')).json).toMatchObject({ user: { email: 'after@example.com', emailVerified: false } })
+    expect((await browser.post('/change-email', { newEmail: 'after@example.com' })).json).toEqual({
+      status: true,
+    })
+    expect((await browser.get('/get-session')).json).toMatchObject({
+      user: { email: 'after@example.com', emailVerified: false },
+    })
     await mailTo('after@example.com', /verify/i)
     // The old address is free again.
-    expect((await browserFor(tessera).post('/sign-up/email', { name: 'N', email: 'before@example.com', password: PASSWORD })).status).toBe(200)
+    expect(
+      (
+        await browserFor(tessera).post('/sign-up/email', {
+          name: 'N',
+          email: 'before@example.com',
+          password: PASSWORD,
+        })
+      ).status,
+    ).toBe(200)
   })
 
   it('neither gives away nor reveals an address that belongs to someone else', async () => {
     await signUp(browserFor(tessera), 'taken@example.com')
     const browser = browserFor(tessera)
     await signUp(browser, 'mine@example.com')
-    expect((await browser.post('/change-email', { newEmail: 'taken@example.com' })).json).toEqual({ status: true })
+    expect((await browser.post('/change-email', { newEmail: 'taken@example.com' })).json).toEqual({
+      status: true,
+    })
     expect((await browser.get('/get-session')).json).toMatchObject({ user: { email: 'mine@example.com' } })
   })
 
@@ -230,15 +289,23 @@ describe('change email', () => {
     await browser.open(linkIn(await mailTo('verified@example.com', /verify/i), '/verify-email'))
     sink.clear()
 
-    expect((await browser.post('/change-email', { newEmail: 'moved@example.com', callbackURL: '/account' })).json).toEqual({ status: true })
-    expect((await browser.get('/get-session')).json).toMatchObject({ user: { email: 'verified@example.com' } })
+    expect(
+      (await browser.post('/change-email', { newEmail: 'moved@example.com', callbackURL: '/account' })).json,
+    ).toEqual({ status: true })
+    expect((await browser.get('/get-session')).json).toMatchObject({
+      user: { email: 'verified@example.com' },
+    })
     const confirmation = await mailTo('verified@example.com', /.*/)
     const confirmed = await browser.open(linkIn(confirmation, '/verify-email'))
     expect(confirmed.headers.location).toBe('/account')
-    expect((await browser.get('/get-session')).json).toMatchObject({ user: { id: user.id, email: 'verified@example.com' } })
+    expect((await browser.get('/get-session')).json).toMatchObject({
+      user: { id: user.id, email: 'verified@example.com' },
+    })
     const verification = await mailTo('moved@example.com', /.*/)
     await browser.open(linkIn(verification, '/verify-email'))
-    expect((await browser.get('/get-session')).json).toMatchObject({ user: { email: 'moved@example.com', emailVerified: true } })
+    expect((await browser.get('/get-session')).json).toMatchObject({
+      user: { email: 'moved@example.com', emailVerified: true },
+    })
   })
 })
 
@@ -258,9 +325,20 @@ describe('account deletion', () => {
       const deleted = await browser.open(link)
       expect(deleted.headers.location).toBe('/goodbye')
       expect((await browser.get('/get-session')).json).toBeNull()
-      const signIn = await browserFor(tessera).post('/sign-in/email', { email: 'leave@example.com', password: PASSWORD })
+      const signIn = await browserFor(tessera).post('/sign-in/email', {
+        email: 'leave@example.com',
+        password: PASSWORD,
+      })
       expect(signIn.status).toBe(401)
-      expect((await browserFor(tessera).post('/sign-up/email', { name: 'Again', email: 'leave@example.com', password: PASSWORD })).status).toBe(200)
+      expect(
+        (
+          await browserFor(tessera).post('/sign-up/email', {
+            name: 'Again',
+            email: 'leave@example.com',
+            password: PASSWORD,
+          })
+        ).status,
+      ).toBe(200)
     } finally {
       await tessera.cleanup()
     }
@@ -271,9 +349,16 @@ describe('account deletion', () => {
     try {
       const browser = browserFor(tessera)
       await signUp(browser, 'now@example.com')
-      expect((await browser.post('/delete-user', {})).json).toEqual({ success: true, message: 'User deleted' })
+      expect((await browser.post('/delete-user', {})).json).toEqual({
+        success: true,
+        message: 'User deleted',
+      })
       expect((await browser.get('/get-session')).json).toBeNull()
-      const { rows } = await tessera.ctx.db.selectFrom('users').selectAll().execute().then((r) => ({ rows: r }))
+      const { rows } = await tessera.ctx.db
+        .selectFrom('users')
+        .selectAll()
+        .execute()
+        .then((r) => ({ rows: r }))
       expect(rows).toHaveLength(0)
     } finally {
       await tessera.cleanup()

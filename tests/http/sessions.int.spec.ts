@@ -17,7 +17,12 @@ describeEachDatabase('sign-up, sign-in and sessions over HTTP', (_fresh, kind) =
     return {
       jar,
       async call(method: 'GET' | 'POST', path: string, body?: unknown) {
-        const response = await tessera.api.request(method, path, body, jar.header() ? { cookie: jar.header() } : {})
+        const response = await tessera.api.request(
+          method,
+          path,
+          body,
+          jar.header() ? { cookie: jar.header() } : {},
+        )
         jar.store(response.headers['set-cookie'])
         return response
       },
@@ -52,7 +57,8 @@ describeEachDatabase('sign-up, sign-in and sessions over HTTP', (_fresh, kind) =
 
     const listed = (await laptop.call('GET', '/list-sessions')).json as { id: string; token: string }[]
     expect(listed).toHaveLength(2)
-    const phoneSessionId = ((await phone.call('GET', '/get-session')).json as { session: { id: string } }).session.id
+    const phoneSessionId = ((await phone.call('GET', '/get-session')).json as { session: { id: string } })
+      .session.id
     expect(listed.map((s) => s.id)).toContain(phoneSessionId)
     expect(JSON.stringify(listed)).not.toContain((signIn.json as { token: string }).token)
 
@@ -64,6 +70,12 @@ describeEachDatabase('sign-up, sign-in and sessions over HTTP', (_fresh, kind) =
     const signOut = await laptop.call('POST', '/sign-out')
     expect(signOut.json).toEqual({ success: true })
     expect(laptop.jar.get(SESSION_COOKIE)).toBeUndefined()
-    expect((await tessera.api.request('GET', '/get-session', undefined, { cookie: `${SESSION_COOKIE}=${encodeURIComponent(String(session.json && token))}` })).json).toBeNull()
+    expect(
+      (
+        await tessera.api.request('GET', '/get-session', undefined, {
+          cookie: `${SESSION_COOKIE}=${encodeURIComponent(String(session.json && token))}`,
+        })
+      ).json,
+    ).toBeNull()
   })
 })

@@ -35,17 +35,30 @@ it('gives a password to a user without one, who can then sign in', async () => {
     },
     { type: 'system' },
   )
-  const before = await browserFor(tessera).post('/sign-in/email', { email: 'social@example.com', password: 'a new password' })
+  const before = await browserFor(tessera).post('/sign-in/email', {
+    email: 'social@example.com',
+    password: 'a new password',
+  })
   expect(before.status).toBe(401)
   await setPassword(tessera.ctx, cli, { userId: 'no-password-user', newPassword: 'a new password' })
-  const after = await browserFor(tessera).post('/sign-in/email', { email: 'social@example.com', password: 'a new password' })
+  const after = await browserFor(tessera).post('/sign-in/email', {
+    email: 'social@example.com',
+    password: 'a new password',
+  })
   expect(after.status).toBe(200)
 })
 
 it('refuses a user who already has a password', async () => {
   const browser = browserFor(tessera)
-  const signUp = await browser.post('/sign-up/email', { name: 'P', email: 'has@example.com', password: 'first password' })
+  const signUp = await browser.post('/sign-up/email', {
+    name: 'P',
+    email: 'has@example.com',
+    password: 'first password',
+  })
   const { user } = signUp.json as { user: { id: string } }
-  const error = await setPassword(tessera.ctx, cli, { userId: user.id, newPassword: 'second password' }).catch((e: unknown) => e)
+  const error = await setPassword(tessera.ctx, cli, {
+    userId: user.id,
+    newPassword: 'second password',
+  }).catch((e: unknown) => e)
   expect(isDomainError(error) && error.code).toBe('PASSWORD_ALREADY_SET')
 })

@@ -9,7 +9,10 @@ export const browserFor = (tessera: TestTessera, headers: Record<string, string>
   const jar = cookieJar()
   const call = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
     const cookie = jar.header()
-    const response = await tessera.api.request(method, path, body, { ...headers, ...(cookie ? { cookie } : {}) })
+    const response = await tessera.api.request(method, path, body, {
+      ...headers,
+      ...(cookie ? { cookie } : {}),
+    })
     jar.store(response.headers['set-cookie'])
     return response
   }

@@ -28,7 +28,10 @@ export const startTessera = async (options: StartOptions = {}): Promise<TestTess
   if (options.features) {
     writeFileSync(join(cwd, 'tessera.config.json'), JSON.stringify(options.features))
   }
-  const config = loadConfig({ NODE_ENV: 'test', AUTH_SECRET: 'test-secret-that-is-long-enough-0123456789', ...env }, { cwd })
+  const config = loadConfig(
+    { NODE_ENV: 'test', AUTH_SECRET: 'test-secret-that-is-long-enough-0123456789', ...env },
+    { cwd },
+  )
   const tessera = await createTessera({
     config,
     logger: pino({ level: 'silent' }),
@@ -53,7 +56,12 @@ type InjectResult = {
 }
 
 export type TestClient = {
-  request(method: 'GET' | 'POST', path: string, body?: unknown, headers?: Record<string, string>): Promise<InjectResult>
+  request(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<InjectResult>
 }
 
 /**
