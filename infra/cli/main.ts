@@ -9,11 +9,10 @@ import { normalizeEmail } from '../../domain/user/email.js'
 import { readModelProjections } from '../../projections/all.js'
 import { replay } from '../../projections/runner/projector.js'
 import { findUserByEmail } from '../../projections/users/users.repository.js'
-import { ConfigError, loadConfig } from '../config/config.js'
-import { openDatabase } from '../db/database.js'
+import { type Config, ConfigError, loadConfig } from '../config/config.js'
+import { type OpenDatabase, openDatabase } from '../db/database.js'
 import { migrateToLatest } from '../db/migrate.js'
-import { createSqlEventStore } from '../event-store/sql-event-store.js'
-import { createTessera, databaseTargetOf, type Role } from '../server/tessera.js'
+import { createTessera, databaseTargetOf, openEventStore, type Role } from '../server/tessera.js'
 
 const USAGE = `Usage: tessera <command>
 
@@ -65,10 +64,11 @@ const stopOnSignal = (logger: Logger, close: () => Promise<void>) => {
   process.on('SIGTERM', () => stop('SIGTERM'))
 }
 
-const withDatabase = async <T>(run: (database: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>) => {
-  const database = await openDatabase(databaseTargetOf(loadConfig()))
+const withDatabase = async <T>(run: (database: OpenDatabase, config: Config) => Promise<T>) => {
+  const config = loadConfig()
+  const database = await openDatabase(databaseTargetOf(config))
   try {
-    return await run(database)
+    return await run(database, config)
   } finally {
     await database.close()
   }
@@ -110,9 +110,10 @@ const commands: Record<string, (args: readonly string[]) => Promise<void>> = {
       console.log('Migrations applied.')
     }),
   replay: () =>
-    withDatabase(async (database) => {
+    withDatabase(async (database, config) => {
       await migrateToLatest(database.db)
-      const store = createSqlEventStore(database.db)
+      // Through the decrypting store: the read models hold plain values, erased users none.
+      const { store } = openEventStore(database, config)
       const position = await replay({ db: database.db, store, projections: readModelProjections })
       await store.close()
       console.log(`Read models rebuilt up to ${position.tx}:${position.seq}.`)

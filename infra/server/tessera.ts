@@ -53,16 +53,24 @@ export const databaseTargetOf = (config: Config): DatabaseTarget =>
     ? { kind: 'postgres', url: config.database.url }
     : { kind: 'pglite', dataDir: config.database.dataDir }
 
+/** The event store every part of Tessera uses (serving, replay, the CLI): the SQL log with
+ * personal data sealed per user before it is written, so deleting a user can erase it. */
+export const openEventStore = (
+  database: OpenDatabase,
+  config: Config,
+): { store: EventStore; keyring: Keyring } => {
+  const sqlStore = createSqlEventStore(database.db, {
+    ...(database.listenForeignCommits ? { listenForeignCommits: database.listenForeignCommits } : {}),
+  })
+  const keyring = createKeyring(database.db, config.secret)
+  return { store: withPersonalDataEncryption(sqlStore, keyring, config.secret), keyring }
+}
+
 export const createTessera = async (options: TesseraOptions): Promise<Tessera> => {
   const { config, logger, role = 'all', clock = () => new Date() } = options
   const database = options.database ?? (await openDatabase(databaseTargetOf(config)))
   await migrateToLatest(database.db)
-  const sqlStore = createSqlEventStore(database.db, {
-    ...(database.listenForeignCommits ? { listenForeignCommits: database.listenForeignCommits } : {}),
-  })
-  // Personal data is sealed per user before it reaches the log, so deleting a user can erase it.
-  const keyring = createKeyring(database.db, config.secret)
-  const store = withPersonalDataEncryption(sqlStore, keyring, config.secret)
+  const { store, keyring } = openEventStore(database, config)
   const projects = role !== 'api'
   const projector = createProjector({
     db: database.db,
