@@ -102,10 +102,23 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
   const mailTransport = projects ? createMailTransport(config.mail, logger) : null
   const mailReactor =
     mailTransport && createTesseraMailReactor(config, logger, database, store, projector, mailTransport)
-  await projector.start()
-  await mailReactor?.start()
-  const app =
-    role === 'projector' ? null : await buildApp(ctx, { logger, portalDir: options.portalDir ?? null })
+  const stopWorkers = async () => {
+    await mailReactor?.stop()
+    await mailTransport?.close?.()
+    await projector.stop()
+    await store.close()
+    await database.close()
+  }
+  let app: FastifyInstance | null = null
+  try {
+    await projector.start()
+    await mailReactor?.start()
+    if (role !== 'projector') app = await buildApp(ctx, { logger, portalDir: options.portalDir ?? null })
+  } catch (error) {
+    // A failed start (e.g. Redis unreachable) must not leave the projector and database running.
+    await stopWorkers().catch(() => {})
+    throw error
+  }
 
   return {
     app,
@@ -117,11 +130,7 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
     mailReactor,
     async close() {
       await app?.close()
-      await mailReactor?.stop()
-      await mailTransport?.close?.()
-      await projector.stop()
-      await store.close()
-      await database.close()
+      await stopWorkers()
     },
   }
 }
