@@ -36,7 +36,7 @@ describe('origin check and trusted URLs', () => {
     method: 'GET' | 'POST',
     url: string,
     headers: Record<string, string>,
-    body?: unknown,
+    body?: object | string,
   ) => {
     const app = tessera.app
     if (!app) throw new Error('no HTTP app')
@@ -139,11 +139,12 @@ describe('origin check and trusted URLs', () => {
     })
 
     it('refuses a null or missing Origin (and no Referer) with 403 MISSING_OR_NULL_ORIGIN', async () => {
-      for (const headers of <Record<string, string>[]>[
+      const requests: Record<string, string>[] = [
         { cookie },
         { cookie, origin: 'null' },
         { cookie, origin: 'null', referer: `${BASE_ORIGIN}/` },
-      ]) {
+      ]
+      for (const headers of requests) {
         const response = await inject('POST', '/sign-out', headers)
         expect(response.status).toBe(403)
         expect(response.json).toEqual({ code: 'MISSING_OR_NULL_ORIGIN', message: 'Missing or null Origin' })

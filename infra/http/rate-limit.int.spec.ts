@@ -201,6 +201,17 @@ describe('rate limiting in Redis (a real redis-server)', () => {
     expect(tessera.app?.server.listening).toBe(false)
   })
 
+  it('lets requests through, quickly, while Redis is down, and still closes cleanly', async () => {
+    const doomed = await startRedisServer()
+    const tessera = await start({ env: { REDIS_URL: doomed.url } })
+    expect((await attempt(tessera)).status).toBe(400)
+    await doomed.stop()
+    const startedAt = Date.now()
+    expect(await statuses(5, () => attempt(tessera))).toEqual([400, 400, 400, 400, 400])
+    expect(Date.now() - startedAt).toBeLessThan(5000)
+    await Promise.all(started.splice(0).map((running) => running.cleanup()))
+  })
+
   it('fails at start when REDIS_URL points nowhere', async () => {
     const app = Fastify()
     const config = { basePath: '/api/auth', rateLimit: { enabled: true, window: 10, max: 100 } }

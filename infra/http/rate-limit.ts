@@ -36,6 +36,7 @@ const IPV6_SUBNET = 64
 export const registerRateLimit = async (app: FastifyInstance, config: RateLimitConfig): Promise<void> => {
   if (!config.rateLimit.enabled) return
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, app) : null
+  if (redis) app.addHook('onClose', () => closeRedis(redis))
   const ruleFor = (path: string): Rule =>
     CREDENTIAL_PREFIXES.some((prefix) => path.startsWith(prefix)) ? CREDENTIAL_RULE : config.rateLimit
   const pathOfKey = (key: string) => key.slice(key.indexOf('|') + 1)
@@ -56,7 +57,6 @@ export const registerRateLimit = async (app: FastifyInstance, config: RateLimitC
     reply.header('x-retry-after', String(Math.max(1, outcome.ttlInSeconds)))
     throw AUTH_ERRORS.error('TOO_MANY_REQUESTS')
   })
-  if (redis) app.addHook('onClose', () => closeRedis(redis))
 }
 
 type Limit = ReturnType<FastifyInstance['createRateLimit']>

@@ -1,6 +1,7 @@
 /// Builds the HTTP application as a Fastify instance: the auth API under /api/auth (command and
 /// query routes), error answers in one shape, and the portal's static files at /.
 
+import { randomUUID } from 'node:crypto'
 import fastifyCookie from '@fastify/cookie'
 import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify'
@@ -36,6 +37,9 @@ export const buildApp = async (
     bodyLimit: BODY_LIMIT_BYTES,
     logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
+    // Request ids become events' correlation ids: Fastify's default ('req-1', 'req-2', ...) restarts
+    // with every process, so ids would repeat across restarts and instances in the audit log.
+    genReqId: () => randomUUID(),
     routerOptions: { ignoreDuplicateSlashes: false, ignoreTrailingSlash: false },
   })
   base.setValidatorCompiler(TypeBoxValidatorCompiler)

@@ -19,6 +19,8 @@ export type StartOptions = {
   listen?: boolean
   /** A config file's contents (feature options). */
   features?: object
+  /** The built portal (web/dist) to serve at `/`; none by default. */
+  portalDir?: string
 }
 
 export const startTessera = async (options: StartOptions = {}): Promise<TestTessera> => {
@@ -37,9 +39,12 @@ export const startTessera = async (options: StartOptions = {}): Promise<TestTess
     logger: pino({ level: 'silent' }),
     database,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.portalDir ? { portalDir: options.portalDir } : {}),
   })
   let baseUrl = config.baseUrl
-  if (listen && tessera.app) baseUrl = await tessera.app.listen({ host: '127.0.0.1', port: 0 })
+  // A `PORT` in env is honoured, so a test can make BASE_URL (and thus mail links) name this server.
+  const port = env.PORT === undefined ? 0 : config.port
+  if (listen && tessera.app) baseUrl = await tessera.app.listen({ host: '127.0.0.1', port })
   return {
     ...tessera,
     baseUrl,

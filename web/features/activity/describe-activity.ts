@@ -8,13 +8,18 @@ const SENTENCES: Readonly<Record<string, string>> = {
   'session.started': 'You signed in',
   'session.revoked': 'A device was signed out',
   'session.ended': 'You signed out',
+  'session.expired': 'A session expired',
   'user.signed-out': 'You signed out',
   'user.email-verified': 'You verified your email address',
+  // Sent on sign-up too, without anyone asking: so not "you asked".
+  'user.verification-email-requested': 'A link to verify your email address was sent',
   'user.password-changed': 'You changed your password',
+  'user.password-set': 'A password was set for your account',
   'user.password-reset': 'You reset your password',
   'user.password-reset-requested': 'You asked for a password reset link',
   'user.email-changed': 'You changed your email address',
   'user.email-change-requested': 'You asked to change your email address',
+  'user.email-change-confirmed': 'You confirmed the change of your email address',
   'user.profile-updated': 'You updated your profile',
   'user.deletion-requested': 'You asked to delete your account',
 }

@@ -1,0 +1,285 @@
+/// The portal in a real Chromium against a Tessera on loopback with a real SMTP sink: what a person
+/// does from sign-up to signing out a second device, plus what the server promises about serving
+/// it (caching, SPA fallback) and the basics of access (narrow screens, keyboard).
+
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.js'
+import { startTessera, type TestTessera } from '../support/tessera.js'
+import { announced, focusRing, openNav, scrollWidth, tabUntilFocused } from './page-helpers.js'
+import { ensurePortalBuilt, freePort, hasChromium, launchChromium, portalDir, screenshot } from './support.js'
+
+if (!hasChromium) {
+  console.warn(
+    'Skipping the portal end-to-end tests (tests/e2e): Chromium not found: apt-get install -y chromium',
+  )
+}
+
+const NAME = 'Ada Lovelace'
+const NEW_NAME = 'Ada King'
+const EMAIL = 'ada@example.com'
+const PASSWORD = 'first-password-123'
+const NEW_PASSWORD = 'second-password-456'
+// The second device names itself differently, so the Security page can tell the two apart.
+const PHONE_USER_AGENT = 'Mozilla/5.0 (Android 14; Mobile; rv:128.0) Gecko/128.0 Firefox/128.0'
+
+describe.skipIf(!hasChromium)('the portal in Chromium', () => {
+  let sink: SmtpSink
+  let tessera: TestTessera
+  let browser: Browser
+  let baseUrl: string
+  const pageErrors: string[] = []
+
+  const newContext = async (
+    options: { userAgent?: string; width?: number } = {},
+  ): Promise<BrowserContext> => {
+    const context = await browser.newContext({
+      baseURL: baseUrl,
+      viewport: { width: options.width ?? 1280, height: 800 },
+      ...(options.userAgent ? { userAgent: options.userAgent } : {}),
+    })
+    context.setDefaultTimeout(10_000)
+    context.on('weberror', (error) => pageErrors.push(error.error().message))
+    return context
+  }
+
+  beforeAll(async () => {
+    ensurePortalBuilt()
+    sink = await startSmtpSink()
+    const port = await freePort()
+    baseUrl = `http://127.0.0.1:${port}`
+    // The run's PostgreSQL (global setup) hands out a migrated copy at once; PGlite would migrate first.
+    tessera = await startTessera({
+      kind: 'postgres',
+      listen: true,
+      portalDir,
+      env: { PORT: String(port), BASE_URL: baseUrl, SMTP_URL: sink.url },
+      features: { emailVerification: { sendOnSignUp: true } },
+    })
+    browser = await launchChromium()
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await tessera?.cleanup()
+    await sink?.close()
+  })
+
+  it('serves hashed assets for a year, pages never cached, client routes as the app, API misses as JSON', async () => {
+    const index = await fetch(`${baseUrl}/`)
+    expect(index.status).toBe(200)
+    expect(index.headers.get('cache-control')).toBe('no-cache')
+    const html = await index.text()
+    const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((match) => match[1])
+    expect(assets.length).toBeGreaterThanOrEqual(2)
+    for (const asset of assets) {
+      const response = await fetch(`${baseUrl}${asset}`)
+      expect(response.status, asset).toBe(200)
+      expect(response.headers.get('cache-control'), asset).toBe('public, max-age=31536000, immutable')
+    }
+
+    const clientRoute = await fetch(`${baseUrl}/security`)
+    expect(clientRoute.status).toBe(200)
+    expect(clientRoute.headers.get('content-type')).toMatch(/^text\/html/)
+    expect(clientRoute.headers.get('cache-control')).toBe('no-cache')
+    expect(await clientRoute.text()).toBe(html)
+
+    const apiMiss = await fetch(`${baseUrl}/api/auth/nope`)
+    expect(apiMiss.status).toBe(404)
+    expect(apiMiss.headers.get('content-type')).toMatch(/^application\/json/)
+    expect(await apiMiss.json()).toMatchObject({ code: 'NOT_FOUND' })
+  })
+
+  it('fits the sign-in page in 360 px and lets the keyboard reach its form with a visible focus', async () => {
+    const context = await newContext({ width: 360 })
+    try {
+      const page = await context.newPage()
+      await page.goto('/sign-in')
+      await page.getByRole('heading', { name: 'Sign in' }).waitFor()
+      expect(await scrollWidth(page)).toBeLessThanOrEqual(360)
+
+      const email = page.getByLabel('Email')
+      const submit = page.getByRole('button', { name: 'Sign in' })
+      expect(await tabUntilFocused(page, email)).toBe(true)
+      expect(await focusRing(page)).not.toBe('none')
+      expect(await tabUntilFocused(page, submit)).toBe(true)
+      expect(await focusRing(page)).not.toBe('none')
+    } finally {
+      await context.close()
+    }
+  })
+
+  describe('a person, from sign-up to signing out another device', () => {
+    let first: BrowserContext
+    let page: Page
+
+    beforeAll(async () => {
+      first = await newContext()
+      page = await first.newPage()
+    })
+
+    afterAll(async () => {
+      await first?.close()
+    })
+
+    // What the page showed when a step failed says more than a timeout does.
+    afterEach(async ({ task }) => {
+      if (task.result?.state === 'fail' && page !== undefined)
+        await screenshot(page, `failed-${task.name.replace(/\W+/g, '-')}`)
+    })
+
+    it('signs up and is asked to check their mail', async () => {
+      await page.goto('/sign-up')
+      await page.getByLabel('Name').fill(NAME)
+      await page.getByLabel('Email').fill(EMAIL)
+      await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+      await screenshot(page, '01-sign-up')
+      await page.getByRole('button', { name: 'Create account' }).click()
+
+      await page.waitForURL('**/check-email')
+      await page.getByRole('heading', { name: 'Check your mail' }).waitFor()
+      expect(await page.getByRole('main').textContent()).toContain(EMAIL)
+      await screenshot(page, '02-check-email')
+    })
+
+    it('opens the mailed link and sees the address verified', async () => {
+      const mail = await sink.waitForMail(
+        (m) => m.to.includes(EMAIL) && m.subject === 'Verify your email address',
+        10_000,
+      )
+      const link = mail.links[0] ?? ''
+      expect(link.startsWith(`${baseUrl}/api/auth/verify-email?`)).toBe(true)
+      await page.goto(link)
+
+      await page.waitForURL('**/email-verified')
+      await page.getByRole('heading', { name: 'Email verified' }).waitFor()
+      await screenshot(page, '03-verified')
+      await page.getByRole('link', { name: 'Go to your account' }).click()
+      await page.waitForURL('**/account')
+      expect(await page.getByTestId('current-email').textContent()).toBe(EMAIL)
+      expect(await page.getByText('Verified', { exact: true }).isVisible()).toBe(true)
+    })
+
+    it('signs out', async () => {
+      await page.getByRole('button', { name: 'Sign out' }).click()
+      await page.waitForURL('**/sign-in')
+      await announced(page, 'status', 'You are signed out.')
+      await screenshot(page, '04-sign-in')
+    })
+
+    it('forgets the password, follows the mailed link and sets a new one', async () => {
+      await page.getByRole('link', { name: 'Forgot your password?' }).click()
+      await page.getByLabel('Email').fill(EMAIL)
+      await screenshot(page, '05-forgot-password')
+      await page.getByRole('button', { name: 'Send reset link' }).click()
+      await page.getByRole('heading', { name: 'Check your mail' }).waitFor()
+
+      const mail = await sink.waitForMail(
+        (m) => m.to.includes(EMAIL) && m.subject === 'Reset your password',
+        10_000,
+      )
+      await page.goto(mail.links[0] ?? '')
+      await page.waitForURL(/\/reset-password\?token=/)
+      await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD)
+      await page.getByLabel('Repeat the new password').fill(NEW_PASSWORD)
+      await screenshot(page, '06-reset-password')
+      await page.getByRole('button', { name: 'Save new password' }).click()
+
+      await page.waitForURL('**/sign-in')
+      await announced(page, 'status', 'Your password has been changed')
+    })
+
+    it('cannot sign in with the old password, and can with the new one', async () => {
+      await signIn(page, PASSWORD)
+      await announced(page, 'alert', 'The email or password is not right')
+
+      await signIn(page, NEW_PASSWORD)
+      await page.waitForURL('**/account')
+      await page.getByRole('heading', { name: 'Your account' }).waitFor()
+    })
+
+    it('changes their name on Account', async () => {
+      const profile = page.getByRole('form', { name: 'Profile' })
+      await profile.getByLabel('Name').fill(NEW_NAME)
+      await profile.getByRole('button', { name: 'Save profile' }).click()
+      await announced(profile, 'status', 'Your profile is saved.')
+      await page.getByRole('banner').getByText(NEW_NAME).waitFor()
+      await screenshot(page, '07-account')
+    })
+
+    it('sees the name change and the sign-ins in Activity, newest first, in plain words', async () => {
+      await openNav(page, 'Activity')
+      const entries = page.getByRole('list', { name: 'Account activity' }).getByRole('listitem')
+      await entries.first().waitFor()
+      const texts = await entries.allTextContents()
+
+      expect(texts[0]).toContain('You updated your profile')
+      expect(texts.filter((text) => text.includes('You signed in')).length).toBeGreaterThanOrEqual(2)
+      expect(texts.some((text) => text.includes('You reset your password'))).toBe(true)
+      expect(texts.some((text) => text.includes('You verified your email address'))).toBe(true)
+      expect(texts.at(-1)).toContain('You created your account')
+      // Event names of the log are not words a person understands.
+      expect(texts.filter((text) => text.includes('Account event:'))).toEqual([])
+      await screenshot(page, '08-activity')
+    })
+
+    it('sees a second device, signs it out, and that device lands on sign-in', async () => {
+      const second = await newContext({ userAgent: PHONE_USER_AGENT, width: 360 })
+      try {
+        const phone = await second.newPage()
+        await phone.goto('/sign-in')
+        await signIn(phone, NEW_PASSWORD)
+        await phone.waitForURL('**/account')
+        // A phone's width: the account pages, header and navigation included, fit without scrolling sideways.
+        await phone.getByRole('heading', { name: 'Your account' }).waitFor()
+        expect(await scrollWidth(phone)).toBeLessThanOrEqual(360)
+        await screenshot(phone, '10-account-360px')
+
+        await openNav(page, 'Security')
+        const devices = page.getByRole('list', { name: 'Signed-in devices' }).getByRole('listitem')
+        await expect.poll(() => devices.count()).toBe(2)
+        expect(await devices.filter({ hasText: 'This device' }).count()).toBe(1)
+        expect(await devices.first().textContent()).toContain('This device')
+        const phoneEntry = devices.filter({ hasText: 'Firefox on Android' })
+        expect(await phoneEntry.count()).toBe(1)
+        await page.getByRole('button', { name: 'Sign out all other devices (1)' }).waitFor()
+        await screenshot(page, '09-security')
+
+        await phoneEntry.getByRole('button', { name: 'End session' }).click()
+        await expect.poll(() => devices.count()).toBe(1)
+        expect(await devices.first().textContent()).toContain('This device')
+
+        await phone.reload()
+        await phone.waitForURL('**/sign-in')
+        await phone.getByRole('heading', { name: 'Sign in' }).waitFor()
+
+        // The history already shown once is refreshed by the change, not kept from before.
+        await openNav(page, 'Activity')
+        const entries = page.getByRole('list', { name: 'Account activity' }).getByRole('listitem')
+        await expect.poll(() => entries.first().textContent()).toContain('A device was signed out')
+        const phoneSignIn = entries.nth(1)
+        expect(await phoneSignIn.locator('.activity-what').textContent()).toBe('You signed in')
+        expect(await phoneSignIn.locator('.activity-where').textContent()).toBe(
+          'Firefox on Android · 127.0.0.1',
+        )
+
+        // This device stays signed in.
+        await page.reload()
+        await page.getByRole('heading', { name: 'Activity' }).waitFor()
+        expect(new URL(page.url()).pathname).toBe('/activity')
+      } finally {
+        await second.close()
+      }
+    })
+
+    it('raised no uncaught errors in the pages', () => {
+      expect(pageErrors).toEqual([])
+    })
+  })
+})
+
+const signIn = async (page: Page, password: string): Promise<void> => {
+  await page.getByLabel('Email').fill(EMAIL)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+}

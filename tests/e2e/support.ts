@@ -1,0 +1,83 @@
+/// What the browser tests share: Debian's Chromium driven by playwright-core, the built portal,
+/// a free loopback port, and screenshots kept as test artifacts.
+
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { type Browser, chromium, type Page } from 'playwright-core'
+
+export const CHROMIUM_PATH = '/usr/bin/chromium'
+export const hasChromium = existsSync(CHROMIUM_PATH)
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+export const portalDir = join(root, 'web', 'dist')
+const artifactsDir = join(root, 'test-artifacts', 'e2e')
+
+/** Headless and quiet: nothing may reach the network, only our loopback server. */
+export const launchChromium = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  })
+
+const newestIn = (dir: string, skip: readonly string[]): number => {
+  let latest = 0
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) {
+      if (!skip.includes(entry.name)) latest = Math.max(latest, newestIn(path, skip))
+    } else latest = Math.max(latest, statSync(path).mtimeMs)
+  }
+  return latest
+}
+
+const portalIsStale = (): boolean => {
+  const stamp = join(portalDir, '.built')
+  if (!existsSync(join(portalDir, 'index.html')) || !existsSync(stamp)) return true
+  return newestIn(join(root, 'web'), ['node_modules', 'dist', 'test']) > statSync(stamp).mtimeMs
+}
+
+/** Builds web/dist (through the same script as `npm start`) when its sources changed since. */
+export const ensurePortalBuilt = (): void => {
+  if (!portalIsStale()) return
+  try {
+    execFileSync(process.execPath, [join(root, 'scripts', 'ensure-built.mjs')], { cwd: root, stdio: 'pipe' })
+  } catch (error) {
+    // tsc reports on stdout: without it the failure would say nothing useful.
+    const output = (stream: string) =>
+      error instanceof Error && stream in error ? String(Reflect.get(error, stream)) : ''
+    throw new Error(
+      `Building the portal failed (node scripts/ensure-built.mjs):\n${output('stdout')}${output('stderr')}`,
+    )
+  }
+}
+
+/** A port nobody listens on right now, so BASE_URL can name the server before it starts. */
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address()
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      )
+    })
+  })
+
+/** A full-page picture of the page, kept in test-artifacts/e2e (gitignored) for people to look at. */
+export const screenshot = async (page: Page, name: string): Promise<void> => {
+  mkdirSync(artifactsDir, { recursive: true })
+  await page.screenshot({ path: join(artifactsDir, `${name}.png`), fullPage: true })
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest'
+import type { ActivityItem } from './activity.api.js'
+import { describeActivity } from './describe-activity.js'
+
+const item = (type: string, details: Record<string, unknown> = {}): ActivityItem => ({
+  id: 'e1',
+  type,
+  at: '2026-03-05T10:00:00.000Z',
+  ip: null,
+  userAgent: null,
+  details,
+})
+
+// Every type the server's activity read model records (projections/activity/activity-entry.ts).
+const RECORDED_TYPES = [
+  'user.registered',
+  'user.verification-email-requested',
+  'user.email-verified',
+  'user.password-reset-requested',
+  'user.password-reset',
+  'user.password-changed',
+  'user.password-set',
+  'user.profile-updated',
+  'user.email-change-requested',
+  'user.email-change-confirmed',
+  'user.email-changed',
+  'user.deletion-requested',
+  'user.signed-out',
+  'session.started',
+  'session.revoked',
+  'session.expired',
+]
+
+describe('activity sentences', () => {
+  it('words every recorded kind of event for a person, never with the log name', () => {
+    for (const type of RECORDED_TYPES) expect(describeActivity(item(type)), type).not.toContain(type)
+  })
+
+  it('says where an email address moved to', () => {
+    expect(describeActivity(item('user.email-changed', { previousEmail: 'a@x.org', email: 'b@x.org' }))).toBe(
+      'You changed your email address to b@x.org',
+    )
+  })
+})
