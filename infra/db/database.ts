@@ -37,6 +37,10 @@ const pgliteOptions = (dataDir: string | null) => (dataDir ? { dataDir } : {})
 
 const openPostgres = (url: string, poolSize: number): OpenDatabase => {
   const pool = new pg.Pool({ connectionString: url, max: poolSize })
+  // An idle pooled connection the server ends (restart, failover, pg_terminate_backend) is reported
+  // here; unheard, the 'error' event would crash the process. The pool has already dropped that
+  // client and the next query opens a new one.
+  pool.on('error', () => {})
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   return {
     db,

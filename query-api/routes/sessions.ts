@@ -11,10 +11,8 @@ import { authOf, requireSession } from '../session/require-session.js'
 
 const BooleanFlag = Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')]))
 
-const GetSessionQuery = Type.Object(
-  { disableCookieCache: BooleanFlag, disableRefresh: BooleanFlag },
-  { additionalProperties: false },
-)
+// Other parameters (cache busters and the like) are ignored, as better-auth does.
+const GetSessionQuery = Type.Object({ disableCookieCache: BooleanFlag, disableRefresh: BooleanFlag })
 
 export const sessionQueryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.tessera

@@ -43,10 +43,18 @@ describe('better-auth 1.7.5 client against Tessera (pglite, loopback)', () => {
 
   it('signs up, reads the session, signs in elsewhere, lists, revokes and signs out', async () => {
     const laptop = device(tessera)
-    const signUp = await laptop.client.signUp.email({ name: 'Ada Lovelace', email: 'Ada@Example.com', password: PASSWORD })
+    const signUp = await laptop.client.signUp.email({
+      name: 'Ada Lovelace',
+      email: 'Ada@Example.com',
+      password: PASSWORD,
+    })
     expect(signUp.error).toBeNull()
     expect(signUp.data?.token).toMatch(/^[A-Za-z0-9]{32}$/)
-    expect(signUp.data?.user).toMatchObject({ email: 'ada@example.com', name: 'Ada Lovelace', emailVerified: false })
+    expect(signUp.data?.user).toMatchObject({
+      email: 'ada@example.com',
+      name: 'Ada Lovelace',
+      emailVerified: false,
+    })
     expect(laptop.jar.get(COOKIE)).toBeDefined()
 
     const session = await laptop.client.getSession()
@@ -56,6 +64,12 @@ describe('better-auth 1.7.5 client against Tessera (pglite, loopback)', () => {
     // The client revives ISO strings into Dates; a wrong shape would leave strings or NaN.
     expect(session.data?.session.expiresAt).toBeInstanceOf(Date)
     expect(session.data?.session.expiresAt.getTime()).toBeGreaterThan(Date.now() + 6 * 86_400_000)
+
+    const unrefreshed = await laptop.client.getSession({
+      query: { disableRefresh: true, disableCookieCache: true },
+    })
+    expect(unrefreshed.error).toBeNull()
+    expect(unrefreshed.data?.session.id).toBe(session.data?.session.id)
 
     const phone = device(tessera)
     const signIn = await phone.client.signIn.email({ email: 'ada@example.com', password: PASSWORD })
@@ -91,7 +105,8 @@ describe('better-auth 1.7.5 client against Tessera (pglite, loopback)', () => {
     expect((await laptop.client.signUp.email({ name: 'Grace', email, password: PASSWORD })).error).toBeNull()
     const phone = device(tessera)
     const tablet = device(tessera)
-    for (const other of [phone, tablet]) expect((await other.client.signIn.email({ email, password: PASSWORD })).error).toBeNull()
+    for (const other of [phone, tablet])
+      expect((await other.client.signIn.email({ email, password: PASSWORD })).error).toBeNull()
 
     expect((await laptop.client.revokeOtherSessions()).data).toEqual({ status: true })
     expect((await phone.client.getSession()).data).toBeNull()
@@ -105,9 +120,15 @@ describe('better-auth 1.7.5 client against Tessera (pglite, loopback)', () => {
 
   it("surfaces Tessera's errors as the client's {code, status, message}", async () => {
     const first = device(tessera)
-    expect((await first.client.signUp.email({ name: 'Lin', email: 'lin@example.com', password: PASSWORD })).error).toBeNull()
+    expect(
+      (await first.client.signUp.email({ name: 'Lin', email: 'lin@example.com', password: PASSWORD })).error,
+    ).toBeNull()
 
-    const duplicate = await device(tessera).client.signUp.email({ name: 'Lin', email: 'LIN@example.com', password: PASSWORD })
+    const duplicate = await device(tessera).client.signUp.email({
+      name: 'Lin',
+      email: 'LIN@example.com',
+      password: PASSWORD,
+    })
     expect(duplicate.data).toBeNull()
     expect(duplicate.error).toMatchObject({
       code: 'USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL',
@@ -115,10 +136,21 @@ describe('better-auth 1.7.5 client against Tessera (pglite, loopback)', () => {
       status: 422,
     })
 
-    const wrong = await device(tessera).client.signIn.email({ email: 'lin@example.com', password: 'not the password' })
-    expect(wrong.error).toMatchObject({ code: 'INVALID_EMAIL_OR_PASSWORD', message: 'Invalid email or password', status: 401 })
+    const wrong = await device(tessera).client.signIn.email({
+      email: 'lin@example.com',
+      password: 'not the password',
+    })
+    expect(wrong.error).toMatchObject({
+      code: 'INVALID_EMAIL_OR_PASSWORD',
+      message: 'Invalid email or password',
+      status: 401,
+    })
 
-    const short = await device(tessera).client.signUp.email({ name: 'Kay', email: 'kay@example.com', password: 'short' })
+    const short = await device(tessera).client.signUp.email({
+      name: 'Kay',
+      email: 'kay@example.com',
+      password: 'short',
+    })
     expect(short.error).toMatchObject({ code: 'PASSWORD_TOO_SHORT', status: 400 })
 
     const anonymous = device(tessera)

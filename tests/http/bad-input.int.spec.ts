@@ -65,7 +65,10 @@ describe('bad input (pglite)', () => {
       [JSON.stringify(VALID_SIGN_UP), 'text/plain'],
       [JSON.stringify(VALID_SIGN_UP), 'text/plain;charset=UTF-8'],
       ['name=Ada&email=ada%40example.com&password=correct+horse', 'application/x-www-form-urlencoded'],
-      ['--x\r\nContent-Disposition: form-data; name="email"\r\n\r\na@b.co\r\n--x--', 'multipart/form-data; boundary=x'],
+      [
+        '--x\r\nContent-Disposition: form-data; name="email"\r\n\r\na@b.co\r\n--x--',
+        'multipart/form-data; boundary=x',
+      ],
       ['<user/>', 'application/xml'],
     ] as const
     for (const [payload, type] of bodies) {
@@ -84,7 +87,10 @@ describe('bad input (pglite)', () => {
   it('answers an unknown field with 400 VALIDATION_ERROR naming it', async () => {
     const reply = await post(SIGN_UP, JSON.stringify({ ...VALID_SIGN_UP, isAdmin: true }))
     expect(expectClientError(reply, 400, 'VALIDATION_ERROR')).toContain('isAdmin')
-    const signIn = await post('/api/auth/sign-in/email', JSON.stringify({ email: 'a@b.co', password: 'x', role: 'admin' }))
+    const signIn = await post(
+      '/api/auth/sign-in/email',
+      JSON.stringify({ email: 'a@b.co', password: 'x', role: 'admin' }),
+    )
     expect(expectClientError(signIn, 400, 'VALIDATION_ERROR')).toContain('role')
   })
 
@@ -124,7 +130,9 @@ describe('bad input (pglite)', () => {
 
   it('answers a query that does not fit with 400 "Invalid query parameters"', async () => {
     const reply = await send({ method: 'GET', url: '/api/auth/get-session?disableRefresh=maybe' })
-    expect(expectClientError(reply, 400, 'VALIDATION_ERROR')).toMatch(/^Invalid query parameters.*disableRefresh/)
+    expect(expectClientError(reply, 400, 'VALIDATION_ERROR')).toMatch(
+      /^Invalid query parameters.*disableRefresh/,
+    )
   })
 
   it('never answers 500 to anything thrown at the POST routes', async () => {
@@ -137,7 +145,10 @@ describe('bad input (pglite)', () => {
       ['{"constructor":{"prototype":{"isAdmin":true}}}', JSON_TYPE],
       [JSON.stringify({ token: 'x'.repeat(10_000) }), JSON_TYPE],
       [JSON.stringify({ email: '\u0000@\u0000.com', password: '\ud800', name: '\u202e' }), JSON_TYPE],
-      [JSON.stringify({ email: `${'a'.repeat(300)}@example.com`, password: 'p'.repeat(5000), name: 'n' }), JSON_TYPE],
+      [
+        JSON.stringify({ email: `${'a'.repeat(300)}@example.com`, password: 'p'.repeat(5000), name: 'n' }),
+        JSON_TYPE,
+      ],
       [JSON.stringify({ a: { b: { c: { d: { e: [1, [2, [3, [4]]]] } } } } }), JSON_TYPE],
       [Buffer.from([0xff, 0xfe, 0x00, 0x7b]), JSON_TYPE],
       ['{}', { 'content-type': 'application/json; charset=latin1' }],
@@ -148,7 +159,10 @@ describe('bad input (pglite)', () => {
     for (const route of POST_ROUTES) {
       for (const [payload, headers] of payloads) {
         const reply = await post(`/api/auth${route}`, payload, headers)
-        expect(reply.status, `${route} ${String(payload).slice(0, 60)} ${JSON.stringify(headers)}`).toBeLessThan(500)
+        expect(
+          reply.status,
+          `${route} ${String(payload).slice(0, 60)} ${JSON.stringify(headers)}`,
+        ).toBeLessThan(500)
         expect(reply.status).toBeGreaterThanOrEqual(200)
         if (reply.status >= 400) expect(Object.keys(reply.json as object).sort()).toEqual(['code', 'message'])
       }
@@ -161,8 +175,16 @@ describe('bad input (pglite)', () => {
       { method: 'GET', url: '/api/auth/get-session?disableCookieCache[]=1' },
       { method: 'GET', url: '/api/auth/get-session?%E0%A4%A=1' },
       { method: 'GET', url: '/api/auth/get-session', headers: { cookie: 'better-auth.session_token=%' } },
-      { method: 'GET', url: '/api/auth/get-session', headers: { cookie: `better-auth.session_token=${'a'.repeat(8000)}` } },
-      { method: 'GET', url: '/api/auth/list-sessions', headers: { cookie: '=;;=;better-auth.session_token' } },
+      {
+        method: 'GET',
+        url: '/api/auth/get-session',
+        headers: { cookie: `better-auth.session_token=${'a'.repeat(8000)}` },
+      },
+      {
+        method: 'GET',
+        url: '/api/auth/list-sessions',
+        headers: { cookie: '=;;=;better-auth.session_token' },
+      },
       { method: 'GET', url: '/api/auth/sign-up/email' },
       { method: 'PUT', url: SIGN_UP, payload: VALID_SIGN_UP },
       { method: 'DELETE', url: '/api/auth/sign-out' },

@@ -46,6 +46,8 @@ describeEachDatabase('sign-up, sign-in and sessions over HTTP', (_fresh, kind) =
 
     const session = await laptop.call('GET', '/get-session')
     expect(session.json).toMatchObject({ session: { token }, user: { email: 'ada@example.com' } })
+    // Unknown query parameters (cache busters) are ignored, as better-auth does.
+    expect((await laptop.call('GET', '/get-session?_=1732000000')).json).toMatchObject({ session: { token } })
 
     const phone = browser()
     const signIn = await phone.call('POST', '/sign-in/email', {

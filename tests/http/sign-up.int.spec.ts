@@ -44,7 +44,12 @@ describeEachDatabase('POST /sign-up/email', (_fresh, kind) => {
   afterEach(() => tessera.cleanup())
 
   const signUp = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
-    tessera.api.request('POST', '/sign-up/email', { name: 'Ada Lovelace', password: PASSWORD, ...body }, headers)
+    tessera.api.request(
+      'POST',
+      '/sign-up/email',
+      { name: 'Ada Lovelace', password: PASSWORD, ...body },
+      headers,
+    )
 
   it('answers {token, user} with the lowercased email and nothing secret', async () => {
     const response = await signUp({ email: ' Ada@Example.COM ', image: 'https://example.com/ada.png' })
@@ -71,11 +76,15 @@ describeEachDatabase('POST /sign-up/email', (_fresh, kind) => {
     const cookie = cookieOf(response.headers, COOKIE)
     expect(cookie?.value).toBe(encodeURIComponent(`${token}.${sign(token)}`))
     expect(decodeURIComponent(cookie?.value ?? '')).toMatch(/^[A-Za-z0-9]{32}\.[A-Za-z0-9+/]{43}=$/)
-    expect(cookie?.attributes).toEqual(expect.arrayContaining(['Max-Age=604800', 'Path=/', 'HttpOnly', 'SameSite=Lax']))
+    expect(cookie?.attributes).toEqual(
+      expect.arrayContaining(['Max-Age=604800', 'Path=/', 'HttpOnly', 'SameSite=Lax']),
+    )
     expect(cookie?.line).not.toMatch(/;\s*Secure/i)
     expect(cookieOf(response.headers, DONT_REMEMBER)).toBeUndefined()
 
-    const session = await tessera.api.request('GET', '/get-session', undefined, { cookie: `${COOKIE}=${cookie?.value}` })
+    const session = await tessera.api.request('GET', '/get-session', undefined, {
+      cookie: `${COOKIE}=${cookie?.value}`,
+    })
     expect(session.status).toBe(200)
     expect(session.json).toMatchObject({
       session: { token, userId: user.id, expiresAt: new Date(T0 + 604_800_000).toISOString() },
@@ -129,7 +138,12 @@ describe('POST /sign-up/email: validation (pglite)', () => {
   afterEach(() => tessera.cleanup())
 
   const signUp = (body: Record<string, unknown>) =>
-    tessera.api.request('POST', '/sign-up/email', { name: 'Ada', email: 'ada@example.com', password: PASSWORD, ...body })
+    tessera.api.request('POST', '/sign-up/email', {
+      name: 'Ada',
+      email: 'ada@example.com',
+      password: PASSWORD,
+      ...body,
+    })
 
   it.each(['plainaddress', 'ada@', '@example.com', 'ada@@example.com', 'ada lovelace@example.com', ''])(
     'refuses the email %j with 400 INVALID_EMAIL',
@@ -187,7 +201,9 @@ describe('POST /sign-up/email behind https (pglite)', () => {
     expect(response.status).toBe(200)
     expect(cookieOf(response.headers, COOKIE)).toBeUndefined()
     const cookie = cookieOf(response.headers, `__Secure-${COOKIE}`)
-    expect(cookie?.attributes).toEqual(expect.arrayContaining(['Secure', 'HttpOnly', 'SameSite=Lax', 'Path=/']))
+    expect(cookie?.attributes).toEqual(
+      expect.arrayContaining(['Secure', 'HttpOnly', 'SameSite=Lax', 'Path=/']),
+    )
     expect(cookieOf(response.headers, `__Secure-${DONT_REMEMBER}`)?.attributes).toContain('Secure')
 
     const secure = await tessera.api.request('GET', '/get-session', undefined, {
@@ -195,7 +211,9 @@ describe('POST /sign-up/email behind https (pglite)', () => {
     })
     expect(secure.json).toMatchObject({ user: { email: 'ada@example.com' } })
     // The unprefixed name is not the session cookie on https.
-    const plain = await tessera.api.request('GET', '/get-session', undefined, { cookie: `${COOKIE}=${cookie?.value}` })
+    const plain = await tessera.api.request('GET', '/get-session', undefined, {
+      cookie: `${COOKIE}=${cookie?.value}`,
+    })
     expect(plain.json).toBeNull()
   })
 })
