@@ -8,7 +8,7 @@
 /// not project (`--role api`) follows the checkpoint table instead.
 
 import { EventEmitter } from 'node:events'
-import { type Kysely, sql } from 'kysely'
+import { type Kysely, sql, type Transaction } from 'kysely'
 import {
   comparePositions,
   type EventStore,
@@ -18,6 +18,7 @@ import {
 } from '../../infra/event-store/event-store.js'
 import type { Database } from '../database.js'
 import type { Projection } from '../projection.js'
+import { readCheckpoint as readStoredCheckpoint } from './checkpoint-store.js'
 
 export type ProjectorLogger = { error(obj: object, msg: string): void; warn(obj: object, msg: string): void }
 
@@ -43,8 +44,17 @@ export type Projector = {
   /** Resolves true once the read models include `position`, false after `timeoutMs`. */
   waitFor(position: GlobalPosition, timeoutMs?: number): Promise<boolean>
   position(): GlobalPosition
-  /** Called after each committed batch, with its events (used to invalidate caches). */
+  /**
+   * Called after each committed batch, with its events (used to invalidate caches). In `apply` mode
+   * this includes batches another instance of the group committed; a `follow` projector reads no
+   * events and never calls it. A listener that throws is logged and does not stop the projector.
+   */
   onApplied(listener: (events: readonly RecordedEvent[]) => void): () => void
+}
+
+/** Serialises every writer of one group's read models and checkpoint until the transaction ends. */
+const lockGroup = async (trx: Transaction<Database>, group: string): Promise<void> => {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`tessera-projector:${group}`}, 0))`.execute(trx)
 }
 
 const silentLogger: ProjectorLogger = { error: () => {}, warn: () => {} }
@@ -55,6 +65,7 @@ export const createProjector = (options: ProjectorOptions): Projector => {
   const logger = options.logger ?? silentLogger
   const events = new EventEmitter()
   events.setMaxListeners(0)
+  const appliedListeners = new Set<(events: readonly RecordedEvent[]) => void>()
   let checkpoint: GlobalPosition = START
   let running: Promise<void> | null = null
   let again = false
@@ -63,26 +74,64 @@ export const createProjector = (options: ProjectorOptions): Projector => {
   let unsubscribe: (() => void) | null = null
   let failures = 0
 
-  const readCheckpoint = async (): Promise<GlobalPosition> => {
-    const row = await db.selectFrom('tessera_checkpoints').selectAll().where('name', '=', group).executeTakeFirst()
-    return row ? { tx: BigInt(row.tx), seq: BigInt(row.seq) } : START
+  const readCheckpoint = () => readStoredCheckpoint(db, group)
+
+  // A listener's failure must not look like a failed batch: the batch is committed, and waiters
+  // still have to hear that the checkpoint moved.
+  const notifyApplied = (applied: readonly RecordedEvent[]) => {
+    for (const listener of appliedListeners) {
+      try {
+        listener(applied)
+      } catch (error) {
+        logger.error({ err: error, group }, 'onApplied listener failed')
+      }
+    }
   }
 
   const advanceTo = (position: GlobalPosition, applied: readonly RecordedEvent[]) => {
     if (comparePositions(position, checkpoint) <= 0) return
     checkpoint = position
-    if (applied.length > 0) events.emit('applied', applied)
+    if (applied.length > 0) notifyApplied(applied)
     events.emit('advanced')
+  }
+
+  /**
+   * Another instance moved the stored checkpoint from `expected` to `stored` while we read `batch`.
+   * Ahead: the events of the batch it covers are in the read models, and listeners here (caches)
+   * must hear of them as if we had applied them. Behind: the read models were reset (`replay`), so
+   * this instance continues from there too.
+   */
+  const adopt = (stored: GlobalPosition, expected: GlobalPosition, batch: readonly RecordedEvent[]) => {
+    if (comparePositions(stored, expected) < 0) {
+      checkpoint = stored
+      return
+    }
+    const covered = batch.filter((event) => comparePositions(event.position, stored) <= 0)
+    const reached = covered.at(-1)
+    // Only a log that lost events could leave nothing covered; then trust the stored checkpoint.
+    if (reached) advanceTo(reached.position, covered)
+    else advanceTo(stored, [])
+  }
+
+  /**
+   * Caught up with the log, the read models can still be behind us: a replay emptied them and their
+   * checkpoint (and may have died before rebuilding them). Then continue from the stored checkpoint.
+   */
+  const rewoundUnderUs = async (): Promise<boolean> => {
+    const stored = await readCheckpoint()
+    if (comparePositions(stored, checkpoint) >= 0) return false
+    checkpoint = stored
+    return true
   }
 
   /** Applies one batch; returns false when there was nothing to apply. */
   const applyBatch = async (): Promise<boolean> => {
     const batch = await store.readAll(checkpoint, batchSize)
     const last = batch.at(-1)
-    if (!last) return false
+    if (!last) return rewoundUnderUs()
     const expected = checkpoint
     const movedTo = await db.transaction().execute(async (trx) => {
-      await sql`select pg_advisory_xact_lock(hashtextextended(${`tessera-projector:${group}`}, 0))`.execute(trx)
+      await lockGroup(trx, group)
       const row = await trx
         .selectFrom('tessera_checkpoints')
         .selectAll()
@@ -101,7 +150,7 @@ export const createProjector = (options: ProjectorOptions): Projector => {
         .execute()
       return null
     })
-    if (movedTo) advanceTo(movedTo, [])
+    if (movedTo) adopt(movedTo, expected, batch)
     else advanceTo(last.position, batch)
     return true
   }
@@ -129,7 +178,10 @@ export const createProjector = (options: ProjectorOptions): Projector => {
         failures = 0
       } catch (error) {
         failures += 1
-        logger.error({ err: error, group, failures }, 'projector batch failed; read models unchanged, retrying')
+        logger.error(
+          { err: error, group, failures },
+          'projector batch failed; read models unchanged, retrying',
+        )
         throw error
       } finally {
         running = null
@@ -154,6 +206,7 @@ export const createProjector = (options: ProjectorOptions): Projector => {
 
   return {
     async start() {
+      if (!stopped) return
       stopped = false
       checkpoint = await readCheckpoint()
       if (mode === 'apply') unsubscribe = store.subscribe(() => void pump().catch(() => {}))
@@ -184,18 +237,24 @@ export const createProjector = (options: ProjectorOptions): Projector => {
           resolve(reached)
         }
         const deadline = setTimeout(() => finish(false), timeoutMs)
-        // A follower learns of progress only by reading the checkpoint table.
-        const follow = setInterval(() => mode === 'follow' && void pump().catch(() => {}), pollIntervalMs)
+        // A follower learns of progress only by reading the checkpoint table. A stopped projector
+        // touches the database no more: the caller gets false when the time is up.
+        const follow = setInterval(
+          () => !stopped && mode === 'follow' && void pump().catch(() => {}),
+          pollIntervalMs,
+        )
         events.on('advanced', check)
-        if (mode === 'apply') void pump().catch(() => {})
+        if (!stopped && mode === 'apply') void pump().catch(() => {})
       })
     },
 
     position: () => checkpoint,
 
     onApplied(listener) {
-      events.on('applied', listener)
-      return () => events.off('applied', listener)
+      // Wrapped, so one function subscribed twice is two subscriptions, each undone by its own call.
+      const subscription = (applied: readonly RecordedEvent[]) => listener(applied)
+      appliedListeners.add(subscription)
+      return () => appliedListeners.delete(subscription)
     },
   }
 }
@@ -204,6 +263,9 @@ export const createProjector = (options: ProjectorOptions): Projector => {
 export const replay = async (options: ProjectorOptions): Promise<GlobalPosition> => {
   const { db, projections, group = 'read-models' } = options
   await db.transaction().execute(async (trx) => {
+    // The live projector's lock: a batch it has in flight commits before the tables are emptied,
+    // or its rows would survive the reset and collide with the replayed ones.
+    await lockGroup(trx, group)
     for (const table of new Set(projections.flatMap((p) => p.tables))) await trx.deleteFrom(table).execute()
     await trx.deleteFrom('tessera_checkpoints').where('name', '=', group).execute()
   })

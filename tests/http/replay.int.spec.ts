@@ -56,8 +56,11 @@ describeEachDatabase('replay of a log written over HTTP', (fresh, kind) => {
   afterAll(() => tessera?.cleanup())
 
   it('declares every read-model table, and the log filled the ones this slice writes', async () => {
-    // A table outside the log that no projection declares would survive `replay` with stale rows.
-    expect(await tablesOutsideTheLog(tessera.database.db)).toEqual([...tables].sort())
+    expect(
+      await tablesOutsideTheLog(tessera.database.db),
+      'a table outside the log that no projection declares would survive `replay` with stale rows ' +
+        '(infrastructure tables take the tessera_ prefix)',
+    ).toEqual([...tables].sort())
     expect(live.users?.map((row) => row.name)).toEqual(expect.arrayContaining(['Ada', 'Bob', 'Cyd Renamed']))
     expect(live.users).toHaveLength(3)
     expect(live.accounts).toHaveLength(3)
