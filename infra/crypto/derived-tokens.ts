@@ -3,8 +3,7 @@
 /// with the server secret (HMAC-SHA256 as a PRF, then uniform sampling into the alphabet). The raw
 /// token exists only in the mail and in the link the person follows.
 
-import { type Secret } from './hmac.js'
-import { hmacSha256 } from './hmac.js'
+import { hmacSha256, type Secret } from './hmac.js'
 import { ALPHANUMERIC, LOWERCASE_ALPHANUMERIC, randomToken, sha256Hex } from './tokens.js'
 
 export type TokenPurpose = 'password-reset' | 'delete-account'

@@ -28,7 +28,11 @@ export type EmailTokenCheck =
   | { status: 'expired' }
   | { status: 'invalid' }
 
-export const verifyEmailToken = async (secret: string, token: string, now: Date): Promise<EmailTokenCheck> => {
+export const verifyEmailToken = async (
+  secret: string,
+  token: string,
+  now: Date,
+): Promise<EmailTokenCheck> => {
   try {
     const { payload } = await jwtVerify(token, keyOf(secret), {
       algorithms: ['HS256'],

@@ -59,7 +59,11 @@ export type AppendResult = {
 }
 
 export interface EventStore {
-  appendToStream(stream: string, events: readonly EventToAppend[], options: AppendOptions): Promise<AppendResult>
+  appendToStream(
+    stream: string,
+    events: readonly EventToAppend[],
+    options: AppendOptions,
+  ): Promise<AppendResult>
   /** The whole stream in order; an empty array when it does not exist. */
   readStream(stream: string): Promise<RecordedEvent[]>
   /**
