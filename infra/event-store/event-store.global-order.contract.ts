@@ -7,41 +7,16 @@ import { randomInt } from 'node:crypto'
 import { describe, expect, test } from 'vitest'
 import {
   anEvent,
-  CATCH_UP_MS,
+  checkpointedReader,
   type EventStoreFixture,
   idsOf,
   readAtLeast,
   sleep,
   streamVersionsInOrder,
 } from './event-store.contract-support.js'
-import { type EventStore, type GlobalPosition, type RecordedEvent, START } from './event-store.js'
 
-/** A reader that keeps a checkpoint, as a projector does, and remembers everything it was given. */
-const checkpointedReader = (store: EventStore, pageSize: number) => {
-  const seen: RecordedEvent[] = []
-  let checkpoint: GlobalPosition = START
-  return {
-    seen,
-    /** Reads one page from the checkpoint; returns the page. */
-    async poll(): Promise<RecordedEvent[]> {
-      const page = await store.readAll(checkpoint, pageSize)
-      seen.push(...page)
-      checkpoint = page.at(-1)?.position ?? checkpoint
-      return page
-    },
-    async drain(): Promise<void> {
-      while ((await this.poll()).length > 0) {}
-    },
-    /** Drains until it has seen `count` events (see `readAtLeast` on why it may have to wait). */
-    async catchUp(count: number): Promise<void> {
-      const deadline = Date.now() + CATCH_UP_MS
-      await this.drain()
-      while (seen.length < count && Date.now() < deadline) {
-        await sleep(5)
-        await this.drain()
-      }
-    },
-  }
+const rethrowFirstFailure = (outcomes: PromiseSettledResult<unknown>[]): void => {
+  for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason
 }
 
 export const describeGlobalOrderContract = (fixture: () => EventStoreFixture): void => {
@@ -112,26 +87,29 @@ export const describeGlobalOrderContract = (fixture: () => EventStoreFixture): v
           committed.add(event.id)
         }
       }
-      const writers = Array.from({ length: 12 }, async (_, writer) => {
-        for (let round = 0; round < 8; round += 1) {
-          await sleep(randomInt(4))
-          await appendOne(writer, round)
-        }
-      })
-
       const reader = checkpointedReader(store, 7)
       let writing = true
-      const tailing = (async () => {
+      const writers = Promise.allSettled(
+        Array.from({ length: 12 }, async (_, writer) => {
+          for (let round = 0; round < 8; round += 1) {
+            await sleep(randomInt(4))
+            await appendOne(writer, round)
+          }
+        }),
+      ).then((outcomes) => {
+        writing = false
+        rethrowFirstFailure(outcomes)
+      })
+      const tailing = async () => {
         for (;;) {
           const finished = !writing
           if ((await reader.poll()).length > 0) continue
           if (finished) return
           await sleep(1)
         }
-      })()
-      await Promise.all(writers)
-      writing = false
-      await tailing
+      }
+      // Both run to the end even when one fails, so nothing is left writing to a closed database.
+      rethrowFirstFailure(await Promise.allSettled([writers, tailing()]))
       await reader.catchUp(committed.size)
 
       const seen = idsOf(reader.seen)

@@ -7,7 +7,7 @@ import { sql } from 'kysely'
 import pg from 'pg'
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest'
 import { START } from '../../infra/event-store/event-store.js'
-import { cookieJar } from '../support/cookies.js'
+import { devicesFor, type SessionAnswer } from '../support/browser.js'
 import { describeEachDatabase } from '../support/databases.js'
 import { startTessera, type TestTessera } from '../support/tessera.js'
 
@@ -18,13 +18,6 @@ const PASSWORD = 'correct horse battery'
 const T0 = Date.parse('2030-01-15T10:00:00.000Z')
 const HOUR = 3_600_000
 const DAY = 24 * HOUR
-// What a browser on the application sends with every POST (the CSRF check wants it with cookies).
-const ORIGIN = 'http://localhost:3000'
-
-type SessionAnswer = {
-  session: { id: string; token: string; expiresAt: string; userId: string }
-  user: { id: string }
-}
 
 const sign = (value: string) => createHmac('sha256', SECRET).update(value).digest('base64')
 const signedCookie = (token: string) => `${COOKIE}=${encodeURIComponent(`${token}.${sign(token)}`)}`
@@ -39,38 +32,7 @@ describeEachDatabase('session lifecycle', (_fresh, kind) => {
   })
   afterEach(() => tessera.cleanup())
 
-  /** A client that keeps its cookies and sends its origin, as a browser on the application would. */
-  const browser = () => {
-    const jar = cookieJar()
-    const call = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
-      const headers = { origin: ORIGIN, ...(jar.header() ? { cookie: jar.header() } : {}) }
-      const response = await tessera.api.request(method, path, body, headers)
-      jar.store(response.headers['set-cookie'])
-      return { ...response, setCookie: [response.headers['set-cookie'] ?? []].flat().map(String) }
-    }
-    const session = async (query = '') =>
-      (await call('GET', `/get-session${query}`)).json as SessionAnswer | null
-    return { jar, call, session }
-  }
-
-  const signedUp = async (email = 'ada@example.com', extra: Record<string, unknown> = {}) => {
-    const device = browser()
-    const response = await device.call('POST', '/sign-up/email', {
-      name: 'Ada',
-      email,
-      password: PASSWORD,
-      ...extra,
-    })
-    expect(response.status).toBe(200)
-    return { ...device, token: (response.json as { token: string }).token }
-  }
-
-  const signedIn = async (email = 'ada@example.com', extra: Record<string, unknown> = {}) => {
-    const device = browser()
-    const response = await device.call('POST', '/sign-in/email', { email, password: PASSWORD, ...extra })
-    expect(response.status).toBe(200)
-    return { ...device, token: (response.json as { token: string }).token }
-  }
+  const { signedUp, signedIn } = devicesFor(() => tessera, PASSWORD)
 
   const sessionIds = async () =>
     (await tessera.ctx.db.selectFrom('sessions').select('id').orderBy('id').execute()).map((row) => row.id)

