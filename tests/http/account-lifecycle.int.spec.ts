@@ -177,6 +177,36 @@ describe('password reset', () => {
     expect(again.headers.location).toBe('/reset-password?error=INVALID_TOKEN')
   })
 
+  it('discards an expired token when it is looked up', async () => {
+    let now = Date.now()
+    const clocked = await startTessera({
+      env: {
+        SMTP_URL: sink.url,
+        MAIL_FROM: 'Tessera <no-reply@tessera.test>',
+        BASE_URL: 'http://tessera.test',
+      },
+      clock: () => new Date(now),
+    })
+    try {
+      const browser = browserFor(clocked)
+      await signUp(browser, 'late@example.com')
+      await browser.post('/request-password-reset', {
+        email: 'late@example.com',
+        redirectTo: '/reset-password',
+      })
+      const link = linkIn(await mailTo('late@example.com', /reset/i), '/reset-password/')
+      const outstanding = () => clocked.ctx.db.selectFrom('one_time_tokens').selectAll().execute()
+      expect(await outstanding()).toHaveLength(1)
+      now += 3601 * 1000
+      expect((await browser.open(link)).headers.location).toBe('/reset-password?error=INVALID_TOKEN')
+      expect(await outstanding()).toHaveLength(0)
+      const types = (await clocked.store.readAll({ tx: 0n, seq: 0n }, 100)).map((event) => event.type)
+      expect(types).toContain('user.token-discarded')
+    } finally {
+      await clocked.cleanup()
+    }
+  })
+
   it('refuses a short new password and an unknown token', async () => {
     const browser = browserFor(tessera)
     const short = await browser.post('/reset-password', { token: 'x'.repeat(24), newPassword: 'short' })
