@@ -26,7 +26,7 @@ export const AUTH_ERRORS = defineErrors({
   EMAIL_MISMATCH: [400, 'Email mismatch'],
   EMAIL_ALREADY_VERIFIED: [400, 'Email is already verified'],
   CHANGE_EMAIL_DISABLED: [400, 'Change email is disabled'],
-  VERIFICATION_EMAIL_ISNT_ENABLED: [400, "Verification email isn't enabled"],
+  VERIFICATION_EMAIL_NOT_ENABLED: [400, "Verification email isn't enabled"],
   NO_FIELDS_TO_UPDATE: [400, 'No fields to update'],
   PASSWORD_ALREADY_SET: [400, 'user already has a password'],
   USER_ALREADY_HAS_PASSWORD: [400, 'User already has a password. Provide that to delete the account.'],

@@ -12,6 +12,11 @@ import type { FoundSession } from '../../query-api/session/resolve-session.js'
 import { startSession } from '../sessions/start-session.js'
 import { runUserCommand } from './user-command.js'
 
+/**
+ * Signed in: asks for a link to the caller's own address at once (a mismatch is an answer). Signed
+ * out: looks the address up and returns the recording as work to run AFTER the answer has gone
+ * out, so an existing unverified address costs the caller no more time than an unknown one.
+ */
 export const sendVerificationEmail = async (
   ctx: AppContext,
   request: FastifyRequest,
@@ -20,25 +25,27 @@ export const sendVerificationEmail = async (
     callbackURL,
     session,
   }: { email: string; callbackURL: string | null; session: FoundSession | null },
-): Promise<void> => {
+): Promise<() => Promise<void>> => {
   if (session) {
     await runUserCommand(ctx, request, session.user.id, {
       type: 'request-verification-email',
       email,
       callbackURL,
     })
-    return
+    return async () => {}
   }
   // Signed out: the same answer whether or not the address exists or is verified.
   const user = isValidEmail(email) ? await findUserByEmail(ctx.db, normalizeEmail(email)) : undefined
-  if (!user || user.email_verified) return
-  await runUserCommand(
-    ctx,
-    request,
-    user.id,
-    { type: 'request-verification-email', email, callbackURL },
-    { type: 'anonymous' },
-  )
+  if (!user || user.email_verified) return async () => {}
+  return async () => {
+    await runUserCommand(
+      ctx,
+      request,
+      user.id,
+      { type: 'request-verification-email', email, callbackURL },
+      { type: 'anonymous' },
+    )
+  }
 }
 
 export type VerificationOutcome =

@@ -35,14 +35,19 @@ export const emailVerificationRoutes: FastifyPluginAsyncTypebox = async (app) =>
         response: { 200: StatusSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const session = await optionalSession(ctx, request)
-      await sendVerificationEmail(ctx, request, {
+      const record = await sendVerificationEmail(ctx, request, {
         email: request.body.email,
         callbackURL: request.body.callbackURL ?? null,
         session,
       })
-      return { status: true }
+      // Answer first: see sendVerificationEmail.
+      await reply.send({ status: true })
+      await record().catch((error: unknown) =>
+        request.log.error({ err: error }, 'verification email request failed'),
+      )
+      return reply
     },
   )
 

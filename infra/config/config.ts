@@ -72,6 +72,13 @@ export const loadConfig = (env: Env = process.env, options: LoadConfigOptions = 
   const dataDir = resolve(cwd, get('DATA_DIR') ?? './data')
   const databaseUrl = urlWithScheme(get, 'DATABASE_URL', ['postgres:', 'postgresql:'])
   const { rateLimit, ...features } = loadFeatureOptions(cwd, get('TESSERA_CONFIG'))
+  const mail = parseMail(get)
+  if (production && !mail.smtpUrl && !mail.httpUrl) {
+    // The log transport prints each mail with its link: live reset and deletion tokens in the logs.
+    warnings.push(
+      'No SMTP_URL or MAIL_HTTP_URL: mails, with their one-time reset, verification and deletion links, are printed to the log.',
+    )
+  }
   const shape: ConfigShape = {
     ...features,
     production,
@@ -85,7 +92,7 @@ export const loadConfig = (env: Env = process.env, options: LoadConfigOptions = 
     dataDir,
     database: databaseUrl ? { kind: 'postgres', url: databaseUrl } : { kind: 'pglite', dataDir },
     redisUrl: urlWithScheme(get, 'REDIS_URL', ['redis:', 'rediss:']),
-    mail: parseMail(get),
+    mail,
     trustedOrigins: parseTrustedOrigins(get('TRUSTED_ORIGINS'), base.origin),
     rateLimit: { enabled: parseRateLimitSwitch(get('RATE_LIMIT'), production), ...rateLimit },
     eventStore: parseEventStore(get),

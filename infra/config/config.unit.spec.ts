@@ -185,6 +185,19 @@ describe('the secret in production', () => {
     expect(load({ AUTH_SECRET: DEVELOPMENT_SECRET }).warnings.join('\n')).toMatch(/PUBLIC development secret/)
   })
 
+  it('warns when production mail would go to the log, one-time links and all', () => {
+    const logged = load({ NODE_ENV: 'production', AUTH_SECRET: SECRET, BASE_URL: 'https://example.com' })
+    expect(logged.warnings.join('\n')).toMatch(/printed to the log/)
+    const smtp = load({
+      NODE_ENV: 'production',
+      AUTH_SECRET: SECRET,
+      BASE_URL: 'https://example.com',
+      SMTP_URL: 'smtp://mail.example.com:587',
+    })
+    expect(smtp.warnings).toEqual([])
+    expect(load({ AUTH_SECRET: SECRET }).warnings.join('\n')).not.toMatch(/printed to the log/)
+  })
+
   it('warns when production cookies cannot be Secure', () => {
     const config = load({ NODE_ENV: 'production', AUTH_SECRET: SECRET, BASE_URL: 'http://example.com' })
     expect(config.warnings.join('\n')).toMatch(/not https/)

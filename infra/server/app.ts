@@ -16,6 +16,7 @@ import { activityQueryRoutes } from '../../query-api/routes/activity.js'
 import { healthRoutes } from '../../query-api/routes/health.js'
 import { sessionQueryRoutes } from '../../query-api/routes/sessions.js'
 import { installErrorHandling } from '../http/error-handler.js'
+import { nulGuardHook } from '../http/nul-guard.js'
 import { originCheckHook } from '../http/origin-check.js'
 import { registerRateLimit } from '../http/rate-limit.js'
 import { trustedUrlsHook } from '../http/trusted-url.js'
@@ -60,6 +61,8 @@ export const buildApp = async (
       // Protection (infra/http): CSRF origin check, then trusted callback/redirect URLs; added
       // before the routes so that every route plugin below inherits them.
       api.addHook('onRequest', originCheckHook(ctx.config))
+      // Input PostgreSQL cannot store would otherwise poison the projector (infra/http/nul-guard.ts).
+      api.addHook('preValidation', nulGuardHook)
       api.addHook('preHandler', trustedUrlsHook(ctx.config))
       await api.register(emailPasswordRoutes)
       await api.register(sessionCommandRoutes)

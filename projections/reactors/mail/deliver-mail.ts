@@ -57,7 +57,7 @@ export const deliverMail = async (
     await deps.transport.send(mail)
   } catch (error) {
     if (error instanceof MailDeliveryError && !error.retryable)
-      return deadLetter(db, event, error.message, deps)
+      return deadLetter(db, event, withoutAddress(error.message, mail.to), deps)
     throw error
   }
   deps.logger.info(log, 'mail sent')
@@ -83,5 +83,14 @@ const eventTime = (event: RecordedEvent): Date => {
   const at = new Date(event.metadata.at)
   return Number.isNaN(at.getTime()) ? event.recordedAt : at
 }
+
+/**
+ * A dead letter outlives the user's data key (crypto-shredding erases what the log holds, not this
+ * table), and transports and SMTP servers put the recipient in their error text: take it out.
+ */
+const withoutAddress = (text: string, address: string): string =>
+  address === ''
+    ? text
+    : text.replace(new RegExp(address.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), '<recipient>')
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
