@@ -41,6 +41,11 @@ type ConfigShape = Omit<FeatureOptions, 'rateLimit'> & {
   /** Origins and `https://*.example.com` patterns; the base URL's origin first. */
   trustedOrigins: string[]
   rateLimit: { enabled: boolean; window: number; max: number }
+  /**
+   * Which proxies to believe about the client address (X-Forwarded-For), as Fastify's `trustProxy`:
+   * false (the socket address is the client), a hop count, or a list of addresses/CIDRs.
+   */
+  trustProxy: boolean | number | string[]
   eventStore: { kind: 'postgres' } | { kind: 'kurrentdb'; url: string }
   logLevel: LogLevel
   /** Things an operator should read at start (e.g. the development secret is in use). */
@@ -95,6 +100,7 @@ export const loadConfig = (env: Env = process.env, options: LoadConfigOptions = 
     mail,
     trustedOrigins: parseTrustedOrigins(get('TRUSTED_ORIGINS'), base.origin),
     rateLimit: { enabled: parseRateLimitSwitch(get('RATE_LIMIT'), production), ...rateLimit },
+    trustProxy: parseTrustProxy(get('TRUST_PROXY')),
     eventStore: parseEventStore(get),
     logLevel: parseLogLevel(get('LOG_LEVEL')),
     warnings,
@@ -103,6 +109,21 @@ export const loadConfig = (env: Env = process.env, options: LoadConfigOptions = 
 }
 
 type Get = (name: string) => string | undefined
+
+// Behind a load balancer every request comes from the balancer: without this, rate limits and the
+// audit log would see one client. Only trust what the deployment names.
+const parseTrustProxy = (value: string | undefined): ConfigShape['trustProxy'] => {
+  if (value === undefined || value === 'false') return false
+  if (value === 'true') return true
+  if (/^\d{1,2}$/.test(value)) return Number(value)
+  const entries = value.split(',').map((entry) => entry.trim())
+  const address = /^[0-9a-fA-F:.]+(\/\d{1,3})?$/
+  if (entries.every((entry) => address.test(entry))) return entries
+  throw new ConfigError(
+    'TRUST_PROXY',
+    `TRUST_PROXY must be true, false, a hop count, or comma-separated addresses/CIDRs (got "${value}")`,
+  )
+}
 
 const definedOnly = (env: Env): Record<string, string> => {
   const defined: Record<string, string> = {}

@@ -151,6 +151,7 @@ describe('variables', () => {
       'SMTP_URL',
     ],
     [{ RATE_LIMIT: 'yes' }, 'RATE_LIMIT'],
+    [{ TRUST_PROXY: 'the balancer' }, 'TRUST_PROXY'],
     [{ EVENT_STORE: 'mongo' }, 'EVENT_STORE'],
     [{ EVENT_STORE: 'kurrentdb' }, 'KURRENTDB_URL'],
     [{ EVENT_STORE: 'kurrentdb', KURRENTDB_URL: 'http://events' }, 'KURRENTDB_URL'],
@@ -257,5 +258,16 @@ describe('TRUSTED_ORIGINS', () => {
     const error = configError({ TRUSTED_ORIGINS: `https://ok.example.com,${entry}` })
     expect(error.key).toBe('TRUSTED_ORIGINS')
     expect(error.message).toContain(`"${entry}"`)
+  })
+})
+
+describe('TRUST_PROXY', () => {
+  const trustProxy = (value?: string) => load(value === undefined ? {} : { TRUST_PROXY: value }).trustProxy
+
+  it('trusts no proxy unless told', () => expect(trustProxy()).toBe(false))
+  it('takes true, a hop count, or addresses', () => {
+    expect(trustProxy('true')).toBe(true)
+    expect(trustProxy('2')).toBe(2)
+    expect(trustProxy('10.0.0.0/8, 192.168.1.4')).toEqual(['10.0.0.0/8', '192.168.1.4'])
   })
 })

@@ -15,6 +15,7 @@ import { AUTH_ERRORS } from '../../domain/errors.js'
 import { activityQueryRoutes } from '../../query-api/routes/activity.js'
 import { healthRoutes } from '../../query-api/routes/health.js'
 import { sessionQueryRoutes } from '../../query-api/routes/sessions.js'
+import type { Config } from '../config/config.js'
 import { installErrorHandling } from '../http/error-handler.js'
 import { nulGuardHook } from '../http/nul-guard.js'
 import { originCheckHook } from '../http/origin-check.js'
@@ -25,6 +26,12 @@ import { registerPortal } from './portal.js'
 
 /** Auth requests are small; a larger body is refused before it is parsed. */
 const BODY_LIMIT_BYTES = 64 * 1024
+
+/** TRUST_PROXY as Fastify takes it; a hop count trusts that many proxies nearest to us. */
+const trustProxyOption = (setting: Config['trustProxy']) => {
+  if (typeof setting === 'number') return (_address: string, hop: number) => hop < setting
+  return typeof setting === 'boolean' ? setting : [...setting]
+}
 
 export type BuildAppOptions = { logger: Logger; portalDir?: string | null }
 
@@ -41,6 +48,7 @@ export const buildApp = async (
     // Request ids become events' correlation ids: Fastify's default ('req-1', 'req-2', ...) restarts
     // with every process, so ids would repeat across restarts and instances in the audit log.
     genReqId: () => randomUUID(),
+    trustProxy: trustProxyOption(ctx.config.trustProxy),
     routerOptions: { ignoreDuplicateSlashes: false, ignoreTrailingSlash: false },
   })
   base.setValidatorCompiler(TypeBoxValidatorCompiler)
