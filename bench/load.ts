@@ -26,6 +26,7 @@ export type ScenarioSpec = {
 }
 
 export type KindStats = {
+  /** Answers completed inside the measured window. */
   requests: number
   perSecond: number
   p50Ms: number
@@ -45,37 +46,52 @@ export type ScenarioResult = {
   byKind: Partial<Record<Kind, KindStats>>
 }
 
-type Verdict = { kind: Kind; status: number; correct: boolean }
+/** `ms`: autocannon's latency, from the write of the request to the last byte of the answer. */
+type Answer = { kind: Kind; status: number; correct: boolean; sentAt: number; doneAt: number; ms: number }
+
+export type MeasureWindow = { onStart(): void; onEnd(): void }
 
 const REQUEST_TIMEOUT_SECONDS = 30
+// Kept running after the window so that requests sent near its end can still be answered.
+const TAIL_SECONDS = 1
 
-/** Runs the scenario for its warm-up time and forgets the figures (JIT, caches, pools). */
-export const warmUp = async (baseUrl: string, spec: ScenarioSpec): Promise<void> => {
-  if (spec.warmupSeconds > 0) await drive(baseUrl, spec, spec.warmupSeconds)
-}
-
-export const measure = (baseUrl: string, spec: ScenarioSpec): Promise<ScenarioResult> =>
-  drive(baseUrl, spec, spec.durationSeconds)
-
-const drive = async (baseUrl: string, spec: ScenarioSpec, seconds: number): Promise<ScenarioResult> => {
-  const shots = new WeakMap<autocannon.Context, Shot>()
-  const latencies = new Map<Kind, number[]>()
-  const verdicts = new Map<Kind, Verdict[]>()
-  let pending: Verdict | null = null
+/**
+ * Drives the scenario over one set of connections: warm-up, then the measured window, then a
+ * short tail. Connections are opened once, so the window sees the steady state and not the
+ * opening burst (64 connections at once) or work left over from a warm-up's dropped requests.
+ * Throughput counts answers completed inside the window; latencies are those of requests sent
+ * inside it.
+ */
+export const runScenario = async (
+  baseUrl: string,
+  spec: ScenarioSpec,
+  window: MeasureWindow,
+): Promise<ScenarioResult> => {
+  const sent = new WeakMap<autocannon.Context, { shot: Shot; at: number }>()
+  const answers = new Map<Kind, Answer[]>()
+  let pending: Answer | null = null
   let unmatched = 0
   let errors = 0
+  const from = performance.now() + spec.warmupSeconds * 1000
+  const to = from + spec.durationSeconds * 1000
+  const inWindow = (at: number) => at >= from && at < to
+  const timers = [
+    setTimeout(() => window.onStart(), from - performance.now()),
+    setTimeout(() => window.onEnd(), to - performance.now()),
+  ]
 
   const instance = autocannon({
     url: baseUrl,
     connections: spec.connections,
-    duration: seconds,
+    duration: spec.warmupSeconds + spec.durationSeconds + TAIL_SECONDS,
     pipelining: 1,
     timeout: REQUEST_TIMEOUT_SECONDS,
     requests: [
       {
+        // Called just before each request is written.
         setupRequest: (request, context) => {
           const shot = spec.next()
-          shots.set(context, shot)
+          sent.set(context, { shot, at: performance.now() })
           const { method, path, headers, body } = shot
           return {
             ...request,
@@ -88,35 +104,42 @@ const drive = async (baseUrl: string, spec: ScenarioSpec, seconds: number): Prom
         // autocannon calls this right before it emits `response` for the same answer, which is
         // how a latency is matched to its kind.
         onResponse: (status, body, context) => {
-          const shot = shots.get(context)
-          if (!shot) return
-          const ok = status >= 200 && status < 300
-          pending = { kind: shot.kind, status, correct: ok && shot.isCorrect(body) }
+          const request = sent.get(context)
+          if (!request) return
+          const { shot, at } = request
+          const correct = status >= 200 && status < 300 && shot.isCorrect(body)
+          pending = { kind: shot.kind, status, correct, sentAt: at, doneAt: performance.now(), ms: 0 }
         },
       },
     ],
   })
   instance.on('response', (_client: unknown, _status: number, _bytes: number, milliseconds: number) => {
-    const verdict = pending
+    const answer = pending
     pending = null
-    if (!verdict) {
+    if (!answer) {
       unmatched += 1
       return
     }
-    push(latencies, verdict.kind, milliseconds)
-    push(verdicts, verdict.kind, verdict)
+    push(answers, answer.kind, { ...answer, ms: milliseconds })
   })
   instance.on('reqError', () => {
-    errors += 1
+    if (inWindow(performance.now())) errors += 1
   })
-  const result = await instance
+  try {
+    await instance
+  } finally {
+    for (const timer of timers) clearTimeout(timer)
+  }
   if (unmatched > 0) throw new Error(`${spec.name}: ${unmatched} responses could not be matched to a request`)
 
   const byKind: Partial<Record<Kind, KindStats>> = {}
-  for (const [kind, samples] of latencies) {
-    byKind[kind] = kindStats(samples, verdicts.get(kind) ?? [], result.duration)
+  for (const [kind, list] of answers) {
+    const completed = list.filter((a) => inWindow(a.doneAt))
+    const latencies = list.filter((a) => inWindow(a.sentAt)).map((a) => a.ms)
+    if (completed.length > 0 || latencies.length > 0)
+      byKind[kind] = kindStats(latencies, completed, spec.durationSeconds)
   }
-  return { name: spec.name, connections: spec.connections, seconds: result.duration, errors, byKind }
+  return { name: spec.name, connections: spec.connections, seconds: spec.durationSeconds, errors, byKind }
 }
 
 const push = <T>(map: Map<Kind, T[]>, kind: Kind, value: T) => {
@@ -125,16 +148,16 @@ const push = <T>(map: Map<Kind, T[]>, kind: Kind, value: T) => {
   else map.set(kind, [value])
 }
 
-const kindStats = (samples: number[], verdicts: readonly Verdict[], seconds: number): KindStats => {
+const kindStats = (samples: number[], completed: readonly Answer[], seconds: number): KindStats => {
   const sorted = Float64Array.from(samples).sort()
   return {
-    requests: samples.length,
-    perSecond: samples.length / seconds,
+    requests: completed.length,
+    perSecond: completed.length / seconds,
     p50Ms: percentile(sorted, 50),
     p99Ms: percentile(sorted, 99),
     maxMs: sorted.at(-1) ?? 0,
-    non2xx: verdicts.filter((v) => v.status < 200 || v.status >= 300).length,
-    incorrect: verdicts.filter((v) => v.status >= 200 && v.status < 300 && !v.correct).length,
+    non2xx: completed.filter((a) => a.status < 200 || a.status >= 300).length,
+    incorrect: completed.filter((a) => a.status >= 200 && a.status < 300 && !a.correct).length,
   }
 }
 

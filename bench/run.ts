@@ -11,9 +11,9 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { cpus, totalmem } from 'node:os'
 import { fileURLToPath } from 'node:url'
-import { measureCpu, waitUntilIdle } from './cpu.js'
+import { type CpuProbe, type CpuUse, measureCpu, waitUntilIdle } from './cpu.js'
 import { type EmbeddedServer, startEmbeddedPostgres } from './embedded-postgres.js'
-import { measure, warmUp } from './load.js'
+import { runScenario, type ScenarioSpec } from './load.js'
 import {
   checkTargets,
   type DatabaseLabel,
@@ -82,6 +82,27 @@ const guarded = async <T extends { stop(): Promise<void> }>(resource: T): Promis
   }
 }
 
+const benchScenario = async (
+  server: RunningServer,
+  spec: ScenarioSpec,
+  probe: CpuProbe,
+): Promise<MeasuredScenario> => {
+  // Work left from the previous scenario's dropped requests must not eat into this one.
+  await waitUntilIdle(server.pid)
+  const cpu: { stop?: () => CpuUse; use?: CpuUse } = {}
+  const measured = await runScenario(server.baseUrl, spec, {
+    onStart: () => {
+      cpu.stop = measureCpu(probe, cpus().length)
+    },
+    onEnd: () => {
+      cpu.use = cpu.stop?.()
+    },
+  })
+  server.assertAlive()
+  if (!cpu.use) throw new Error(`${spec.name}: the measured window never ended`)
+  return { ...measured, cpu: cpu.use, peakRssBytes: server.peakRss() }
+}
+
 type PostgresTarget = { url: string; pid(): number | undefined }
 
 const benchDatabase = async (database: DatabaseLabel, settings: Settings, postgres?: PostgresTarget) => {
@@ -107,16 +128,7 @@ const benchDatabase = async (database: DatabaseLabel, settings: Settings, postgr
     )
     for (const spec of chosen) {
       process.stdout.write(`  ${spec.name}: ${spec.warmupSeconds} s warm-up + ${spec.durationSeconds} s… `)
-      await waitUntilIdle(server.pid)
-      await warmUp(server.baseUrl, spec)
-      await waitUntilIdle(server.pid)
-      const stopCpu = measureCpu(probe, cpus().length)
-      const result = {
-        ...(await measure(server.baseUrl, spec)),
-        cpu: stopCpu(),
-        peakRssBytes: server.peakRss(),
-      }
-      server.assertAlive()
+      const result = await benchScenario(server, spec, probe)
       const summary = Object.entries(result.byKind)
         .map(([kind, s]) => `${kind} ${Math.round(s.perSecond)}/s p99 ${s.p99Ms.toFixed(1)} ms`)
         .join(', ')
