@@ -82,6 +82,19 @@ const guarded = async <T extends { stop(): Promise<void> }>(resource: T): Promis
   }
 }
 
+// `BENCH_ONLY=sign-in-c16` and `BENCH_ONLY='sign-in c16'` mean the same.
+const slug = (name: string) => name.replace(/\s+/g, '-')
+
+const chooseScenarios = (all: ScenarioSpec[], only: readonly string[]): ScenarioSpec[] => {
+  if (only.length === 0) return all
+  const chosen = all.filter((spec) => only.some((prefix) => slug(spec.name).startsWith(slug(prefix))))
+  if (chosen.length === 0)
+    throw new Error(
+      `BENCH_ONLY matches no scenario; they are: ${all.map((spec) => slug(spec.name)).join(', ')}`,
+    )
+  return chosen
+}
+
 const benchScenario = async (
   server: RunningServer,
   spec: ScenarioSpec,
@@ -123,9 +136,7 @@ const benchDatabase = async (database: DatabaseLabel, settings: Settings, postgr
     const seedPeakRssBytes = server.peakRss()
     const results: MeasuredScenario[] = []
     const probe = { serverPid: server.pid, databasePid: () => postgres?.pid() }
-    const chosen = scenarios({ ...settings, users, email }).filter(
-      (spec) => settings.only.length === 0 || settings.only.some((prefix) => spec.name.startsWith(prefix)),
-    )
+    const chosen = chooseScenarios(scenarios({ ...settings, users, email }), settings.only)
     for (const spec of chosen) {
       process.stdout.write(`  ${spec.name}: ${spec.warmupSeconds} s warm-up + ${spec.durationSeconds} s… `)
       const result = await benchScenario(server, spec, probe)
@@ -170,6 +181,8 @@ const main = async () => {
     `Tessera benchmark — ${machine.cpus} × ${machine.cpu}, node ${machine.node}; ` +
       `${settings.users} users, ${settings.durationSeconds} s per scenario after ${settings.warmupSeconds} s warm-up`,
   )
+  // A typo in BENCH_ONLY should fail now, not after a minute of seeding.
+  chooseScenarios(scenarios({ ...settings, users: [], email: () => '' }), settings.only)
   const runs: RunResult[] = []
   if (settings.pglite) runs.push(await benchDatabase('PGlite', settings))
   const postgres = await postgresTarget(settings)

@@ -40,10 +40,10 @@ const hasTokenFor = (email: string) => (body: string) => {
 }
 
 const rotate = <T>(items: readonly T[]) => {
-  if (items.length === 0) throw new Error('no users to rotate over')
   let index = 0
   return (): T => {
-    const item = items[index % items.length] as T
+    const item = items[index % items.length]
+    if (item === undefined) throw new Error('no users to rotate over')
     index += 1
     return item
   }
