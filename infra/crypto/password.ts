@@ -2,7 +2,6 @@
 /// written by better-auth verify here and the other way round.
 
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
-import { availableParallelism } from 'node:os'
 
 const COST = 16384
 const BLOCK_SIZE = 16
@@ -14,33 +13,9 @@ const MAX_MEMORY = 128 * COST * BLOCK_SIZE * 2
 
 const STORED_KEY = /^[0-9a-fA-F]{128}$/
 
-/**
- * At most one hash per core at a time. Each scrypt holds 32 MiB; libuv's four threads on a 2-core
- * machine only quadruple memory (peak RSS) without adding throughput, and crowd out the event loop.
- */
-const MAX_CONCURRENT_HASHES = Math.max(1, availableParallelism())
-let running = 0
-const waiting: (() => void)[] = []
-
-const withHashSlot = async <T>(work: () => Promise<T>): Promise<T> => {
-  if (running >= MAX_CONCURRENT_HASHES) await new Promise<void>((resolve) => waiting.push(resolve))
-  else running += 1
-  try {
-    return await work()
-  } finally {
-    // Hand the slot straight to the next waiter (running stays the same), or free it.
-    const next = waiting.shift()
-    if (next) next()
-    else running -= 1
-  }
-}
-
 // better-auth feeds the salt to scrypt as its hex *text*, not the decoded bytes; so do we, or
 // its hashes would not verify.
 const deriveKey = (password: string, salt: string): Promise<Buffer> =>
-  withHashSlot(() => scryptAsync(password, salt))
-
-const scryptAsync = (password: string, salt: string): Promise<Buffer> =>
   new Promise((resolve, reject) => {
     // The asynchronous scrypt runs on libuv's thread pool: a sign-in never blocks the event loop.
     scrypt(

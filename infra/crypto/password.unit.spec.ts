@@ -66,17 +66,3 @@ describe('the unknown-user password check', () => {
     expect(await burnPasswordCheck('correct horse')).toBe(false)
   })
 })
-
-describe('concurrency', () => {
-  it('serves many concurrent hashes and checks correctly through the per-core limit', async () => {
-    const passwords = Array.from({ length: 6 }, (_, i) => `concurrent password ${i}`)
-    const hashes = await Promise.all(passwords.map((password) => hashPassword(password)))
-    const checks = await Promise.all(
-      hashes.flatMap((hash, i) => [
-        verifyPassword(hash, passwords[i] ?? ''),
-        verifyPassword(hash, 'wrong password'),
-      ]),
-    )
-    expect(checks).toEqual(passwords.flatMap(() => [true, false]))
-  })
-})
