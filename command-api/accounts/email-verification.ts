@@ -2,10 +2,10 @@
 /// an HS256 token; its `purpose` says whether it verifies an address or is a step of an email change.
 
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { AUTH_ERRORS } from '../../domain/errors.js'
 import { isDomainError } from '../../domain/shared/errors.js'
 import { isValidEmail, normalizeEmail } from '../../domain/user/email.js'
 import { verifyEmailToken } from '../../infra/crypto/email-token.js'
+import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
 import type { AppContext } from '../../infra/server/context.js'
 import { findUserByEmail } from '../../projections/users/users.repository.js'
 import type { FoundSession } from '../../query-api/session/resolve-session.js'
@@ -82,10 +82,8 @@ export const followVerificationLink = async (
     return { ok: true, signedIn: null }
   } catch (error) {
     // A stale step, or the new address was taken meanwhile: the link is simply no good any more.
-    if (isDomainError(error) || (error instanceof Error && error.name === 'UniqueClaimConflictError'))
+    if (isDomainError(error) || error instanceof UniqueClaimConflictError)
       return { ok: false, error: 'invalid_token' }
     throw error
   }
 }
-
-export const verificationErrorStatus = AUTH_ERRORS.UNAUTHORIZED.status
