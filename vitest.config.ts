@@ -8,7 +8,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['{domain,command-api,query-api,projections,infra}/**/*.unit.spec.ts'],
+          include: ['{app,domain,command-api,query-api,projections,infra}/**/*.unit.spec.ts'],
           environment: 'node',
         },
       },
@@ -16,7 +16,7 @@ export default defineConfig({
         test: {
           name: 'int',
           include: [
-            '{domain,command-api,query-api,projections,infra}/**/*.int.spec.ts',
+            '{app,domain,command-api,query-api,projections,infra}/**/*.int.spec.ts',
             'tests/**/*.int.spec.ts',
           ],
           environment: 'node',

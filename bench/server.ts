@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-const MAIN = fileURLToPath(new URL('../infra/cli/main.js', import.meta.url))
+const MAIN = fileURLToPath(new URL('../app/cli/main.js', import.meta.url))
 const START_TIMEOUT_MS = 120_000
 const STOP_TIMEOUT_MS = 15_000
 const RSS_SAMPLE_MS = 250

@@ -34,7 +34,7 @@ const stampTime = (stamp) => (existsSync(stamp) ? statSync(stamp).mtimeMs : -1)
 const skip = ['node_modules', 'dist']
 
 const serverStamp = join(root, 'dist', '.built')
-const serverSources = ['domain', 'command-api', 'query-api', 'projections', 'infra', 'bench']
+const serverSources = ['app', 'domain', 'command-api', 'query-api', 'projections', 'infra', 'bench']
 if (
   newest(serverSources, skip) > stampTime(serverStamp) ||
   stampTime(join(root, 'tsconfig.json')) > stampTime(serverStamp)

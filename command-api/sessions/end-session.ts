@@ -1,9 +1,9 @@
 /// Ending sessions: one (sign-out, revoke), or several of a user's (revoke others, revoke all).
 
 import type { FastifyRequest } from 'fastify'
+import type { AppContext } from '../../app/server/context.js'
 import { type RevocationReason, sessionDecider, sessionStream } from '../../domain/session/session.js'
 import { metadataFor } from '../../infra/http/request-metadata.js'
-import type { AppContext } from '../../infra/server/context.js'
 
 export const revokeSession = async (
   { handle, clock }: AppContext,

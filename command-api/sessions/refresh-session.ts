@@ -2,13 +2,13 @@
 /// a full lifetime again and re-sends the cookie. At most one write per session per update age.
 
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { AppContext } from '../../app/server/context.js'
 import { sessionDecider, sessionStream } from '../../domain/session/session.js'
 import { metadataFor } from '../../infra/http/request-metadata.js'
 import { setSessionCookie } from '../../infra/http/session-cookie.js'
-import type { AppContext } from '../../infra/server/context.js'
 import { findSessionById } from '../../projections/sessions/sessions.repository.js'
 import type { SessionRow } from '../../projections/sessions/sessions.table.js'
-import type { FoundSession } from '../../query-api/session/resolve-session.js'
+import type { FoundSession } from '../../query-api/sessions/resolve-session.js'
 
 export const needsRefresh = (
   session: SessionRow,

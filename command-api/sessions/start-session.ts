@@ -2,11 +2,11 @@
 /// hash, 7 days (or 1 day without remember-me), then the signed cookie.
 
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { AppContext } from '../../app/server/context.js'
 import { sessionDecider, sessionStream } from '../../domain/session/session.js'
 import { newId, sessionToken, sha256Hex } from '../../infra/crypto/tokens.js'
 import { clientIp, metadataFor, userAgentOf } from '../../infra/http/request-metadata.js'
 import { setSessionCookie } from '../../infra/http/session-cookie.js'
-import type { AppContext } from '../../infra/server/context.js'
 
 /** Lifetime of a session whose owner did not ask to be remembered (spec: 86400 s). */
 export const UNREMEMBERED_SESSION_SECONDS = 86_400

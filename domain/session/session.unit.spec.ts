@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest'
-import { specFor } from '../shared/given-when-then.js'
+import { specFor } from '../../tests/support/given-when-then.js'
 import { type SessionCommand, type SessionEvent, sessionDecider } from './session.js'
 
 const { given } = specFor(sessionDecider)

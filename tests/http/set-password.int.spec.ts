@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import { setPassword } from '../../command-api/accounts/credentials.js'
-import { runUserCommand } from '../../command-api/accounts/user-command.js'
+import { setPassword } from '../../command-api/account/credentials.js'
+import { runUserCommand } from '../../command-api/shared/run-user-command.js'
 import { isDomainError } from '../../domain/shared/errors.js'
 import { browserFor } from '../support/browser.js'
 import { startTessera, type TestTessera } from '../support/tessera.js'

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import pino from 'pino'
+import { createTessera, type Tessera } from '../../app/server/tessera.js'
 import { type Env, loadConfig } from '../../infra/config/config.js'
-import { createTessera, type Tessera } from '../../infra/server/tessera.js'
 import { type DatabaseKind, freshPglite, freshPostgres } from './databases.js'
 
 export type TestTessera = Tessera & { baseUrl: string; api: TestClient; cleanup(): Promise<void> }

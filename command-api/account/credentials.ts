@@ -1,19 +1,19 @@
 /// Changing a password (with the current one), and setting one server-side for a user who has none.
 
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { AppContext } from '../../app/server/context.js'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import { assertPasswordPolicy } from '../../domain/user/password-policy.js'
 import { hashPassword, verifyPassword } from '../../infra/crypto/password.js'
 import { newId } from '../../infra/crypto/tokens.js'
 import type { RequestOrigin } from '../../infra/http/request-metadata.js'
-import type { AppContext } from '../../infra/server/context.js'
 import { listSessionsOfUser } from '../../projections/sessions/sessions.repository.js'
 import { findPasswordHash } from '../../projections/users/users.repository.js'
-import type { FoundSession } from '../../query-api/session/resolve-session.js'
+import type { FoundSession } from '../../query-api/sessions/resolve-session.js'
+import { passwordLimits } from '../email-password/sign-up.js'
 import { revokeSession } from '../sessions/end-session.js'
 import { startSession } from '../sessions/start-session.js'
-import { passwordLimits } from './sign-up.js'
-import { runUserCommand } from './user-command.js'
+import { runUserCommand } from '../shared/run-user-command.js'
 
 export const changePassword = async (
   ctx: AppContext,

@@ -2,6 +2,7 @@
 /// with its email claimed atomically in the store, then a session unless auto sign-in is off.
 
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { AppContext } from '../../app/server/context.js'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import { parseEmail } from '../../domain/user/email.js'
 import { assertPasswordPolicy } from '../../domain/user/password-policy.js'
@@ -10,7 +11,6 @@ import { hashPassword } from '../../infra/crypto/password.js'
 import { newId } from '../../infra/crypto/tokens.js'
 import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
 import { metadataFor } from '../../infra/http/request-metadata.js'
-import type { AppContext } from '../../infra/server/context.js'
 import { findUserById } from '../../projections/users/users.repository.js'
 import type { UserRow } from '../../projections/users/users.table.js'
 import { startSession } from '../sessions/start-session.js'

@@ -3,15 +3,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { sha256Hex } from '../../infra/crypto/tokens.js'
-import { StatusSchema } from '../../infra/http/presenters.js'
 import { clearSessionCookies } from '../../infra/http/session-cookie.js'
 import {
   findSessionById,
   findSessionByTokenHash,
   listSessionsOfUser,
 } from '../../projections/sessions/sessions.repository.js'
-import { authOf, requireSession } from '../../query-api/session/require-session.js'
-import { revokeSession } from '../sessions/end-session.js'
+import { authOf, requireSession } from '../../query-api/sessions/require-session.js'
+import { StatusSchema } from '../../query-api/shared/presenters.js'
+import { revokeSession } from './end-session.js'
 
 // These routes take no parameters; clients send nothing, `{}` or `null`.
 const EmptyBody = Type.Union([

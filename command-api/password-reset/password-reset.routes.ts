@@ -3,14 +3,14 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { StatusSchema } from '../../infra/http/presenters.js'
 import { withQuery } from '../../infra/http/redirect.js'
+import { StatusSchema } from '../../query-api/shared/presenters.js'
 import {
   findLiveResetToken,
   RESET_REQUESTED_MESSAGE,
   requestPasswordReset,
   resetPassword,
-} from '../accounts/password-reset.js'
+} from './password-reset.js'
 
 const RequestBody = Type.Object(
   { email: Type.String({ maxLength: 320 }), redirectTo: Type.Optional(Type.String({ maxLength: 2048 })) },

@@ -1,9 +1,9 @@
 /// Runs a user command on behalf of a request: the user stream, the email claims, the metadata.
 
+import type { AppContext } from '../../app/server/context.js'
 import type { Actor } from '../../domain/shared/metadata.js'
 import { type UserCommand, userClaims, userDecider, userStream } from '../../domain/user/user.js'
 import { metadataFor, type RequestOrigin } from '../../infra/http/request-metadata.js'
-import type { AppContext } from '../../infra/server/context.js'
 
 export const runUserCommand = (
   { handle, clock }: AppContext,

@@ -3,13 +3,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AUTH_ERRORS } from '../../domain/errors.js'
-import { StatusSchema, UserSchema, userJson } from '../../infra/http/presenters.js'
 import { findUserById } from '../../projections/users/users.repository.js'
-import { authOf, requireSession } from '../../query-api/session/require-session.js'
-import { changeEmail } from '../accounts/change-email.js'
-import { changePassword } from '../accounts/credentials.js'
-import { deleteAccount, deleteWithToken } from '../accounts/delete-account.js'
-import { runUserCommand } from '../accounts/user-command.js'
+import { authOf, requireSession } from '../../query-api/sessions/require-session.js'
+import { StatusSchema, UserSchema, userJson } from '../../query-api/shared/presenters.js'
+import { runUserCommand } from '../shared/run-user-command.js'
+import { changeEmail } from './change-email.js'
+import { changePassword } from './credentials.js'
+import { deleteAccount, deleteWithToken } from './delete-account.js'
 
 const UpdateUserBody = Type.Object(
   {

@@ -3,12 +3,12 @@
 /// caller can read its own writes. A concurrent writer to the same stream makes us re-decide.
 
 import { randomUUID } from 'node:crypto'
-import type { Decider } from '../domain/shared/decider.js'
-import { fold } from '../domain/shared/decider.js'
-import type { DomainEvent } from '../domain/shared/event.js'
-import type { EventMetadata } from '../domain/shared/metadata.js'
-import { ConcurrencyError, type EventStore, type UniqueClaim } from '../infra/event-store/event-store.js'
-import type { Projector } from '../projections/runner/projector.js'
+import type { Decider } from '../../domain/shared/decider.js'
+import { fold } from '../../domain/shared/decider.js'
+import type { DomainEvent } from '../../domain/shared/event.js'
+import type { EventMetadata } from '../../domain/shared/metadata.js'
+import { ConcurrencyError, type EventStore, type UniqueClaim } from '../../infra/event-store/event-store.js'
+import type { Projector } from '../../projections/runner/projector.js'
 
 const MAX_ATTEMPTS = 4
 

@@ -2,9 +2,9 @@
 /// .thenThrows(code). Used by the *.unit.spec.ts files beside each aggregate.
 
 import { expect } from 'vitest'
-import { type Decider, fold } from './decider.js'
-import { isDomainError } from './errors.js'
-import type { DomainEvent } from './event.js'
+import { type Decider, fold } from '../../domain/shared/decider.js'
+import { isDomainError } from '../../domain/shared/errors.js'
+import type { DomainEvent } from '../../domain/shared/event.js'
 
 export const specFor = <Command, Event extends DomainEvent, State>(
   decider: Decider<Command, Event, State>,

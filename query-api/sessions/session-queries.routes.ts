@@ -4,10 +4,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { expireSession } from '../../command-api/sessions/end-session.js'
 import { refreshSession } from '../../command-api/sessions/refresh-session.js'
-import { SessionSchema, sessionJson, UserSchema, userJson } from '../../infra/http/presenters.js'
 import { clearSessionCookies, hasDontRememberCookie } from '../../infra/http/session-cookie.js'
 import { listSessionsOfUser } from '../../projections/sessions/sessions.repository.js'
-import { authOf, requireSession } from '../session/require-session.js'
+import { SessionSchema, sessionJson, UserSchema, userJson } from '../shared/presenters.js'
+import { authOf, requireSession } from './require-session.js'
 
 const BooleanFlag = Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')]))
 

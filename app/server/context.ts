@@ -2,12 +2,12 @@
 /// in explicitly (no hidden singletons) and reached through `app.tessera`.
 
 import type { Kysely } from 'kysely'
-import type { Handle } from '../../command-api/handle.js'
+import type { Handle } from '../../command-api/shared/handle.js'
+import type { Config } from '../../infra/config/config.js'
+import type { EventStore } from '../../infra/event-store/event-store.js'
 import type { Database } from '../../projections/database.js'
 import type { Projector } from '../../projections/runner/projector.js'
-import type { SessionResolver } from '../../query-api/session/resolve-session.js'
-import type { Config } from '../config/config.js'
-import type { EventStore } from '../event-store/event-store.js'
+import type { SessionResolver } from '../../query-api/sessions/resolve-session.js'
 
 export type AppContext = {
   config: Config

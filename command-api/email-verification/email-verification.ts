@@ -2,15 +2,15 @@
 /// an HS256 token; its `purpose` says whether it verifies an address or is a step of an email change.
 
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { AppContext } from '../../app/server/context.js'
 import { isDomainError } from '../../domain/shared/errors.js'
 import { isValidEmail, normalizeEmail } from '../../domain/user/email.js'
 import { verifyEmailToken } from '../../infra/crypto/email-token.js'
 import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
-import type { AppContext } from '../../infra/server/context.js'
 import { findUserByEmail } from '../../projections/users/users.repository.js'
-import type { FoundSession } from '../../query-api/session/resolve-session.js'
+import type { FoundSession } from '../../query-api/sessions/resolve-session.js'
 import { startSession } from '../sessions/start-session.js'
-import { runUserCommand } from './user-command.js'
+import { runUserCommand } from '../shared/run-user-command.js'
 
 /**
  * Signed in: asks for a link to the caller's own address at once (a mismatch is an answer). Signed

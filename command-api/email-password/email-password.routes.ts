@@ -2,9 +2,9 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { UserSchema, userJson } from '../../infra/http/presenters.js'
-import { signIn } from '../accounts/sign-in.js'
-import { signUp } from '../accounts/sign-up.js'
+import { UserSchema, userJson } from '../../query-api/shared/presenters.js'
+import { signIn } from './sign-in.js'
+import { signUp } from './sign-up.js'
 
 const SignUpBody = Type.Object(
   {

@@ -3,19 +3,19 @@
 /// submits race: the user stream's optimistic concurrency lets exactly one consume the token).
 
 import type { FastifyRequest } from 'fastify'
+import type { AppContext } from '../../app/server/context.js'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import { isValidEmail, normalizeEmail } from '../../domain/user/email.js'
 import { assertPasswordPolicy } from '../../domain/user/password-policy.js'
 import { issueToken } from '../../infra/crypto/derived-tokens.js'
 import { hashPassword } from '../../infra/crypto/password.js'
 import { sha256Hex } from '../../infra/crypto/tokens.js'
-import type { AppContext } from '../../infra/server/context.js'
 import { findOneTimeToken } from '../../projections/one-time-tokens/one-time-tokens.repository.js'
 import { listSessionsOfUser } from '../../projections/sessions/sessions.repository.js'
 import { findUserByEmail } from '../../projections/users/users.repository.js'
+import { passwordLimits } from '../email-password/sign-up.js'
 import { revokeSession } from '../sessions/end-session.js'
-import { passwordLimits } from './sign-up.js'
-import { runUserCommand } from './user-command.js'
+import { runUserCommand } from '../shared/run-user-command.js'
 
 /** Reset links live one hour (spec). */
 const RESET_TOKEN_SECONDS = 3600

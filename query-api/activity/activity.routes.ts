@@ -7,7 +7,7 @@ import { AUTH_ERRORS } from '../../domain/errors.js'
 import { DomainError } from '../../domain/shared/errors.js'
 import { formatPosition, type GlobalPosition, parsePosition } from '../../infra/event-store/event-store.js'
 import { type ActivityItem, listActivityOfUser } from '../../projections/activity/activity.repository.js'
-import { authOf, requireSession } from '../session/require-session.js'
+import { authOf, requireSession } from '../sessions/require-session.js'
 
 const DEFAULT_LIMIT = 20
 const MAX_BIGINT = 2n ** 63n - 1n

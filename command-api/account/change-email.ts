@@ -2,13 +2,13 @@
 /// given away nor revealed: the answer is the same as for a free one, and nothing changes.
 
 import type { FastifyRequest } from 'fastify'
+import type { AppContext } from '../../app/server/context.js'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import { parseEmail } from '../../domain/user/email.js'
 import { EMAIL_CLAIM_SCOPE } from '../../domain/user/user.js'
 import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
-import type { AppContext } from '../../infra/server/context.js'
-import type { FoundSession } from '../../query-api/session/resolve-session.js'
-import { runUserCommand } from './user-command.js'
+import type { FoundSession } from '../../query-api/sessions/resolve-session.js'
+import { runUserCommand } from '../shared/run-user-command.js'
 
 export const changeEmail = async (
   ctx: AppContext,

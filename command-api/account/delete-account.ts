@@ -3,16 +3,16 @@
 /// the user's personal data from the log by destroying their data key.
 
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { AppContext } from '../../app/server/context.js'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import { issueToken } from '../../infra/crypto/derived-tokens.js'
 import { verifyPassword } from '../../infra/crypto/password.js'
 import { sha256Hex } from '../../infra/crypto/tokens.js'
 import { clearSessionCookies } from '../../infra/http/session-cookie.js'
-import type { AppContext } from '../../infra/server/context.js'
 import { findOneTimeToken } from '../../projections/one-time-tokens/one-time-tokens.repository.js'
 import { findPasswordHash } from '../../projections/users/users.repository.js'
-import type { FoundSession } from '../../query-api/session/resolve-session.js'
-import { runUserCommand } from './user-command.js'
+import type { FoundSession } from '../../query-api/sessions/resolve-session.js'
+import { runUserCommand } from '../shared/run-user-command.js'
 
 /** Deletion links live one day (spec). */
 const DELETE_TOKEN_SECONDS = 86_400

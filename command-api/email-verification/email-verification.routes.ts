@@ -2,10 +2,10 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { StatusSchema } from '../../infra/http/presenters.js'
 import { withQuery } from '../../infra/http/redirect.js'
-import { optionalSession } from '../../query-api/session/require-session.js'
-import { followVerificationLink, sendVerificationEmail } from '../accounts/email-verification.js'
+import { optionalSession } from '../../query-api/sessions/require-session.js'
+import { StatusSchema } from '../../query-api/shared/presenters.js'
+import { followVerificationLink, sendVerificationEmail } from './email-verification.js'
 
 const ERROR_CODES = {
   invalid_token: 'INVALID_TOKEN',

@@ -2,14 +2,14 @@
 /// costs a full password hash, so neither the answer nor its timing tells which emails exist.
 
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { AppContext } from '../../app/server/context.js'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import { isValidEmail, normalizeEmail } from '../../domain/user/email.js'
 import { burnPasswordCheck, verifyPassword } from '../../infra/crypto/password.js'
-import type { AppContext } from '../../infra/server/context.js'
 import { findCredentialByEmail } from '../../projections/users/users.repository.js'
 import type { UserRow } from '../../projections/users/users.table.js'
 import { startSession } from '../sessions/start-session.js'
-import { runUserCommand } from './user-command.js'
+import { runUserCommand } from '../shared/run-user-command.js'
 
 export type SignInInput = { email: string; password: string; rememberMe: boolean; callbackURL: string | null }
 
