@@ -34,6 +34,16 @@ export const AUTH_ERRORS = defineErrors({
   TOKEN_EXPIRED: [400, 'Token expired'],
   FAILED_TO_GET_USER_INFO: [404, 'Failed to get user info'],
   RESET_PASSWORD_DISABLED: [400, "Reset password isn't enabled"],
+  // Usernames (better-auth's username plugin). The rule breaks carry 400, as on sign-up and
+  // update-user; /sign-in/username and /is-username-available answer them with 422 (see
+  // usernameError in domain/user/username.ts).
+  USERNAME_TOO_SHORT: [400, 'Username is too short'],
+  USERNAME_TOO_LONG: [400, 'Username is too long'],
+  INVALID_USERNAME: [400, 'Username is invalid'],
+  INVALID_DISPLAY_USERNAME: [400, 'Display username is invalid'],
+  USERNAME_IS_ALREADY_TAKEN: [400, 'Username is already taken. Please try another.'],
+  USERNAME_IS_IMMUTABLE: [400, 'Username cannot be updated'],
+  INVALID_USERNAME_OR_PASSWORD: [401, 'Invalid username or password'],
   // Sessions
   UNAUTHORIZED: [401, 'Unauthorized'],
   SESSION_NOT_FOUND: [404, 'Session not found'],
