@@ -8,8 +8,19 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type Browser, chromium, type Page } from 'playwright-core'
 
-export const CHROMIUM_PATH = '/usr/bin/chromium'
+export const CHROMIUM_PATH = process.env.TEST_CHROMIUM || '/usr/bin/chromium'
+
+/** Outside CI a missing Chromium skips the suite with a hint; in CI (`CI=true`) it fails the run. */
 export const hasChromium = existsSync(CHROMIUM_PATH)
+if (!hasChromium && isCi(process.env.CI))
+  throw new Error(
+    `CI: Chromium not found at ${CHROMIUM_PATH}, and the portal's end-to-end tests may not skip in CI. ` +
+      'Run `bash scripts/test-deps.sh` (it installs it as root), or: sudo apt-get install -y chromium',
+  )
+
+function isCi(value: string | undefined): boolean {
+  return value !== undefined && !['', '0', 'false'].includes(value.toLowerCase())
+}
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 export const portalDir = join(root, 'web', 'dist')

@@ -1,4 +1,5 @@
 /// A real Redis for tests: Debian's `redis-server` on a free loopback port, without persistence.
+/// `TEST_REDIS_SERVER` names another binary. `npm test` installs it first (scripts/test-deps.sh).
 ///
 ///   const redis = await startRedisServer()   // REDIS_URL=redis.url
 ///   await redis.stop()
@@ -7,7 +8,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { createServer } from 'node:net'
 
-const REDIS_SERVER = '/usr/bin/redis-server'
+const REDIS_SERVER = process.env.TEST_REDIS_SERVER || '/usr/bin/redis-server'
 const READY = /Ready to accept connections/
 const START_TIMEOUT_MS = 10_000
 
@@ -15,7 +16,13 @@ export type RedisServer = { port: number; url: string; stop(): Promise<void> }
 
 export const redisServerAvailable = (): boolean => existsSync(REDIS_SERVER)
 
+/** Missing, the suite fails (it never skips): with the command that fixes it, not `spawn ENOENT`. */
 export const startRedisServer = async (): Promise<RedisServer> => {
+  if (!redisServerAvailable())
+    throw new Error(
+      `redis-server not found at ${REDIS_SERVER}. Run \`bash scripts/test-deps.sh\` ` +
+        '(it installs it as root), or: sudo apt-get install -y redis-server',
+    )
   const port = await freePort()
   const child = spawn(
     REDIS_SERVER,
