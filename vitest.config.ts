@@ -8,7 +8,10 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['{app,domain,command-api,query-api,projections,infra}/**/*.unit.spec.ts'],
+          include: [
+            '{app,domain,command-api,query-api,projections,infra}/**/*.unit.spec.ts',
+            'tests/architecture/*.unit.spec.ts',
+          ],
           environment: 'node',
         },
       },

@@ -7,11 +7,14 @@ import { setPassword } from '../../command-api/account/credentials.js'
 import { isDomainError } from '../../domain/shared/errors.js'
 import { normalizeEmail } from '../../domain/user/email.js'
 import { type Config, ConfigError, loadConfig } from '../../infra/config/config.js'
-import { type OpenDatabase, openDatabase } from '../../infra/db/database.js'
-import { migrateToLatest } from '../../infra/db/migrate.js'
 import { readModelProjections } from '../../projections/all.js'
 import { replay } from '../../projections/runner/projector.js'
 import { findUserByEmail } from '../../projections/users/users.repository.js'
+import {
+  migrateTessera as migrateToLatest,
+  type TesseraDatabase as OpenDatabase,
+  openTesseraDatabase as openDatabase,
+} from '../database.js'
 import { createTessera, databaseTargetOf, openEventStore, type Role } from '../server/tessera.js'
 
 const USAGE = `Usage: tessera <command>
@@ -93,7 +96,7 @@ const setPasswordCommand = async (args: readonly string[]) => {
   try {
     const user = await findUserByEmail(tessera.ctx.db, normalizeEmail(email))
     if (!user) throw new Error(`No user with the email ${email}`)
-    const origin = { id: randomUUID(), ip: '', headers: { 'user-agent': 'tessera-cli' } }
+    const origin = { requestId: randomUUID(), ip: null, userAgent: 'tessera-cli' }
     await setPassword(tessera.ctx, origin, { userId: user.id, newPassword: await readStdin() })
     console.log(`Password set for ${user.email}.`)
   } finally {

@@ -55,7 +55,6 @@ export const buildApp = async (
   // The API speaks JSON only: without this, Fastify's built-in text/plain parser turns such a
   // body into a string and the caller gets a confusing 400 instead of 415 (better-auth: 415).
   base.removeContentTypeParser('text/plain')
-  base.decorate('tessera', ctx)
   base.decorateRequest('auth', null)
   installErrorHandling(base)
   // Protection (infra/http/rate-limit.ts): app-level, ahead of routing, so that spellings of API
@@ -72,14 +71,14 @@ export const buildApp = async (
       // Input PostgreSQL cannot store would otherwise poison the projector (infra/http/nul-guard.ts).
       api.addHook('preValidation', nulGuardHook)
       api.addHook('preHandler', trustedUrlsHook(ctx.config))
-      await api.register(emailPasswordRoutes)
-      await api.register(sessionCommandRoutes)
-      await api.register(emailVerificationRoutes)
-      await api.register(passwordResetRoutes)
-      await api.register(accountRoutes)
-      await api.register(sessionQueryRoutes)
-      await api.register(activityQueryRoutes)
-      await api.register(healthRoutes)
+      await api.register(emailPasswordRoutes(ctx))
+      await api.register(sessionCommandRoutes(ctx))
+      await api.register(emailVerificationRoutes(ctx))
+      await api.register(passwordResetRoutes(ctx))
+      await api.register(accountRoutes(ctx))
+      await api.register(sessionQueryRoutes(ctx))
+      await api.register(activityQueryRoutes(ctx))
+      await api.register(healthRoutes(ctx))
     },
     { prefix: ctx.config.basePath },
   )

@@ -4,10 +4,10 @@
 
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
+import { sessionUpkeepFor } from '../../command-api/sessions/session-upkeep.js'
 import { createHandle } from '../../command-api/shared/handle.js'
 import type { Config } from '../../infra/config/config.js'
-import { type DatabaseTarget, type OpenDatabase, openDatabase } from '../../infra/db/database.js'
-import { migrateToLatest } from '../../infra/db/migrate.js'
+import type { DatabaseTarget } from '../../infra/db/database.js'
 import type { EventStore } from '../../infra/event-store/event-store.js'
 import { withPersonalDataEncryption } from '../../infra/event-store/personal-data/encrypting-event-store.js'
 import { eraseSubject } from '../../infra/event-store/personal-data/erasure.js'
@@ -20,6 +20,7 @@ import { createMailReactor, type MailReactor } from '../../projections/reactors/
 import { createProjector, type Projector } from '../../projections/runner/projector.js'
 import { createSessionResolver } from '../../query-api/sessions/resolve-session.js'
 import { createSessionCache } from '../../query-api/sessions/session-cache.js'
+import { migrateTessera, openTesseraDatabase, type TesseraDatabase } from '../database.js'
 import { buildApp } from './app.js'
 import type { AppContext } from './context.js'
 
@@ -30,7 +31,7 @@ export type TesseraOptions = {
   logger: Logger
   role?: Role
   /** An already open database to use instead of the one the config names; closed with Tessera. */
-  database?: OpenDatabase
+  database?: TesseraDatabase
   portalDir?: string | null
   clock?: () => Date
 }
@@ -38,7 +39,7 @@ export type TesseraOptions = {
 export type Tessera = {
   app: FastifyInstance | null
   ctx: AppContext
-  database: OpenDatabase
+  database: TesseraDatabase
   store: EventStore
   /** Per-user data keys of the personal data in the log; `eraseSubject` destroys one. */
   keyring: Keyring
@@ -56,7 +57,7 @@ export const databaseTargetOf = (config: Config): DatabaseTarget =>
 /** The event store every part of Tessera uses (serving, replay, the CLI): the SQL log with
  * personal data sealed per user before it is written, so deleting a user can erase it. */
 export const openEventStore = (
-  database: OpenDatabase,
+  database: TesseraDatabase,
   config: Config,
 ): { store: EventStore; keyring: Keyring } => {
   const sqlStore = createSqlEventStore(database.db, {
@@ -68,8 +69,8 @@ export const openEventStore = (
 
 export const createTessera = async (options: TesseraOptions): Promise<Tessera> => {
   const { config, logger, role = 'all', clock = () => new Date() } = options
-  const database = options.database ?? (await openDatabase(databaseTargetOf(config)))
-  await migrateToLatest(database.db)
+  const database = options.database ?? (await openTesseraDatabase(databaseTargetOf(config)))
+  await migrateTessera(database.db)
   const { store, keyring } = openEventStore(database, config)
   const projects = role !== 'api'
   const projector = createProjector({
@@ -98,7 +99,17 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
   })
   // Crypto-shredding: with the user's data key gone, their personal data in the log is unreadable.
   const eraseUser = (userId: string) => eraseSubject(keyring, userId)
-  const ctx: AppContext = { config, db: database.db, store, projector, handle, sessions, clock, eraseUser }
+  const ctx: AppContext = {
+    config,
+    db: database.db,
+    store,
+    projector,
+    handle,
+    sessions,
+    clock,
+    eraseUser,
+    sessionUpkeep: sessionUpkeepFor({ config, db: database.db, store, handle, sessions, clock, eraseUser }),
+  }
   const mailTransport = projects ? createMailTransport(config.mail, logger) : null
   const mailReactor =
     mailTransport && createTesseraMailReactor(config, logger, database, store, projector, mailTransport)
@@ -138,7 +149,7 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
 const createTesseraMailReactor = (
   config: Config,
   logger: Logger,
-  database: OpenDatabase,
+  database: TesseraDatabase,
   store: EventStore,
   projector: Projector,
   transport: MailTransport,

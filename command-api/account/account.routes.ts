@@ -3,9 +3,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AUTH_ERRORS } from '../../domain/errors.js'
+import { originOf } from '../../infra/http/request-metadata.js'
+import { clearSessionCookies, setSessionCookie } from '../../infra/http/session-cookie.js'
 import { findUserById } from '../../projections/users/users.repository.js'
-import { authOf, requireSession } from '../../query-api/sessions/require-session.js'
+import { authOf, sessionGuards } from '../../query-api/sessions/require-session.js'
 import { StatusSchema, UserSchema, userJson } from '../../query-api/shared/presenters.js'
+import type { CommandContext } from '../context.js'
 import { runUserCommand } from '../shared/run-user-command.js'
 import { changeEmail } from './change-email.js'
 import { changePassword } from './credentials.js'
@@ -45,101 +48,108 @@ const DeleteUserBody = Type.Union([
 
 const DeletionResponse = Type.Object({ success: Type.Boolean(), message: Type.String() })
 
-export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const ctx = app.tessera
+export const accountRoutes =
+  (ctx: CommandContext): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const { requireSession } = sessionGuards(ctx)
 
-  app.post(
-    '/update-user',
-    { preHandler: requireSession, schema: { body: UpdateUserBody, response: { 200: StatusSchema } } },
-    async (request) => {
-      const { name, image, email } = request.body
-      if (email !== undefined) throw AUTH_ERRORS.error('EMAIL_CAN_NOT_BE_UPDATED')
-      const { user } = authOf(request)
-      await runUserCommand(ctx, request, user.id, {
-        type: 'update-profile',
-        ...(name !== undefined ? { name } : {}),
-        ...(image !== undefined ? { image } : {}),
-      })
-      return { status: true }
-    },
-  )
-
-  app.post(
-    '/change-password',
-    {
-      preHandler: requireSession,
-      schema: {
-        body: ChangePasswordBody,
-        response: { 200: Type.Object({ token: Type.Union([Type.String(), Type.Null()]), user: UserSchema }) },
+    app.post(
+      '/update-user',
+      { preHandler: requireSession, schema: { body: UpdateUserBody, response: { 200: StatusSchema } } },
+      async (request) => {
+        const { name, image, email } = request.body
+        if (email !== undefined) throw AUTH_ERRORS.error('EMAIL_CAN_NOT_BE_UPDATED')
+        const { user } = authOf(request)
+        await runUserCommand(ctx, originOf(request), user.id, {
+          type: 'update-profile',
+          ...(name !== undefined ? { name } : {}),
+          ...(image !== undefined ? { image } : {}),
+        })
+        return { status: true }
       },
-    },
-    async (request, reply) => {
-      const auth = authOf(request)
-      const { currentPassword, newPassword, revokeOtherSessions } = request.body
-      const { token } = await changePassword(ctx, request, reply, auth, {
-        currentPassword,
-        newPassword,
-        revokeOtherSessions: revokeOtherSessions === true,
-      })
-      const user = (await findUserById(ctx.db, auth.user.id)) ?? auth.user
-      return { token, user: userJson(user) }
-    },
-  )
+    )
 
-  app.post(
-    '/change-email',
-    {
-      preHandler: requireSession,
-      schema: {
-        body: Type.Object(
-          {
-            newEmail: Type.String({ maxLength: 320 }),
-            callbackURL: Type.Optional(Type.String({ maxLength: 2048 })),
+    app.post(
+      '/change-password',
+      {
+        preHandler: requireSession,
+        schema: {
+          body: ChangePasswordBody,
+          response: {
+            200: Type.Object({ token: Type.Union([Type.String(), Type.Null()]), user: UserSchema }),
           },
-          { additionalProperties: false },
-        ),
-        response: { 200: StatusSchema },
+        },
       },
-    },
-    async (request) => {
-      await changeEmail(ctx, request, authOf(request), {
-        newEmail: request.body.newEmail,
-        callbackURL: request.body.callbackURL ?? null,
-      })
-      return { status: true }
-    },
-  )
-
-  app.post(
-    '/delete-user',
-    { preHandler: requireSession, schema: { body: DeleteUserBody, response: { 200: DeletionResponse } } },
-    async (request, reply) => {
-      const body = request.body ?? {}
-      const message = await deleteAccount(ctx, request, reply, authOf(request), {
-        password: body.password ?? null,
-        token: body.token ?? null,
-        callbackURL: body.callbackURL ?? null,
-      })
-      return { success: true, message }
-    },
-  )
-
-  app.get(
-    '/delete-user/callback',
-    {
-      preHandler: requireSession,
-      schema: {
-        querystring: Type.Object({
-          token: Type.String({ maxLength: 256 }),
-          callbackURL: Type.Optional(Type.String({ maxLength: 2048 })),
-        }),
+      async (request, reply) => {
+        const auth = authOf(request)
+        const { currentPassword, newPassword, revokeOtherSessions } = request.body
+        const { session } = await changePassword(ctx, originOf(request), auth, {
+          currentPassword,
+          newPassword,
+          revokeOtherSessions: revokeOtherSessions === true,
+        })
+        if (session) setSessionCookie(reply, session, ctx.sessions.cookieSettings)
+        const user = (await findUserById(ctx.db, auth.user.id)) ?? auth.user
+        return { token: session?.token ?? null, user: userJson(user) }
       },
-    },
-    async (request, reply) => {
-      if (!ctx.config.user.deleteUser.enabled) throw AUTH_ERRORS.error('NOT_FOUND')
-      await deleteWithToken(ctx, request, reply, authOf(request), request.query.token)
-      if (request.query.callbackURL) return reply.redirect(request.query.callbackURL)
-      return reply.send({ success: true, message: 'User deleted' })
-    },
-  )
-}
+    )
+
+    app.post(
+      '/change-email',
+      {
+        preHandler: requireSession,
+        schema: {
+          body: Type.Object(
+            {
+              newEmail: Type.String({ maxLength: 320 }),
+              callbackURL: Type.Optional(Type.String({ maxLength: 2048 })),
+            },
+            { additionalProperties: false },
+          ),
+          response: { 200: StatusSchema },
+        },
+      },
+      async (request) => {
+        await changeEmail(ctx, originOf(request), authOf(request), {
+          newEmail: request.body.newEmail,
+          callbackURL: request.body.callbackURL ?? null,
+        })
+        return { status: true }
+      },
+    )
+
+    app.post(
+      '/delete-user',
+      { preHandler: requireSession, schema: { body: DeleteUserBody, response: { 200: DeletionResponse } } },
+      async (request, reply) => {
+        const body = request.body ?? {}
+        const message = await deleteAccount(ctx, originOf(request), authOf(request), {
+          password: body.password ?? null,
+          token: body.token ?? null,
+          callbackURL: body.callbackURL ?? null,
+        })
+        if (message === 'User deleted') clearSessionCookies(reply, ctx.sessions.cookieSettings)
+        return { success: true, message }
+      },
+    )
+
+    app.get(
+      '/delete-user/callback',
+      {
+        preHandler: requireSession,
+        schema: {
+          querystring: Type.Object({
+            token: Type.String({ maxLength: 256 }),
+            callbackURL: Type.Optional(Type.String({ maxLength: 2048 })),
+          }),
+        },
+      },
+      async (request, reply) => {
+        if (!ctx.config.user.deleteUser.enabled) throw AUTH_ERRORS.error('NOT_FOUND')
+        await deleteWithToken(ctx, originOf(request), authOf(request), request.query.token)
+        clearSessionCookies(reply, ctx.sessions.cookieSettings)
+        if (request.query.callbackURL) return reply.redirect(request.query.callbackURL)
+        return reply.send({ success: true, message: 'User deleted' })
+      },
+    )
+  }

@@ -1,18 +1,18 @@
 /// Changing the email address (spec section 4). An address that belongs to someone else is neither
 /// given away nor revealed: the answer is the same as for a free one, and nothing changes.
 
-import type { FastifyRequest } from 'fastify'
-import type { AppContext } from '../../app/server/context.js'
 import { AUTH_ERRORS } from '../../domain/errors.js'
+import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { parseEmail } from '../../domain/user/email.js'
 import { EMAIL_CLAIM_SCOPE } from '../../domain/user/user.js'
 import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
 import type { FoundSession } from '../../query-api/sessions/resolve-session.js'
+import type { CommandContext } from '../context.js'
 import { runUserCommand } from '../shared/run-user-command.js'
 
 export const changeEmail = async (
-  ctx: AppContext,
-  request: FastifyRequest,
+  ctx: CommandContext,
+  origin: RequestOrigin,
   auth: FoundSession,
   { newEmail, callbackURL }: { newEmail: string; callbackURL: string | null },
 ): Promise<void> => {
@@ -22,7 +22,7 @@ export const changeEmail = async (
   const owner = await ctx.store.claimOwner(EMAIL_CLAIM_SCOPE, email)
   if (owner && owner !== auth.user.id) return
   try {
-    await runUserCommand(ctx, request, auth.user.id, { type: 'change-email', newEmail: email, callbackURL })
+    await runUserCommand(ctx, origin, auth.user.id, { type: 'change-email', newEmail: email, callbackURL })
   } catch (error) {
     if (error instanceof UniqueClaimConflictError) return
     throw error

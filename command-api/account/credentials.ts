@@ -1,27 +1,25 @@
 /// Changing a password (with the current one), and setting one server-side for a user who has none.
 
-import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { AppContext } from '../../app/server/context.js'
 import { AUTH_ERRORS } from '../../domain/errors.js'
+import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { assertPasswordPolicy } from '../../domain/user/password-policy.js'
 import { hashPassword, verifyPassword } from '../../infra/crypto/password.js'
 import { newId } from '../../infra/crypto/tokens.js'
-import type { RequestOrigin } from '../../infra/http/request-metadata.js'
 import { listSessionsOfUser } from '../../projections/sessions/sessions.repository.js'
 import { findPasswordHash } from '../../projections/users/users.repository.js'
 import type { FoundSession } from '../../query-api/sessions/resolve-session.js'
+import type { CommandContext } from '../context.js'
 import { passwordLimits } from '../email-password/sign-up.js'
 import { revokeSession } from '../sessions/end-session.js'
-import { startSession } from '../sessions/start-session.js'
+import { type StartedSession, startSession } from '../sessions/start-session.js'
 import { runUserCommand } from '../shared/run-user-command.js'
 
 export const changePassword = async (
-  ctx: AppContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  ctx: CommandContext,
+  origin: RequestOrigin,
   auth: FoundSession,
   input: { currentPassword: string; newPassword: string; revokeOtherSessions: boolean },
-): Promise<{ token: string | null }> => {
+): Promise<{ session: StartedSession | null }> => {
   assertPasswordPolicy(input.newPassword, passwordLimits(ctx))
   const userId = auth.user.id
   const stored = await findPasswordHash(ctx.db, userId)
@@ -30,35 +28,34 @@ export const changePassword = async (
     verifyPassword(stored, input.currentPassword),
     hashPassword(input.newPassword),
   ])
-  await runUserCommand(ctx, request, userId, {
+  await runUserCommand(ctx, origin, userId, {
     type: 'change-password',
     currentPasswordMatches,
     passwordHash,
   })
-  if (!input.revokeOtherSessions) return { token: null }
+  if (!input.revokeOtherSessions) return { session: null }
   // Every session ends, this one too, and the caller gets a fresh one: a stolen copy of the old
   // cookie is worthless afterwards.
   for (const session of await listSessionsOfUser(ctx.db, userId))
-    await revokeSession(ctx, request, {
+    await revokeSession(ctx, origin, {
       sessionId: session.id,
       requestedBy: userId,
       reason: 'revoked-others',
     })
-  const { token } = await startSession(ctx, request, reply, { userId, rememberMe: auth.session.remember_me })
-  return { token }
+  return { session: await startSession(ctx, origin, { userId, rememberMe: auth.session.remember_me }) }
 }
 
 /** Server-side only (the CLI): gives a password to a user who has none. */
 export const setPassword = async (
-  ctx: AppContext,
-  request: RequestOrigin,
+  ctx: CommandContext,
+  origin: RequestOrigin,
   { userId, newPassword }: { userId: string; newPassword: string },
 ): Promise<void> => {
   assertPasswordPolicy(newPassword, passwordLimits(ctx))
   const passwordHash = await hashPassword(newPassword)
   await runUserCommand(
     ctx,
-    request,
+    origin,
     userId,
     { type: 'set-password', accountId: newId(), passwordHash },
     { type: 'system' },

@@ -1,17 +1,17 @@
 /// Deleting an account: proven by the password or a fresh session, then either at once or through a
 /// mailed link (the default). Deletion ends every session, removes the read-model rows, and erases
-/// the user's personal data from the log by destroying their data key.
+/// the user's personal data from the log by destroying their data key. The route clears the cookies
+/// when the answer is 'User deleted'.
 
-import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { AppContext } from '../../app/server/context.js'
 import { AUTH_ERRORS } from '../../domain/errors.js'
+import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { issueToken } from '../../infra/crypto/derived-tokens.js'
 import { verifyPassword } from '../../infra/crypto/password.js'
 import { sha256Hex } from '../../infra/crypto/tokens.js'
-import { clearSessionCookies } from '../../infra/http/session-cookie.js'
 import { findOneTimeToken } from '../../projections/one-time-tokens/one-time-tokens.repository.js'
 import { findPasswordHash } from '../../projections/users/users.repository.js'
 import type { FoundSession } from '../../query-api/sessions/resolve-session.js'
+import type { CommandContext } from '../context.js'
 import { runUserCommand } from '../shared/run-user-command.js'
 
 /** Deletion links live one day (spec). */
@@ -19,7 +19,7 @@ const DELETE_TOKEN_SECONDS = 86_400
 
 export type DeletionAnswer = 'User deleted' | 'Verification email sent'
 
-const assertProof = async (ctx: AppContext, auth: FoundSession, password: string | null) => {
+const assertProof = async (ctx: CommandContext, auth: FoundSession, password: string | null) => {
   if (password !== null) {
     const stored = await findPasswordHash(ctx.db, auth.user.id)
     if (!stored) throw AUTH_ERRORS.error('CREDENTIAL_ACCOUNT_NOT_FOUND')
@@ -32,37 +32,34 @@ const assertProof = async (ctx: AppContext, auth: FoundSession, password: string
 }
 
 const deleteNow = async (
-  ctx: AppContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  ctx: CommandContext,
+  origin: RequestOrigin,
   userId: string,
   proof: { kind: 'verified' } | { kind: 'token'; tokenHash: string; now: string },
 ) => {
-  await runUserCommand(ctx, request, userId, { type: 'delete-user', proof })
+  await runUserCommand(ctx, origin, userId, { type: 'delete-user', proof })
   await ctx.eraseUser(userId)
-  clearSessionCookies(reply, ctx.sessions.cookieSettings)
 }
 
 export const deleteAccount = async (
-  ctx: AppContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  ctx: CommandContext,
+  origin: RequestOrigin,
   auth: FoundSession,
   input: { password: string | null; token: string | null; callbackURL: string | null },
 ): Promise<DeletionAnswer> => {
   if (!ctx.config.user.deleteUser.enabled) throw AUTH_ERRORS.error('NOT_FOUND')
   if (input.token !== null) {
-    await deleteWithToken(ctx, request, reply, auth, input.token)
+    await deleteWithToken(ctx, origin, auth, input.token)
     return 'User deleted'
   }
   await assertProof(ctx, auth, input.password)
   if (ctx.config.user.deleteUser.immediate) {
-    await deleteNow(ctx, request, reply, auth.user.id, { kind: 'verified' })
+    await deleteNow(ctx, origin, auth.user.id, { kind: 'verified' })
     return 'User deleted'
   }
   const { requestId, tokenHash } = issueToken(ctx.config.secret, 'delete-account')
   const expiresAt = new Date(ctx.clock().getTime() + DELETE_TOKEN_SECONDS * 1000).toISOString()
-  await runUserCommand(ctx, request, auth.user.id, {
+  await runUserCommand(ctx, origin, auth.user.id, {
     type: 'request-deletion',
     requestId,
     tokenHash,
@@ -74,16 +71,15 @@ export const deleteAccount = async (
 
 /** The mailed link (or its token posted back): it must belong to the signed-in user. */
 export const deleteWithToken = async (
-  ctx: AppContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  ctx: CommandContext,
+  origin: RequestOrigin,
   auth: FoundSession,
   token: string,
 ): Promise<void> => {
   const tokenHash = sha256Hex(token)
   const found = await findOneTimeToken(ctx.db, tokenHash, 'delete-account')
   if (!found || found.user_id !== auth.user.id) throw AUTH_ERRORS.error('INVALID_TOKEN')
-  await deleteNow(ctx, request, reply, auth.user.id, {
+  await deleteNow(ctx, origin, auth.user.id, {
     kind: 'token',
     tokenHash,
     now: ctx.clock().toISOString(),

@@ -2,7 +2,10 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { originOf } from '../../infra/http/request-metadata.js'
+import { setSessionCookie } from '../../infra/http/session-cookie.js'
 import { UserSchema, userJson } from '../../query-api/shared/presenters.js'
+import type { CommandContext } from '../context.js'
 import { signIn } from './sign-in.js'
 import { signUp } from './sign-up.js'
 
@@ -28,59 +31,65 @@ const SignInBody = Type.Object(
   { additionalProperties: false },
 )
 
-export const emailPasswordRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.post(
-    '/sign-up/email',
-    {
-      schema: {
-        body: SignUpBody,
-        response: { 200: Type.Object({ token: Type.Union([Type.String(), Type.Null()]), user: UserSchema }) },
-      },
-    },
-    async (request, reply) => {
-      const { name, email, password, image, rememberMe, callbackURL } = request.body
-      const result = await signUp(app.tessera, request, reply, {
-        name,
-        email,
-        password,
-        image: image ?? null,
-        rememberMe: rememberMe !== false,
-        callbackURL: callbackURL ?? null,
-      })
-      return { token: result.token, user: userJson(result.user) }
-    },
-  )
-
-  app.post(
-    '/sign-in/email',
-    {
-      schema: {
-        body: SignInBody,
-        response: {
-          200: Type.Object({
-            redirect: Type.Boolean(),
-            token: Type.String(),
-            url: Type.Optional(Type.String()),
-            user: UserSchema,
-          }),
+export const emailPasswordRoutes =
+  (ctx: CommandContext): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.post(
+      '/sign-up/email',
+      {
+        schema: {
+          body: SignUpBody,
+          response: {
+            200: Type.Object({ token: Type.Union([Type.String(), Type.Null()]), user: UserSchema }),
+          },
         },
       },
-    },
-    async (request, reply) => {
-      const { email, password, rememberMe, callbackURL } = request.body
-      const result = await signIn(app.tessera, request, reply, {
-        email,
-        password,
-        rememberMe: rememberMe !== false,
-        callbackURL: callbackURL ?? null,
-      })
-      if (callbackURL) reply.header('location', callbackURL)
-      return {
-        redirect: Boolean(callbackURL),
-        token: result.token,
-        ...(callbackURL ? { url: callbackURL } : {}),
-        user: userJson(result.user),
-      }
-    },
-  )
-}
+      async (request, reply) => {
+        const { name, email, password, image, rememberMe, callbackURL } = request.body
+        const result = await signUp(ctx, originOf(request), {
+          name,
+          email,
+          password,
+          image: image ?? null,
+          rememberMe: rememberMe !== false,
+          callbackURL: callbackURL ?? null,
+        })
+        if (result.session) setSessionCookie(reply, result.session, ctx.sessions.cookieSettings)
+        return { token: result.session?.token ?? null, user: userJson(result.user) }
+      },
+    )
+
+    app.post(
+      '/sign-in/email',
+      {
+        schema: {
+          body: SignInBody,
+          response: {
+            200: Type.Object({
+              redirect: Type.Boolean(),
+              token: Type.String(),
+              url: Type.Optional(Type.String()),
+              user: UserSchema,
+            }),
+          },
+        },
+      },
+      async (request, reply) => {
+        const { email, password, rememberMe, callbackURL } = request.body
+        const result = await signIn(ctx, originOf(request), {
+          email,
+          password,
+          rememberMe: rememberMe !== false,
+          callbackURL: callbackURL ?? null,
+        })
+        setSessionCookie(reply, result.session, ctx.sessions.cookieSettings)
+        if (callbackURL) reply.header('location', callbackURL)
+        return {
+          redirect: Boolean(callbackURL),
+          token: result.session.token,
+          ...(callbackURL ? { url: callbackURL } : {}),
+          user: userJson(result.user),
+        }
+      },
+    )
+  }

@@ -1,19 +1,18 @@
 /// Sign-up with email and password: policy checks before the (expensive) hash, the user registered
 /// with its email claimed atomically in the store, then a session unless auto sign-in is off.
 
-import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { AppContext } from '../../app/server/context.js'
 import { AUTH_ERRORS } from '../../domain/errors.js'
+import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
 import { parseEmail } from '../../domain/user/email.js'
 import { assertPasswordPolicy } from '../../domain/user/password-policy.js'
 import { EMAIL_CLAIM_SCOPE, userClaims, userDecider, userStream } from '../../domain/user/user.js'
 import { hashPassword } from '../../infra/crypto/password.js'
 import { newId } from '../../infra/crypto/tokens.js'
 import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
-import { metadataFor } from '../../infra/http/request-metadata.js'
 import { findUserById } from '../../projections/users/users.repository.js'
 import type { UserRow } from '../../projections/users/users.table.js'
-import { startSession } from '../sessions/start-session.js'
+import type { CommandContext } from '../context.js'
+import { type StartedSession, startSession } from '../sessions/start-session.js'
 
 export type SignUpInput = {
   name: string
@@ -24,17 +23,16 @@ export type SignUpInput = {
   callbackURL: string | null
 }
 
-export const passwordLimits = ({ config }: AppContext) => ({
+export const passwordLimits = ({ config }: CommandContext) => ({
   min: config.emailAndPassword.minPasswordLength,
   max: config.emailAndPassword.maxPasswordLength,
 })
 
 export const signUp = async (
-  ctx: AppContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  ctx: CommandContext,
+  origin: RequestOrigin,
   input: SignUpInput,
-): Promise<{ token: string | null; user: UserRow }> => {
+): Promise<{ session: StartedSession | null; user: UserRow }> => {
   const { config, store, handle, clock, db } = ctx
   if (!config.emailAndPassword.enabled) throw AUTH_ERRORS.error('EMAIL_PASSWORD_SIGN_UP_DISABLED')
   const email = parseEmail(input.email)
@@ -60,7 +58,7 @@ export const signUp = async (
           config.emailVerification.sendOnSignUp || config.emailAndPassword.requireEmailVerification,
         callbackURL: input.callbackURL,
       },
-      { metadata: metadataFor(request, { type: 'anonymous' }, clock()), claims: userClaims },
+      { metadata: metadataFor(origin, { type: 'anonymous' }, clock()), claims: userClaims },
     )
   } catch (error) {
     if (error instanceof UniqueClaimConflictError)
@@ -71,7 +69,6 @@ export const signUp = async (
   if (!user) throw AUTH_ERRORS.error('FAILED_TO_CREATE_USER')
 
   const signsIn = config.emailAndPassword.autoSignIn && !config.emailAndPassword.requireEmailVerification
-  if (!signsIn) return { token: null, user }
-  const { token } = await startSession(ctx, request, reply, { userId, rememberMe: input.rememberMe })
-  return { token, user }
+  if (!signsIn) return { session: null, user }
+  return { session: await startSession(ctx, origin, { userId, rememberMe: input.rememberMe }), user }
 }

@@ -3,8 +3,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { withQuery } from '../../infra/http/redirect.js'
-import { optionalSession } from '../../query-api/sessions/require-session.js'
+import { originOf } from '../../infra/http/request-metadata.js'
+import { setSessionCookie } from '../../infra/http/session-cookie.js'
+import { sessionGuards } from '../../query-api/sessions/require-session.js'
 import { StatusSchema } from '../../query-api/shared/presenters.js'
+import type { CommandContext } from '../context.js'
 import { followVerificationLink, sendVerificationEmail } from './email-verification.js'
 
 const ERROR_CODES = {
@@ -18,63 +21,66 @@ const ERROR_MESSAGES = {
   user_not_found: 'User not found',
 } as const
 
-export const emailVerificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const ctx = app.tessera
+export const emailVerificationRoutes =
+  (ctx: CommandContext): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const { optionalSession } = sessionGuards(ctx)
 
-  app.post(
-    '/send-verification-email',
-    {
-      schema: {
-        body: Type.Object(
-          {
-            email: Type.String({ maxLength: 320 }),
-            callbackURL: Type.Optional(Type.String({ maxLength: 2048 })),
-          },
-          { additionalProperties: false },
-        ),
-        response: { 200: StatusSchema },
+    app.post(
+      '/send-verification-email',
+      {
+        schema: {
+          body: Type.Object(
+            {
+              email: Type.String({ maxLength: 320 }),
+              callbackURL: Type.Optional(Type.String({ maxLength: 2048 })),
+            },
+            { additionalProperties: false },
+          ),
+          response: { 200: StatusSchema },
+        },
       },
-    },
-    async (request, reply) => {
-      const session = await optionalSession(ctx, request)
-      const record = await sendVerificationEmail(ctx, request, {
-        email: request.body.email,
-        callbackURL: request.body.callbackURL ?? null,
-        session,
-      })
-      // Answer first: see sendVerificationEmail.
-      await reply.send({ status: true })
-      await record().catch((error: unknown) =>
-        request.log.error({ err: error }, 'verification email request failed'),
-      )
-      return reply
-    },
-  )
-
-  app.get(
-    '/verify-email',
-    {
-      schema: {
-        querystring: Type.Object({
-          token: Type.String({ maxLength: 4096 }),
-          callbackURL: Type.Optional(Type.String({ maxLength: 2048 })),
-        }),
-      },
-    },
-    async (request, reply) => {
-      const { token, callbackURL } = request.query
-      const outcome = await followVerificationLink(ctx, request, reply, {
-        token,
-        callbackURL: callbackURL ?? null,
-      })
-      if (!outcome.ok) {
-        if (callbackURL) return reply.redirect(withQuery(callbackURL, { error: outcome.error }))
+      async (request, reply) => {
+        const session = await optionalSession(request)
+        const record = await sendVerificationEmail(ctx, originOf(request), {
+          email: request.body.email,
+          callbackURL: request.body.callbackURL ?? null,
+          session,
+        })
+        // Answer first: see sendVerificationEmail.
+        await reply.send({ status: true })
+        await record().catch((error: unknown) =>
+          request.log.error({ err: error }, 'verification email request failed'),
+        )
         return reply
-          .status(401)
-          .send({ code: ERROR_CODES[outcome.error], message: ERROR_MESSAGES[outcome.error] })
-      }
-      if (callbackURL) return reply.redirect(callbackURL)
-      return reply.send({ status: true, user: null })
-    },
-  )
-}
+      },
+    )
+
+    app.get(
+      '/verify-email',
+      {
+        schema: {
+          querystring: Type.Object({
+            token: Type.String({ maxLength: 4096 }),
+            callbackURL: Type.Optional(Type.String({ maxLength: 2048 })),
+          }),
+        },
+      },
+      async (request, reply) => {
+        const { token, callbackURL } = request.query
+        const outcome = await followVerificationLink(ctx, originOf(request), {
+          token,
+          callbackURL: callbackURL ?? null,
+        })
+        if (!outcome.ok) {
+          if (callbackURL) return reply.redirect(withQuery(callbackURL, { error: outcome.error }))
+          return reply
+            .status(401)
+            .send({ code: ERROR_CODES[outcome.error], message: ERROR_MESSAGES[outcome.error] })
+        }
+        if (outcome.signedIn) setSessionCookie(reply, outcome.signedIn, ctx.sessions.cookieSettings)
+        if (callbackURL) return reply.redirect(callbackURL)
+        return reply.send({ status: true, user: null })
+      },
+    )
+  }

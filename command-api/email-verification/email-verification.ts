@@ -1,15 +1,15 @@
 /// Email verification: asking for a link (own unverified address only) and following one. A link is
 /// an HS256 token; its `purpose` says whether it verifies an address or is a step of an email change.
 
-import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { AppContext } from '../../app/server/context.js'
 import { isDomainError } from '../../domain/shared/errors.js'
+import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { isValidEmail, normalizeEmail } from '../../domain/user/email.js'
 import { verifyEmailToken } from '../../infra/crypto/email-token.js'
 import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
 import { findUserByEmail } from '../../projections/users/users.repository.js'
 import type { FoundSession } from '../../query-api/sessions/resolve-session.js'
-import { startSession } from '../sessions/start-session.js'
+import type { CommandContext } from '../context.js'
+import { type StartedSession, startSession } from '../sessions/start-session.js'
 import { runUserCommand } from '../shared/run-user-command.js'
 
 /**
@@ -18,8 +18,8 @@ import { runUserCommand } from '../shared/run-user-command.js'
  * out, so an existing unverified address costs the caller no more time than an unknown one.
  */
 export const sendVerificationEmail = async (
-  ctx: AppContext,
-  request: FastifyRequest,
+  ctx: CommandContext,
+  origin: RequestOrigin,
   {
     email,
     callbackURL,
@@ -27,7 +27,7 @@ export const sendVerificationEmail = async (
   }: { email: string; callbackURL: string | null; session: FoundSession | null },
 ): Promise<() => Promise<void>> => {
   if (session) {
-    await runUserCommand(ctx, request, session.user.id, {
+    await runUserCommand(ctx, origin, session.user.id, {
       type: 'request-verification-email',
       email,
       callbackURL,
@@ -40,7 +40,7 @@ export const sendVerificationEmail = async (
   return async () => {
     await runUserCommand(
       ctx,
-      request,
+      origin,
       user.id,
       { type: 'request-verification-email', email, callbackURL },
       { type: 'anonymous' },
@@ -49,13 +49,12 @@ export const sendVerificationEmail = async (
 }
 
 export type VerificationOutcome =
-  | { ok: true; signedIn: { token: string } | null }
+  | { ok: true; signedIn: StartedSession | null }
   | { ok: false; error: 'invalid_token' | 'token_expired' | 'user_not_found' }
 
 export const followVerificationLink = async (
-  ctx: AppContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  ctx: CommandContext,
+  origin: RequestOrigin,
   { token, callbackURL }: { token: string; callbackURL: string | null },
 ): Promise<VerificationOutcome> => {
   const check = await verifyEmailToken(ctx.config.secret, token, ctx.clock())
@@ -66,11 +65,11 @@ export const followVerificationLink = async (
   if (!user) return { ok: false, error: 'user_not_found' }
   try {
     if (purpose === 'verify-email') {
-      await runUserCommand(ctx, request, user.id, { type: 'verify-email', email }, { type: 'anonymous' })
+      await runUserCommand(ctx, origin, user.id, { type: 'verify-email', email }, { type: 'anonymous' })
       if (!ctx.config.emailVerification.autoSignInAfterVerification) return { ok: true, signedIn: null }
       return {
         ok: true,
-        signedIn: await startSession(ctx, request, reply, { userId: user.id, rememberMe: true }),
+        signedIn: await startSession(ctx, origin, { userId: user.id, rememberMe: true }),
       }
     }
     if (!updateTo) return { ok: false, error: 'invalid_token' }
@@ -78,7 +77,7 @@ export const followVerificationLink = async (
       purpose === 'confirm-email-change'
         ? { type: 'confirm-email-change' as const, currentEmail: email, newEmail: updateTo, callbackURL }
         : { type: 'complete-email-change' as const, currentEmail: email, newEmail: updateTo }
-    await runUserCommand(ctx, request, user.id, command, { type: 'anonymous' })
+    await runUserCommand(ctx, origin, user.id, command, { type: 'anonymous' })
     return { ok: true, signedIn: null }
   } catch (error) {
     // A stale step, or the new address was taken meanwhile: the link is simply no good any more.

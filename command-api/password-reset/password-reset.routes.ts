@@ -4,7 +4,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { withQuery } from '../../infra/http/redirect.js'
+import { originOf } from '../../infra/http/request-metadata.js'
 import { StatusSchema } from '../../query-api/shared/presenters.js'
+import type { CommandContext } from '../context.js'
 import {
   findLiveResetToken,
   RESET_REQUESTED_MESSAGE,
@@ -17,66 +19,66 @@ const RequestBody = Type.Object(
   { additionalProperties: false },
 )
 
-export const passwordResetRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const ctx = app.tessera
+export const passwordResetRoutes =
+  (ctx: CommandContext): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    for (const path of ['/request-password-reset', '/forget-password'])
+      app.post(
+        path,
+        {
+          schema: {
+            body: RequestBody,
+            response: { 200: Type.Object({ status: Type.Boolean(), message: Type.String() }) },
+          },
+        },
+        async (request, reply) => {
+          const record = await requestPasswordReset(ctx, originOf(request), {
+            email: request.body.email,
+            redirectTo: request.body.redirectTo ?? null,
+          })
+          await reply.send({ status: true, message: RESET_REQUESTED_MESSAGE })
+          await record().catch((error: unknown) =>
+            request.log.error({ err: error }, 'password reset request failed'),
+          )
+          return reply
+        },
+      )
 
-  for (const path of ['/request-password-reset', '/forget-password'])
-    app.post(
-      path,
+    app.get(
+      '/reset-password/:token',
       {
         schema: {
-          body: RequestBody,
-          response: { 200: Type.Object({ status: Type.Boolean(), message: Type.String() }) },
+          params: Type.Object({ token: Type.String({ maxLength: 256 }) }),
+          querystring: Type.Object({ callbackURL: Type.Optional(Type.String({ maxLength: 2048 })) }),
         },
       },
       async (request, reply) => {
-        const record = await requestPasswordReset(ctx, request, {
-          email: request.body.email,
-          redirectTo: request.body.redirectTo ?? null,
-        })
-        await reply.send({ status: true, message: RESET_REQUESTED_MESSAGE })
-        await record().catch((error: unknown) =>
-          request.log.error({ err: error }, 'password reset request failed'),
-        )
-        return reply
+        const { token } = request.params
+        const callbackURL = request.query.callbackURL ?? '/'
+        const live = await findLiveResetToken(ctx, originOf(request), token)
+        return reply.redirect(withQuery(callbackURL, live ? { token } : { error: 'INVALID_TOKEN' }))
       },
     )
 
-  app.get(
-    '/reset-password/:token',
-    {
-      schema: {
-        params: Type.Object({ token: Type.String({ maxLength: 256 }) }),
-        querystring: Type.Object({ callbackURL: Type.Optional(Type.String({ maxLength: 2048 })) }),
+    app.post(
+      '/reset-password',
+      {
+        schema: {
+          body: Type.Object(
+            {
+              newPassword: Type.String({ maxLength: 4096 }),
+              token: Type.Optional(Type.String({ maxLength: 256 })),
+            },
+            { additionalProperties: false },
+          ),
+          querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 256 })) }),
+          response: { 200: StatusSchema },
+        },
       },
-    },
-    async (request, reply) => {
-      const { token } = request.params
-      const callbackURL = request.query.callbackURL ?? '/'
-      const live = await findLiveResetToken(ctx, request, token)
-      return reply.redirect(withQuery(callbackURL, live ? { token } : { error: 'INVALID_TOKEN' }))
-    },
-  )
-
-  app.post(
-    '/reset-password',
-    {
-      schema: {
-        body: Type.Object(
-          {
-            newPassword: Type.String({ maxLength: 4096 }),
-            token: Type.Optional(Type.String({ maxLength: 256 })),
-          },
-          { additionalProperties: false },
-        ),
-        querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 256 })) }),
-        response: { 200: StatusSchema },
+      async (request) => {
+        const token = request.body.token ?? request.query.token ?? ''
+        await resetPassword(ctx, originOf(request), { token, newPassword: request.body.newPassword })
+        return { status: true }
       },
-    },
-    async (request) => {
-      const token = request.body.token ?? request.query.token ?? ''
-      await resetPassword(ctx, request, { token, newPassword: request.body.newPassword })
-      return { status: true }
-    },
-  )
-}
+    )
+  }

@@ -2,9 +2,8 @@
 /// address exists), the link's landing check, and the reset itself (single use, even when many
 /// submits race: the user stream's optimistic concurrency lets exactly one consume the token).
 
-import type { FastifyRequest } from 'fastify'
-import type { AppContext } from '../../app/server/context.js'
 import { AUTH_ERRORS } from '../../domain/errors.js'
+import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { isValidEmail, normalizeEmail } from '../../domain/user/email.js'
 import { assertPasswordPolicy } from '../../domain/user/password-policy.js'
 import { issueToken } from '../../infra/crypto/derived-tokens.js'
@@ -13,6 +12,7 @@ import { sha256Hex } from '../../infra/crypto/tokens.js'
 import { findOneTimeToken } from '../../projections/one-time-tokens/one-time-tokens.repository.js'
 import { listSessionsOfUser } from '../../projections/sessions/sessions.repository.js'
 import { findUserByEmail } from '../../projections/users/users.repository.js'
+import type { CommandContext } from '../context.js'
 import { passwordLimits } from '../email-password/sign-up.js'
 import { revokeSession } from '../sessions/end-session.js'
 import { runUserCommand } from '../shared/run-user-command.js'
@@ -28,8 +28,8 @@ export const RESET_REQUESTED_MESSAGE =
  * costs the caller no more time than an unknown one.
  */
 export const requestPasswordReset = async (
-  ctx: AppContext,
-  request: FastifyRequest,
+  ctx: CommandContext,
+  origin: RequestOrigin,
   { email, redirectTo }: { email: string; redirectTo: string | null },
 ): Promise<() => Promise<void>> => {
   const user = isValidEmail(email) ? await findUserByEmail(ctx.db, normalizeEmail(email)) : undefined
@@ -39,7 +39,7 @@ export const requestPasswordReset = async (
     const expiresAt = new Date(ctx.clock().getTime() + RESET_TOKEN_SECONDS * 1000).toISOString()
     await runUserCommand(
       ctx,
-      request,
+      origin,
       user.id,
       { type: 'request-password-reset', requestId, tokenHash, expiresAt, redirectTo },
       { type: 'anonymous' },
@@ -48,7 +48,7 @@ export const requestPasswordReset = async (
 }
 
 /** The live token's owner, or null; an expired token is discarded on the way (spec). */
-export const findLiveResetToken = async (ctx: AppContext, request: FastifyRequest, token: string) => {
+export const findLiveResetToken = async (ctx: CommandContext, origin: RequestOrigin, token: string) => {
   const tokenHash = sha256Hex(token)
   const found = await findOneTimeToken(ctx.db, tokenHash, 'password-reset')
   if (!found) return null
@@ -56,7 +56,7 @@ export const findLiveResetToken = async (ctx: AppContext, request: FastifyReques
   if (found.expires_at.getTime() > now.getTime()) return { userId: found.user_id, tokenHash }
   await runUserCommand(
     ctx,
-    request,
+    origin,
     found.user_id,
     { type: 'discard-token', tokenHash, now: now.toISOString() },
     { type: 'system' },
@@ -65,24 +65,24 @@ export const findLiveResetToken = async (ctx: AppContext, request: FastifyReques
 }
 
 export const resetPassword = async (
-  ctx: AppContext,
-  request: FastifyRequest,
+  ctx: CommandContext,
+  origin: RequestOrigin,
   { token, newPassword }: { token: string; newPassword: string },
 ): Promise<void> => {
   assertPasswordPolicy(newPassword, passwordLimits(ctx))
-  const live = await findLiveResetToken(ctx, request, token)
+  const live = await findLiveResetToken(ctx, origin, token)
   if (!live) throw AUTH_ERRORS.error('INVALID_TOKEN')
   const passwordHash = await hashPassword(newPassword)
   await runUserCommand(
     ctx,
-    request,
+    origin,
     live.userId,
     { type: 'reset-password', tokenHash: live.tokenHash, passwordHash, now: ctx.clock().toISOString() },
     { type: 'anonymous' },
   )
   // Whoever held a session before the reset may be the reason for it: end them all.
   for (const session of await listSessionsOfUser(ctx.db, live.userId))
-    await revokeSession(ctx, request, {
+    await revokeSession(ctx, origin, {
       sessionId: session.id,
       requestedBy: live.userId,
       reason: 'revoked-all',

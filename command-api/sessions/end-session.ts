@@ -1,33 +1,32 @@
 /// Ending sessions: one (sign-out, revoke), or several of a user's (revoke others, revoke all).
 
-import type { FastifyRequest } from 'fastify'
-import type { AppContext } from '../../app/server/context.js'
 import { type RevocationReason, sessionDecider, sessionStream } from '../../domain/session/session.js'
-import { metadataFor } from '../../infra/http/request-metadata.js'
+import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
+import type { CommandContext } from '../context.js'
 
 export const revokeSession = async (
-  { handle, clock }: AppContext,
-  request: FastifyRequest,
+  { handle, clock }: CommandContext,
+  origin: RequestOrigin,
   { sessionId, requestedBy, reason }: { sessionId: string; requestedBy: string; reason: RevocationReason },
 ): Promise<void> => {
   await handle(
     sessionDecider,
     sessionStream(sessionId),
     { type: 'revoke-session', requestedBy, reason },
-    { metadata: metadataFor(request, { type: 'user', userId: requestedBy }, clock()) },
+    { metadata: metadataFor(origin, { type: 'user', userId: requestedBy }, clock()) },
   )
 }
 
 export const expireSession = async (
-  { handle, clock }: AppContext,
-  request: FastifyRequest,
-  session: { id: string },
+  { handle, clock }: CommandContext,
+  origin: RequestOrigin,
+  sessionId: string,
 ): Promise<void> => {
   const now = clock()
   await handle(
     sessionDecider,
-    sessionStream(session.id),
+    sessionStream(sessionId),
     { type: 'expire-session', now: now.toISOString() },
-    { metadata: metadataFor(request, { type: 'system' }, now) },
+    { metadata: metadataFor(origin, { type: 'system' }, now) },
   )
 }

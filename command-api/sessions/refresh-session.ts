@@ -1,14 +1,12 @@
 /// Sliding expiry: once a session is older than the update age (1 day), get-session extends it to
-/// a full lifetime again and re-sends the cookie. At most one write per session per update age.
+/// a full lifetime again (the route re-sends the cookie). At most one write per session per update age.
 
-import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { AppContext } from '../../app/server/context.js'
 import { sessionDecider, sessionStream } from '../../domain/session/session.js'
-import { metadataFor } from '../../infra/http/request-metadata.js'
-import { setSessionCookie } from '../../infra/http/session-cookie.js'
+import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
 import { findSessionById } from '../../projections/sessions/sessions.repository.js'
 import type { SessionRow } from '../../projections/sessions/sessions.table.js'
 import type { FoundSession } from '../../query-api/sessions/resolve-session.js'
+import type { CommandContext } from '../context.js'
 
 export const needsRefresh = (
   session: SessionRow,
@@ -17,22 +15,21 @@ export const needsRefresh = (
 ) =>
   session.remember_me && session.expires_at.getTime() - expiresIn * 1000 + updateAge * 1000 <= now.getTime()
 
+/** The extended session, or null when it needed no refresh (or could not be refreshed). */
 export const refreshSession = async (
-  ctx: AppContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  { session, user, token }: FoundSession,
-): Promise<SessionRow> => {
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  { session, user }: FoundSession,
+): Promise<SessionRow | null> => {
   const now = ctx.clock()
-  if (!needsRefresh(session, now, ctx.config.session)) return session
+  if (!needsRefresh(session, now, ctx.config.session)) return null
   const expiresAt = new Date(now.getTime() + ctx.config.session.expiresIn * 1000)
   const { events } = await ctx.handle(
     sessionDecider,
     sessionStream(session.id),
     { type: 'refresh-session', now: now.toISOString(), expiresAt: expiresAt.toISOString() },
-    { metadata: metadataFor(request, { type: 'user', userId: user.id }, now) },
+    { metadata: metadataFor(origin, { type: 'user', userId: user.id }, now) },
   )
-  if (events.length === 0) return session
-  setSessionCookie(reply, token, true, ctx.sessions.cookieSettings)
-  return (await findSessionById(ctx.db, session.id)) ?? session
+  if (events.length === 0) return null
+  return (await findSessionById(ctx.db, session.id)) ?? null
 }

@@ -3,14 +3,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { sha256Hex } from '../../infra/crypto/tokens.js'
+import { originOf } from '../../infra/http/request-metadata.js'
 import { clearSessionCookies } from '../../infra/http/session-cookie.js'
 import {
   findSessionById,
   findSessionByTokenHash,
   listSessionsOfUser,
 } from '../../projections/sessions/sessions.repository.js'
-import { authOf, requireSession } from '../../query-api/sessions/require-session.js'
+import { authOf, sessionGuards } from '../../query-api/sessions/require-session.js'
 import { StatusSchema } from '../../query-api/shared/presenters.js'
+import type { CommandContext } from '../context.js'
 import { revokeSession } from './end-session.js'
 
 // These routes take no parameters; clients send nothing, `{}` or `null`.
@@ -20,82 +22,88 @@ const EmptyBody = Type.Union([
   Type.Undefined(),
 ])
 
-export const sessionCommandRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const ctx = app.tessera
+export const sessionCommandRoutes =
+  (ctx: CommandContext): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const { requireSession } = sessionGuards(ctx)
 
-  app.post(
-    '/sign-out',
-    { schema: { body: EmptyBody, response: { 200: Type.Object({ success: Type.Boolean() }) } } },
-    async (request, reply) => {
-      const token = ctx.sessions.tokenFrom(request)
-      const lookup = token ? await ctx.sessions.lookup(token, ctx.clock()) : null
-      if (lookup && lookup.status !== 'none') {
-        const { session } = lookup.found
-        await revokeSession(ctx, request, {
-          sessionId: session.id,
-          requestedBy: session.user_id,
-          reason: 'sign-out',
-        })
-      }
-      clearSessionCookies(reply, ctx.sessions.cookieSettings)
-      return { success: true }
-    },
-  )
-
-  app.post(
-    '/revoke-session',
-    {
-      preHandler: requireSession,
-      schema: {
-        body: Type.Object(
-          { token: Type.String({ minLength: 1, maxLength: 256 }) },
-          { additionalProperties: false },
-        ),
-        response: { 200: StatusSchema },
+    app.post(
+      '/sign-out',
+      { schema: { body: EmptyBody, response: { 200: Type.Object({ success: Type.Boolean() }) } } },
+      async (request, reply) => {
+        const token = ctx.sessions.tokenFrom(request)
+        const lookup = token ? await ctx.sessions.lookup(token, ctx.clock()) : null
+        if (lookup && lookup.status !== 'none') {
+          const { session } = lookup.found
+          await revokeSession(ctx, originOf(request), {
+            sessionId: session.id,
+            requestedBy: session.user_id,
+            reason: 'sign-out',
+          })
+        }
+        clearSessionCookies(reply, ctx.sessions.cookieSettings)
+        return { success: true }
       },
-    },
-    async (request) => {
-      const { user } = authOf(request)
-      // Accepts a raw token, or the id that list-sessions hands out in its place.
-      const { token } = request.body
-      const target =
-        (await findSessionByTokenHash(ctx.db, sha256Hex(token)))?.session ??
-        (await findSessionById(ctx.db, token))
-      // Someone else's session (or none): nothing changes, and nothing tells the caller which.
-      if (target && target.user_id === user.id)
-        await revokeSession(ctx, request, { sessionId: target.id, requestedBy: user.id, reason: 'revoked' })
-      return { status: true }
-    },
-  )
+    )
 
-  app.post(
-    '/revoke-sessions',
-    { preHandler: requireSession, schema: { body: EmptyBody, response: { 200: StatusSchema } } },
-    async (request) => {
-      const { user } = authOf(request)
-      for (const session of await listSessionsOfUser(ctx.db, user.id))
-        await revokeSession(ctx, request, {
-          sessionId: session.id,
-          requestedBy: user.id,
-          reason: 'revoked-all',
-        })
-      return { status: true }
-    },
-  )
+    app.post(
+      '/revoke-session',
+      {
+        preHandler: requireSession,
+        schema: {
+          body: Type.Object(
+            { token: Type.String({ minLength: 1, maxLength: 256 }) },
+            { additionalProperties: false },
+          ),
+          response: { 200: StatusSchema },
+        },
+      },
+      async (request) => {
+        const { user } = authOf(request)
+        // Accepts a raw token, or the id that list-sessions hands out in its place.
+        const { token } = request.body
+        const target =
+          (await findSessionByTokenHash(ctx.db, sha256Hex(token)))?.session ??
+          (await findSessionById(ctx.db, token))
+        // Someone else's session (or none): nothing changes, and nothing tells the caller which.
+        if (target && target.user_id === user.id)
+          await revokeSession(ctx, originOf(request), {
+            sessionId: target.id,
+            requestedBy: user.id,
+            reason: 'revoked',
+          })
+        return { status: true }
+      },
+    )
 
-  app.post(
-    '/revoke-other-sessions',
-    { preHandler: requireSession, schema: { body: EmptyBody, response: { 200: StatusSchema } } },
-    async (request) => {
-      const { user, session: current } = authOf(request)
-      for (const session of await listSessionsOfUser(ctx.db, user.id))
-        if (session.id !== current.id)
-          await revokeSession(ctx, request, {
+    app.post(
+      '/revoke-sessions',
+      { preHandler: requireSession, schema: { body: EmptyBody, response: { 200: StatusSchema } } },
+      async (request) => {
+        const { user } = authOf(request)
+        for (const session of await listSessionsOfUser(ctx.db, user.id))
+          await revokeSession(ctx, originOf(request), {
             sessionId: session.id,
             requestedBy: user.id,
-            reason: 'revoked-others',
+            reason: 'revoked-all',
           })
-      return { status: true }
-    },
-  )
-}
+        return { status: true }
+      },
+    )
+
+    app.post(
+      '/revoke-other-sessions',
+      { preHandler: requireSession, schema: { body: EmptyBody, response: { 200: StatusSchema } } },
+      async (request) => {
+        const { user, session: current } = authOf(request)
+        for (const session of await listSessionsOfUser(ctx.db, user.id))
+          if (session.id !== current.id)
+            await revokeSession(ctx, originOf(request), {
+              sessionId: session.id,
+              requestedBy: user.id,
+              reason: 'revoked-others',
+            })
+        return { status: true }
+      },
+    )
+  }

@@ -1,22 +1,22 @@
-/// Starting a session (sign-up with auto sign-in, sign-in): a fresh CSPRNG token, stored only as its
-/// hash, 7 days (or 1 day without remember-me), then the signed cookie.
+/// Starting a session (sign-up with auto sign-in, sign-in, a password change that signs out other
+/// devices): a fresh CSPRNG token, stored only as its hash, 7 days (or 1 day without remember-me).
+/// The caller sets the cookie from the answer.
 
-import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { AppContext } from '../../app/server/context.js'
 import { sessionDecider, sessionStream } from '../../domain/session/session.js'
+import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
 import { newId, sessionToken, sha256Hex } from '../../infra/crypto/tokens.js'
-import { clientIp, metadataFor, userAgentOf } from '../../infra/http/request-metadata.js'
-import { setSessionCookie } from '../../infra/http/session-cookie.js'
+import type { CommandContext } from '../context.js'
 
 /** Lifetime of a session whose owner did not ask to be remembered (spec: 86400 s). */
 export const UNREMEMBERED_SESSION_SECONDS = 86_400
 
+export type StartedSession = { token: string; sessionId: string; rememberMe: boolean }
+
 export const startSession = async (
-  { handle, clock, config, sessions }: AppContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  { handle, clock, config }: CommandContext,
+  origin: RequestOrigin,
   { userId, rememberMe }: { userId: string; rememberMe: boolean },
-): Promise<{ token: string; sessionId: string }> => {
+): Promise<StartedSession> => {
   const now = clock()
   const token = sessionToken()
   const sessionId = newId()
@@ -30,12 +30,11 @@ export const startSession = async (
       userId,
       tokenHash: sha256Hex(token),
       expiresAt: new Date(now.getTime() + lifetime * 1000).toISOString(),
-      ipAddress: clientIp(request),
-      userAgent: userAgentOf(request),
+      ipAddress: origin.ip,
+      userAgent: origin.userAgent,
       rememberMe,
     },
-    { metadata: metadataFor(request, { type: 'user', userId }, now) },
+    { metadata: metadataFor(origin, { type: 'user', userId }, now) },
   )
-  setSessionCookie(reply, token, rememberMe, sessions.cookieSettings)
-  return { token, sessionId }
+  return { token, sessionId, rememberMe }
 }

@@ -3,16 +3,20 @@
 /// caller can read its own writes. A concurrent writer to the same stream makes us re-decide.
 
 import { randomUUID } from 'node:crypto'
+import type { KnownEvent } from '../../domain/events.js'
 import type { Decider } from '../../domain/shared/decider.js'
 import { fold } from '../../domain/shared/decider.js'
-import type { DomainEvent } from '../../domain/shared/event.js'
 import type { EventMetadata } from '../../domain/shared/metadata.js'
-import { ConcurrencyError, type EventStore, type UniqueClaim } from '../../infra/event-store/event-store.js'
-import type { Projector } from '../../projections/runner/projector.js'
+import {
+  ConcurrencyError,
+  type EventStore,
+  type GlobalPosition,
+  type UniqueClaim,
+} from '../../infra/event-store/event-store.js'
 
 const MAX_ATTEMPTS = 4
 
-export type HandleOptions<Event extends DomainEvent> = {
+export type HandleOptions<Event extends KnownEvent> = {
   metadata: EventMetadata
   /** Unique claims the new events take or release. */
   claims?: (events: readonly Event[]) => readonly UniqueClaim[]
@@ -20,7 +24,7 @@ export type HandleOptions<Event extends DomainEvent> = {
 
 export type HandleResult<Event, State> = { events: Event[]; state: State }
 
-export type Handle = <Command, Event extends DomainEvent, State>(
+export type Handle = <Command, Event extends KnownEvent, State>(
   decider: Decider<Command, Event, State>,
   stream: string,
   command: Command,
@@ -29,7 +33,8 @@ export type Handle = <Command, Event extends DomainEvent, State>(
 
 export type HandleDependencies = {
   store: EventStore
-  projector: Pick<Projector, 'waitFor'>
+  /** Whatever applies the log to the read models: resolves true once it has passed `position`. */
+  projector: { waitFor(position: GlobalPosition, timeoutMs: number): Promise<boolean> }
   /** How long a command waits for its read models before answering anyway. */
   readYourWritesTimeoutMs?: number
   onStaleRead?: (stream: string) => void
@@ -41,7 +46,7 @@ export const createHandle = ({
   readYourWritesTimeoutMs = 5000,
   onStaleRead,
 }: HandleDependencies): Handle =>
-  async function handle<Command, Event extends DomainEvent, State>(
+  async function handle<Command, Event extends KnownEvent, State>(
     decider: Decider<Command, Event, State>,
     stream: string,
     command: Command,

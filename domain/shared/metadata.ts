@@ -20,3 +20,23 @@ export type EventMetadata = {
    */
   erased?: boolean
 }
+
+/**
+ * Where a command came from, in plain terms: an HTTP request, the CLI or the server API each
+ * describe themselves this way, so use cases never see a transport's objects.
+ */
+export type RequestOrigin = {
+  /** Correlates every event one request caused. */
+  requestId: string
+  ip: string | null
+  userAgent: string | null
+}
+
+export const metadataFor = (origin: RequestOrigin, actor: Actor, now: Date): EventMetadata => ({
+  actor,
+  ip: origin.ip,
+  userAgent: origin.userAgent,
+  correlationId: origin.requestId,
+  causationId: null,
+  at: now.toISOString(),
+})

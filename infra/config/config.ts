@@ -46,7 +46,6 @@ type ConfigShape = Omit<FeatureOptions, 'rateLimit'> & {
    * false (the socket address is the client), a hop count, or a list of addresses/CIDRs.
    */
   trustProxy: boolean | number | string[]
-  eventStore: { kind: 'postgres' } | { kind: 'kurrentdb'; url: string }
   logLevel: LogLevel
   /** Things an operator should read at start (e.g. the development secret is in use). */
   warnings: string[]
@@ -84,6 +83,7 @@ export const loadConfig = (env: Env = process.env, options: LoadConfigOptions = 
       'No SMTP_URL or MAIL_HTTP_URL: mails, with their one-time reset, verification and deletion links, are printed to the log.',
     )
   }
+  checkEventStore(get)
   const shape: ConfigShape = {
     ...features,
     production,
@@ -101,7 +101,6 @@ export const loadConfig = (env: Env = process.env, options: LoadConfigOptions = 
     trustedOrigins: parseTrustedOrigins(get('TRUSTED_ORIGINS'), base.origin),
     rateLimit: { enabled: parseRateLimitSwitch(get('RATE_LIMIT'), production), ...rateLimit },
     trustProxy: parseTrustProxy(get('TRUST_PROXY')),
-    eventStore: parseEventStore(get),
     logLevel: parseLogLevel(get('LOG_LEVEL')),
     warnings,
   }
@@ -183,17 +182,19 @@ const parseRateLimitSwitch = (value: string | undefined, production: boolean): b
   return normalised === 'on'
 }
 
-const parseEventStore = (get: Get): ConfigShape['eventStore'] => {
+/**
+ * Only the SQL event store exists (PostgreSQL, or PGlite embedded). KurrentDB is planned; until its
+ * adapter lands, asking for it stops the start rather than silently running on SQL.
+ */
+const checkEventStore = (get: Get): void => {
   const kind = get('EVENT_STORE') ?? 'postgres'
-  if (kind === 'postgres') return { kind }
-  if (kind !== 'kurrentdb') {
-    throw new ConfigError('EVENT_STORE', `EVENT_STORE must be "postgres" or "kurrentdb" (got "${kind}")`)
-  }
-  const schemes = ['kurrentdb:', 'kurrentdb+discover:', 'esdb:', 'esdb+discover:']
-  const url = urlWithScheme(get, 'KURRENTDB_URL', schemes)
-  if (url === undefined)
-    throw new ConfigError('KURRENTDB_URL', 'KURRENTDB_URL is required when EVENT_STORE=kurrentdb')
-  return { kind, url }
+  if (kind === 'postgres') return
+  if (kind === 'kurrentdb')
+    throw new ConfigError(
+      'EVENT_STORE',
+      'EVENT_STORE=kurrentdb is not supported yet: this version has no KurrentDB adapter. Unset EVENT_STORE (or set it to "postgres") to keep the log in PostgreSQL or the embedded database.',
+    )
+  throw new ConfigError('EVENT_STORE', `EVENT_STORE must be "postgres" (got "${kind}")`)
 }
 
 const parseLogLevel = (value: string | undefined): LogLevel => {

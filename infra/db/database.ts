@@ -4,7 +4,6 @@
 import { PGlite, type PGliteInterface } from '@electric-sql/pglite'
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
-import type { Database } from '../../projections/database.js'
 import { POSTGRES_NOTIFY_CHANNEL } from '../event-store/sql-event-store.js'
 import { pgliteDialect } from './pglite-dialect.js'
 
@@ -14,8 +13,10 @@ export type DatabaseTarget =
   /** An already open PGlite (tests clone one template per test). */
   | { kind: 'pglite-client'; client: PGliteInterface }
 
-export type OpenDatabase = {
-  db: Kysely<Database>
+/** An open database; `Schema` is the table layout its user knows (the read models, for Tessera). */
+// biome-ignore lint/suspicious/noExplicitAny: a leaf adapter does not know the caller's tables
+export type OpenDatabase<Schema = any> = {
+  db: Kysely<Schema>
   kind: 'postgres' | 'pglite'
   /** Calls `onCommit` when another process commits events; PostgreSQL only. */
   listenForeignCommits?: (onCommit: () => void) => Promise<() => Promise<void>>
@@ -25,23 +26,23 @@ export type OpenDatabase = {
 // int8 as JavaScript numbers would lose precision; the code asks for text where it needs one.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => value)
 
-export const openDatabase = async (target: DatabaseTarget): Promise<OpenDatabase> => {
-  if (target.kind === 'postgres') return openPostgres(target.url, target.poolSize ?? 10)
+export const openDatabase = async <Schema>(target: DatabaseTarget): Promise<OpenDatabase<Schema>> => {
+  if (target.kind === 'postgres') return openPostgres<Schema>(target.url, target.poolSize ?? 10)
   const client =
     target.kind === 'pglite-client' ? target.client : await PGlite.create(pgliteOptions(target.dataDir))
-  const db = new Kysely<Database>({ dialect: pgliteDialect(client, { closeClient: true }) })
+  const db = new Kysely<Schema>({ dialect: pgliteDialect(client, { closeClient: true }) })
   return { db, kind: 'pglite', close: () => db.destroy() }
 }
 
 const pgliteOptions = (dataDir: string | null) => (dataDir ? { dataDir } : {})
 
-const openPostgres = (url: string, poolSize: number): OpenDatabase => {
+const openPostgres = <Schema>(url: string, poolSize: number): OpenDatabase<Schema> => {
   const pool = new pg.Pool({ connectionString: url, max: poolSize })
   // An idle pooled connection the server ends (restart, failover, pg_terminate_backend) is reported
   // here; unheard, the 'error' event would crash the process. The pool has already dropped that
   // client and the next query opens a new one.
   pool.on('error', () => {})
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) })
   return {
     db,
     kind: 'postgres',

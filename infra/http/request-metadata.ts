@@ -1,24 +1,19 @@
-/// Event metadata from an HTTP request: who acted, from which address and user agent, and the
-/// request id that correlates everything one request caused.
+/// An HTTP request described as a command's origin: its id, the client address (as TRUST_PROXY
+/// lets Fastify see it) and the user agent, cut to a length the log can hold.
 
 import type { FastifyRequest } from 'fastify'
-import type { Actor, EventMetadata } from '../../domain/shared/metadata.js'
+import type { RequestOrigin } from '../../domain/shared/metadata.js'
 
-/** What metadata needs of a request; the CLI builds one for server-side operations. */
-export type RequestOrigin = Pick<FastifyRequest, 'id' | 'ip' | 'headers'>
+const MAX_USER_AGENT_LENGTH = 512
 
-export const clientIp = (request: RequestOrigin): string | null => request.ip || null
-
-export const userAgentOf = (request: RequestOrigin): string | null => {
-  const value = request.headers['user-agent']
-  return typeof value === 'string' && value.length > 0 ? value.slice(0, 512) : null
+export const originOf = (request: Pick<FastifyRequest, 'id' | 'ip' | 'headers'>): RequestOrigin => {
+  const userAgent = request.headers['user-agent']
+  return {
+    requestId: request.id,
+    ip: request.ip || null,
+    userAgent:
+      typeof userAgent === 'string' && userAgent.length > 0
+        ? userAgent.slice(0, MAX_USER_AGENT_LENGTH)
+        : null,
+  }
 }
-
-export const metadataFor = (request: RequestOrigin, actor: Actor, now: Date): EventMetadata => ({
-  actor,
-  ip: clientIp(request),
-  userAgent: userAgentOf(request),
-  correlationId: request.id,
-  causationId: null,
-  at: now.toISOString(),
-})

@@ -26,8 +26,7 @@ const attributes = (secure: boolean) => ({ path: '/', httpOnly: true, sameSite: 
 
 export const setSessionCookie = (
   reply: FastifyReply,
-  token: string,
-  rememberMe: boolean,
+  { token, rememberMe }: { token: string; rememberMe: boolean },
   settings: SessionCookieSettings,
 ): void => {
   const names = cookieNames(settings.secure)

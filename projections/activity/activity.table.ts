@@ -6,7 +6,9 @@ import type { ColumnType, Kysely, Selectable } from 'kysely'
 import { sql } from 'kysely'
 
 /** What the owner may see about one entry: addresses and field names, never secrets. */
-export type ActivityDetails = Record<string, unknown>
+export type { ActivityDetails } from '../../domain/shared/event-declaration.js'
+
+import type { ActivityDetails } from '../../domain/shared/event-declaration.js'
 
 export type ActivityTable = {
   /** The event id. */

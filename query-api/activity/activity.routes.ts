@@ -7,7 +7,8 @@ import { AUTH_ERRORS } from '../../domain/errors.js'
 import { DomainError } from '../../domain/shared/errors.js'
 import { formatPosition, type GlobalPosition, parsePosition } from '../../infra/event-store/event-store.js'
 import { type ActivityItem, listActivityOfUser } from '../../projections/activity/activity.repository.js'
-import { authOf, requireSession } from '../sessions/require-session.js'
+import type { QueryContext } from '../context.js'
+import { authOf, sessionGuards } from '../sessions/require-session.js'
 
 const DEFAULT_LIMIT = 20
 const MAX_BIGINT = 2n ** 63n - 1n
@@ -63,27 +64,29 @@ const itemJson = (item: ActivityItem) => ({
   details: item.details,
 })
 
-export const activityQueryRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const ctx = app.tessera
+export const activityQueryRoutes =
+  (ctx: QueryContext): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const { requireSession } = sessionGuards(ctx)
 
-  app.get(
-    '/activity',
-    {
-      preHandler: requireSession,
-      schema: { querystring: ActivityQuery, response: { 200: ActivityPageSchema } },
-    },
-    async (request, reply) => {
-      const { user } = authOf(request)
-      const before = request.query.cursor === undefined ? null : decodeCursor(request.query.cursor)
-      if (before === null && request.query.cursor !== undefined) throw invalidCursor()
-      const limit = request.query.limit === undefined ? DEFAULT_LIMIT : Number(request.query.limit)
-      const page = await listActivityOfUser(ctx.db, user.id, { limit, before })
-      const last = page.items.at(-1)
-      reply.header('cache-control', 'no-store')
-      return {
-        items: page.items.map(itemJson),
-        nextCursor: page.hasMore && last ? encodeCursor(last.position) : null,
-      }
-    },
-  )
-}
+    app.get(
+      '/activity',
+      {
+        preHandler: requireSession,
+        schema: { querystring: ActivityQuery, response: { 200: ActivityPageSchema } },
+      },
+      async (request, reply) => {
+        const { user } = authOf(request)
+        const before = request.query.cursor === undefined ? null : decodeCursor(request.query.cursor)
+        if (before === null && request.query.cursor !== undefined) throw invalidCursor()
+        const limit = request.query.limit === undefined ? DEFAULT_LIMIT : Number(request.query.limit)
+        const page = await listActivityOfUser(ctx.db, user.id, { limit, before })
+        const last = page.items.at(-1)
+        reply.header('cache-control', 'no-store')
+        return {
+          items: page.items.map(itemJson),
+          nextCursor: page.hasMore && last ? encodeCursor(last.position) : null,
+        }
+      },
+    )
+  }

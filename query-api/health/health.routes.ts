@@ -4,6 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { escapeHtml } from '../../infra/mail/templates.js'
+import type { QueryContext } from '../context.js'
 
 const ERROR_CODE = /^[A-Za-z0-9_]{1,100}$/
 
@@ -17,18 +18,20 @@ code{background:#f3f4f6;padding:.1rem .3rem;border-radius:4px}a{color:#0b57d0}</
 <p>We could not finish what you asked for.${code ? ` Error: <code>${escapeHtml(code)}</code>.` : ''}</p>
 <p><a href="${escapeHtml(homeUrl)}">Go back to the application</a></p></body></html>`
 
-export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/ok', { schema: { response: { 200: Type.Object({ ok: Type.Boolean() }) } } }, async () => ({
-    ok: true,
-  }))
+export const healthRoutes =
+  ({ config }: Pick<QueryContext, 'config'>): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get('/ok', { schema: { response: { 200: Type.Object({ ok: Type.Boolean() }) } } }, async () => ({
+      ok: true,
+    }))
 
-  app.get(
-    '/error',
-    { schema: { querystring: Type.Object({ error: Type.Optional(Type.String({ maxLength: 200 })) }) } },
-    async (request, reply) => {
-      const { error } = request.query
-      const code = error && ERROR_CODE.test(error) ? error : null
-      return reply.type('text/html; charset=utf-8').send(errorPage(code, `${app.tessera.config.baseUrl}/`))
-    },
-  )
-}
+    app.get(
+      '/error',
+      { schema: { querystring: Type.Object({ error: Type.Optional(Type.String({ maxLength: 200 })) }) } },
+      async (request, reply) => {
+        const { error } = request.query
+        const code = error && ERROR_CODE.test(error) ? error : null
+        return reply.type('text/html; charset=utf-8').send(errorPage(code, `${config.baseUrl}/`))
+      },
+    )
+  }

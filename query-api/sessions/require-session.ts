@@ -1,4 +1,6 @@
-/// A preHandler for routes that need a signed-in user: 401 UNAUTHORIZED without a live session.
+/// Session guards for routes: `requireSession` (a preHandler: 401 UNAUTHORIZED without a live
+/// session) and `optionalSession` (for routes that work signed in or out). Both command and query
+/// routes use them; they need only the session resolver and the clock.
 
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { AUTH_ERRORS } from '../../domain/errors.js'
@@ -11,24 +13,31 @@ declare module 'fastify' {
   }
 }
 
-export async function requireSession(
-  this: { tessera: { sessions: SessionResolver; clock: () => Date } },
-  request: FastifyRequest,
-  _reply: FastifyReply,
-): Promise<void> {
-  const found = await optionalSession(this.tessera, request)
-  if (!found) throw AUTH_ERRORS.error('UNAUTHORIZED')
-  request.auth = found
+export type SessionGuards = {
+  requireSession(request: FastifyRequest, reply: FastifyReply): Promise<void>
+  optionalSession(request: FastifyRequest): Promise<FoundSession | null>
 }
 
-/** The caller's live session when there is one; routes that work signed in or out use this. */
-export const optionalSession = async (
-  { sessions, clock }: { sessions: SessionResolver; clock: () => Date },
-  request: FastifyRequest,
-): Promise<FoundSession | null> => {
-  const token = sessions.tokenFrom(request)
-  const lookup = token ? await sessions.lookup(token, clock()) : null
-  return lookup?.status === 'valid' ? lookup.found : null
+export const sessionGuards = ({
+  sessions,
+  clock,
+}: {
+  sessions: SessionResolver
+  clock: () => Date
+}): SessionGuards => {
+  const optionalSession = async (request: FastifyRequest): Promise<FoundSession | null> => {
+    const token = sessions.tokenFrom(request)
+    const lookup = token ? await sessions.lookup(token, clock()) : null
+    return lookup?.status === 'valid' ? lookup.found : null
+  }
+  return {
+    optionalSession,
+    async requireSession(request) {
+      const found = await optionalSession(request)
+      if (!found) throw AUTH_ERRORS.error('UNAUTHORIZED')
+      request.auth = found
+    },
+  }
 }
 
 /** The session `requireSession` found; only call in routes that use it. */

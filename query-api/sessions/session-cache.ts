@@ -1,7 +1,8 @@
 /// An in-process cache of resolved sessions, keyed by token hash. Correct only beside an
-/// in-process projector: every applied session or user event evicts what it touches, so a revoked
-/// session is never served from here once its revocation is in the read model.
+/// in-process projector: every applied event evicts the sessions its declaration says it makes
+/// stale, so a revoked session is never served from here once its revocation is in the read model.
 
+import { declarationOf, subjectOf } from '../../domain/events.js'
 import type { RecordedEvent } from '../../infra/event-store/event-store.js'
 import type { SessionWithUser } from '../../projections/sessions/sessions.repository.js'
 
@@ -14,14 +15,6 @@ export type SessionCache = {
   /** Stores a value read while `generation` held; ignored if an eviction happened since. */
   set(tokenHash: string, value: SessionWithUser, generation: number): void
   evictFor(events: readonly RecordedEvent[]): void
-}
-
-const touched = (event: RecordedEvent): { sessionId?: string; userId?: string } => {
-  const data = event.data as { sessionId?: unknown; userId?: unknown }
-  return {
-    ...(typeof data.sessionId === 'string' ? { sessionId: data.sessionId } : {}),
-    ...(typeof data.userId === 'string' ? { userId: data.userId } : {}),
-  }
 }
 
 export const createSessionCache = (): SessionCache => {
@@ -57,12 +50,16 @@ export const createSessionCache = (): SessionCache => {
     evictFor(events) {
       generation += 1
       for (const event of events) {
-        if (!event.type.startsWith('session.') && !event.type.startsWith('user.')) continue
-        const { sessionId, userId } = touched(event)
-        const sessionHash = sessionId ? hashBySession.get(sessionId) : undefined
-        if (sessionHash) evict(sessionHash)
-        if (event.type.startsWith('user.') && userId)
-          for (const hash of [...(hashesByUser.get(userId) ?? [])]) evict(hash)
+        // What an event makes stale is declared with its type (domain/events.ts).
+        const invalidates = declarationOf(event.type)?.invalidates ?? 'nothing'
+        if (invalidates === 'session') {
+          const { sessionId } = event.data as { sessionId?: unknown }
+          const hash = typeof sessionId === 'string' ? hashBySession.get(sessionId) : undefined
+          if (hash) evict(hash)
+        } else if (invalidates === 'subject-sessions') {
+          const subject = subjectOf(event)
+          for (const hash of subject ? [...(hashesByUser.get(subject) ?? [])] : []) evict(hash)
+        }
       }
     },
   }

@@ -2,58 +2,69 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { expireSession } from '../../command-api/sessions/end-session.js'
-import { refreshSession } from '../../command-api/sessions/refresh-session.js'
-import { clearSessionCookies, hasDontRememberCookie } from '../../infra/http/session-cookie.js'
+import { originOf } from '../../infra/http/request-metadata.js'
+import {
+  clearSessionCookies,
+  hasDontRememberCookie,
+  setSessionCookie,
+} from '../../infra/http/session-cookie.js'
 import { listSessionsOfUser } from '../../projections/sessions/sessions.repository.js'
+import type { QueryContext } from '../context.js'
 import { SessionSchema, sessionJson, UserSchema, userJson } from '../shared/presenters.js'
-import { authOf, requireSession } from './require-session.js'
+import { authOf, sessionGuards } from './require-session.js'
 
 const BooleanFlag = Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')]))
 
 // Other parameters (cache busters and the like) are ignored, as better-auth does.
 const GetSessionQuery = Type.Object({ disableCookieCache: BooleanFlag, disableRefresh: BooleanFlag })
 
-export const sessionQueryRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const ctx = app.tessera
+export const sessionQueryRoutes =
+  (ctx: QueryContext): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const { requireSession } = sessionGuards(ctx)
 
-  app.get(
-    '/get-session',
-    {
-      schema: {
-        querystring: GetSessionQuery,
-        response: {
-          200: Type.Union([Type.Object({ session: SessionSchema, user: UserSchema }), Type.Null()]),
+    app.get(
+      '/get-session',
+      {
+        schema: {
+          querystring: GetSessionQuery,
+          response: {
+            200: Type.Union([Type.Object({ session: SessionSchema, user: UserSchema }), Type.Null()]),
+          },
         },
       },
-    },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store').header('pragma', 'no-cache')
-      const token = ctx.sessions.tokenFrom(request)
-      if (!token) return null
-      const lookup = await ctx.sessions.lookup(token, ctx.clock())
-      if (lookup.status !== 'valid') {
-        if (lookup.status === 'expired') await expireSession(ctx, request, lookup.found.session)
-        clearSessionCookies(reply, ctx.sessions.cookieSettings)
-        return null
-      }
-      let { session } = lookup.found
-      const mayRefresh =
-        request.query.disableRefresh !== 'true' &&
-        !hasDontRememberCookie(request, ctx.sessions.cookieSettings)
-      if (mayRefresh) session = await refreshSession(ctx, request, reply, lookup.found)
-      return { session: sessionJson(session, token), user: userJson(lookup.found.user) }
-    },
-  )
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store').header('pragma', 'no-cache')
+        const token = ctx.sessions.tokenFrom(request)
+        if (!token) return null
+        const lookup = await ctx.sessions.lookup(token, ctx.clock())
+        if (lookup.status !== 'valid') {
+          if (lookup.status === 'expired')
+            await ctx.sessionUpkeep.expire(lookup.found.session.id, originOf(request))
+          clearSessionCookies(reply, ctx.sessions.cookieSettings)
+          return null
+        }
+        let { session } = lookup.found
+        const mayRefresh =
+          request.query.disableRefresh !== 'true' &&
+          !hasDontRememberCookie(request, ctx.sessions.cookieSettings)
+        const refreshed = mayRefresh ? await ctx.sessionUpkeep.refresh(lookup.found, originOf(request)) : null
+        if (refreshed) {
+          session = refreshed
+          setSessionCookie(reply, { token, rememberMe: true }, ctx.sessions.cookieSettings)
+        }
+        return { session: sessionJson(session, token), user: userJson(lookup.found.user) }
+      },
+    )
 
-  app.get(
-    '/list-sessions',
-    { preHandler: requireSession, schema: { response: { 200: Type.Array(SessionSchema) } } },
-    async (request) => {
-      const { user } = authOf(request)
-      const now = ctx.clock().getTime()
-      const sessions = await listSessionsOfUser(ctx.db, user.id)
-      return sessions.filter((s) => s.expires_at.getTime() > now).map((s) => sessionJson(s, s.id))
-    },
-  )
-}
+    app.get(
+      '/list-sessions',
+      { preHandler: requireSession, schema: { response: { 200: Type.Array(SessionSchema) } } },
+      async (request) => {
+        const { user } = authOf(request)
+        const now = ctx.clock().getTime()
+        const sessions = await listSessionsOfUser(ctx.db, user.id)
+        return sessions.filter((s) => s.expires_at.getTime() > now).map((s) => sessionJson(s, s.id))
+      },
+    )
+  }

@@ -5,7 +5,7 @@ import { isDomainError } from '../../domain/shared/errors.js'
 import { browserFor } from '../support/browser.js'
 import { startTessera, type TestTessera } from '../support/tessera.js'
 
-const cli = { id: 'cli-request', ip: '', headers: { 'user-agent': 'tessera-cli' } }
+const cli = { requestId: 'cli-request', ip: null, userAgent: 'tessera-cli' }
 
 let tessera: TestTessera
 beforeEach(async () => {

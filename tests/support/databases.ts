@@ -6,8 +6,11 @@ import { PGlite } from '@electric-sql/pglite'
 import { Kysely } from 'kysely'
 import pg from 'pg'
 import { afterAll, describe, inject } from 'vitest'
-import { type OpenDatabase, openDatabase } from '../../infra/db/database.js'
-import { migrateToLatest } from '../../infra/db/migrate.js'
+import {
+  migrateTessera as migrateToLatest,
+  type TesseraDatabase as OpenDatabase,
+  openTesseraDatabase as openDatabase,
+} from '../../app/database.js'
 import { pgliteDialect } from '../../infra/db/pglite-dialect.js'
 import { withDatabase } from './postgres-url.js'
 

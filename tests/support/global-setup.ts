@@ -9,8 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
 import type { TestProject } from 'vitest/node'
-import { openDatabase } from '../../infra/db/database.js'
-import { migrateToLatest } from '../../infra/db/migrate.js'
+import { migrateTessera as migrateToLatest, openTesseraDatabase as openDatabase } from '../../app/database.js'
 import { withDatabase } from './postgres-url.js'
 
 declare module 'vitest' {

@@ -1,0 +1,21 @@
+/// The ports every command use case and route of this layer works with, passed in by the
+/// composition root (app/): configuration, the event store and `handle`, read models for lookups,
+/// session resolution and the clock. No transport objects: the CLI and tests call use cases too.
+
+import type { Kysely } from 'kysely'
+import type { Config } from '../infra/config/config.js'
+import type { EventStore } from '../infra/event-store/event-store.js'
+import type { Database } from '../projections/database.js'
+import type { SessionResolver } from '../query-api/sessions/resolve-session.js'
+import type { Handle } from './shared/handle.js'
+
+export type CommandContext = {
+  config: Config
+  db: Kysely<Database>
+  store: EventStore
+  handle: Handle
+  sessions: SessionResolver
+  clock: () => Date
+  /** Erases a deleted user's personal data from the log (destroys their data key). */
+  eraseUser: (userId: string) => Promise<void>
+}

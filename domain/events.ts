@@ -1,0 +1,33 @@
+/// Every event type Tessera knows, with its declaration (domain/shared/event-declaration.ts). A new
+/// aggregate adds its event union to `KnownEvent` and its declarations here; `handle` accepts only
+/// known events, so an undeclared event type fails typecheck rather than slipping by at run time.
+
+import { SESSION_EVENT_DECLARATIONS } from './session/session.declarations.js'
+import type { SessionEvent } from './session/session.js'
+import type { EventDeclaration } from './shared/event-declaration.js'
+import type { EventMetadata } from './shared/metadata.js'
+import { USER_EVENT_DECLARATIONS } from './user/user.declarations.js'
+import type { UserEvent } from './user/user.events.js'
+
+export type KnownEvent = UserEvent | SessionEvent
+export type KnownEventType = KnownEvent['type']
+
+/** A declaration as code that reads any event sees it: data of an unknown shape, paths as text. */
+export type AnyEventDeclaration = Omit<EventDeclaration<Record<string, unknown>>, 'personal'> & {
+  personal: readonly string[]
+}
+
+// Each declaration was checked against its own event's data where it was written; from here on
+// they are looked up by the type of an event read from the log.
+const DECLARATIONS = new Map(
+  Object.entries({ ...USER_EVENT_DECLARATIONS, ...SESSION_EVENT_DECLARATIONS }),
+) as unknown as ReadonlyMap<string, AnyEventDeclaration>
+
+/** The declaration of an event type; undefined for a type no aggregate declares. */
+export const declarationOf = (type: string): AnyEventDeclaration | undefined => DECLARATIONS.get(type)
+
+export const knownEventTypes = (): readonly string[] => [...DECLARATIONS.keys()]
+
+/** Whose personal data an event holds (see `EventDeclaration.subject`); null for unknown types. */
+export const subjectOf = (event: { type: string; data: object; metadata: EventMetadata }): string | null =>
+  declarationOf(event.type)?.subject(event.data as Record<string, unknown>, event.metadata) ?? null

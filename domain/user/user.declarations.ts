@@ -1,0 +1,92 @@
+/// How each user event is sealed, shown in the activity feed and cached (see
+/// domain/shared/event-declaration.ts). The subject of every user event is the user themselves.
+
+import { type EventDeclarations, subjectIsDataUser as subject } from '../shared/event-declaration.js'
+import type { UserEvent } from './user.events.js'
+
+const nothingShown = () => ({})
+
+export const USER_EVENT_DECLARATIONS: EventDeclarations<UserEvent> = {
+  'user.registered': {
+    subject,
+    personal: ['email', 'name', 'image', 'credential.passwordHash'],
+    activity: {
+      details: ({ email, emailVerified }) => ({ email, emailVerified }),
+      causedByOwner: true,
+    },
+    invalidates: 'subject-sessions',
+  },
+  'user.verification-email-requested': {
+    subject,
+    personal: ['email'],
+    activity: { details: ({ email }) => ({ email }) },
+    invalidates: 'subject-sessions',
+  },
+  'user.email-verified': {
+    subject,
+    personal: ['email'],
+    activity: { details: ({ email }) => ({ email }), causedByOwner: true },
+    invalidates: 'subject-sessions',
+  },
+  'user.password-reset-requested': {
+    subject,
+    personal: ['email'],
+    activity: { details: ({ email }) => ({ email }) },
+    invalidates: 'subject-sessions',
+  },
+  'user.password-reset': {
+    subject,
+    personal: ['passwordHash'],
+    activity: { details: nothingShown, causedByOwner: true },
+    invalidates: 'subject-sessions',
+  },
+  'user.password-changed': {
+    subject,
+    personal: ['passwordHash'],
+    activity: { details: nothingShown },
+    invalidates: 'subject-sessions',
+  },
+  'user.password-set': {
+    subject,
+    personal: ['passwordHash'],
+    activity: { details: nothingShown },
+    invalidates: 'subject-sessions',
+  },
+  'user.profile-updated': {
+    subject,
+    personal: ['name', 'image'],
+    activity: {
+      details: (data) => ({
+        fields: (['name', 'image'] as const).filter((field) => data[field] !== undefined),
+      }),
+    },
+    invalidates: 'subject-sessions',
+  },
+  'user.email-change-requested': {
+    subject,
+    personal: ['currentEmail', 'newEmail'],
+    activity: { details: ({ currentEmail, newEmail }) => ({ currentEmail, newEmail }) },
+    invalidates: 'subject-sessions',
+  },
+  'user.email-change-confirmed': {
+    subject,
+    personal: ['currentEmail', 'newEmail'],
+    activity: { details: ({ newEmail }) => ({ newEmail }), causedByOwner: true },
+    invalidates: 'subject-sessions',
+  },
+  'user.email-changed': {
+    subject,
+    personal: ['previousEmail', 'email'],
+    activity: { details: ({ previousEmail, email }) => ({ previousEmail, email }), causedByOwner: true },
+    invalidates: 'subject-sessions',
+  },
+  'user.deletion-requested': {
+    subject,
+    personal: ['email'],
+    activity: { details: ({ email }) => ({ email }) },
+    invalidates: 'subject-sessions',
+  },
+  // Housekeeping: an expired token was thrown away.
+  'user.token-discarded': { subject, personal: [], activity: null, invalidates: 'subject-sessions' },
+  'user.deleted': { subject, personal: ['email'], activity: 'forget', invalidates: 'subject-sessions' },
+}
