@@ -1,3 +1,4 @@
+import './ui/index.css'
 import { setupListeners } from '@reduxjs/toolkit/query'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import type { SignedIn } from '../features/session/session.api.js'
 import { fakeApi } from '../test/fake-api.js'
@@ -18,9 +18,15 @@ describe('routing and the session', () => {
   it('sends a signed-in person from / to their account', async () => {
     fakeApi({ 'GET /get-session': { body: signedInAs() } })
     openApp('/')
-    expect(await screen.findByRole('heading', { name: 'Your account' })).toBeTruthy()
-    expect(screen.getByRole('navigation', { name: 'Account' })).toBeTruthy()
-    expect(document.title).toBe('Your account · Tessera')
+    expect(await screen.findByRole('heading', { name: 'Profile', level: 1 })).toBeTruthy()
+    const nav = screen.getByRole('navigation', { name: 'Account' })
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['Profile', 'Email', 'Password', 'Security', 'Activity'])
+    expect(within(nav).getByRole('link', { name: 'Profile' }).getAttribute('aria-current')).toBe('page')
+    expect(document.title).toBe('Profile · Tessera')
   })
 
   it('guards protected pages and comes back to them after signing in', async () => {
@@ -42,9 +48,13 @@ describe('routing and the session', () => {
   })
 
   it('signs out: forgets the person and shows sign-in with a notice', async () => {
+    let session: SignedIn | null = signedInAs()
     const api = fakeApi({
-      'GET /get-session': { body: signedInAs() },
-      'POST /sign-out': { body: { success: true } },
+      'GET /get-session': () => ({ body: session }),
+      'POST /sign-out': () => {
+        session = null
+        return { body: { success: true } }
+      },
       'GET /activity': { body: { items: [], nextCursor: null } },
     })
     const { user } = openApp('/activity')
@@ -72,5 +82,54 @@ describe('routing and the session', () => {
     fakeApi({})
     openApp('/nowhere')
     expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy()
+  })
+
+  it.each(['/sign-in', '/sign-up', '/forgot-password'])(
+    'sends a signed-in person from %s to their account instead of piling up sessions',
+    async (route) => {
+      fakeApi({ 'GET /get-session': { body: signedInAs() } })
+      openApp(route)
+      expect(await screen.findByRole('heading', { name: 'Profile', level: 1 })).toBeTruthy()
+    },
+  )
+
+  it('keeps the first addresses of the account pages working', async () => {
+    fakeApi({
+      'GET /get-session': { body: signedInAs() },
+      'GET /activity': { body: { items: [], nextCursor: null } },
+    })
+    openApp('/activity')
+    expect(await screen.findByRole('heading', { name: 'Activity', level: 1 })).toBeTruthy()
+  })
+
+  it('moves focus to the new page’s heading on client-side navigation', async () => {
+    fakeApi({
+      'GET /get-session': { body: signedInAs() },
+      'GET /list-sessions': { body: [signedInAs().session] },
+    })
+    const { user } = openApp('/account')
+    await screen.findByRole('heading', { name: 'Profile', level: 1 })
+    const nav = screen.getByRole('navigation', { name: 'Account' })
+    await user.click(within(nav).getByRole('link', { name: 'Security' }))
+    const heading = await screen.findByRole('heading', { name: 'Security', level: 1 })
+    await waitFor(() => expect(document.activeElement).toBe(heading))
+    expect(heading.tabIndex).toBe(-1)
+    expect(document.title).toBe('Security · Tessera')
+  })
+
+  it('shows the account frame, not a bare text, while the session loads, and a retry when it fails', async () => {
+    let fail = true
+    fakeApi({
+      'GET /get-session': () =>
+        fail ? { status: 503, body: { code: 'UNAVAILABLE', message: '' } } : { body: signedInAs() },
+    })
+    const { user } = openApp('/account')
+    expect(screen.getByRole('status').textContent).toBe('Loading your account…')
+    expect(screen.getByRole('banner')).toBeTruthy()
+    const retry = await screen.findByRole('button', { name: 'Try again' })
+    expect(screen.getByRole('alert').textContent).toContain('on our side')
+    fail = false
+    await user.click(retry)
+    expect(await screen.findByRole('heading', { name: 'Profile', level: 1 })).toBeTruthy()
   })
 })

@@ -1,51 +1,60 @@
-import { Link, Route, Routes } from 'react-router'
-import { AccountPage } from '../features/account/AccountPage.js'
-import { GoodbyePage } from '../features/account/GoodbyePage.js'
-import { ActivityPage } from '../features/activity/ActivityPage.js'
-import { ForgotPasswordPage } from '../features/auth/ForgotPasswordPage.js'
-import { ResetPasswordPage } from '../features/auth/ResetPasswordPage.js'
-import { SignInPage } from '../features/auth/SignInPage.js'
-import { SignUpPage } from '../features/auth/SignUpPage.js'
+import { type ComponentType, type LazyExoticComponent, lazy } from 'react'
+import { Navigate, Route, Routes } from 'react-router'
+import { GuestOnly } from '../features/session/GuestOnly.js'
 import { Home } from '../features/session/Home.js'
 import { RequireSession } from '../features/session/RequireSession.js'
-import { SecurityPage } from '../features/sessions/SecurityPage.js'
-import { CheckEmailPage } from '../features/verification/CheckEmailPage.js'
-import { EmailVerifiedPage } from '../features/verification/EmailVerifiedPage.js'
 import { AccountLayout, PublicLayout } from './layouts.js'
-import { useTitle } from './use-title.js'
 
-const NotFound = () => {
-  useTitle('Page not found')
-  return (
-    <>
-      <h1>Page not found</h1>
-      <p>
-        There is nothing at this address. <Link to="/">Go to the start</Link>
-      </p>
-    </>
-  )
-}
+// Each page is its own chunk: the first visit loads the frame and one page, not the portal.
+const page = <Name extends string>(
+  load: () => Promise<Record<Name, ComponentType>>,
+  name: Name,
+): LazyExoticComponent<ComponentType> => lazy(async () => ({ default: (await load())[name] }))
+
+const SignInPage = page(() => import('../features/auth/SignInPage.js'), 'SignInPage')
+const SignUpPage = page(() => import('../features/auth/SignUpPage.js'), 'SignUpPage')
+const ForgotPasswordPage = page(() => import('../features/auth/ForgotPasswordPage.js'), 'ForgotPasswordPage')
+const ResetPasswordPage = page(() => import('../features/auth/ResetPasswordPage.js'), 'ResetPasswordPage')
+const CheckEmailPage = page(() => import('../features/verification/CheckEmailPage.js'), 'CheckEmailPage')
+const EmailVerifiedPage = page(
+  () => import('../features/verification/EmailVerifiedPage.js'),
+  'EmailVerifiedPage',
+)
+const GoodbyePage = page(() => import('../features/account/GoodbyePage.js'), 'GoodbyePage')
+const NotFoundPage = page(() => import('./NotFoundPage.js'), 'NotFoundPage')
+const ProfilePage = page(() => import('../features/account/ProfilePage.js'), 'ProfilePage')
+const EmailPage = page(() => import('../features/account/EmailPage.js'), 'EmailPage')
+const PasswordPage = page(() => import('../features/account/PasswordPage.js'), 'PasswordPage')
+const SecurityPage = page(() => import('../features/sessions/SecurityPage.js'), 'SecurityPage')
+const ActivityPage = page(() => import('../features/activity/ActivityPage.js'), 'ActivityPage')
 
 /** Every page of the portal. The server answers these paths with index.html (SPA fallback). */
 export const App = () => (
   <Routes>
-    <Route index element={<Home />} />
     <Route element={<PublicLayout />}>
-      <Route path="sign-in" element={<SignInPage />} />
-      <Route path="sign-up" element={<SignUpPage />} />
+      <Route index element={<Home />} />
+      <Route element={<GuestOnly />}>
+        <Route path="sign-in" element={<SignInPage />} />
+        <Route path="sign-up" element={<SignUpPage />} />
+        <Route path="forgot-password" element={<ForgotPasswordPage />} />
+      </Route>
       <Route path="check-email" element={<CheckEmailPage />} />
       <Route path="email-verified" element={<EmailVerifiedPage />} />
-      <Route path="forgot-password" element={<ForgotPasswordPage />} />
       <Route path="reset-password" element={<ResetPasswordPage />} />
       <Route path="goodbye" element={<GoodbyePage />} />
-      <Route path="*" element={<NotFound />} />
+      <Route path="*" element={<NotFoundPage />} />
     </Route>
     <Route element={<RequireSession />}>
       <Route element={<AccountLayout />}>
-        <Route path="account" element={<AccountPage />} />
-        <Route path="security" element={<SecurityPage />} />
-        <Route path="activity" element={<ActivityPage />} />
+        <Route path="account" element={<ProfilePage />} />
+        <Route path="account/email" element={<EmailPage />} />
+        <Route path="account/password" element={<PasswordPage />} />
+        <Route path="account/security" element={<SecurityPage />} />
+        <Route path="account/activity" element={<ActivityPage />} />
       </Route>
     </Route>
+    {/* The account pages' first addresses, kept working for bookmarks. */}
+    <Route path="security" element={<Navigate to="/account/security" replace />} />
+    <Route path="activity" element={<Navigate to="/account/activity" replace />} />
   </Routes>
 )

@@ -6,7 +6,7 @@ import { type ApiError, toApiError } from '../features/errors/api-error.js'
 const rawBaseQuery = fetchBaseQuery({ baseUrl: '/api/auth', credentials: 'include' })
 
 // Endpoints whose 401 is an answer, not a sign that the session ended.
-const UNAUTHENTICATED_ENDPOINTS = new Set(['getSession', 'signIn'])
+const UNAUTHENTICATED_ENDPOINTS = new Set(['getSession', 'signIn', 'getPortalConfig'])
 
 const baseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiError, object, FetchBaseQueryMeta> = async (
   args,

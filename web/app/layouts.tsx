@@ -1,53 +1,75 @@
-import { Link, NavLink, Outlet } from 'react-router'
+import { Suspense } from 'react'
+import { NavLink, Outlet } from 'react-router'
 import { useSignedIn } from '../features/session/RequireSession.js'
 import { SignOutButton } from '../features/session/SignOutButton.js'
+import type { User } from '../features/session/session.api.js'
+import { Icon, type IconName } from '../ui/icons.js'
+import { Loading } from '../ui/Skeleton.js'
+import { Truncate } from '../ui/Truncate.js'
+import { AccountFrame, PublicFrame } from './frames.js'
 
-const SkipLink = () => (
-  <a className="skip-link" href="#main">
-    Skip to content
-  </a>
-)
-
-const Brand = () => (
-  <Link to="/" className="brand">
-    Tessera
-  </Link>
-)
-
-/** Pages for people who are not (or not necessarily) signed in: one narrow column. */
+/** Pages for people who are not (or not necessarily) signed in: one centred card. */
 export const PublicLayout = () => (
-  <>
-    <SkipLink />
-    <header className="site-header">
-      <Brand />
-    </header>
-    <main id="main" className="page narrow">
+  <PublicFrame>
+    <Suspense fallback={<Loading />}>
       <Outlet />
-    </main>
-  </>
+    </Suspense>
+  </PublicFrame>
 )
 
-/** Pages of a signed-in person: navigation between their account pages, and sign-out. */
+// Later pages (organizations, API keys, connected accounts) join this list.
+const SECTIONS: readonly { to: string; label: string; icon: IconName }[] = [
+  { to: '/account', label: 'Profile', icon: 'user' },
+  { to: '/account/email', label: 'Email', icon: 'mail' },
+  { to: '/account/password', label: 'Password', icon: 'key' },
+  { to: '/account/security', label: 'Security', icon: 'shield' },
+  { to: '/account/activity', label: 'Activity', icon: 'activity' },
+]
+
+const AccountNav = () => (
+  <nav aria-label="Account" className="side-nav">
+    <ul>
+      {SECTIONS.map((section) => (
+        <li key={section.to}>
+          <NavLink to={section.to} end>
+            <Icon name={section.icon} />
+            {section.label}
+          </NavLink>
+        </li>
+      ))}
+    </ul>
+  </nav>
+)
+
+const initialOf = (user: User) => (user.name.trim() || user.email).charAt(0).toUpperCase()
+
+export const Avatar = ({ user, size = 28 }: { user: User; size?: number }) =>
+  user.image ? (
+    <img className="avatar" src={user.image} alt="" width={size} height={size} />
+  ) : (
+    <span className="avatar" style={{ width: size, height: size, fontSize: size * 0.45 }} aria-hidden="true">
+      {initialOf(user)}
+    </span>
+  )
+
+const AccountMenu = ({ user }: { user: User }) => (
+  <div className="account-menu">
+    <span className="account-who">
+      <Avatar user={user} />
+      <Truncate text={user.name || user.email} />
+    </span>
+    <SignOutButton />
+  </div>
+)
+
+/** Pages of a signed-in person: their account's sections, and sign-out. */
 export const AccountLayout = () => {
   const signedIn = useSignedIn()
   return (
-    <>
-      <SkipLink />
-      <header className="site-header">
-        <Brand />
-        <nav aria-label="Account" className="site-nav">
-          <NavLink to="/account">Account</NavLink>
-          <NavLink to="/security">Security</NavLink>
-          <NavLink to="/activity">Activity</NavLink>
-        </nav>
-        <div className="who">
-          <span className="who-name">{signedIn.user.name || signedIn.user.email}</span>
-          <SignOutButton />
-        </div>
-      </header>
-      <main id="main" className="page">
+    <AccountFrame menu={<AccountMenu user={signedIn.user} />} nav={<AccountNav />}>
+      <Suspense fallback={<Loading cards={2} />}>
         <Outlet context={signedIn} />
-      </main>
-    </>
+      </Suspense>
+    </AccountFrame>
   )
 }

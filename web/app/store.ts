@@ -1,8 +1,9 @@
 import { combineSlices, configureStore } from '@reduxjs/toolkit'
+import { leavingSlice } from '../features/session/leaving.slice.js'
 import { api } from './api.js'
 
-// Server state lives in RTK Query's cache; nothing else (and no credential) is kept in the store.
-const rootReducer = combineSlices(api)
+// Server state lives in RTK Query's cache; besides it only a navigation flag (never a credential).
+const rootReducer = combineSlices(api, leavingSlice)
 
 export type RootState = ReturnType<typeof rootReducer>
 

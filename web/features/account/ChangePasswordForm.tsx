@@ -1,15 +1,22 @@
-import { type FormEvent, useState } from 'react'
+import { useState } from 'react'
+import { SubmitButton } from '../../ui/Button.js'
+import { Checkbox, TextField, UsernameForPasswordManagers } from '../../ui/Field.js'
+import { Form, FormActions } from '../../ui/Form.js'
+import { Notice } from '../../ui/Notice.js'
 import { type FormErrors, fieldErrors, noErrors, placeError } from '../errors/form-errors.js'
-import { Checkbox } from '../forms/Checkbox.js'
+import { messageForCode } from '../errors/messages.js'
 import { checkNewPassword, checkRequired } from '../forms/checks.js'
-import { FormAlert, Notice, SubmitButton } from '../forms/Feedback.js'
-import { TextField } from '../forms/TextField.js'
+import { PASSWORD_MAX } from '../forms/limits.js'
 import { PasswordRules } from '../password/PasswordRules.js'
 import { useChangePasswordMutation } from './account.api.js'
 
 type Field = 'currentPassword' | 'newPassword'
 
-export const ChangePasswordForm = () => {
+// The server refuses it too (PASSWORD_SAME_AS_CURRENT); saying so before the round trip is kinder.
+const checkDifferent = (current: string, next: string): string | null =>
+  current !== '' && current === next ? messageForCode('PASSWORD_SAME_AS_CURRENT') : null
+
+export const ChangePasswordForm = ({ email }: { email: string }) => {
   const [changePassword, { isLoading }] = useChangePasswordMutation()
   const [currentPassword, setCurrentPassword] = useState('')
   const [newPassword, setNewPassword] = useState('')
@@ -17,13 +24,12 @@ export const ChangePasswordForm = () => {
   const [errors, setErrors] = useState<FormErrors<Field>>(noErrors())
   const [done, setDone] = useState<string | null>(null)
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault()
+  const onSubmit = async () => {
     if (isLoading) return
     setDone(null)
     const problems = fieldErrors<Field>({
       currentPassword: checkRequired(currentPassword, 'your current password'),
-      newPassword: checkNewPassword(newPassword),
+      newPassword: checkNewPassword(newPassword) ?? checkDifferent(currentPassword, newPassword),
     })
     setErrors(problems ?? noErrors())
     if (problems) return
@@ -38,18 +44,23 @@ export const ChangePasswordForm = () => {
       )
     } catch (error) {
       setErrors(
-        placeError<Field>(error, {
-          INVALID_PASSWORD: 'currentPassword',
-          PASSWORD_TOO_SHORT: 'newPassword',
-          PASSWORD_TOO_LONG: 'newPassword',
-        }),
+        placeError<Field>(
+          error,
+          {
+            INVALID_PASSWORD: 'currentPassword',
+            PASSWORD_TOO_SHORT: 'newPassword',
+            PASSWORD_TOO_LONG: 'newPassword',
+            PASSWORD_SAME_AS_CURRENT: 'newPassword',
+          },
+          ['currentPassword', 'newPassword'],
+        ),
       )
     }
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="Change password">
-      <FormAlert>{errors.form}</FormAlert>
+    <Form label="Change password" onSubmit={onSubmit} errors={errors}>
+      <UsernameForPasswordManagers username={email} />
       <TextField
         label="Current password"
         name="currentPassword"
@@ -64,6 +75,7 @@ export const ChangePasswordForm = () => {
         name="newPassword"
         type="password"
         autoComplete="new-password"
+        maxLength={PASSWORD_MAX}
         value={newPassword}
         onChange={setNewPassword}
         hint={<PasswordRules password={newPassword} />}
@@ -76,10 +88,12 @@ export const ChangePasswordForm = () => {
         onChange={setRevokeOtherSessions}
         hint="Recommended if you think someone else knows your old password."
       />
-      <SubmitButton pending={isLoading} pendingLabel="Changing password…">
-        Change password
-      </SubmitButton>
-      <Notice>{done}</Notice>
-    </form>
+      <FormActions>
+        <SubmitButton pending={isLoading} pendingLabel="Changing password…">
+          Change password
+        </SubmitButton>
+      </FormActions>
+      <Notice tone="success">{done}</Notice>
+    </Form>
   )
 }

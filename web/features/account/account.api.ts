@@ -1,7 +1,22 @@
 import { api } from '../../app/api.js'
 import type { User } from '../session/session.api.js'
+import { VERIFIED_CALLBACK } from '../verification/verification.api.js'
 
 export type DeleteUserAnswer = { success: boolean; message: string }
+
+/** Where the mailed deletion link lands once it has deleted the account (see GoodbyePage). */
+export const DELETED_CALLBACK = '/goodbye?from=link'
+
+/** Where the mailed links of an email change land; the marker tells them from a sign-up's. */
+export const EMAIL_CHANGE_CALLBACK = `${VERIFIED_CALLBACK}&change=1`
+
+/** An email change on its way (see web/SERVER-NEEDS.md): who must open which link next. */
+export type PendingEmailChange = {
+  newEmail: string
+  /** 'confirm-current': the current address must approve; 'verify-new': the new one must verify. */
+  step: 'confirm-current' | 'verify-new'
+  requestedAt: string
+}
 
 export const accountApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -13,9 +28,14 @@ export const accountApi = api.injectEndpoints({
       query: ({ newEmail }) => ({
         url: '/change-email',
         method: 'POST',
-        body: { newEmail, callbackURL: '/email-verified' },
+        body: { newEmail, callbackURL: EMAIL_CHANGE_CALLBACK },
       }),
       invalidatesTags: ['User', 'Session', 'Activity'],
+    }),
+    getPendingEmailChange: build.query<PendingEmailChange | null, void>({
+      query: () => '/pending-email-change',
+      transformResponse: (answer: { pending?: PendingEmailChange | null } | null) => answer?.pending ?? null,
+      providesTags: ['User'],
     }),
     changePassword: build.mutation<
       { token: string | null; user: User },
@@ -26,7 +46,11 @@ export const accountApi = api.injectEndpoints({
       invalidatesTags: ['Session', 'Sessions', 'Activity'],
     }),
     deleteUser: build.mutation<DeleteUserAnswer, { password?: string }>({
-      query: (body) => ({ url: '/delete-user', method: 'POST', body: { ...body, callbackURL: '/goodbye' } }),
+      query: (body) => ({
+        url: '/delete-user',
+        method: 'POST',
+        body: { ...body, callbackURL: DELETED_CALLBACK },
+      }),
     }),
   }),
 })
@@ -37,3 +61,7 @@ export const {
   useChangePasswordMutation,
   useDeleteUserMutation,
 } = accountApi
+
+/** The pending change, or null when there is none (or the server cannot tell yet). */
+export const usePendingEmailChange = (skip = false): PendingEmailChange | null =>
+  accountApi.useGetPendingEmailChangeQuery(undefined, { skip }).data ?? null

@@ -1,21 +1,18 @@
+import { useEffect, useRef } from 'react'
 import { formatTime } from '../../app/time.js'
+import { Button } from '../../ui/Button.js'
+import { ErrorState } from '../../ui/ErrorState.js'
+import { Loading } from '../../ui/Skeleton.js'
 import { messageFor } from '../errors/messages.js'
-import { FormAlert } from '../forms/Feedback.js'
-import { Loading } from '../forms/Loading.js'
-import { describeUserAgent } from '../sessions/user-agent.js'
 import type { ActivityItem } from './activity.api.js'
 import { useGetActivityInfiniteQuery } from './activity.api.js'
-import { describeActivity } from './describe-activity.js'
+import { describeActivity, describePlace } from './describe-activity.js'
 
-const where = (item: ActivityItem): string | null => {
-  const parts = [item.userAgent ? describeUserAgent(item.userAgent) : null, item.ip].filter(Boolean)
-  return parts.length > 0 ? parts.join(' · ') : null
-}
-
+// Entries take focus only from the script (tabIndex -1), after "Load more".
 const Entry = ({ item }: { item: ActivityItem }) => {
-  const place = where(item)
+  const place = describePlace(item)
   return (
-    <li className="activity">
+    <li className="activity" tabIndex={-1}>
       <span className="activity-what">{describeActivity(item)}</span>
       <time className="activity-when" dateTime={item.at}>
         {formatTime(item.at)}
@@ -27,33 +24,58 @@ const Entry = ({ item }: { item: ActivityItem }) => {
 
 /** The person's own history, newest first, a page at a time. */
 export const ActivityList = () => {
-  const { data, isLoading, error, hasNextPage, fetchNextPage, isFetchingNextPage, isFetchNextPageError } =
-    useGetActivityInfiniteQuery()
+  const {
+    data,
+    isLoading,
+    error,
+    refetch,
+    isFetching,
+    hasNextPage,
+    fetchNextPage,
+    isFetchingNextPage,
+    isFetchNextPageError,
+  } = useGetActivityInfiniteQuery()
+  // "Load more" leaves focus on the first new entry, where reading continues.
+  const firstNew = useRef<number | null>(null)
+  const items = data?.pages.flatMap((page) => page.items) ?? []
+  const list = useRef<HTMLOListElement>(null)
+
+  useEffect(() => {
+    const index = firstNew.current
+    if (index === null || items.length <= index) return
+    firstNew.current = null
+    const entry = list.current?.children.item(index)
+    if (entry instanceof HTMLElement) entry.focus()
+  })
+
   if (isLoading) return <Loading label="Loading your activity…" />
-  if (!data) return <FormAlert>{messageFor(error)}</FormAlert>
-  const items = data.pages.flatMap((page) => page.items)
-  if (items.length === 0) return <p>Nothing has happened on your account yet.</p>
+  if (!data)
+    return <ErrorState message={messageFor(error)} onRetry={() => void refetch()} retrying={isFetching} />
+  if (items.length === 0) return <p className="empty-state">Nothing has happened on your account yet.</p>
+
+  const loadMore = () => {
+    firstNew.current = items.length
+    void fetchNextPage()
+  }
   return (
     <>
-      <ol className="list activity-list" aria-label="Account activity">
+      <ol ref={list} className="rows activity-list" aria-label="Account activity">
         {items.map((item) => (
           <Entry key={item.id} item={item} />
         ))}
       </ol>
-      <FormAlert>{isFetchNextPageError ? messageFor(error) : null}</FormAlert>
-      {hasNextPage ? (
-        <button
-          type="button"
-          className="button button-quiet"
-          disabled={isFetchingNextPage}
-          aria-busy={isFetchingNextPage}
-          onClick={() => void fetchNextPage()}
-        >
-          {isFetchingNextPage ? 'Loading…' : 'Load more'}
-        </button>
-      ) : (
-        <p className="hint">That is everything.</p>
-      )}
+      {isFetchNextPageError ? (
+        <ErrorState message={messageFor(error)} onRetry={loadMore} retrying={isFetchingNextPage} />
+      ) : null}
+      <div className="activity-more">
+        {hasNextPage ? (
+          <Button pending={isFetchingNextPage} pendingLabel="Loading…" onClick={loadMore}>
+            Load more
+          </Button>
+        ) : (
+          <p className="muted small">That is everything.</p>
+        )}
+      </div>
     </>
   )
 }

@@ -1,13 +1,15 @@
-import { useTitle } from '../../app/use-title.js'
+import { Card } from '../../ui/Card.js'
+import { PageHeading } from '../../ui/PageHeading.js'
 import { ActivityList } from './ActivityList.js'
 
-export const ActivityPage = () => {
-  useTitle('Activity')
-  return (
-    <>
-      <h1>Activity</h1>
-      <p>Everything that happened on your account, newest first. Only you can see this.</p>
+export const ActivityPage = () => (
+  <>
+    <PageHeading
+      title="Activity"
+      description="Everything that happened on your account, newest first. Only you can see this."
+    />
+    <Card title="Recent activity">
       <ActivityList />
-    </>
-  )
-}
+    </Card>
+  </>
+)

@@ -1,3 +1,4 @@
+import { describeUserAgent } from '../sessions/user-agent.js'
 import type { ActivityItem } from './activity.api.js'
 
 /// One sentence per kind of event in the person's history, in their terms ("You signed in"),
@@ -6,33 +7,69 @@ import type { ActivityItem } from './activity.api.js'
 const SENTENCES: Readonly<Record<string, string>> = {
   'user.registered': 'You created your account',
   'session.started': 'You signed in',
-  'session.revoked': 'A device was signed out',
+  'session.revoked': 'You signed out another device',
   'session.ended': 'You signed out',
   'session.expired': 'A session expired',
   'user.signed-out': 'You signed out',
+  // Recorded by the server once it logs failed attempts (web/SERVER-NEEDS.md).
+  'user.sign-in-failed': 'Someone tried to sign in with a wrong password',
   'user.email-verified': 'You verified your email address',
   // Sent on sign-up too, without anyone asking: so not "you asked".
   'user.verification-email-requested': 'A link to verify your email address was sent',
   'user.password-changed': 'You changed your password',
   'user.password-set': 'A password was set for your account',
   'user.password-reset': 'You reset your password',
-  'user.password-reset-requested': 'You asked for a password reset link',
+  'user.password-reset-requested': 'A password reset link was requested',
   'user.email-changed': 'You changed your email address',
   'user.email-change-requested': 'You asked to change your email address',
-  'user.email-change-confirmed': 'You confirmed the change of your email address',
+  'user.email-change-confirmed': 'You approved the change of your email address',
   'user.profile-updated': 'You updated your profile',
   'user.deletion-requested': 'You asked to delete your account',
 }
+
+const FIELD_NAMES: Readonly<Record<string, string>> = { name: 'name', image: 'picture' }
 
 const detail = (item: ActivityItem, key: string): string | null => {
   const value = item.details?.[key]
   return typeof value === 'string' && value !== '' ? value : null
 }
 
+const profileSentence = (item: ActivityItem): string | null => {
+  const fields = item.details?.fields
+  if (!Array.isArray(fields)) return null
+  const names = fields.map((field) => FIELD_NAMES[String(field)]).filter(Boolean)
+  if (names.length === 0) return null
+  return `You changed your ${names.join(' and ')}`
+}
+
 /** The sentence for an activity entry, with the one detail that makes it useful when present. */
 export const describeActivity = (item: ActivityItem): string => {
   const base = SENTENCES[item.type] ?? `Account event: ${item.type}`
-  const newEmail = detail(item, 'newEmail') ?? detail(item, 'email')
-  if (item.type === 'user.email-changed' && newEmail) return `${base} to ${newEmail}`
-  return base
+  switch (item.type) {
+    case 'user.email-changed': {
+      const newEmail = detail(item, 'email') ?? detail(item, 'newEmail')
+      return newEmail ? `${base} to ${newEmail}` : base
+    }
+    case 'user.email-change-requested': {
+      const newEmail = detail(item, 'newEmail')
+      return newEmail ? `${base} to ${newEmail}` : base
+    }
+    case 'user.profile-updated':
+      return profileSentence(item) ?? base
+    case 'session.revoked': {
+      // The signed-out device, when the server records it; the entry's own device did the signing out.
+      const device = detail(item, 'userAgent')
+      return device ? `You signed out ${describeUserAgent(device)}` : base
+    }
+    default:
+      return base
+  }
+}
+
+/** Where the entry happened from, and for a revoked session, that it is the device that did it. */
+export const describePlace = (item: ActivityItem): string | null => {
+  const parts = [item.userAgent ? describeUserAgent(item.userAgent) : null, item.ip].filter(Boolean)
+  if (parts.length === 0) return null
+  const place = parts.join(' · ')
+  return item.type === 'session.revoked' ? `From ${place}` : place
 }

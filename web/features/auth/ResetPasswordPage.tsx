@@ -1,32 +1,46 @@
-import { type FormEvent, useState } from 'react'
+import { useState } from 'react'
 import { Link, useNavigate, useSearchParams } from 'react-router'
-import { useTitle } from '../../app/use-title.js'
+import { SubmitButton } from '../../ui/Button.js'
+import { TextField } from '../../ui/Field.js'
+import { Form } from '../../ui/Form.js'
+import { Notice } from '../../ui/Notice.js'
+import { PublicCard } from '../../ui/PublicCard.js'
 import { isApiError } from '../errors/api-error.js'
 import { type FormErrors, fieldErrors, noErrors, placeError } from '../errors/form-errors.js'
 import { checkNewPassword } from '../forms/checks.js'
-import { FormAlert, SubmitButton } from '../forms/Feedback.js'
-import { TextField } from '../forms/TextField.js'
+import { PASSWORD_MAX } from '../forms/limits.js'
 import { PasswordRules } from '../password/PasswordRules.js'
 import { useResetPasswordMutation } from './auth.api.js'
 
 type Field = 'newPassword' | 'confirmPassword'
 
 const BadLink = () => (
-  <>
-    <h1>This link does not work</h1>
-    <div role="alert" className="alert alert-error">
+  <PublicCard
+    title="This link does not work"
+    after={
+      <p>
+        <Link to="/sign-in">Back to sign in</Link>
+      </p>
+    }
+  >
+    <Notice tone="error">
       The password reset link is not valid: it may have expired (links work for one hour) or been used
       already.
-    </div>
-    <p className="links">
-      <Link to="/forgot-password">Send me a new link</Link>
-      <Link to="/sign-in">Back to sign in</Link>
+    </Notice>
+    <p>
+      <Link to="/forgot-password" className="button button-primary">
+        Send me a new link
+      </Link>
     </p>
-  </>
+  </PublicCard>
 )
 
+const checkRepeat = (repeat: string, password: string): string | null => {
+  if (repeat === '') return 'Repeat the new password.'
+  return repeat === password ? null : 'The two passwords are not the same.'
+}
+
 export const ResetPasswordPage = () => {
-  useTitle('Choose a new password')
   const [params] = useSearchParams()
   const navigate = useNavigate()
   const token = params.get('token')
@@ -38,12 +52,11 @@ export const ResetPasswordPage = () => {
 
   if (params.has('error') || !token || tokenRejected) return <BadLink />
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault()
+  const onSubmit = async () => {
     if (isLoading) return
     const problems = fieldErrors<Field>({
       newPassword: checkNewPassword(newPassword),
-      confirmPassword: confirmPassword === newPassword ? null : 'The two passwords are not the same.',
+      confirmPassword: checkRepeat(confirmPassword, newPassword),
     })
     setErrors(problems ?? noErrors())
     if (problems) return
@@ -59,21 +72,22 @@ export const ResetPasswordPage = () => {
         return
       }
       setErrors(
-        placeError<Field>(error, { PASSWORD_TOO_SHORT: 'newPassword', PASSWORD_TOO_LONG: 'newPassword' }),
+        placeError<Field>(error, { PASSWORD_TOO_SHORT: 'newPassword', PASSWORD_TOO_LONG: 'newPassword' }, [
+          'newPassword',
+        ]),
       )
     }
   }
 
   return (
-    <>
-      <h1>Choose a new password</h1>
-      <form onSubmit={onSubmit} noValidate aria-label="Choose a new password">
-        <FormAlert>{errors.form}</FormAlert>
+    <PublicCard title="Choose a new password" description="Pick a password you do not use anywhere else.">
+      <Form label="Choose a new password" onSubmit={onSubmit} errors={errors} className="form-stretch">
         <TextField
           label="New password"
           name="newPassword"
           type="password"
           autoComplete="new-password"
+          maxLength={PASSWORD_MAX}
           value={newPassword}
           onChange={setNewPassword}
           hint={<PasswordRules password={newPassword} />}
@@ -84,6 +98,7 @@ export const ResetPasswordPage = () => {
           name="confirmPassword"
           type="password"
           autoComplete="new-password"
+          maxLength={PASSWORD_MAX}
           value={confirmPassword}
           onChange={setConfirmPassword}
           error={errors.fields.confirmPassword}
@@ -91,7 +106,7 @@ export const ResetPasswordPage = () => {
         <SubmitButton pending={isLoading} pendingLabel="Saving…">
           Save new password
         </SubmitButton>
-      </form>
-    </>
+      </Form>
+    </PublicCard>
   )
 }

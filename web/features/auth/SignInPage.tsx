@@ -1,11 +1,13 @@
-import { type FormEvent, useState } from 'react'
+import { useState } from 'react'
 import { Link, useLocation, useNavigate } from 'react-router'
-import { useTitle } from '../../app/use-title.js'
+import { SubmitButton } from '../../ui/Button.js'
+import { Checkbox, TextField } from '../../ui/Field.js'
+import { Form } from '../../ui/Form.js'
+import { Notice } from '../../ui/Notice.js'
+import { PublicCard } from '../../ui/PublicCard.js'
 import { type FormErrors, fieldErrors, noErrors, placeError } from '../errors/form-errors.js'
-import { Checkbox } from '../forms/Checkbox.js'
 import { checkEmail, checkRequired } from '../forms/checks.js'
-import { FormAlert, Notice, SubmitButton } from '../forms/Feedback.js'
-import { TextField } from '../forms/TextField.js'
+import { EMAIL_MAX } from '../forms/limits.js'
 import { useRefreshSession } from '../session/use-session-actions.js'
 import { useSignInMutation } from './auth.api.js'
 import { emailFrom, noticeFrom, returnPathFrom } from './navigation-state.js'
@@ -13,7 +15,6 @@ import { emailFrom, noticeFrom, returnPathFrom } from './navigation-state.js'
 type Field = 'email' | 'password'
 
 export const SignInPage = () => {
-  useTitle('Sign in')
   const location = useLocation()
   const navigate = useNavigate()
   const [signIn, { isLoading }] = useSignInMutation()
@@ -24,8 +25,7 @@ export const SignInPage = () => {
   const [errors, setErrors] = useState<FormErrors<Field>>(noErrors())
   const [busy, setBusy] = useState(false)
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault()
+  const onSubmit = async () => {
     if (busy) return
     const problems = fieldErrors<Field>({
       email: checkEmail(email),
@@ -39,36 +39,49 @@ export const SignInPage = () => {
       await refreshSession()
       navigate(returnPathFrom(location.state), { replace: true })
     } catch (error) {
-      setErrors(placeError<Field>(error, { INVALID_EMAIL: 'email' }))
+      setErrors(placeError<Field>(error, { INVALID_EMAIL: 'email' }, ['email', 'password']))
       setBusy(false)
     }
   }
 
-  const pending = isLoading || busy
   return (
-    <>
-      <h1>Sign in</h1>
-      <Notice>{noticeFrom(location.state)}</Notice>
-      <form onSubmit={onSubmit} noValidate aria-label="Sign in">
-        <FormAlert>{errors.form}</FormAlert>
+    <PublicCard
+      title="Sign in"
+      description="Welcome back. Sign in to manage your account."
+      after={
+        <p>
+          New here? <Link to="/sign-up">Create an account</Link>
+        </p>
+      }
+    >
+      <Notice tone="success">{noticeFrom(location.state)}</Notice>
+      <Form label="Sign in" onSubmit={onSubmit} errors={errors} className="form-stretch">
         <TextField
           label="Email"
           name="email"
           type="email"
-          autoComplete="email"
+          autoComplete="username"
+          maxLength={EMAIL_MAX}
           value={email}
           onChange={setEmail}
           error={errors.fields.email}
         />
-        <TextField
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={setPassword}
-          error={errors.fields.password}
-        />
+        <div className="field">
+          <TextField
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={setPassword}
+            error={errors.fields.password}
+          />
+          <p className="small">
+            <Link to="/forgot-password" state={email.trim() ? { email: email.trim() } : undefined}>
+              Forgot your password?
+            </Link>
+          </p>
+        </div>
         <Checkbox
           label="Remember me"
           name="rememberMe"
@@ -76,14 +89,10 @@ export const SignInPage = () => {
           onChange={setRememberMe}
           hint="Stay signed in after closing the browser. Leave it off on a shared computer."
         />
-        <SubmitButton pending={pending} pendingLabel="Signing in…">
+        <SubmitButton pending={isLoading || busy} pendingLabel="Signing in…">
           Sign in
         </SubmitButton>
-      </form>
-      <p className="links">
-        <Link to="/forgot-password">Forgot your password?</Link>
-        <Link to="/sign-up">Create an account</Link>
-      </p>
-    </>
+      </Form>
+    </PublicCard>
   )
 }

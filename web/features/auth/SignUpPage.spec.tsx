@@ -54,7 +54,9 @@ describe('sign-up', () => {
       ),
     )
     expect(screen.queryByText(/text the portal must not rely on/)).toBeNull()
-    expect(screen.queryByRole('alert')).toBeNull()
+    // Announced as the field's problem, not as a problem of the whole form.
+    expect(screen.getByRole('alert').textContent).toMatch(/^One field needs attention: An account/)
+    expect(document.activeElement).toBe(screen.getByLabelText('Email'))
   })
 
   it('puts INVALID_EMAIL from the server under the email input', async () => {

@@ -1,10 +1,12 @@
-import { type FormEvent, useState } from 'react'
+import { useState } from 'react'
 import { Link, useNavigate } from 'react-router'
-import { useTitle } from '../../app/use-title.js'
+import { SubmitButton } from '../../ui/Button.js'
+import { TextField } from '../../ui/Field.js'
+import { Form } from '../../ui/Form.js'
+import { PublicCard } from '../../ui/PublicCard.js'
 import { type FormErrors, fieldErrors, noErrors, placeError } from '../errors/form-errors.js'
 import { checkEmail, checkNewPassword, checkRequired } from '../forms/checks.js'
-import { FormAlert, SubmitButton } from '../forms/Feedback.js'
-import { TextField } from '../forms/TextField.js'
+import { EMAIL_MAX, NAME_MAX, PASSWORD_MAX } from '../forms/limits.js'
 import { PasswordRules } from '../password/PasswordRules.js'
 import { useSignUpMutation } from './auth.api.js'
 
@@ -19,7 +21,6 @@ const FIELD_OF_CODE: Partial<Record<string, Field>> = {
 }
 
 export const SignUpPage = () => {
-  useTitle('Create an account')
   const navigate = useNavigate()
   const [signUp, { isLoading }] = useSignUpMutation()
   const [name, setName] = useState('')
@@ -27,8 +28,7 @@ export const SignUpPage = () => {
   const [password, setPassword] = useState('')
   const [errors, setErrors] = useState<FormErrors<Field>>(noErrors())
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault()
+  const onSubmit = async () => {
     if (isLoading) return
     const problems = fieldErrors<Field>({
       name: checkRequired(name, 'your name'),
@@ -42,19 +42,27 @@ export const SignUpPage = () => {
       await signUp({ name: name.trim(), email: address, password, callbackURL: '/email-verified' }).unwrap()
       navigate('/check-email', { state: { email: address } })
     } catch (error) {
-      setErrors(placeError(error, FIELD_OF_CODE))
+      setErrors(placeError(error, FIELD_OF_CODE, ['name', 'email', 'password']))
     }
   }
 
   return (
-    <>
-      <h1>Create an account</h1>
-      <form onSubmit={onSubmit} noValidate aria-label="Create an account">
-        <FormAlert>{errors.form}</FormAlert>
+    <PublicCard
+      title="Create your account"
+      documentTitle="Create an account"
+      description="One account for every application that uses Tessera."
+      after={
+        <p>
+          Already have an account? <Link to="/sign-in">Sign in</Link>
+        </p>
+      }
+    >
+      <Form label="Create an account" onSubmit={onSubmit} errors={errors} className="form-stretch">
         <TextField
           label="Name"
           name="name"
           autoComplete="name"
+          maxLength={NAME_MAX}
           value={name}
           onChange={setName}
           error={errors.fields.name}
@@ -64,6 +72,7 @@ export const SignUpPage = () => {
           name="email"
           type="email"
           autoComplete="email"
+          maxLength={EMAIL_MAX}
           value={email}
           onChange={setEmail}
           error={errors.fields.email}
@@ -73,6 +82,7 @@ export const SignUpPage = () => {
           name="password"
           type="password"
           autoComplete="new-password"
+          maxLength={PASSWORD_MAX}
           value={password}
           onChange={setPassword}
           hint={<PasswordRules password={password} />}
@@ -81,10 +91,7 @@ export const SignUpPage = () => {
         <SubmitButton pending={isLoading} pendingLabel="Creating your account…">
           Create account
         </SubmitButton>
-      </form>
-      <p className="links">
-        Already have an account? <Link to="/sign-in">Sign in</Link>
-      </p>
-    </>
+      </Form>
+    </PublicCard>
   )
 }

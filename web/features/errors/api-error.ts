@@ -10,16 +10,38 @@ export type ApiError = {
   message: string
   /** Seconds to wait before retrying, from `X-Retry-After`, when the server said so. */
   retryAfter: number | null
+  /** For VALIDATION_ERROR: the request field it concerns ('name'), when the server names one. */
+  field?: string | null
+  /** For VALIDATION_ERROR: the broken rule and its limit, when the server says (see SERVER-NEEDS.md). */
+  rule?: { kind: string; limit: number | null } | null
 }
 
 export const NETWORK_ERROR = 'NETWORK_ERROR'
 export const UNEXPECTED_RESPONSE = 'UNEXPECTED_RESPONSE'
 
-const readBody = (data: unknown): { code: string | null; message: string } => {
-  if (typeof data !== 'object' || data === null) return { code: null, message: '' }
-  const code = 'code' in data && typeof data.code === 'string' && data.code !== '' ? data.code : null
-  const message = 'message' in data && typeof data.message === 'string' ? data.message : ''
-  return { code, message }
+type Body = { code: string | null; message: string; field: string | null; rule: ApiError['rule'] }
+
+const stringIn = (data: object, key: string): string | null => {
+  const value: unknown = Reflect.get(data, key)
+  return typeof value === 'string' && value !== '' ? value : null
+}
+
+// The server names the field of a schema failure as a path in brackets, "[body.name] must NOT…";
+// a `field` property, when the server sends one, wins. The path is structure, not wording.
+const FIELD_PATH = /\[(?:body|query)\.([A-Za-z0-9_]+)/
+
+const readRule = (data: object): ApiError['rule'] => {
+  const kind = stringIn(data, 'rule')
+  if (kind === null) return null
+  const limit: unknown = Reflect.get(data, 'limit')
+  return { kind, limit: typeof limit === 'number' ? limit : null }
+}
+
+const readBody = (data: unknown): Body => {
+  if (typeof data !== 'object' || data === null) return { code: null, message: '', field: null, rule: null }
+  const message = stringIn(data, 'message') ?? ''
+  const field = stringIn(data, 'field') ?? FIELD_PATH.exec(message)?.[1] ?? null
+  return { code: stringIn(data, 'code'), message, field, rule: readRule(data) }
 }
 
 const readRetryAfter = (response: Response | undefined): number | null => {
@@ -37,6 +59,8 @@ export const toApiError = (error: FetchBaseQueryError, response?: Response): Api
       code: body.code ?? `HTTP_${error.status}`,
       message: body.message,
       retryAfter: readRetryAfter(response),
+      ...(body.field ? { field: body.field } : {}),
+      ...(body.rule ? { rule: body.rule } : {}),
     }
   }
   if (error.status === 'PARSING_ERROR') {

@@ -1,5 +1,5 @@
 import { Navigate } from 'react-router'
-import { Loading } from '../forms/Loading.js'
+import { Loading } from '../../ui/Skeleton.js'
 import { useGetSessionQuery } from './session.api.js'
 
 /** `/`: the account for a signed-in person, sign-in for everyone else. */

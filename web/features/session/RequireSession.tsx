@@ -1,26 +1,28 @@
 import { Navigate, Outlet, useLocation, useOutletContext } from 'react-router'
+import { AccountFrame, NavSkeleton } from '../../app/frames.js'
+import { useAppSelector } from '../../app/hooks.js'
+import { ErrorState } from '../../ui/ErrorState.js'
+import { Loading } from '../../ui/Skeleton.js'
 import { messageFor } from '../errors/messages.js'
-import { FormAlert } from '../forms/Feedback.js'
-import { Loading } from '../forms/Loading.js'
+import { isLeaving } from './leaving.slice.js'
 import { type SignedIn, useGetSessionQuery } from './session.api.js'
 
 /** Guards the pages that need a session: they render only for a signed-in person. */
 export const RequireSession = () => {
   const location = useLocation()
   const { data, isFetching, isError, error, refetch } = useGetSessionQuery()
+  const leaving = useAppSelector(isLeaving)
   if (data) return <Outlet context={data} />
-  if (isFetching || data === undefined) {
-    if (isError && !isFetching) {
-      return (
-        <main id="main" className="page narrow">
-          <FormAlert>{messageFor(error)}</FormAlert>
-          <button type="button" className="button button-primary" onClick={() => void refetch()}>
-            Try again
-          </button>
-        </main>
-      )
-    }
-    return <Loading />
+  if (isFetching || data === undefined || leaving) {
+    return (
+      <AccountFrame nav={<NavSkeleton />}>
+        {isError && !isFetching ? (
+          <ErrorState message={messageFor(error)} onRetry={() => void refetch()} />
+        ) : (
+          <Loading label="Loading your account…" cards={2} />
+        )}
+      </AccountFrame>
+    )
   }
   // Come back here after signing in.
   return <Navigate to="/sign-in" replace state={{ from: `${location.pathname}${location.search}` }} />

@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import { useNavigate } from 'react-router'
+import { Button } from '../../ui/Button.js'
 import { isApiError } from '../errors/api-error.js'
 import { messageFor } from '../errors/messages.js'
 import { useSignOutMutation } from './session.api.js'
@@ -28,15 +29,9 @@ export const SignOutButton = () => {
 
   return (
     <>
-      <button
-        type="button"
-        className="button button-quiet"
-        onClick={onClick}
-        disabled={isLoading}
-        aria-busy={isLoading}
-      >
-        {isLoading ? 'Signing out…' : 'Sign out'}
-      </button>
+      <Button size="small" onClick={() => void onClick()} pending={isLoading} pendingLabel="Signing out…">
+        Sign out
+      </Button>
       {problem ? (
         <p role="alert" className="field-error">
           {problem}

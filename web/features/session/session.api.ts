@@ -20,6 +20,8 @@ export type Session = {
   userAgent: string | null
   /** An opaque handle for revoke-session, not a credential the portal keeps. */
   token: string
+  /** Where the IP address is, when the server knows ("Berlin, Germany"); see SERVER-NEEDS.md. */
+  location?: string | null
 }
 
 export type SignedIn = { session: Session; user: User }

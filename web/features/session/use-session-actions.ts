@@ -1,6 +1,7 @@
 import { useCallback } from 'react'
 import { api } from '../../app/api.js'
 import { useAppDispatch } from '../../app/hooks.js'
+import { left } from './leaving.slice.js'
 import { sessionApi } from './session.api.js'
 
 /** Re-reads get-session now and waits for it, so the next page sees who is signed in. */
@@ -18,13 +19,14 @@ export const useRefreshSession = () => {
 
 /**
  * Drops everything cached about the person who just left (sign-out, deleted account). Call it
- * right after navigating away from the protected pages: the router applies navigation as a
- * transition, after this store change, so a guard still on screen only sees an empty cache (and
- * waits for get-session) rather than a signed-out answer that would make it redirect on its own.
+ * right after navigating away from the protected pages. The navigation is a transition that may
+ * wait for the next page's code; until the page arrives (`arrived`), the guard still on screen
+ * shows its loading frame instead of redirecting on its own (see leaving.slice.ts).
  */
 export const useForgetSession = () => {
   const dispatch = useAppDispatch()
   return useCallback(() => {
+    dispatch(left())
     dispatch(api.util.resetApiState())
   }, [dispatch])
 }

@@ -77,15 +77,40 @@ describe('sessions list', () => {
     expect(screen.getAllByRole('listitem')).toHaveLength(2)
   })
 
-  it('signs out all other devices, leaving this one', async () => {
+  it('signs out all other devices after asking, leaving this one', async () => {
     const api = serveSessions(three, 'mine')
     const { user } = renderWithProviders(<SessionList currentSessionId="mine" />)
     await user.click(await screen.findByRole('button', { name: 'Sign out all other devices (2)' }))
+    expect(api.to('POST', '/revoke-other-sessions')).toHaveLength(0)
+    const confirm = screen.getByRole('button', { name: 'Sign out 2 other devices' })
+    expect(document.activeElement).toBe(confirm)
+    await user.click(confirm)
 
     await waitFor(() => expect(screen.getAllByRole('listitem')).toHaveLength(1))
     expect(api.to('POST', '/revoke-other-sessions')).toHaveLength(1)
     expect(screen.getByRole('status').textContent).toBe('Your other devices are signed out.')
     expect(screen.queryByRole('button', { name: /Sign out all other devices/ })).toBeNull()
+    expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Signed-in devices' }))
+  })
+
+  it('can be called off: nothing is sent and focus returns to the button', async () => {
+    const api = serveSessions(three, 'mine')
+    const { user } = renderWithProviders(<SessionList currentSessionId="mine" />)
+    await user.click(await screen.findByRole('button', { name: 'Sign out all other devices (2)' }))
+    await user.click(screen.getByRole('button', { name: 'Cancel' }))
+    const again = screen.getByRole('button', { name: 'Sign out all other devices (2)' })
+    await waitFor(() => expect(document.activeElement).toBe(again))
+    expect(api.to('POST', '/revoke-other-sessions')).toHaveLength(0)
+  })
+
+  it('after ending a session, says which and puts focus on the list instead of <body>', async () => {
+    serveSessions(three, 'mine')
+    const { user } = renderWithProviders(<SessionList currentSessionId="mine" />)
+    const phone = (await screen.findByRole('heading', { name: 'Safari on iOS' })).closest('li')
+    if (!phone) throw new Error('no phone session')
+    await user.click(within(phone).getByRole('button', { name: 'End session' }))
+    expect((await screen.findByRole('status')).textContent).toBe('Safari on iOS is signed out.')
+    expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Signed-in devices' }))
   })
 
   it('shows a failed revoke next to the device', async () => {

@@ -1,14 +1,20 @@
+import { useEffect, useRef, useState } from 'react'
 import { formatTime } from '../../app/time.js'
+import { Badge } from '../../ui/Badge.js'
+import { Button } from '../../ui/Button.js'
+import { Card } from '../../ui/Card.js'
+import { ErrorState } from '../../ui/ErrorState.js'
+import { Icon, type IconName } from '../../ui/icons.js'
+import { Notice } from '../../ui/Notice.js'
+import { Loading } from '../../ui/Skeleton.js'
 import { messageFor } from '../errors/messages.js'
-import { FormAlert, Notice } from '../forms/Feedback.js'
-import { Loading } from '../forms/Loading.js'
 import type { Session } from '../session/session.api.js'
 import {
   useListSessionsQuery,
   useRevokeOtherSessionsMutation,
   useRevokeSessionMutation,
 } from './sessions.api.js'
-import { describeUserAgent } from './user-agent.js'
+import { describeUserAgent, parseUserAgent } from './user-agent.js'
 
 // This device first, then the most recently active.
 const ordered = (sessions: readonly Session[], currentId: string): Session[] =>
@@ -18,87 +24,174 @@ const ordered = (sessions: readonly Session[], currentId: string): Session[] =>
     return b.updatedAt.localeCompare(a.updatedAt)
   })
 
-const SessionItem = ({ session, current }: { session: Session; current: boolean }) => {
+const MOBILE = new Set(['Android', 'iOS', 'iPadOS'])
+
+const iconOf = (userAgent: string | null): IconName => {
+  const { browser, os } = parseUserAgent(userAgent)
+  if (os && MOBILE.has(os)) return 'phone'
+  if (!os && browser) return 'terminal'
+  return 'monitor'
+}
+
+type ItemProps = { session: Session; current: boolean; onEnded: (device: string) => void }
+
+const SessionItem = ({ session, current, onEnded }: ItemProps) => {
   const [revoke, { isLoading, error }] = useRevokeSessionMutation()
   const device = describeUserAgent(session.userAgent)
   const headingId = `session-${session.id}`
+  const end = async () => {
+    const result = await revoke({ token: session.token })
+    if (!('error' in result)) onEnded(device)
+  }
   return (
-    <li className="card session" aria-labelledby={headingId}>
-      <h3 id={headingId}>
-        {device}
+    <li className="session" aria-labelledby={headingId}>
+      <span className="session-icon">
+        <Icon name={iconOf(session.userAgent)} size={20} />
+      </span>
+      <div className="session-body">
+        <h3 id={headingId}>
+          {device}
+          {current ? (
+            <>
+              {' '}
+              <Badge tone="success">This device</Badge>
+            </>
+          ) : null}
+        </h3>
+        <dl className="facts">
+          <div>
+            <dt>IP address</dt>
+            <dd>
+              {session.ipAddress || 'Unknown'}
+              {session.location ? ` · ${session.location}` : null}
+            </dd>
+          </div>
+          <div>
+            <dt>Signed in</dt>
+            <dd>
+              <time dateTime={session.createdAt}>{formatTime(session.createdAt)}</time>
+            </dd>
+          </div>
+          <div>
+            <dt>Last active</dt>
+            <dd>
+              <time dateTime={session.updatedAt}>{formatTime(session.updatedAt)}</time>
+            </dd>
+          </div>
+        </dl>
+        {error ? <Notice tone="error">{messageFor(error)}</Notice> : null}
+      </div>
+      <div className="session-action">
         {current ? (
-          <>
-            {' '}
-            <span className="badge badge-good">This device</span>
-          </>
-        ) : null}
-      </h3>
-      <dl className="facts">
-        <dt>IP address</dt>
-        <dd>{session.ipAddress || 'Unknown'}</dd>
-        <dt>Signed in</dt>
-        <dd>
-          <time dateTime={session.createdAt}>{formatTime(session.createdAt)}</time>
-        </dd>
-        <dt>Last active</dt>
-        <dd>
-          <time dateTime={session.updatedAt}>{formatTime(session.updatedAt)}</time>
-        </dd>
-      </dl>
-      {current ? (
-        <p className="hint">To end this session, use “Sign out” at the top of the page.</p>
-      ) : (
-        <button
-          type="button"
-          className="button button-quiet"
-          disabled={isLoading}
-          aria-busy={isLoading}
-          aria-describedby={headingId}
-          onClick={() => void revoke({ token: session.token })}
-        >
-          {isLoading ? 'Ending…' : 'End session'}
-        </button>
-      )}
-      {error ? <p className="field-error">{messageFor(error)}</p> : null}
+          <span className="muted small">Use “Sign out” at the top to end it.</span>
+        ) : (
+          <Button
+            size="small"
+            pending={isLoading}
+            pendingLabel="Ending…"
+            aria-describedby={headingId}
+            onClick={() => void end()}
+          >
+            End session
+          </Button>
+        )}
+      </div>
     </li>
   )
 }
 
-const RevokeOthers = ({ count }: { count: number }) => {
-  const [revokeOthers, { isLoading, error, isSuccess }] = useRevokeOtherSessionsMutation()
+type OthersProps = { count: number; onDone: () => void }
+
+/** "Sign out all other devices", confirmed in a second step: it cannot be taken back. */
+const RevokeOthers = ({ count, onDone }: OthersProps) => {
+  const [revokeOthers, { isLoading, error }] = useRevokeOtherSessionsMutation()
+  const [asking, setAsking] = useState(false)
+  const opener = useRef<HTMLButtonElement>(null)
+  const confirmButton = useRef<HTMLButtonElement>(null)
+  // The question replaces the button that asked it: focus goes to the answer.
+  useEffect(() => {
+    if (asking) confirmButton.current?.focus()
+  }, [asking])
+  const devices = count === 1 ? '1 other device' : `${count} other devices`
+
+  const confirm = async () => {
+    const result = await revokeOthers()
+    if ('error' in result) return
+    setAsking(false)
+    onDone()
+  }
+  const cancel = () => {
+    setAsking(false)
+    requestAnimationFrame(() => opener.current?.focus())
+  }
+
+  if (count === 0) return null
+  if (!asking) {
+    return (
+      <Button ref={opener} variant="danger-outline" onClick={() => setAsking(true)}>
+        Sign out all other devices ({count})
+      </Button>
+    )
+  }
   return (
-    <div className="actions">
-      <FormAlert>{error ? messageFor(error) : null}</FormAlert>
-      <Notice>{isSuccess && count === 0 ? 'Your other devices are signed out.' : null}</Notice>
-      {count > 0 ? (
-        <button
-          type="button"
-          className="button button-danger"
-          disabled={isLoading}
-          aria-busy={isLoading}
-          onClick={() => void revokeOthers()}
+    <div className="confirm">
+      <p>
+        <strong>Sign out {devices}?</strong> They will have to sign in again with your password.
+      </p>
+      <Notice tone="error">{error ? messageFor(error) : null}</Notice>
+      <div className="form-actions">
+        <Button
+          variant="danger"
+          pending={isLoading}
+          pendingLabel="Signing out…"
+          onClick={() => void confirm()}
+          ref={confirmButton}
         >
-          {isLoading ? 'Signing out…' : `Sign out all other devices (${count})`}
-        </button>
-      ) : null}
+          Sign out {devices}
+        </Button>
+        <Button onClick={cancel}>Cancel</Button>
+      </div>
     </div>
   )
 }
 
 /** Every device signed in to the account, the current one marked. */
 export const SessionList = ({ currentSessionId }: { currentSessionId: string }) => {
-  const { data: sessions, isLoading, error } = useListSessionsQuery()
+  const { data: sessions, isLoading, error, refetch, isFetching } = useListSessionsQuery()
+  const [done, setDone] = useState<string | null>(null)
+  const heading = useRef<HTMLHeadingElement>(null)
+  // What had focus is gone (its device, or the button): the list itself takes it, with the news.
+  const report = (message: string) => {
+    setDone(message)
+    heading.current?.focus()
+  }
+
   if (isLoading) return <Loading label="Loading your devices…" />
-  if (!sessions) return <FormAlert>{messageFor(error)}</FormAlert>
+  if (!sessions)
+    return <ErrorState message={messageFor(error)} onRetry={() => void refetch()} retrying={isFetching} />
   const others = sessions.filter((session) => session.id !== currentSessionId).length
   return (
-    <>
-      <ul className="list" aria-label="Signed-in devices">
+    <Card
+      title="Signed-in devices"
+      description="If you do not recognise a device, end its session and change your password."
+      headingRef={heading}
+      footer={
+        others > 0 ? (
+          <RevokeOthers count={others} onDone={() => report('Your other devices are signed out.')} />
+        ) : undefined
+      }
+    >
+      <Notice tone="success">{done}</Notice>
+      <ul className="rows" aria-label="Signed-in devices">
         {ordered(sessions, currentSessionId).map((session) => (
-          <SessionItem key={session.id} session={session} current={session.id === currentSessionId} />
+          <SessionItem
+            key={session.id}
+            session={session}
+            current={session.id === currentSessionId}
+            onEnded={(device) => report(`${device} is signed out.`)}
+          />
         ))}
       </ul>
-      <RevokeOthers count={others} />
-    </>
+    </Card>
   )
 }

@@ -1,27 +1,52 @@
 import { Link, useLocation } from 'react-router'
-import { useTitle } from '../../app/use-title.js'
+import { Icon } from '../../ui/icons.js'
+import { PublicCard } from '../../ui/PublicCard.js'
 import { emailFrom } from '../auth/navigation-state.js'
+import { usePortalConfig } from '../config/config.api.js'
 import { ResendVerification } from './ResendVerification.js'
+
+const Address = ({ email }: { email: string | null }) =>
+  email ? <strong>{email}</strong> : <>your email address</>
 
 /** Where sign-up lands: the account exists, the address still has to be confirmed. */
 export const CheckEmailPage = () => {
-  useTitle('Check your mail')
   const email = emailFrom(useLocation().state)
+  // Only a server that says it mails on sign-up may be quoted as having sent something.
+  const sent = usePortalConfig()?.emailVerification.sendOnSignUp === true
+  const after = (
+    <p>
+      <Link to="/sign-in" state={email ? { email } : undefined}>
+        Continue to sign in
+      </Link>
+    </p>
+  )
+  if (sent) {
+    return (
+      <PublicCard title="Check your mail" after={after}>
+        <span className="icon-circle icon-circle-info">
+          <Icon name="mail" size={22} />
+        </span>
+        <p>
+          Your account is created. We have sent a link to <Address email={email} />: open it to confirm the
+          address. The link works for one hour.
+        </p>
+        <p className="muted small">
+          No mail after a few minutes? Look in your spam folder, or ask for a new one.
+        </p>
+        <ResendVerification email={email} />
+      </PublicCard>
+    )
+  }
   return (
-    <>
-      <h1>Check your mail</h1>
+    <PublicCard title="Confirm your email address" after={after}>
+      <span className="icon-circle icon-circle-info">
+        <Icon name="mail" size={22} />
+      </span>
       <p>
-        We have sent a link to {email ? <strong>{email}</strong> : 'your email address'}. Open it to confirm
-        the address; the link works for one hour.
+        Your account is created. To confirm that <Address email={email} /> is yours, we send you a link: open
+        it from your mailbox. The link works for one hour.
       </p>
-      <h2>No mail?</h2>
-      <p>Look in your spam folder, or ask for a new link.</p>
-      <ResendVerification email={email} />
-      <p className="links">
-        <Link to="/sign-in" state={email ? { email } : undefined}>
-          Continue to sign in
-        </Link>
-      </p>
-    </>
+      <ResendVerification email={email} label="Send me the link" variant="primary" />
+    </PublicCard>
   )
 }

@@ -1,12 +1,19 @@
 import { api } from '../../app/api.js'
 
+/**
+ * Where the server sends the browser after a mailed link worked (it adds `error=` when it did
+ * not). The marker tells that redirect apart from someone opening /email-verified by hand, which
+ * must not claim that anything was verified.
+ */
+export const VERIFIED_CALLBACK = '/email-verified?from=link'
+
 export const verificationApi = api.injectEndpoints({
   endpoints: (build) => ({
     sendVerificationEmail: build.mutation<{ status: boolean }, { email: string }>({
       query: ({ email }) => ({
         url: '/send-verification-email',
         method: 'POST',
-        body: { email, callbackURL: '/email-verified' },
+        body: { email, callbackURL: VERIFIED_CALLBACK },
       }),
     }),
   }),

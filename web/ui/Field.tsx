@@ -1,0 +1,138 @@
+import { type ReactNode, type Ref, useId } from 'react'
+import { Icon } from './icons.js'
+
+type TextFieldProps = {
+  label: string
+  name: string
+  value: string
+  onChange: (value: string) => void
+  type?: 'text' | 'email' | 'password' | 'url'
+  autoComplete?: string
+  /** Shown under the label before anything goes wrong (rules, examples). */
+  hint?: ReactNode
+  error?: string | undefined
+  disabled?: boolean
+  /** The server's limit: enforced while typing, told in the hint, counted near the end. */
+  maxLength?: number
+  /** Marks the label "(optional)"; fields are required unless said otherwise. */
+  optional?: boolean
+  inputRef?: Ref<HTMLInputElement>
+}
+
+const FieldError = ({ id, children }: { id: string; children: ReactNode }) => (
+  <p id={id} className="field-error">
+    <Icon name="error" size={14} />
+    <span>{children}</span>
+  </p>
+)
+
+// The count appears once the limit is close, so short fields stay quiet.
+const Count = ({ length, max }: { length: number; max: number }) =>
+  length >= max * 0.8 ? (
+    <span className={`field-count${length >= max ? ' field-count-over' : ''}`} aria-hidden="true">
+      {length}/{max}
+    </span>
+  ) : null
+
+/** A labelled input whose hint and error are tied to it (aria-describedby, aria-invalid). */
+export const TextField = ({
+  label,
+  name,
+  value,
+  onChange,
+  type = 'text',
+  autoComplete,
+  hint,
+  error,
+  disabled,
+  maxLength,
+  optional,
+  inputRef,
+}: TextFieldProps) => {
+  const id = useId()
+  const hintId = `${id}-hint`
+  const errorId = `${id}-error`
+  const limit = maxLength !== undefined && type !== 'password' ? `Up to ${maxLength} characters.` : null
+  const hasHint = Boolean(hint) || limit !== null
+  const describedBy = [hasHint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ')
+  return (
+    <div className="field">
+      <div className="field-label-row">
+        <label htmlFor={id}>
+          {label}
+          {optional ? <span className="field-optional"> (optional)</span> : null}
+        </label>
+        {maxLength !== undefined ? <Count length={value.length} max={maxLength} /> : null}
+      </div>
+      <input
+        ref={inputRef}
+        id={id}
+        className="input"
+        name={name}
+        type={type}
+        value={value}
+        autoComplete={autoComplete}
+        disabled={disabled}
+        maxLength={maxLength}
+        spellCheck={type === 'text' ? undefined : false}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy || undefined}
+        onChange={(event) => onChange(event.target.value)}
+      />
+      {hasHint ? (
+        <div id={hintId} className="hint">
+          {hint}
+          {hint && limit ? ' ' : null}
+          {limit}
+        </div>
+      ) : null}
+      {error ? <FieldError id={errorId}>{error}</FieldError> : null}
+    </div>
+  )
+}
+
+type CheckboxProps = {
+  label: ReactNode
+  name: string
+  checked: boolean
+  onChange: (checked: boolean) => void
+  hint?: ReactNode
+  error?: string | undefined
+  disabled?: boolean
+}
+
+export const Checkbox = ({ label, name, checked, onChange, hint, error, disabled }: CheckboxProps) => {
+  const id = useId()
+  const hintId = `${id}-hint`
+  const errorId = `${id}-error`
+  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ')
+  return (
+    <div className="checkbox">
+      <input
+        id={id}
+        name={name}
+        type="checkbox"
+        checked={checked}
+        disabled={disabled}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy || undefined}
+        onChange={(event) => onChange(event.target.checked)}
+      />
+      <label htmlFor={id}>{label}</label>
+      {hint ? (
+        <p id={hintId} className="hint">
+          {hint}
+        </p>
+      ) : null}
+      {error ? <FieldError id={errorId}>{error}</FieldError> : null}
+    </div>
+  )
+}
+
+/**
+ * Tells password managers whose password a form changes: a hidden username field with the
+ * account's address, read but never edited or sent.
+ */
+export const UsernameForPasswordManagers = ({ username }: { username: string }) => (
+  <input type="text" name="username" autoComplete="username" value={username} readOnly hidden />
+)
