@@ -21,6 +21,7 @@ import { trustedUrlsHook } from '../../infra/http/trusted-url.js'
 import { activityQueryRoutes } from '../../query-api/activity/activity.routes.js'
 import { healthRoutes } from '../../query-api/health/health.routes.js'
 import { sessionQueryRoutes } from '../../query-api/sessions/session-queries.routes.js'
+import { registerApiReference } from './api-reference.js'
 import type { AppContext } from './context.js'
 import { registerPortal } from './portal.js'
 
@@ -61,6 +62,7 @@ export const buildApp = async (
   // paths the router does not match (`//sign-in/email`) still count.
   await registerRateLimit(base, ctx.config)
   await base.register(fastifyCookie)
+  await registerApiReference(base, ctx.config)
   const app = base.withTypeProvider<TypeBoxTypeProvider>()
 
   await app.register(

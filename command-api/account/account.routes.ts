@@ -3,6 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AUTH_ERRORS } from '../../domain/errors.js'
+import { errorResponses } from '../../infra/http/openapi.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import { clearSessionCookies, setSessionCookie } from '../../infra/http/session-cookie.js'
 import { findUserById } from '../../projections/users/users.repository.js'
@@ -55,7 +56,25 @@ export const accountRoutes =
 
     app.post(
       '/update-user',
-      { preHandler: requireSession, schema: { body: UpdateUserBody, response: { 200: StatusSchema } } },
+      {
+        preHandler: requireSession,
+        schema: {
+          summary: 'Change your name or picture',
+          tags: ['Account'],
+          body: UpdateUserBody,
+          response: {
+            ...errorResponses(
+              'VALIDATION_ERROR',
+              'TOO_MANY_REQUESTS',
+              'INVALID_ORIGIN',
+              'MISSING_OR_NULL_ORIGIN',
+              'UNAUTHORIZED',
+              'EMAIL_CAN_NOT_BE_UPDATED',
+            ),
+            200: StatusSchema,
+          },
+        },
+      },
       async (request) => {
         const { name, image, email } = request.body
         if (email !== undefined) throw AUTH_ERRORS.error('EMAIL_CAN_NOT_BE_UPDATED')
@@ -74,8 +93,21 @@ export const accountRoutes =
       {
         preHandler: requireSession,
         schema: {
+          summary: 'Change your password (optionally signing out your other devices)',
+          tags: ['Account'],
           body: ChangePasswordBody,
           response: {
+            ...errorResponses(
+              'VALIDATION_ERROR',
+              'TOO_MANY_REQUESTS',
+              'INVALID_ORIGIN',
+              'MISSING_OR_NULL_ORIGIN',
+              'UNAUTHORIZED',
+              'INVALID_PASSWORD',
+              'PASSWORD_TOO_SHORT',
+              'PASSWORD_TOO_LONG',
+              'CREDENTIAL_ACCOUNT_NOT_FOUND',
+            ),
             200: Type.Object({ token: Type.Union([Type.String(), Type.Null()]), user: UserSchema }),
           },
         },
@@ -99,6 +131,8 @@ export const accountRoutes =
       {
         preHandler: requireSession,
         schema: {
+          summary: 'Change your email address',
+          tags: ['Account'],
           body: Type.Object(
             {
               newEmail: Type.String({ maxLength: 320 }),
@@ -106,7 +140,20 @@ export const accountRoutes =
             },
             { additionalProperties: false },
           ),
-          response: { 200: StatusSchema },
+          response: {
+            ...errorResponses(
+              'VALIDATION_ERROR',
+              'TOO_MANY_REQUESTS',
+              'INVALID_ORIGIN',
+              'MISSING_OR_NULL_ORIGIN',
+              'UNAUTHORIZED',
+              'INVALID_EMAIL',
+              'EMAIL_IS_THE_SAME',
+              'CHANGE_EMAIL_DISABLED',
+              'INVALID_CALLBACK_URL',
+            ),
+            200: StatusSchema,
+          },
         },
       },
       async (request) => {
@@ -120,7 +167,30 @@ export const accountRoutes =
 
     app.post(
       '/delete-user',
-      { preHandler: requireSession, schema: { body: DeleteUserBody, response: { 200: DeletionResponse } } },
+      {
+        preHandler: requireSession,
+        schema: {
+          summary: 'Delete your account (at once, or through a mailed link)',
+          tags: ['Account'],
+          body: DeleteUserBody,
+          response: {
+            ...errorResponses(
+              'VALIDATION_ERROR',
+              'TOO_MANY_REQUESTS',
+              'INVALID_ORIGIN',
+              'MISSING_OR_NULL_ORIGIN',
+              'UNAUTHORIZED',
+              'INVALID_PASSWORD',
+              'INVALID_TOKEN',
+              'SESSION_EXPIRED',
+              'CREDENTIAL_ACCOUNT_NOT_FOUND',
+              'NOT_FOUND',
+              'INVALID_CALLBACK_URL',
+            ),
+            200: DeletionResponse,
+          },
+        },
+      },
       async (request, reply) => {
         const body = request.body ?? {}
         const message = await deleteAccount(ctx, originOf(request), authOf(request), {
@@ -138,6 +208,19 @@ export const accountRoutes =
       {
         preHandler: requireSession,
         schema: {
+          summary: 'Follow a deletion link',
+          tags: ['Account'],
+          response: {
+            200: DeletionResponse,
+            ...errorResponses(
+              'VALIDATION_ERROR',
+              'TOO_MANY_REQUESTS',
+              'UNAUTHORIZED',
+              'INVALID_TOKEN',
+              'NOT_FOUND',
+              'INVALID_CALLBACK_URL',
+            ),
+          },
           querystring: Type.Object({
             token: Type.String({ maxLength: 256 }),
             callbackURL: Type.Optional(Type.String({ maxLength: 2048 })),

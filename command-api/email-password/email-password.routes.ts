@@ -2,6 +2,7 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { errorResponses } from '../../infra/http/openapi.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import { setSessionCookie } from '../../infra/http/session-cookie.js'
 import { UserSchema, userJson } from '../../query-api/shared/presenters.js'
@@ -38,8 +39,22 @@ export const emailPasswordRoutes =
       '/sign-up/email',
       {
         schema: {
+          summary: 'Create an account with email and password',
+          tags: ['Email and password'],
           body: SignUpBody,
           response: {
+            ...errorResponses(
+              'VALIDATION_ERROR',
+              'TOO_MANY_REQUESTS',
+              'INVALID_ORIGIN',
+              'MISSING_OR_NULL_ORIGIN',
+              'INVALID_EMAIL',
+              'PASSWORD_TOO_SHORT',
+              'PASSWORD_TOO_LONG',
+              'USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL',
+              'EMAIL_PASSWORD_SIGN_UP_DISABLED',
+              'INVALID_CALLBACK_URL',
+            ),
             200: Type.Object({ token: Type.Union([Type.String(), Type.Null()]), user: UserSchema }),
           },
         },
@@ -63,8 +78,20 @@ export const emailPasswordRoutes =
       '/sign-in/email',
       {
         schema: {
+          summary: 'Sign in with email and password',
+          tags: ['Email and password'],
           body: SignInBody,
           response: {
+            ...errorResponses(
+              'VALIDATION_ERROR',
+              'TOO_MANY_REQUESTS',
+              'INVALID_ORIGIN',
+              'MISSING_OR_NULL_ORIGIN',
+              'INVALID_EMAIL_OR_PASSWORD',
+              'EMAIL_NOT_VERIFIED',
+              'EMAIL_PASSWORD_DISABLED',
+              'INVALID_CALLBACK_URL',
+            ),
             200: Type.Object({
               redirect: Type.Boolean(),
               token: Type.String(),

@@ -2,6 +2,7 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { errorBody, errorResponses } from '../../infra/http/openapi.js'
 import { withQuery } from '../../infra/http/redirect.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import { setSessionCookie } from '../../infra/http/session-cookie.js'
@@ -30,6 +31,8 @@ export const emailVerificationRoutes =
       '/send-verification-email',
       {
         schema: {
+          summary: 'Mail a verification link to your own unverified address',
+          tags: ['Email verification'],
           body: Type.Object(
             {
               email: Type.String({ maxLength: 320 }),
@@ -37,7 +40,16 @@ export const emailVerificationRoutes =
             },
             { additionalProperties: false },
           ),
-          response: { 200: StatusSchema },
+          response: {
+            ...errorResponses(
+              'VALIDATION_ERROR',
+              'TOO_MANY_REQUESTS',
+              'INVALID_ORIGIN',
+              'MISSING_OR_NULL_ORIGIN',
+              'INVALID_CALLBACK_URL',
+            ),
+            200: StatusSchema,
+          },
         },
       },
       async (request, reply) => {
@@ -60,6 +72,14 @@ export const emailVerificationRoutes =
       '/verify-email',
       {
         schema: {
+          summary: 'Follow a verification link: redirect to callbackURL (with ?error= on failure)',
+          tags: ['Email verification'],
+          response: {
+            200: Type.Object({ status: Type.Boolean(), user: Type.Null() }),
+            ...errorResponses('VALIDATION_ERROR', 'TOO_MANY_REQUESTS', 'INVALID_CALLBACK_URL'),
+            // Without a callbackURL the link's failure is answered here (with one, it redirects).
+            401: errorBody('`INVALID_TOKEN`, `TOKEN_EXPIRED` or `USER_NOT_FOUND`'),
+          },
           querystring: Type.Object({
             token: Type.String({ maxLength: 4096 }),
             callbackURL: Type.Optional(Type.String({ maxLength: 2048 })),

@@ -3,6 +3,7 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { errorResponses } from '../../infra/http/openapi.js'
 import { withQuery } from '../../infra/http/redirect.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import { StatusSchema } from '../../query-api/shared/presenters.js'
@@ -27,8 +28,19 @@ export const passwordResetRoutes =
         path,
         {
           schema: {
+            summary: 'Ask for a password reset link (same answer whether or not the address exists)',
+            tags: ['Password reset'],
             body: RequestBody,
-            response: { 200: Type.Object({ status: Type.Boolean(), message: Type.String() }) },
+            response: {
+              ...errorResponses(
+                'VALIDATION_ERROR',
+                'TOO_MANY_REQUESTS',
+                'INVALID_ORIGIN',
+                'MISSING_OR_NULL_ORIGIN',
+                'INVALID_REDIRECT_URL',
+              ),
+              200: Type.Object({ status: Type.Boolean(), message: Type.String() }),
+            },
           },
         },
         async (request, reply) => {
@@ -48,6 +60,9 @@ export const passwordResetRoutes =
       '/reset-password/:token',
       {
         schema: {
+          summary: 'Follow a reset link: redirect to callbackURL with ?token= or ?error=INVALID_TOKEN',
+          tags: ['Password reset'],
+          response: { ...errorResponses('VALIDATION_ERROR', 'TOO_MANY_REQUESTS', 'INVALID_CALLBACK_URL') },
           params: Type.Object({ token: Type.String({ maxLength: 256 }) }),
           querystring: Type.Object({ callbackURL: Type.Optional(Type.String({ maxLength: 2048 })) }),
         },
@@ -64,6 +79,8 @@ export const passwordResetRoutes =
       '/reset-password',
       {
         schema: {
+          summary: 'Set a new password with a reset token',
+          tags: ['Password reset'],
           body: Type.Object(
             {
               newPassword: Type.String({ maxLength: 4096 }),
@@ -72,7 +89,18 @@ export const passwordResetRoutes =
             { additionalProperties: false },
           ),
           querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 256 })) }),
-          response: { 200: StatusSchema },
+          response: {
+            ...errorResponses(
+              'VALIDATION_ERROR',
+              'TOO_MANY_REQUESTS',
+              'INVALID_ORIGIN',
+              'MISSING_OR_NULL_ORIGIN',
+              'INVALID_TOKEN',
+              'PASSWORD_TOO_SHORT',
+              'PASSWORD_TOO_LONG',
+            ),
+            200: StatusSchema,
+          },
         },
       },
       async (request) => {

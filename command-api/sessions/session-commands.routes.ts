@@ -3,6 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { sha256Hex } from '../../infra/crypto/tokens.js'
+import { errorResponses } from '../../infra/http/openapi.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import { clearSessionCookies } from '../../infra/http/session-cookie.js'
 import {
@@ -29,7 +30,22 @@ export const sessionCommandRoutes =
 
     app.post(
       '/sign-out',
-      { schema: { body: EmptyBody, response: { 200: Type.Object({ success: Type.Boolean() }) } } },
+      {
+        schema: {
+          summary: 'Sign out: end the current session and clear its cookies',
+          tags: ['Sessions'],
+          body: EmptyBody,
+          response: {
+            ...errorResponses(
+              'VALIDATION_ERROR',
+              'TOO_MANY_REQUESTS',
+              'INVALID_ORIGIN',
+              'MISSING_OR_NULL_ORIGIN',
+            ),
+            200: Type.Object({ success: Type.Boolean() }),
+          },
+        },
+      },
       async (request, reply) => {
         const token = ctx.sessions.tokenFrom(request)
         const lookup = token ? await ctx.sessions.lookup(token, ctx.clock()) : null
@@ -51,11 +67,22 @@ export const sessionCommandRoutes =
       {
         preHandler: requireSession,
         schema: {
+          summary: 'End one of your sessions (by token or the id list-sessions gives)',
+          tags: ['Sessions'],
           body: Type.Object(
             { token: Type.String({ minLength: 1, maxLength: 256 }) },
             { additionalProperties: false },
           ),
-          response: { 200: StatusSchema },
+          response: {
+            ...errorResponses(
+              'VALIDATION_ERROR',
+              'TOO_MANY_REQUESTS',
+              'INVALID_ORIGIN',
+              'MISSING_OR_NULL_ORIGIN',
+              'UNAUTHORIZED',
+            ),
+            200: StatusSchema,
+          },
         },
       },
       async (request) => {
@@ -78,7 +105,24 @@ export const sessionCommandRoutes =
 
     app.post(
       '/revoke-sessions',
-      { preHandler: requireSession, schema: { body: EmptyBody, response: { 200: StatusSchema } } },
+      {
+        preHandler: requireSession,
+        schema: {
+          summary: 'End all of your sessions, this one included',
+          tags: ['Sessions'],
+          body: EmptyBody,
+          response: {
+            ...errorResponses(
+              'VALIDATION_ERROR',
+              'TOO_MANY_REQUESTS',
+              'INVALID_ORIGIN',
+              'MISSING_OR_NULL_ORIGIN',
+              'UNAUTHORIZED',
+            ),
+            200: StatusSchema,
+          },
+        },
+      },
       async (request) => {
         const { user } = authOf(request)
         for (const session of await listSessionsOfUser(ctx.db, user.id))
@@ -93,7 +137,24 @@ export const sessionCommandRoutes =
 
     app.post(
       '/revoke-other-sessions',
-      { preHandler: requireSession, schema: { body: EmptyBody, response: { 200: StatusSchema } } },
+      {
+        preHandler: requireSession,
+        schema: {
+          summary: 'End all of your sessions except this one',
+          tags: ['Sessions'],
+          body: EmptyBody,
+          response: {
+            ...errorResponses(
+              'VALIDATION_ERROR',
+              'TOO_MANY_REQUESTS',
+              'INVALID_ORIGIN',
+              'MISSING_OR_NULL_ORIGIN',
+              'UNAUTHORIZED',
+            ),
+            200: StatusSchema,
+          },
+        },
+      },
       async (request) => {
         const { user, session: current } = authOf(request)
         for (const session of await listSessionsOfUser(ctx.db, user.id))

@@ -3,6 +3,7 @@
 
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { DEFAULT_JWT_ALGORITHM, JWT_ALGORITHMS, type JwtAlgorithm } from '../crypto/jwt/signing-key.js'
 import { ConfigError } from './config-error.js'
 
 export type FeatureOptions = {
@@ -19,6 +20,16 @@ export type FeatureOptions = {
   user: { deleteUser: { enabled: boolean; immediate: boolean }; changeEmail: { enabled: boolean } }
   /** `window` in seconds, `max` requests per window. */
   rateLimit: { window: number; max: number }
+  /**
+   * JWTs (`/token`, `/jwks`, get-session's `set-auth-jwt`). Seconds. `rotationIntervalSeconds`
+   * null: keys rotate only by `tessera jwks rotate`.
+   */
+  jwt: {
+    enabled: boolean
+    algorithm: JwtAlgorithm
+    rotationIntervalSeconds: number | null
+    lifetimeSeconds: number
+  }
 }
 
 export const DEFAULT_CONFIG_FILE = 'tessera.config.json'
@@ -59,6 +70,7 @@ export const parseFeatureOptions = (json: unknown, label = DEFAULT_CONFIG_FILE):
     session: session(root.section('session')),
     user: user(root.section('user')),
     rateLimit: rateLimit(root.section('rateLimit')),
+    jwt: jwt(root.section('jwt')),
   }
   root.rejectUnread()
   const { minPasswordLength, maxPasswordLength } = options.emailAndPassword
@@ -109,6 +121,14 @@ const user = (section: Section): FeatureOptions['user'] => {
 const rateLimit = (section: Section): FeatureOptions['rateLimit'] =>
   section.done({ window: section.integer('window', 10, 1), max: section.integer('max', 100, 1) })
 
+const jwt = (section: Section): FeatureOptions['jwt'] =>
+  section.done({
+    enabled: section.boolean('enabled', true),
+    algorithm: section.oneOf('algorithm', JWT_ALGORITHMS, DEFAULT_JWT_ALGORITHM),
+    rotationIntervalSeconds: section.integerOrNull('rotationIntervalSeconds', null),
+    lifetimeSeconds: section.integer('lifetimeSeconds', 900, 1),
+  })
+
 type JsonObject = Record<string, unknown>
 
 const isObject = (value: unknown): value is JsonObject =>
@@ -149,6 +169,25 @@ class Section {
       )
     }
     return value
+  }
+
+  /** A positive integer, or null (written as null or left out when `fallback` is null). */
+  integerOrNull(key: string, fallback: number | null): number | null {
+    const value = this.take(key)
+    if (value === null) return null
+    if (value === undefined) return fallback
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1)
+      throw this.error(this.pathOf(key), 'must be a positive integer or null')
+    return value
+  }
+
+  oneOf<const Value extends string>(key: string, values: readonly Value[], fallback: Value): Value {
+    const value = this.take(key)
+    if (value === undefined) return fallback
+    const known = values.find((candidate) => candidate === value)
+    if (known === undefined)
+      throw this.error(this.pathOf(key), `must be one of ${values.map((v) => `"${v}"`).join(', ')}`)
+    return known
   }
 
   /** Returns `result` once no key of this object is left unread. */

@@ -105,3 +105,33 @@ describe('tessera.config.json', () => {
     expect(messageOf(json)).toBe(message)
   })
 })
+
+describe('tessera.config.json: jwt', () => {
+  it('defaults to EdDSA, 15-minute tokens, manual rotation', () => {
+    expect(parseFeatureOptions({}).jwt).toEqual({
+      enabled: true,
+      algorithm: 'EdDSA',
+      rotationIntervalSeconds: null,
+      lifetimeSeconds: 900,
+    })
+    expect(
+      parseFeatureOptions({ jwt: { algorithm: 'PS256', rotationIntervalSeconds: 86_400, enabled: false } }).jwt,
+    ).toEqual({ enabled: false, algorithm: 'PS256', rotationIntervalSeconds: 86_400, lifetimeSeconds: 900 })
+    expect(parseFeatureOptions({ jwt: { rotationIntervalSeconds: null } }).jwt.rotationIntervalSeconds).toBeNull()
+  })
+
+  it.each([
+    [
+      { jwt: { algorithm: 'HS256' } },
+      'tessera.config.json: jwt.algorithm must be one of "EdDSA", "ES256", "RS256", "PS256"',
+    ],
+    [
+      { jwt: { rotationIntervalSeconds: 0 } },
+      'tessera.config.json: jwt.rotationIntervalSeconds must be a positive integer or null',
+    ],
+    [{ jwt: { lifetimeSeconds: '900' } }, 'tessera.config.json: jwt.lifetimeSeconds must be a positive integer'],
+    [{ jwt: { expiresIn: 900 } }, 'tessera.config.json: jwt.expiresIn is not a known option'],
+  ])('refuses %j', (json, message) => {
+    expect(messageOf(json)).toBe(message)
+  })
+})

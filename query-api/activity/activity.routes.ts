@@ -6,6 +6,7 @@ import { Type } from 'typebox'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import { DomainError } from '../../domain/shared/errors.js'
 import { formatPosition, type GlobalPosition, parsePosition } from '../../infra/event-store/event-store.js'
+import { errorResponses } from '../../infra/http/openapi.js'
 import { type ActivityItem, listActivityOfUser } from '../../projections/activity/activity.repository.js'
 import type { QueryContext } from '../context.js'
 import { authOf, sessionGuards } from '../sessions/require-session.js'
@@ -73,7 +74,15 @@ export const activityQueryRoutes =
       '/activity',
       {
         preHandler: requireSession,
-        schema: { querystring: ActivityQuery, response: { 200: ActivityPageSchema } },
+        schema: {
+          summary: 'Your account history from the event log, newest first (Tessera)',
+          tags: ['Account'],
+          querystring: ActivityQuery,
+          response: {
+            ...errorResponses('VALIDATION_ERROR', 'TOO_MANY_REQUESTS', 'UNAUTHORIZED'),
+            200: ActivityPageSchema,
+          },
+        },
       },
       async (request, reply) => {
         const { user } = authOf(request)

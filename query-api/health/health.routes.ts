@@ -21,13 +21,30 @@ code{background:#f3f4f6;padding:.1rem .3rem;border-radius:4px}a{color:#0b57d0}</
 export const healthRoutes =
   ({ config }: Pick<QueryContext, 'config'>): FastifyPluginAsyncTypebox =>
   async (app) => {
-    app.get('/ok', { schema: { response: { 200: Type.Object({ ok: Type.Boolean() }) } } }, async () => ({
-      ok: true,
-    }))
+    app.get(
+      '/ok',
+      {
+        schema: {
+          summary: 'Liveness check',
+          tags: ['Health'],
+          response: { 200: Type.Object({ ok: Type.Boolean() }) },
+        },
+      },
+      async () => ({
+        ok: true,
+      }),
+    )
 
     app.get(
       '/error',
-      { schema: { querystring: Type.Object({ error: Type.Optional(Type.String({ maxLength: 200 })) }) } },
+      {
+        schema: {
+          summary: 'An HTML page for failures that end in a browser redirect',
+          tags: ['Health'],
+
+          querystring: Type.Object({ error: Type.Optional(Type.String({ maxLength: 200 })) }),
+        },
+      },
       async (request, reply) => {
         const { error } = request.query
         const code = error && ERROR_CODE.test(error) ? error : null

@@ -2,6 +2,7 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { errorResponses } from '../../infra/http/openapi.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import {
   clearSessionCookies,
@@ -27,8 +28,11 @@ export const sessionQueryRoutes =
       '/get-session',
       {
         schema: {
+          summary: 'The current session and its user, or null',
+          tags: ['Sessions'],
           querystring: GetSessionQuery,
           response: {
+            ...errorResponses('VALIDATION_ERROR', 'TOO_MANY_REQUESTS'),
             200: Type.Union([Type.Object({ session: SessionSchema, user: UserSchema }), Type.Null()]),
           },
         },
@@ -59,7 +63,17 @@ export const sessionQueryRoutes =
 
     app.get(
       '/list-sessions',
-      { preHandler: requireSession, schema: { response: { 200: Type.Array(SessionSchema) } } },
+      {
+        preHandler: requireSession,
+        schema: {
+          summary: 'Your live sessions',
+          tags: ['Sessions'],
+          response: {
+            ...errorResponses('VALIDATION_ERROR', 'TOO_MANY_REQUESTS', 'UNAUTHORIZED'),
+            200: Type.Array(SessionSchema),
+          },
+        },
+      },
       async (request) => {
         const { user } = authOf(request)
         const now = ctx.clock().getTime()

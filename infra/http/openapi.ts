@@ -1,0 +1,36 @@
+/// Route documentation helpers: the error answers a route can give, as response schemas that the
+/// OpenAPI document (app/server/api-reference.ts) shows with their codes. Every error body has the
+/// one shape the error handler sends.
+
+import { Type } from 'typebox'
+import { AUTH_ERRORS, type AuthErrorCode } from '../../domain/errors.js'
+
+/** The body of every error answer; `description` says which codes it carries. */
+export const errorBody = (description: string) =>
+  Type.Object({ code: Type.String(), message: Type.String() }, { description })
+
+/**
+ * Response schemas for the catalogue errors a route answers, grouped by status:
+ * `response: { 200: Ok, ...errorResponses('UNAUTHORIZED', 'INVALID_PASSWORD') }`.
+ */
+export const errorResponses = (
+  ...codes: readonly AuthErrorCode[]
+): { [status: number]: ReturnType<typeof errorBody> } => {
+  const byStatus = new Map<number, AuthErrorCode[]>()
+  for (const code of codes) {
+    const { status } = AUTH_ERRORS[code]
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code])
+  }
+  return Object.fromEntries(
+    [...byStatus].map(([status, grouped]) => [
+      status,
+      errorBody(grouped.map((code) => `\`${code}\`: ${AUTH_ERRORS[code].message}`).join('; ')),
+    ]),
+  )
+}
+
+/** Answers any route may give: a malformed body or query (400) and too many requests (429). */
+export const commonErrors = [
+  'VALIDATION_ERROR',
+  'TOO_MANY_REQUESTS',
+] as const satisfies readonly AuthErrorCode[]
