@@ -1,7 +1,7 @@
-/// Random tokens and identifiers from the CSPRNG, and the helpers that keep them safe at rest
-/// (hashes) and in comparisons (constant time).
+/// Random tokens and identifiers from the CSPRNG, and how they are kept at rest (hashes).
+/// One-time tokens that go out by mail are derived instead (derived-tokens.ts).
 
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 
 export const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
 export const LOWERCASE_ALPHANUMERIC = '0123456789abcdefghijklmnopqrstuvwxyz'
@@ -37,27 +37,8 @@ const assertTokenShape = (length: number, alphabet: string): void => {
 /** 32 alphanumeric characters: about 190 bits. */
 export const sessionToken = (): string => randomToken(32, ALPHANUMERIC)
 
-/** 24 alphanumeric characters (the spec's reset token length): about 142 bits. */
-export const resetToken = (): string => randomToken(24, ALPHANUMERIC)
-
-/** 32 characters of digits and lowercase letters, as the spec requires: about 165 bits. */
-export const deleteAccountToken = (): string => randomToken(32, LOWERCASE_ALPHANUMERIC)
-
 /** An entity id shaped like better-auth's `generateId()`: 32 alphanumeric characters. */
 export const newId = (): string => randomToken(32, ALPHANUMERIC)
 
 /** How a token is stored at rest: its SHA-256, never the token itself. */
 export const sha256Hex = (value: string): string => createHash('sha256').update(value, 'utf8').digest('hex')
-
-export const sha256Base64Url = (value: string): string =>
-  createHash('sha256').update(value, 'utf8').digest('base64url')
-
-/**
- * Compares two secrets in time that depends on neither their content nor their lengths: both are
- * hashed to 32 bytes first, since `timingSafeEqual` itself needs equal lengths.
- */
-export const constantTimeEqual = (a: string, b: string): boolean =>
-  timingSafeEqual(
-    createHash('sha256').update(a, 'utf8').digest(),
-    createHash('sha256').update(b, 'utf8').digest(),
-  )
