@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AUTH_ERRORS } from '../../domain/errors.js'
-import { errorResponses } from '../../infra/http/openapi.js'
+import { ANY_ROUTE_ERRORS, errorResponses, SIGNED_IN_POST_ERRORS } from '../../infra/http/openapi.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import { clearSessionCookies, setSessionCookie } from '../../infra/http/session-cookie.js'
 import { findUserById } from '../../projections/users/users.repository.js'
@@ -63,14 +63,7 @@ export const accountRoutes =
           tags: ['Account'],
           body: UpdateUserBody,
           response: {
-            ...errorResponses(
-              'VALIDATION_ERROR',
-              'TOO_MANY_REQUESTS',
-              'INVALID_ORIGIN',
-              'MISSING_OR_NULL_ORIGIN',
-              'UNAUTHORIZED',
-              'EMAIL_CAN_NOT_BE_UPDATED',
-            ),
+            ...errorResponses(...SIGNED_IN_POST_ERRORS, 'EMAIL_CAN_NOT_BE_UPDATED'),
             200: StatusSchema,
           },
         },
@@ -98,11 +91,7 @@ export const accountRoutes =
           body: ChangePasswordBody,
           response: {
             ...errorResponses(
-              'VALIDATION_ERROR',
-              'TOO_MANY_REQUESTS',
-              'INVALID_ORIGIN',
-              'MISSING_OR_NULL_ORIGIN',
-              'UNAUTHORIZED',
+              ...SIGNED_IN_POST_ERRORS,
               'INVALID_PASSWORD',
               'PASSWORD_TOO_SHORT',
               'PASSWORD_TOO_LONG',
@@ -142,11 +131,7 @@ export const accountRoutes =
           ),
           response: {
             ...errorResponses(
-              'VALIDATION_ERROR',
-              'TOO_MANY_REQUESTS',
-              'INVALID_ORIGIN',
-              'MISSING_OR_NULL_ORIGIN',
-              'UNAUTHORIZED',
+              ...SIGNED_IN_POST_ERRORS,
               'INVALID_EMAIL',
               'EMAIL_IS_THE_SAME',
               'CHANGE_EMAIL_DISABLED',
@@ -175,11 +160,7 @@ export const accountRoutes =
           body: DeleteUserBody,
           response: {
             ...errorResponses(
-              'VALIDATION_ERROR',
-              'TOO_MANY_REQUESTS',
-              'INVALID_ORIGIN',
-              'MISSING_OR_NULL_ORIGIN',
-              'UNAUTHORIZED',
+              ...SIGNED_IN_POST_ERRORS,
               'INVALID_PASSWORD',
               'INVALID_TOKEN',
               'SESSION_EXPIRED',
@@ -213,8 +194,7 @@ export const accountRoutes =
           response: {
             200: DeletionResponse,
             ...errorResponses(
-              'VALIDATION_ERROR',
-              'TOO_MANY_REQUESTS',
+              ...ANY_ROUTE_ERRORS,
               'UNAUTHORIZED',
               'INVALID_TOKEN',
               'NOT_FOUND',

@@ -2,7 +2,7 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { errorResponses } from '../../infra/http/openapi.js'
+import { errorResponses, POST_ERRORS } from '../../infra/http/openapi.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import { setSessionCookie } from '../../infra/http/session-cookie.js'
 import { UserSchema, userJson } from '../../query-api/shared/presenters.js'
@@ -44,10 +44,7 @@ export const emailPasswordRoutes =
           body: SignUpBody,
           response: {
             ...errorResponses(
-              'VALIDATION_ERROR',
-              'TOO_MANY_REQUESTS',
-              'INVALID_ORIGIN',
-              'MISSING_OR_NULL_ORIGIN',
+              ...POST_ERRORS,
               'INVALID_EMAIL',
               'PASSWORD_TOO_SHORT',
               'PASSWORD_TOO_LONG',
@@ -83,10 +80,7 @@ export const emailPasswordRoutes =
           body: SignInBody,
           response: {
             ...errorResponses(
-              'VALIDATION_ERROR',
-              'TOO_MANY_REQUESTS',
-              'INVALID_ORIGIN',
-              'MISSING_OR_NULL_ORIGIN',
+              ...POST_ERRORS,
               'INVALID_EMAIL_OR_PASSWORD',
               'EMAIL_NOT_VERIFIED',
               'EMAIL_PASSWORD_DISABLED',

@@ -2,7 +2,7 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { errorBody, errorResponses } from '../../infra/http/openapi.js'
+import { ANY_ROUTE_ERRORS, errorBody, errorResponses, POST_ERRORS } from '../../infra/http/openapi.js'
 import { withQuery } from '../../infra/http/redirect.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import { setSessionCookie } from '../../infra/http/session-cookie.js'
@@ -41,13 +41,7 @@ export const emailVerificationRoutes =
             { additionalProperties: false },
           ),
           response: {
-            ...errorResponses(
-              'VALIDATION_ERROR',
-              'TOO_MANY_REQUESTS',
-              'INVALID_ORIGIN',
-              'MISSING_OR_NULL_ORIGIN',
-              'INVALID_CALLBACK_URL',
-            ),
+            ...errorResponses(...POST_ERRORS, 'INVALID_CALLBACK_URL'),
             200: StatusSchema,
           },
         },
@@ -76,7 +70,7 @@ export const emailVerificationRoutes =
           tags: ['Email verification'],
           response: {
             200: Type.Object({ status: Type.Boolean(), user: Type.Null() }),
-            ...errorResponses('VALIDATION_ERROR', 'TOO_MANY_REQUESTS', 'INVALID_CALLBACK_URL'),
+            ...errorResponses(...ANY_ROUTE_ERRORS, 'INVALID_CALLBACK_URL'),
             // Without a callbackURL the link's failure is answered here (with one, it redirects).
             401: errorBody('`INVALID_TOKEN`, `TOKEN_EXPIRED` or `USER_NOT_FOUND`'),
           },

@@ -3,7 +3,7 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { errorResponses } from '../../infra/http/openapi.js'
+import { ANY_ROUTE_ERRORS, errorResponses, POST_ERRORS } from '../../infra/http/openapi.js'
 import { withQuery } from '../../infra/http/redirect.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import { StatusSchema } from '../../query-api/shared/presenters.js'
@@ -32,13 +32,7 @@ export const passwordResetRoutes =
             tags: ['Password reset'],
             body: RequestBody,
             response: {
-              ...errorResponses(
-                'VALIDATION_ERROR',
-                'TOO_MANY_REQUESTS',
-                'INVALID_ORIGIN',
-                'MISSING_OR_NULL_ORIGIN',
-                'INVALID_REDIRECT_URL',
-              ),
+              ...errorResponses(...POST_ERRORS, 'INVALID_REDIRECT_URL'),
               200: Type.Object({ status: Type.Boolean(), message: Type.String() }),
             },
           },
@@ -62,7 +56,7 @@ export const passwordResetRoutes =
         schema: {
           summary: 'Follow a reset link: redirect to callbackURL with ?token= or ?error=INVALID_TOKEN',
           tags: ['Password reset'],
-          response: { ...errorResponses('VALIDATION_ERROR', 'TOO_MANY_REQUESTS', 'INVALID_CALLBACK_URL') },
+          response: { ...errorResponses(...ANY_ROUTE_ERRORS, 'INVALID_CALLBACK_URL') },
           params: Type.Object({ token: Type.String({ maxLength: 256 }) }),
           querystring: Type.Object({ callbackURL: Type.Optional(Type.String({ maxLength: 2048 })) }),
         },
@@ -90,15 +84,7 @@ export const passwordResetRoutes =
           ),
           querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 256 })) }),
           response: {
-            ...errorResponses(
-              'VALIDATION_ERROR',
-              'TOO_MANY_REQUESTS',
-              'INVALID_ORIGIN',
-              'MISSING_OR_NULL_ORIGIN',
-              'INVALID_TOKEN',
-              'PASSWORD_TOO_SHORT',
-              'PASSWORD_TOO_LONG',
-            ),
+            ...errorResponses(...POST_ERRORS, 'INVALID_TOKEN', 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG'),
             200: StatusSchema,
           },
         },

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { sha256Hex } from '../../infra/crypto/tokens.js'
-import { errorResponses } from '../../infra/http/openapi.js'
+import { errorResponses, POST_ERRORS, SIGNED_IN_POST_ERRORS } from '../../infra/http/openapi.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import { clearSessionCookies } from '../../infra/http/session-cookie.js'
 import {
@@ -36,12 +36,7 @@ export const sessionCommandRoutes =
           tags: ['Sessions'],
           body: EmptyBody,
           response: {
-            ...errorResponses(
-              'VALIDATION_ERROR',
-              'TOO_MANY_REQUESTS',
-              'INVALID_ORIGIN',
-              'MISSING_OR_NULL_ORIGIN',
-            ),
+            ...errorResponses(...POST_ERRORS),
             200: Type.Object({ success: Type.Boolean() }),
           },
         },
@@ -74,13 +69,7 @@ export const sessionCommandRoutes =
             { additionalProperties: false },
           ),
           response: {
-            ...errorResponses(
-              'VALIDATION_ERROR',
-              'TOO_MANY_REQUESTS',
-              'INVALID_ORIGIN',
-              'MISSING_OR_NULL_ORIGIN',
-              'UNAUTHORIZED',
-            ),
+            ...errorResponses(...SIGNED_IN_POST_ERRORS),
             200: StatusSchema,
           },
         },
@@ -112,13 +101,7 @@ export const sessionCommandRoutes =
           tags: ['Sessions'],
           body: EmptyBody,
           response: {
-            ...errorResponses(
-              'VALIDATION_ERROR',
-              'TOO_MANY_REQUESTS',
-              'INVALID_ORIGIN',
-              'MISSING_OR_NULL_ORIGIN',
-              'UNAUTHORIZED',
-            ),
+            ...errorResponses(...SIGNED_IN_POST_ERRORS),
             200: StatusSchema,
           },
         },
@@ -144,13 +127,7 @@ export const sessionCommandRoutes =
           tags: ['Sessions'],
           body: EmptyBody,
           response: {
-            ...errorResponses(
-              'VALIDATION_ERROR',
-              'TOO_MANY_REQUESTS',
-              'INVALID_ORIGIN',
-              'MISSING_OR_NULL_ORIGIN',
-              'UNAUTHORIZED',
-            ),
+            ...errorResponses(...SIGNED_IN_POST_ERRORS),
             200: StatusSchema,
           },
         },

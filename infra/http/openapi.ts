@@ -30,7 +30,20 @@ export const errorResponses = (
 }
 
 /** Answers any route may give: a malformed body or query (400) and too many requests (429). */
-export const commonErrors = [
+export const ANY_ROUTE_ERRORS = [
   'VALIDATION_ERROR',
   'TOO_MANY_REQUESTS',
+] as const satisfies readonly AuthErrorCode[]
+
+/** A state-changing route also checks the Origin of cookie-bearing requests. */
+export const POST_ERRORS = [
+  ...ANY_ROUTE_ERRORS,
+  'INVALID_ORIGIN',
+  'MISSING_OR_NULL_ORIGIN',
+] as const satisfies readonly AuthErrorCode[]
+
+/** A state-changing route that needs a signed-in caller. */
+export const SIGNED_IN_POST_ERRORS = [
+  ...POST_ERRORS,
+  'UNAUTHORIZED',
 ] as const satisfies readonly AuthErrorCode[]

@@ -6,7 +6,7 @@ import { Type } from 'typebox'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import { DomainError } from '../../domain/shared/errors.js'
 import { formatPosition, type GlobalPosition, parsePosition } from '../../infra/event-store/event-store.js'
-import { errorResponses } from '../../infra/http/openapi.js'
+import { ANY_ROUTE_ERRORS, errorResponses } from '../../infra/http/openapi.js'
 import { type ActivityItem, listActivityOfUser } from '../../projections/activity/activity.repository.js'
 import type { QueryContext } from '../context.js'
 import { authOf, sessionGuards } from '../sessions/require-session.js'
@@ -79,7 +79,7 @@ export const activityQueryRoutes =
           tags: ['Account'],
           querystring: ActivityQuery,
           response: {
-            ...errorResponses('VALIDATION_ERROR', 'TOO_MANY_REQUESTS', 'UNAUTHORIZED'),
+            ...errorResponses(...ANY_ROUTE_ERRORS, 'UNAUTHORIZED'),
             200: ActivityPageSchema,
           },
         },
