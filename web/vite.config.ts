@@ -19,6 +19,17 @@ export default defineConfig(({ mode }) => ({
         entryFileNames: 'assets/[name]-[hash].js',
         chunkFileNames: 'assets/[name]-[hash].js',
         assetFileNames: 'assets/[name]-[hash][extname]',
+        // Pages are loaded on demand (React.lazy in app/App.tsx); the libraries every page needs
+        // get stable chunks of their own, cached across deployments that only change our code.
+        advancedChunks: {
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
+            {
+              name: 'redux',
+              test: /node_modules[\\/](@reduxjs|immer|redux|redux-thunk|reselect|react-redux|use-sync-external-store|@standard-schema)[\\/]/,
+            },
+          ],
+        },
       },
     },
   },

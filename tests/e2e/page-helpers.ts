@@ -11,9 +11,13 @@ export const scrollWidth = (page: Page): Promise<number> =>
   page.evaluate(() => document.scrollingElement?.scrollWidth ?? Number.NaN)
 
 /** Follows a link of the account navigation, as a person would (no reload: the store is kept). */
-export const openNav = async (page: Page, name: 'Account' | 'Security' | 'Activity'): Promise<void> => {
+export const openNav = async (
+  page: Page,
+  name: 'Profile' | 'Email' | 'Password' | 'Security' | 'Activity',
+): Promise<void> => {
   await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name }).click()
-  await page.waitForURL(`**/${name.toLowerCase()}`)
+  await page.waitForURL(name === 'Profile' ? '**/account' : `**/account/${name.toLowerCase()}`)
+  await page.getByRole('heading', { name, level: 1 }).waitFor()
 }
 
 /** Presses Tab until the element has focus; false when it never gets it. */

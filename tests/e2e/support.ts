@@ -92,3 +92,47 @@ export const screenshot = async (page: Page, name: string): Promise<void> => {
   mkdirSync(artifactsDir, { recursive: true })
   await page.screenshot({ path: join(artifactsDir, `${name}.png`), fullPage: true })
 }
+
+const axeSource = join(root, 'node_modules', 'axe-core', 'axe.min.js')
+
+type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }
+
+/**
+ * Runs axe-core (every rule it has, WCAG 2.2 A/AA and best practices) on the page as it is now;
+ * returns the violations as readable lines, empty when there are none.
+ */
+export const axeViolations = async (page: Page): Promise<string[]> => {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: axeSource })
+  const violations = await page.evaluate(async () => {
+    const axe = Reflect.get(window, 'axe') as {
+      run: (context: Document) => Promise<{ violations: unknown[] }>
+    }
+    return (await axe.run(document)).violations
+  })
+  return (violations as AxeViolation[]).map(
+    (violation) =>
+      `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes
+        .map((node) => JSON.stringify(node.target))
+        .join(', ')}`,
+  )
+}
+
+export const WIDTHS = [1280, 375] as const
+
+/**
+ * Screenshots of the page at each width (test-artifacts/e2e/<name>-<width>.png), once its fonts
+ * are in; returns the widths at which the page scrolled sideways.
+ */
+export const screenshotWidths = async (page: Page, name: string): Promise<number[]> => {
+  const original = page.viewportSize() ?? { width: 1280, height: 800 }
+  const overflowing: number[] = []
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 800 })
+    await page.evaluate(() => document.fonts.ready.then(() => undefined))
+    const scrollWidth = await page.evaluate(() => document.scrollingElement?.scrollWidth ?? 0)
+    if (scrollWidth > width) overflowing.push(width)
+    await screenshot(page, `${name}-${width}`)
+  }
+  await page.setViewportSize(original)
+  return overflowing
+}

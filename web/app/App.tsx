@@ -40,8 +40,10 @@ export const App = () => (
       </Route>
       <Route path="check-email" element={<CheckEmailPage />} />
       <Route path="email-verified" element={<EmailVerifiedPage />} />
+      <Route path="email-verified/:via" element={<EmailVerifiedPage />} />
       <Route path="reset-password" element={<ResetPasswordPage />} />
       <Route path="goodbye" element={<GoodbyePage />} />
+      <Route path="goodbye/:via" element={<GoodbyePage />} />
       <Route path="*" element={<NotFoundPage />} />
     </Route>
     <Route element={<RequireSession />}>

@@ -12,7 +12,7 @@ type TextFieldProps = {
   hint?: ReactNode
   error?: string | undefined
   disabled?: boolean
-  /** The server's limit: enforced while typing, told in the hint, counted near the end. */
+  /** The server's limit: enforced while typing, counted near the end, and for free text told in the hint. */
   maxLength?: number
   /** Marks the label "(optional)"; fields are required unless said otherwise. */
   optional?: boolean
@@ -52,7 +52,9 @@ export const TextField = ({
   const id = useId()
   const hintId = `${id}-hint`
   const errorId = `${id}-error`
-  const limit = maxLength !== undefined && type !== 'password' ? `Up to ${maxLength} characters.` : null
+  // Addresses and passwords have rules of their own; a name or a link is where a limit surprises.
+  const told = type === 'text' || type === 'url'
+  const limit = maxLength !== undefined && told ? `Up to ${maxLength} characters.` : null
   const hasHint = Boolean(hint) || limit !== null
   const describedBy = [hasHint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ')
   return (

@@ -1,5 +1,5 @@
 import { useEffect } from 'react'
-import { Link, useLocation, useSearchParams } from 'react-router'
+import { Link, useLocation, useParams } from 'react-router'
 import { useAppDispatch } from '../../app/hooks.js'
 import { Icon } from '../../ui/icons.js'
 import { PublicCard } from '../../ui/PublicCard.js'
@@ -15,13 +15,13 @@ const isDeletedState = (state: unknown): state is DeletedState =>
 
 /**
  * Where deletion ends: after the delete form (navigation state) or the mailed link (the server's
- * redirect, `from=link`). Opened any other way it claims nothing: a signed-in person learns their
+ * redirect to /goodbye/link). Opened any other way it claims nothing: a signed-in person learns their
  * account is still there.
  */
 export const GoodbyePage = () => {
   const { state } = useLocation()
-  const [params] = useSearchParams()
-  const deleted = isDeletedState(state) || params.get('from') === 'link'
+  const { via } = useParams()
+  const deleted = isDeletedState(state) || via === 'link'
   const { data: signedIn, isLoading } = useGetSessionQuery(undefined, { skip: deleted })
   const dispatch = useAppDispatch()
   useEffect(() => {

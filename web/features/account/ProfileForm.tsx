@@ -117,7 +117,13 @@ export const ProfileForm = ({ user }: { user: User }) => {
           error={imageError}
         />
         <div className="profile-preview-slot">
-          {previewUrl && !broken ? <Preview url={previewUrl} onResult={setImageState} /> : null}
+          {previewUrl && !broken ? (
+            <Preview url={previewUrl} onResult={setImageState} />
+          ) : (
+            <span className="avatar profile-preview" aria-hidden="true">
+              {(name.trim() || user.email).charAt(0).toUpperCase()}
+            </span>
+          )}
         </div>
       </div>
       <FormActions>

@@ -1,14 +1,13 @@
 import { api } from '../../app/api.js'
 import type { User } from '../session/session.api.js'
-import { VERIFIED_CALLBACK } from '../verification/verification.api.js'
 
 export type DeleteUserAnswer = { success: boolean; message: string }
 
 /** Where the mailed deletion link lands once it has deleted the account (see GoodbyePage). */
-export const DELETED_CALLBACK = '/goodbye?from=link'
+export const DELETED_CALLBACK = '/goodbye/link'
 
 /** Where the mailed links of an email change land; the marker tells them from a sign-up's. */
-export const EMAIL_CHANGE_CALLBACK = `${VERIFIED_CALLBACK}&change=1`
+export const EMAIL_CHANGE_CALLBACK = '/email-verified/change'
 
 /** An email change on its way (see web/SERVER-NEEDS.md): who must open which link next. */
 export type PendingEmailChange = {

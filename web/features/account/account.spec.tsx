@@ -111,7 +111,7 @@ describe('change email', () => {
     expect(notice.textContent).toContain('confirmation link to your current address, ada@example.com')
     expect(posts(api)[0]?.body).toEqual({
       newEmail: 'ada@new.example',
-      callbackURL: '/email-verified?from=link&change=1',
+      callbackURL: '/email-verified/change',
     })
   })
 
@@ -206,7 +206,7 @@ describe('delete account', () => {
     await user.click(screen.getByLabelText(/I understand/))
     await user.click(screen.getByRole('button', { name: 'Delete my account' }))
     expect((await screen.findByRole('status')).textContent).toContain('Check your mail.')
-    expect(posts(api)[0]?.body).toEqual({ password: 'correct horse', callbackURL: '/goodbye?from=link' })
+    expect(posts(api)[0]?.body).toEqual({ password: 'correct horse', callbackURL: '/goodbye/link' })
   })
 
   it('deletes at once when the server does, and says goodbye through navigation state', async () => {

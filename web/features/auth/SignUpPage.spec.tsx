@@ -91,7 +91,7 @@ describe('sign-up', () => {
       name: 'Ada',
       email: 'ada@example.com',
       password: 'correct horse',
-      callbackURL: '/email-verified',
+      callbackURL: '/email-verified/link',
     })
     expect(api.calls[0]?.credentials).toBe('include')
   })

@@ -8,6 +8,7 @@ import { type FormErrors, fieldErrors, noErrors, placeError } from '../errors/fo
 import { checkEmail, checkNewPassword, checkRequired } from '../forms/checks.js'
 import { EMAIL_MAX, NAME_MAX, PASSWORD_MAX } from '../forms/limits.js'
 import { PasswordRules } from '../password/PasswordRules.js'
+import { VERIFIED_CALLBACK } from '../verification/verification.api.js'
 import { useSignUpMutation } from './auth.api.js'
 
 type Field = 'name' | 'email' | 'password'
@@ -39,7 +40,7 @@ export const SignUpPage = () => {
     if (problems) return
     try {
       const address = email.trim()
-      await signUp({ name: name.trim(), email: address, password, callbackURL: '/email-verified' }).unwrap()
+      await signUp({ name: name.trim(), email: address, password, callbackURL: VERIFIED_CALLBACK }).unwrap()
       navigate('/check-email', { state: { email: address } })
     } catch (error) {
       setErrors(placeError(error, FIELD_OF_CODE, ['name', 'email', 'password']))

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { Link, useSearchParams } from 'react-router'
+import { Link, useParams, useSearchParams } from 'react-router'
 import { Icon } from '../../ui/icons.js'
 import { Notice } from '../../ui/Notice.js'
 import { PublicCard } from '../../ui/PublicCard.js'
@@ -77,14 +77,16 @@ const NotYet = ({ user }: { user: User }) => (
 
 /**
  * The result of a mailed link: a sign-up's verification, or a step of an email change. Success is
- * said only when the server's redirect brought the person here (`from=link`) or their account
+ * said only when the server's redirect brought the person here (/email-verified/link or
+ * /email-verified/change) or their account
  * shows it; opened by hand, the page says what is true instead.
  */
 export const EmailVerifiedPage = () => {
   const [params] = useSearchParams()
   const { data: signedIn, isLoading } = useGetSessionQuery()
-  const fromLink = params.get('from') === 'link'
-  const change = usePendingEmailChange(!signedIn || params.get('change') !== '1')
+  const { via } = useParams()
+  const fromLink = via === 'link' || via === 'change'
+  const change = usePendingEmailChange(!signedIn || via !== 'change')
   const problem = params.get('error')
   const user = signedIn?.user
 

@@ -2,10 +2,11 @@ import { api } from '../../app/api.js'
 
 /**
  * Where the server sends the browser after a mailed link worked (it adds `error=` when it did
- * not). The marker tells that redirect apart from someone opening /email-verified by hand, which
- * must not claim that anything was verified.
+ * not). The last segment tells that redirect apart from someone opening /email-verified by hand,
+ * which must not claim that anything was verified. A path, not a query: it survives every way
+ * a link is encoded and decoded on its way through mail.
  */
-export const VERIFIED_CALLBACK = '/email-verified?from=link'
+export const VERIFIED_CALLBACK = '/email-verified/link'
 
 export const verificationApi = api.injectEndpoints({
   endpoints: (build) => ({

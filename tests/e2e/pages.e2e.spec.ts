@@ -1,0 +1,203 @@
+/// Every page of the portal in a real Chromium: no axe-core violation (light and dark), nothing
+/// scrolling sideways at 375 px, and screenshots at 1280 and 375 px in test-artifacts/e2e for
+/// people to look at. Plus keyboard-only walks of sign-up and sign-in.
+
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTessera, type TestTessera } from '../support/tessera.js'
+import { tabUntilFocused } from './page-helpers.js'
+import {
+  axeViolations,
+  ensurePortalBuilt,
+  freePort,
+  hasChromium,
+  launchChromium,
+  portalDir,
+  screenshotWidths,
+} from './support.js'
+
+const NAME = 'Grace Brewster Murray Hopper'
+const EMAIL = 'grace@example.com'
+const PASSWORD = 'cobol-and-compilers-1959'
+
+/** A page passes when axe finds nothing and nothing overflows; the screenshots are kept either way. */
+const check = async (page: Page, name: string) => {
+  await page.locator('h1').first().waitFor()
+  expect(await axeViolations(page), `axe on ${name}`).toEqual([])
+  expect(await screenshotWidths(page, name), `${name} scrolls sideways at`).toEqual([])
+}
+
+const focusedText = (page: Page) => page.evaluate(() => document.activeElement?.textContent?.trim() ?? '')
+const focusedLabel = (page: Page) =>
+  page.evaluate(() => {
+    const element = document.activeElement
+    return element instanceof HTMLInputElement ? (element.labels?.[0]?.textContent ?? '') : ''
+  })
+
+describe.skipIf(!hasChromium)('every page, checked and pictured', () => {
+  let tessera: TestTessera
+  let browser: Browser
+  let context: BrowserContext
+  let page: Page
+
+  beforeAll(async () => {
+    ensurePortalBuilt()
+    const port = await freePort()
+    const baseUrl = `http://127.0.0.1:${port}`
+    tessera = await startTessera({
+      kind: 'postgres',
+      listen: true,
+      portalDir,
+      env: { PORT: String(port), BASE_URL: baseUrl },
+    })
+    browser = await launchChromium()
+    context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 800 } })
+    context.setDefaultTimeout(10_000)
+    page = await context.newPage()
+  })
+
+  afterAll(async () => {
+    await context?.close()
+    await browser?.close()
+    await tessera?.cleanup()
+  })
+
+  it('sign-up, walked with the keyboard only: errors focus the first field, Enter submits', async () => {
+    await page.goto('/sign-up')
+    await check(page, 'sign-up')
+    const name = page.getByLabel('Name')
+    expect(await tabUntilFocused(page, name)).toBe(true)
+    await page.keyboard.press('Enter')
+    // Nothing filled in: the first field in error takes focus, and the problems are announced.
+    await page.getByRole('alert').filter({ hasText: '3 fields need attention' }).waitFor()
+    expect(await focusedLabel(page)).toBe('Name')
+    await check(page, 'sign-up-errors')
+
+    await page.keyboard.type(NAME)
+    await page.keyboard.press('Tab')
+    expect(await focusedLabel(page)).toBe('Email')
+    await page.keyboard.type(EMAIL)
+    await page.keyboard.press('Tab')
+    expect(await focusedLabel(page)).toBe('Password')
+    await page.keyboard.type(PASSWORD)
+    await page.keyboard.press('Enter')
+    await page.waitForURL('**/check-email')
+    await check(page, 'check-email')
+  })
+
+  it('the signed-in person is sent from sign-in to their account', async () => {
+    // Sign-up signs in (autoSignIn): sign-in, sign-up and forgot-password send them on.
+    for (const path of ['/sign-in', '/sign-up', '/forgot-password']) {
+      await page.goto(path)
+      await page.waitForURL('**/account')
+    }
+  })
+
+  it('the account pages, one by one, through the navigation', async () => {
+    await page.goto('/account')
+    await page.getByRole('heading', { name: 'Profile', level: 1 }).waitFor()
+    await check(page, 'account-profile')
+    await page.getByRole('button', { name: 'Delete account…' }).click()
+    await check(page, 'account-profile-delete-open')
+    await page.getByRole('button', { name: 'Cancel' }).click()
+
+    for (const [link, slug] of [
+      ['Email', 'email'],
+      ['Password', 'password'],
+      ['Security', 'security'],
+      ['Activity', 'activity'],
+    ] as const) {
+      await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: link }).click()
+      const heading = page.getByRole('heading', { name: link, level: 1 })
+      await heading.waitFor()
+      // Client-side navigation puts focus on the new page's heading.
+      expect(await heading.evaluate((element) => element === document.activeElement)).toBe(true)
+      await page.waitForLoadState('networkidle')
+      await check(page, `account-${slug}`)
+    }
+  })
+
+  it('stays accessible in dark mode', async () => {
+    await page.emulateMedia({ colorScheme: 'dark' })
+    try {
+      await page.goto('/account')
+      await check(page, 'dark-account-profile')
+      await page.goto('/account/security')
+      await page.getByRole('list', { name: 'Signed-in devices' }).waitFor()
+      await check(page, 'dark-account-security')
+    } finally {
+      await page.emulateMedia({ colorScheme: 'light' })
+    }
+  })
+
+  it('sign-in, walked with the keyboard only, after signing out', async () => {
+    await page.goto('/account')
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await page.waitForURL('**/sign-in')
+    await page.getByRole('status').filter({ hasText: 'You are signed out.' }).waitFor()
+    await check(page, 'sign-in')
+
+    expect(await tabUntilFocused(page, page.getByLabel('Email'))).toBe(true)
+    await page.keyboard.type(EMAIL)
+    await page.keyboard.press('Tab')
+    expect(await focusedLabel(page)).toBe('Password')
+    await page.keyboard.type('not the password')
+    await page.keyboard.press('Enter')
+    await page.getByRole('alert').filter({ hasText: 'The email or password is not right' }).waitFor()
+    await check(page, 'sign-in-wrong-password')
+
+    await page.getByLabel('Password', { exact: true }).focus()
+    await page.keyboard.press('ControlOrMeta+A')
+    await page.keyboard.type(PASSWORD)
+    await page.keyboard.press('Enter')
+    await page.waitForURL('**/account')
+    await page.getByRole('heading', { name: 'Profile', level: 1 }).waitFor()
+
+    // On to Security by keyboard: Tab to the link, Enter, and focus lands on the heading.
+    const security = page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Security' })
+    expect(await tabUntilFocused(page, security)).toBe(true)
+    await page.keyboard.press('Enter')
+    await page.waitForURL('**/account/security')
+    await page.getByRole('heading', { name: 'Security', level: 1 }).waitFor()
+    expect(await focusedText(page)).toBe('Security')
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await page.waitForURL('**/sign-in')
+  })
+
+  it('the public pages a person reaches from links and mails', async () => {
+    await page.goto('/forgot-password')
+    await check(page, 'forgot-password')
+    await page.getByLabel('Email').fill(EMAIL)
+    await page.getByRole('button', { name: 'Send reset link' }).click()
+    await page.getByRole('heading', { name: 'Check your mail' }).waitFor()
+    await check(page, 'forgot-password-sent')
+
+    await page.goto('/reset-password?token=some-token')
+    await check(page, 'reset-password')
+    await page.getByRole('button', { name: 'Save new password' }).click()
+    await page.getByRole('alert').filter({ hasText: 'need attention' }).waitFor()
+    expect(await page.getByText('Repeat the new password.', { exact: true }).count()).toBe(1)
+    await page.goto('/reset-password')
+    await page.getByRole('heading', { name: 'This link does not work' }).waitFor()
+    expect(await page.title()).toBe('This link does not work · Tessera')
+    await check(page, 'reset-password-bad-link')
+
+    for (const [path, name, heading] of [
+      ['/email-verified/link', 'email-verified', 'Email verified'],
+      ['/email-verified', 'email-verified-by-hand', 'Email verification'],
+      [
+        '/email-verified/link?error=token_expired',
+        'email-verified-expired',
+        'We could not verify your email',
+      ],
+      ['/goodbye', 'goodbye-by-hand', 'You are signed out'],
+      ['/goodbye/link', 'goodbye', 'Your account is deleted'],
+      ['/check-email', 'check-email-by-hand', 'Confirm your email address'],
+      ['/nowhere', 'not-found', 'Page not found'],
+    ] as const) {
+      await page.goto(path)
+      await page.getByRole('heading', { name: heading, level: 1 }).waitFor()
+      await check(page, name)
+    }
+  })
+})
