@@ -6,7 +6,12 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { AUTH_ERRORS, type AuthErrorCode } from '../../domain/errors.js'
 import { isDomainError } from '../../domain/shared/errors.js'
 
-type ValidationIssue = { instancePath?: string; message?: string; params?: { requiredProperties?: string[] } }
+type ValidationIssue = {
+  keyword?: string
+  instancePath?: string
+  message?: string
+  params?: { requiredProperties?: string[]; additionalProperties?: string[]; limit?: unknown }
+}
 
 const fieldOf = (issue: ValidationIssue, context: string | undefined): string => {
   const path = (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.')
@@ -34,8 +39,31 @@ const FASTIFY_CODES: Record<string, AuthErrorCode> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'VALIDATION_ERROR',
 }
 
-const send = (reply: FastifyReply, status: number, code: string, message: string) =>
-  reply.status(status).type('application/json; charset=utf-8').send({ code, message })
+/**
+ * The field a validation failure is about, as a form knows it (`name`, `address.city`), the
+ * schema rule it broke and that rule's number, so a client can say "at most 256 characters" next
+ * to the right field. Taken from the first issue (the schema-false echo of an unknown property is
+ * skipped: its `additionalProperties` issue names the property).
+ */
+const structuredIssue = (error: FastifyError) => {
+  const issue = ((error.validation ?? []) as ValidationIssue[]).find((found) => found.keyword !== 'boolean')
+  if (!issue) return {}
+  const path = (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.')
+  const named = issue.params?.requiredProperties?.[0] ?? issue.params?.additionalProperties?.[0]
+  const field = [path, named].filter(Boolean).join('.')
+  const limit = issue.params?.limit
+  return {
+    ...(field ? { field } : {}),
+    ...(issue.keyword ? { rule: issue.keyword } : {}),
+    ...(typeof limit === 'number' ? { limit } : {}),
+  }
+}
+
+const send = (reply: FastifyReply, status: number, code: string, message: string, extra: object = {}) =>
+  reply
+    .status(status)
+    .type('application/json; charset=utf-8')
+    .send({ code, message, ...extra })
 
 export const installErrorHandling = (app: FastifyInstance): void => {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
@@ -44,7 +72,8 @@ export const installErrorHandling = (app: FastifyInstance): void => {
         reply.header('x-retry-after', '10')
       return send(reply, error.status, error.code, error.message)
     }
-    if (error.validation) return send(reply, 400, 'VALIDATION_ERROR', validationMessage(error))
+    if (error.validation)
+      return send(reply, 400, 'VALIDATION_ERROR', validationMessage(error), structuredIssue(error))
     const mapped = error.code ? FASTIFY_CODES[error.code] : undefined
     if (mapped) {
       const { status, message } = AUTH_ERRORS[mapped]

@@ -7,18 +7,29 @@ import { AUTH_ERRORS, type AuthErrorCode } from '../../domain/errors.js'
 
 /** The body of every error answer; `description` says which codes it carries. */
 export const errorBody = (description: string) =>
-  Type.Object({ code: Type.String(), message: Type.String() }, { description })
+  Type.Object(
+    {
+      code: Type.String(),
+      message: Type.String(),
+      // VALIDATION_ERROR only: the field, the schema rule it broke and that rule's number.
+      field: Type.Optional(Type.String()),
+      rule: Type.Optional(Type.String()),
+      limit: Type.Optional(Type.Number()),
+    },
+    { description },
+  )
 
 /**
  * Response schemas for the catalogue errors a route answers, grouped by status:
- * `response: { 200: Ok, ...errorResponses('UNAUTHORIZED', 'INVALID_PASSWORD') }`.
+ * `response: { 200: Ok, ...errorResponses('UNAUTHORIZED', 'INVALID_PASSWORD') }`. A pair
+ * `['INVALID_TOKEN', 404]` names an error the route answers with another status than the catalogue's.
  */
 export const errorResponses = (
-  ...codes: readonly AuthErrorCode[]
+  ...codes: readonly (AuthErrorCode | readonly [AuthErrorCode, number])[]
 ): { [status: number]: ReturnType<typeof errorBody> } => {
   const byStatus = new Map<number, AuthErrorCode[]>()
-  for (const code of codes) {
-    const { status } = AUTH_ERRORS[code]
+  for (const entry of codes) {
+    const [code, status] = typeof entry === 'string' ? [entry, AUTH_ERRORS[entry].status] : entry
     byStatus.set(status, [...(byStatus.get(status) ?? []), code])
   }
   return Object.fromEntries(

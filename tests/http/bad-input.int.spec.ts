@@ -44,11 +44,12 @@ describe('bad input (pglite)', () => {
   const post = (url: string, payload: string | Buffer, headers: Record<string, string> = JSON_TYPE) =>
     send({ method: 'POST', url, payload, headers })
 
-  /** A clear client error: 4xx, JSON `{code, message}` and nothing else. */
+  /** A clear client error: 4xx, JSON `{code, message}` (and, for a validation error, where). */
   const expectClientError = (reply: Reply, status: number, code: string) => {
     expect(reply.status, reply.body).toBe(status)
     expect(reply.contentType).toMatch(/^application\/json/)
-    expect(Object.keys(reply.json as object).sort()).toEqual(['code', 'message'])
+    const keys = Object.keys(reply.json as object).filter((key) => !['field', 'rule', 'limit'].includes(key))
+    expect(keys.sort()).toEqual(['code', 'message'])
     expect((reply.json as { code: string }).code).toBe(code)
     return (reply.json as { message: string }).message
   }
@@ -92,6 +93,24 @@ describe('bad input (pglite)', () => {
       JSON.stringify({ email: 'a@b.co', password: 'x', role: 'admin' }),
     )
     expect(expectClientError(signIn, 400, 'VALIDATION_ERROR')).toContain('role')
+  })
+
+  it('names the field, the rule and its limit in the body, for forms to show next to the field', async () => {
+    const long = await post(SIGN_UP, JSON.stringify({ ...VALID_SIGN_UP, name: 'x'.repeat(300) }))
+    expect(long.status).toBe(400)
+    expect(long.json).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'name',
+      rule: 'maxLength',
+      limit: 256,
+    })
+    const { email: _email, ...withoutEmail } = VALID_SIGN_UP
+    expect((await post(SIGN_UP, JSON.stringify(withoutEmail))).json).toMatchObject({
+      field: 'email',
+      rule: 'required',
+    })
+    const unknown = await post(SIGN_UP, JSON.stringify({ ...VALID_SIGN_UP, isAdmin: true }))
+    expect(unknown.json).toMatchObject({ field: 'isAdmin', rule: 'additionalProperties' })
   })
 
   it('answers a missing field with 400 VALIDATION_ERROR naming it', async () => {
@@ -164,7 +183,8 @@ describe('bad input (pglite)', () => {
           `${route} ${String(payload).slice(0, 60)} ${JSON.stringify(headers)}`,
         ).toBeLessThan(500)
         expect(reply.status).toBeGreaterThanOrEqual(200)
-        if (reply.status >= 400) expect(Object.keys(reply.json as object).sort()).toEqual(['code', 'message'])
+        if (reply.status >= 400)
+          expect(reply.json).toMatchObject({ code: expect.any(String), message: expect.any(String) })
       }
     }
   })
@@ -239,7 +259,7 @@ describe('/ok, /error and unknown paths (pglite)', () => {
       ['GET', '/nope'],
       ['POST', '/nope'],
       ['GET', '/sign-up/email/extra'],
-      ['POST', '/sign-in/username'],
+      ['POST', '/sign-in/anonymous'],
     ] as const) {
       const reply = await tessera.api.request(method, path, method === 'POST' ? {} : undefined)
       expect(reply.status, path).toBe(404)
