@@ -38,7 +38,7 @@ const PendingChange = ({ change, user }: { change: PendingEmailChange; user: Use
 export const CurrentEmail = ({ user }: { user: User }) => (
   <Card
     title="Email address"
-    description="Where we send sign-in links, password resets and security notices."
+    description="Where we send the links that verify your address and reset your password."
   >
     <div className="email-row">
       <strong data-testid="current-email" className="email-address">
