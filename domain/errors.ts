@@ -1,7 +1,7 @@
 /// Every error the API answers, once: the code better-auth 1.7 uses for the same failure (apps and
 /// its client switch on it), the HTTP status, and the spec's message.
 
-import { defineErrors } from './shared/errors.js'
+import { DomainError, defineErrors } from './shared/errors.js'
 
 export const AUTH_ERRORS = defineErrors({
   // Accounts
@@ -58,3 +58,18 @@ export const AUTH_ERRORS = defineErrors({
 })
 
 export type AuthErrorCode = Parameters<typeof AUTH_ERRORS.error>[0]
+
+/**
+ * The catalogue's error for `code` with another status, where better-auth answers the same failure
+ * differently on one route (an unknown deletion token: 404; other unknown tokens: 400).
+ */
+export const errorWithStatus = (code: AuthErrorCode, status: number): DomainError<AuthErrorCode> =>
+  new DomainError(code, status, AUTH_ERRORS[code].message)
+
+/** A body field that breaks a rule its schema does not express: answered like any invalid body. */
+export const invalidBodyField = (field: string, reason: string): DomainError<AuthErrorCode> =>
+  new DomainError(
+    'VALIDATION_ERROR',
+    400,
+    `${AUTH_ERRORS.VALIDATION_ERROR.message}: [body.${field}] ${reason}`,
+  )

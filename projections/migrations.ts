@@ -6,7 +6,7 @@ import { oneTimeTokensMigration } from './one-time-tokens/one-time-tokens.table.
 import { mailDeadLettersMigration } from './reactors/mail/dead-letters.table.js'
 import { checkpointsMigration } from './runner/checkpoints.table.js'
 import { sessionsMigration } from './sessions/sessions.table.js'
-import { usersMigration } from './users/users.table.js'
+import { usernamesMigration, usersMigration } from './users/users.table.js'
 
 export const readModelMigrations: Record<string, Migration> = {
   '2026-11-21T00:01:00Z_checkpoints': checkpointsMigration,
@@ -15,4 +15,5 @@ export const readModelMigrations: Record<string, Migration> = {
   '2026-11-21T00:04:00Z_one-time-tokens': oneTimeTokensMigration,
   '2026-11-22T00:10:00Z_mail-dead-letters': mailDeadLettersMigration,
   '2026-11-22T00:30:00Z_activity': activityMigration,
+  '2026-11-23T01:00:00Z_users-usernames': usernamesMigration,
 }

@@ -11,6 +11,7 @@ import { emailPasswordRoutes } from '../../command-api/email-password/email-pass
 import { emailVerificationRoutes } from '../../command-api/email-verification/email-verification.routes.js'
 import { passwordResetRoutes } from '../../command-api/password-reset/password-reset.routes.js'
 import { sessionCommandRoutes } from '../../command-api/sessions/session-commands.routes.js'
+import { usernameRoutes } from '../../command-api/username/username.routes.js'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import type { Config } from '../../infra/config/config.js'
 import { installErrorHandling } from '../../infra/http/error-handler.js'
@@ -74,6 +75,7 @@ export const buildApp = async (
       api.addHook('preValidation', nulGuardHook)
       api.addHook('preHandler', trustedUrlsHook(ctx.config))
       await api.register(emailPasswordRoutes(ctx))
+      await api.register(usernameRoutes(ctx))
       await api.register(sessionCommandRoutes(ctx))
       await api.register(emailVerificationRoutes(ctx))
       await api.register(passwordResetRoutes(ctx))

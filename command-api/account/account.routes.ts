@@ -10,15 +10,18 @@ import { findUserById } from '../../projections/users/users.repository.js'
 import { authOf, sessionGuards } from '../../query-api/sessions/require-session.js'
 import { StatusSchema, UserSchema, userJson } from '../../query-api/shared/presenters.js'
 import type { CommandContext } from '../context.js'
-import { runUserCommand } from '../shared/run-user-command.js'
 import { changeEmail } from './change-email.js'
 import { changePassword } from './credentials.js'
 import { deleteAccount, deleteWithToken } from './delete-account.js'
+import { updateUser } from './update-user.js'
 
 const UpdateUserBody = Type.Object(
   {
     name: Type.Optional(Type.String({ maxLength: 256 })),
     image: Type.Optional(Type.Union([Type.String({ maxLength: 2048 }), Type.Null()])),
+    // Generous bounds: the username rules (30 by default) answer with their own codes.
+    username: Type.Optional(Type.String({ maxLength: 1024 })),
+    displayUsername: Type.Optional(Type.String({ maxLength: 1024 })),
     // Accepted by the schema only so that the answer can say why it is refused.
     email: Type.Optional(Type.Unknown()),
   },
@@ -59,7 +62,7 @@ export const accountRoutes =
       {
         preHandler: requireSession,
         schema: {
-          summary: 'Change your name or picture',
+          summary: 'Change your name, picture or username',
           tags: ['Account'],
           body: UpdateUserBody,
           response: {
@@ -69,14 +72,9 @@ export const accountRoutes =
         },
       },
       async (request) => {
-        const { name, image, email } = request.body
+        const { email, ...fields } = request.body
         if (email !== undefined) throw AUTH_ERRORS.error('EMAIL_CAN_NOT_BE_UPDATED')
-        const { user } = authOf(request)
-        await runUserCommand(ctx, originOf(request), user.id, {
-          type: 'update-profile',
-          ...(name !== undefined ? { name } : {}),
-          ...(image !== undefined ? { image } : {}),
-        })
+        await updateUser(ctx, originOf(request), authOf(request), fields)
         return { status: true }
       },
     )
@@ -162,7 +160,7 @@ export const accountRoutes =
             ...errorResponses(
               ...SIGNED_IN_POST_ERRORS,
               'INVALID_PASSWORD',
-              'INVALID_TOKEN',
+              ['INVALID_TOKEN', 404],
               'SESSION_EXPIRED',
               'CREDENTIAL_ACCOUNT_NOT_FOUND',
               'NOT_FOUND',
@@ -196,7 +194,7 @@ export const accountRoutes =
             ...errorResponses(
               ...ANY_ROUTE_ERRORS,
               'UNAUTHORIZED',
-              'INVALID_TOKEN',
+              ['INVALID_TOKEN', 404],
               'NOT_FOUND',
               'INVALID_CALLBACK_URL',
             ),

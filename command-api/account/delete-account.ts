@@ -3,7 +3,8 @@
 /// the user's personal data from the log by destroying their data key. The route clears the cookies
 /// when the answer is 'User deleted'.
 
-import { AUTH_ERRORS } from '../../domain/errors.js'
+import { AUTH_ERRORS, errorWithStatus } from '../../domain/errors.js'
+import { isDomainError } from '../../domain/shared/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { issueToken } from '../../infra/crypto/derived-tokens.js'
 import { verifyPassword } from '../../infra/crypto/password.js'
@@ -69,7 +70,10 @@ export const deleteAccount = async (
   return 'Verification email sent'
 }
 
-/** The mailed link (or its token posted back): it must belong to the signed-in user. */
+/**
+ * The mailed link (or its token posted back): it must belong to the signed-in user. Any other
+ * token is 404 'Invalid token', as better-auth answers it here (an unknown reset token is 400).
+ */
 export const deleteWithToken = async (
   ctx: CommandContext,
   origin: RequestOrigin,
@@ -78,10 +82,12 @@ export const deleteWithToken = async (
 ): Promise<void> => {
   const tokenHash = sha256Hex(token)
   const found = await findOneTimeToken(ctx.db, tokenHash, 'delete-account')
-  if (!found || found.user_id !== auth.user.id) throw AUTH_ERRORS.error('INVALID_TOKEN')
-  await deleteNow(ctx, origin, auth.user.id, {
-    kind: 'token',
-    tokenHash,
-    now: ctx.clock().toISOString(),
-  })
+  if (!found || found.user_id !== auth.user.id) throw errorWithStatus('INVALID_TOKEN', 404)
+  try {
+    await deleteNow(ctx, origin, auth.user.id, { kind: 'token', tokenHash, now: ctx.clock().toISOString() })
+  } catch (error) {
+    // An expired (or already used) token is no better than an unknown one.
+    if (isDomainError(error) && error.code === 'INVALID_TOKEN') throw errorWithStatus('INVALID_TOKEN', 404)
+    throw error
+  }
 }

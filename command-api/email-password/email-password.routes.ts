@@ -18,6 +18,9 @@ const SignUpBody = Type.Object(
     image: Type.Optional(Type.Union([Type.String({ maxLength: 2048 }), Type.Null()])),
     callbackURL: Type.Optional(Type.String({ maxLength: 2048 })),
     rememberMe: Type.Optional(Type.Boolean()),
+    // Generous bounds: the username rules (30 by default) answer with their own codes.
+    username: Type.Optional(Type.String({ maxLength: 1024 })),
+    displayUsername: Type.Optional(Type.String({ maxLength: 1024 })),
   },
   { additionalProperties: false },
 )
@@ -51,13 +54,18 @@ export const emailPasswordRoutes =
               'USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL',
               'EMAIL_PASSWORD_SIGN_UP_DISABLED',
               'INVALID_CALLBACK_URL',
+              'USERNAME_TOO_SHORT',
+              'USERNAME_TOO_LONG',
+              'INVALID_USERNAME',
+              'USERNAME_IS_ALREADY_TAKEN',
             ),
             200: Type.Object({ token: Type.Union([Type.String(), Type.Null()]), user: UserSchema }),
           },
         },
       },
       async (request, reply) => {
-        const { name, email, password, image, rememberMe, callbackURL } = request.body
+        const { name, email, password, image, rememberMe, callbackURL, username, displayUsername } =
+          request.body
         const result = await signUp(ctx, originOf(request), {
           name,
           email,
@@ -65,6 +73,8 @@ export const emailPasswordRoutes =
           image: image ?? null,
           rememberMe: rememberMe !== false,
           callbackURL: callbackURL ?? null,
+          ...(username !== undefined ? { username } : {}),
+          ...(displayUsername !== undefined ? { displayUsername } : {}),
         })
         if (result.session) setSessionCookie(reply, result.session, ctx.sessions.cookieSettings)
         return { token: result.session?.token ?? null, user: userJson(result.user) }
@@ -81,6 +91,7 @@ export const emailPasswordRoutes =
           response: {
             ...errorResponses(
               ...POST_ERRORS,
+              'INVALID_EMAIL',
               'INVALID_EMAIL_OR_PASSWORD',
               'EMAIL_NOT_VERIFIED',
               'EMAIL_PASSWORD_DISABLED',

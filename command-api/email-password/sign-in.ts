@@ -1,11 +1,12 @@
-/// Sign-in with email and password. Every failure is the same 401, and an unknown email still
-/// costs a full password hash, so neither the answer nor its timing tells which emails exist.
+/// Sign-in with email and password. Every failure is the same 401 (a malformed address aside: 400),
+/// and an unknown email still costs a full password hash, so neither the answer nor its timing
+/// tells which emails exist.
 
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { isValidEmail, normalizeEmail } from '../../domain/user/email.js'
 import { burnPasswordCheck, verifyPassword } from '../../infra/crypto/password.js'
-import { findCredentialByEmail } from '../../projections/users/users.repository.js'
+import { type FoundCredential, findCredentialByEmail } from '../../projections/users/users.repository.js'
 import type { UserRow } from '../../projections/users/users.table.js'
 import type { CommandContext } from '../context.js'
 import { type StartedSession, startSession } from '../sessions/start-session.js'
@@ -13,21 +14,37 @@ import { runUserCommand } from '../shared/run-user-command.js'
 
 export type SignInInput = { email: string; password: string; rememberMe: boolean; callbackURL: string | null }
 
+export type SignedIn = { session: StartedSession; user: UserRow }
+
 export const signIn = async (
   ctx: CommandContext,
   origin: RequestOrigin,
   input: SignInInput,
-): Promise<{ session: StartedSession; user: UserRow }> => {
+): Promise<SignedIn> => {
   const { config, db } = ctx
   if (!config.emailAndPassword.enabled) throw AUTH_ERRORS.error('EMAIL_PASSWORD_DISABLED')
-  const found = isValidEmail(input.email)
-    ? await findCredentialByEmail(db, normalizeEmail(input.email))
-    : undefined
+  // A malformed address says nothing about which accounts exist: 400, as better-auth answers it.
+  if (!isValidEmail(input.email)) throw AUTH_ERRORS.error('INVALID_EMAIL')
+  const found = await findCredentialByEmail(db, normalizeEmail(input.email))
+  return signInWithPassword(ctx, origin, found, input, 'INVALID_EMAIL_OR_PASSWORD')
+}
+
+/**
+ * The password check and what follows it, shared by the email and username sign-ins: `found` is
+ * the account the identifier names, if any; without one the password is hashed all the same.
+ */
+export const signInWithPassword = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  found: FoundCredential | undefined,
+  input: { password: string; rememberMe: boolean; callbackURL: string | null },
+  failure: 'INVALID_EMAIL_OR_PASSWORD' | 'INVALID_USERNAME_OR_PASSWORD',
+): Promise<SignedIn> => {
   const passwordMatches = found?.passwordHash
     ? await verifyPassword(found.passwordHash, input.password)
     : await burnPasswordCheck(input.password)
-  if (!found || !passwordMatches) throw AUTH_ERRORS.error('INVALID_EMAIL_OR_PASSWORD')
-  if (config.emailAndPassword.requireEmailVerification && !found.user.email_verified) {
+  if (!found || !passwordMatches) throw AUTH_ERRORS.error(failure)
+  if (ctx.config.emailAndPassword.requireEmailVerification && !found.user.email_verified) {
     // A fresh link, so the person can act on the refusal straight away.
     await runUserCommand(
       ctx,

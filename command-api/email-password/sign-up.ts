@@ -5,7 +5,15 @@ import { AUTH_ERRORS } from '../../domain/errors.js'
 import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
 import { parseEmail } from '../../domain/user/email.js'
 import { assertPasswordPolicy } from '../../domain/user/password-policy.js'
-import { EMAIL_CLAIM_SCOPE, userClaims, userDecider, userStream } from '../../domain/user/user.js'
+import {
+  claimConflictError,
+  EMAIL_CLAIM_SCOPE,
+  USERNAME_CLAIM_SCOPE,
+  userClaims,
+  userDecider,
+  userStream,
+} from '../../domain/user/user.js'
+import { signUpUsernames } from '../../domain/user/username.js'
 import { hashPassword } from '../../infra/crypto/password.js'
 import { newId } from '../../infra/crypto/tokens.js'
 import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
@@ -13,6 +21,7 @@ import { findUserById } from '../../projections/users/users.repository.js'
 import type { UserRow } from '../../projections/users/users.table.js'
 import type { CommandContext } from '../context.js'
 import { type StartedSession, startSession } from '../sessions/start-session.js'
+import { usernameLimits } from '../username/username-limits.js'
 
 export type SignUpInput = {
   name: string
@@ -21,6 +30,8 @@ export type SignUpInput = {
   image: string | null
   rememberMe: boolean
   callbackURL: string | null
+  username?: string
+  displayUsername?: string
 }
 
 export const passwordLimits = ({ config }: CommandContext) => ({
@@ -35,9 +46,14 @@ export const signUp = async (
 ): Promise<{ session: StartedSession | null; user: UserRow }> => {
   const { config, store, handle, clock, db } = ctx
   if (!config.emailAndPassword.enabled) throw AUTH_ERRORS.error('EMAIL_PASSWORD_SIGN_UP_DISABLED')
+  // Username first, as better-auth's username plugin checks it ahead of the sign-up itself.
+  const limits = usernameLimits(ctx)
+  const { username } = signUpUsernames(input, limits)
+  if (username !== null && (await store.claimOwner(USERNAME_CLAIM_SCOPE, username)))
+    throw AUTH_ERRORS.error('USERNAME_IS_ALREADY_TAKEN')
   const email = parseEmail(input.email)
   assertPasswordPolicy(input.password, passwordLimits(ctx))
-  // Saves a hash for the common case; the claim below is what actually guarantees uniqueness.
+  // Saves a hash for the common case; the claims below are what actually guarantee uniqueness.
   if (await store.claimOwner(EMAIL_CLAIM_SCOPE, email))
     throw AUTH_ERRORS.error('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL')
 
@@ -57,12 +73,14 @@ export const signUp = async (
         sendVerification:
           config.emailVerification.sendOnSignUp || config.emailAndPassword.requireEmailVerification,
         callbackURL: input.callbackURL,
+        ...(input.username !== undefined ? { username: input.username } : {}),
+        ...(input.displayUsername !== undefined ? { displayUsername: input.displayUsername } : {}),
+        usernameLimits: limits,
       },
       { metadata: metadataFor(origin, { type: 'anonymous' }, clock()), claims: userClaims },
     )
   } catch (error) {
-    if (error instanceof UniqueClaimConflictError)
-      throw AUTH_ERRORS.error('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL')
+    if (error instanceof UniqueClaimConflictError) throw claimConflictError(error.scope)
     throw error
   }
   const user = await findUserById(db, userId)

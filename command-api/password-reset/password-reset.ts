@@ -2,7 +2,7 @@
 /// address exists), the link's landing check, and the reset itself (single use, even when many
 /// submits race: the user stream's optimistic concurrency lets exactly one consume the token).
 
-import { AUTH_ERRORS } from '../../domain/errors.js'
+import { AUTH_ERRORS, invalidBodyField } from '../../domain/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { isValidEmail, normalizeEmail } from '../../domain/user/email.js'
 import { assertPasswordPolicy } from '../../domain/user/password-policy.js'
@@ -32,7 +32,9 @@ export const requestPasswordReset = async (
   origin: RequestOrigin,
   { email, redirectTo }: { email: string; redirectTo: string | null },
 ): Promise<() => Promise<void>> => {
-  const user = isValidEmail(email) ? await findUserByEmail(ctx.db, normalizeEmail(email)) : undefined
+  // better-auth's body schema refuses a malformed address before anything else (400).
+  if (!isValidEmail(email)) throw invalidBodyField('email', 'Invalid email address')
+  const user = await findUserByEmail(ctx.db, normalizeEmail(email))
   if (!user) return async () => {}
   return async () => {
     const { requestId, tokenHash } = issueToken(ctx.config.secret, 'password-reset')

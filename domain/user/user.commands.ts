@@ -3,9 +3,13 @@
 /// a slow hash (a password match, a signed link) are done by the caller and passed in as results.
 
 import type { CredentialAccount } from './user.events.js'
+import type { UsernameLimits } from './username.js'
+
+/** Username fields as the request typed them; checked against `usernameLimits` (default 3 to 30). */
+type UsernameInput = { username?: string; displayUsername?: string; usernameLimits?: Partial<UsernameLimits> }
 
 export type UserCommand =
-  | {
+  | ({
       type: 'register-user'
       userId: string
       email: string
@@ -15,7 +19,7 @@ export type UserCommand =
       /** Send a verification mail right away (emailVerification.sendOnSignUp). */
       sendVerification: boolean
       callbackURL: string | null
-    }
+    } & UsernameInput)
   /** Mail a verification link to the user's own, still unverified, address. */
   | { type: 'request-verification-email'; email: string; callbackURL: string | null }
   /** A valid verification link for `email` was followed. */
@@ -30,7 +34,7 @@ export type UserCommand =
   | { type: 'reset-password'; tokenHash: string; passwordHash: string; now: string }
   | { type: 'change-password'; currentPasswordMatches: boolean; passwordHash: string }
   | { type: 'set-password'; accountId: string; passwordHash: string }
-  | { type: 'update-profile'; name?: string; image?: string | null }
+  | ({ type: 'update-profile'; name?: string; image?: string | null } & UsernameInput)
   | { type: 'change-email'; newEmail: string; callbackURL: string | null }
   /** The confirmation link sent to the current address was followed. */
   | { type: 'confirm-email-change'; currentEmail: string; newEmail: string; callbackURL: string | null }

@@ -5,6 +5,7 @@ import { parseEmail } from './email.js'
 import type { UserCommand } from './user.commands.js'
 import type { UserEvent } from './user.events.js'
 import type { ActiveUser, PendingToken, User } from './user.js'
+import { parseUsername, signUpUsernames } from './username.js'
 
 type Command<T extends UserCommand['type']> = Extract<UserCommand, { type: T }>
 
@@ -60,10 +61,21 @@ const isLive = (token: PendingToken, tokenHash: string, now: string) =>
 const register = (command: Command<'register-user'>, state: User): UserEvent[] => {
   if (state.status !== 'none') throw AUTH_ERRORS.error('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL')
   const { userId, name, image, credential, sendVerification, callbackURL } = command
+  // Username rules first, as better-auth's username plugin checks them ahead of the sign-up itself.
+  const { username, displayUsername } = signUpUsernames(command, command.usernameLimits)
   const email = parseEmail(command.email)
   const registered: UserEvent = {
     type: 'user.registered',
-    data: { userId, email, name: name.trim(), image, emailVerified: false, credential },
+    data: {
+      userId,
+      email,
+      name: name.trim(),
+      image,
+      emailVerified: false,
+      credential,
+      ...(username !== null ? { username } : {}),
+      ...(displayUsername !== null ? { displayUsername } : {}),
+    },
   }
   if (!sendVerification) return [registered]
   return [registered, { type: 'user.verification-email-requested', data: { userId, email, callbackURL } }]
@@ -111,15 +123,32 @@ const changePassword = (command: Command<'change-password'>, user: ActiveUser): 
 }
 
 const updateProfile = (command: Command<'update-profile'>, user: ActiveUser): UserEvent[] => {
+  const fields = [command.name, command.image, command.username, command.displayUsername]
+  if (fields.every((field) => field === undefined)) throw AUTH_ERRORS.error('NO_FIELDS_TO_UPDATE')
+  // Checked before anything changes: a bad username refuses the whole update (400).
+  const username =
+    command.username === undefined
+      ? user.username
+      : parseUsername(command.username, 'profile', command.usernameLimits)
   const name = command.name?.trim()
   const changes = {
     ...(name !== undefined && name !== user.name ? { name } : {}),
     ...(command.image !== undefined && command.image !== user.image ? { image: command.image } : {}),
   }
-  if (command.name === undefined && command.image === undefined)
-    throw AUTH_ERRORS.error('NO_FIELDS_TO_UPDATE')
-  if (Object.keys(changes).length === 0) return []
-  return [{ type: 'user.profile-updated', data: { userId: user.userId, ...changes } }]
+  const events: UserEvent[] =
+    Object.keys(changes).length === 0
+      ? []
+      : [{ type: 'user.profile-updated', data: { userId: user.userId, ...changes } }]
+  // As better-auth: a new username leaves the display form alone unless one is given with it.
+  const displayUsername = command.displayUsername ?? user.displayUsername
+  if (username === user.username && displayUsername === user.displayUsername) return events
+  return [
+    ...events,
+    {
+      type: 'user.username-changed',
+      data: { userId: user.userId, username, displayUsername, previousUsername: user.username },
+    },
+  ]
 }
 
 /**
@@ -182,7 +211,8 @@ const deleteUser = (command: Command<'delete-user'>, user: ActiveUser): UserEven
     !user.deletionTokens.some((token) => isLive(token, proof.tokenHash, proof.now))
   )
     throw AUTH_ERRORS.error('INVALID_TOKEN')
-  return [{ type: 'user.deleted', data: { userId: user.userId, email: user.email } }]
+  const { userId, email, username } = user
+  return [{ type: 'user.deleted', data: { userId, email, ...(username !== null ? { username } : {}) } }]
 }
 
 // Only a token that exists and has expired is discarded; anything else is left alone.

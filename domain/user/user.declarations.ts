@@ -9,9 +9,13 @@ const nothingShown = () => ({})
 export const USER_EVENT_DECLARATIONS: EventDeclarations<UserEvent> = {
   'user.registered': {
     subject,
-    personal: ['email', 'name', 'image', 'credential.passwordHash'],
+    personal: ['email', 'name', 'image', 'credential.passwordHash', 'username', 'displayUsername'],
     activity: {
-      details: ({ email, emailVerified }) => ({ email, emailVerified }),
+      details: ({ email, emailVerified, username }) => ({
+        email,
+        emailVerified,
+        ...(username !== undefined ? { username } : {}),
+      }),
       causedByOwner: true,
     },
     invalidates: 'subject-sessions',
@@ -62,6 +66,18 @@ export const USER_EVENT_DECLARATIONS: EventDeclarations<UserEvent> = {
     },
     invalidates: 'subject-sessions',
   },
+  'user.username-changed': {
+    subject,
+    personal: ['username', 'displayUsername', 'previousUsername'],
+    activity: {
+      details: ({ previousUsername, username, displayUsername }) => ({
+        previousUsername,
+        username,
+        displayUsername,
+      }),
+    },
+    invalidates: 'subject-sessions',
+  },
   'user.email-change-requested': {
     subject,
     personal: ['currentEmail', 'newEmail'],
@@ -88,5 +104,10 @@ export const USER_EVENT_DECLARATIONS: EventDeclarations<UserEvent> = {
   },
   // Housekeeping: an expired token was thrown away.
   'user.token-discarded': { subject, personal: [], activity: null, invalidates: 'subject-sessions' },
-  'user.deleted': { subject, personal: ['email'], activity: 'forget', invalidates: 'subject-sessions' },
+  'user.deleted': {
+    subject,
+    personal: ['email', 'username'],
+    activity: 'forget',
+    invalidates: 'subject-sessions',
+  },
 }

@@ -17,6 +17,10 @@ export type UserEvent =
         image: string | null
         emailVerified: boolean
         credential: CredentialAccount | null
+        /** Lowercased, unique (claim `user.username`); absent when signed up without one. */
+        username?: string
+        /** The username as typed, shown to people; absent when signed up without one. */
+        displayUsername?: string
       }
     }
   /** Mail a verification link (an HS256 token, 1 hour) for `email` to `email`. */
@@ -42,6 +46,19 @@ export type UserEvent =
   /** A server-side operation gave a password to a user who had none (e.g. social only). */
   | { type: 'user.password-set'; data: { userId: string; accountId: string; passwordHash: string } }
   | { type: 'user.profile-updated'; data: { userId: string; name?: string; image?: string | null } }
+  /**
+   * The username or its display form changed; both hold their new values. `previousUsername` lets
+   * the store release the old claim (null when the user had none).
+   */
+  | {
+      type: 'user.username-changed'
+      data: {
+        userId: string
+        username: string | null
+        displayUsername: string | null
+        previousUsername: string | null
+      }
+    }
   /** A verified user asked to move to `newEmail`: mail a confirmation link to the current address. */
   | {
       type: 'user.email-change-requested'
@@ -70,8 +87,8 @@ export type UserEvent =
     }
   /** An expired one-time token was looked up and discarded (spec: expired values go when looked up). */
   | { type: 'user.token-discarded'; data: { userId: string; tokenHash: string } }
-  /** `email` lets the store release the address's claim so it can sign up again. */
-  | { type: 'user.deleted'; data: { userId: string; email: string } }
+  /** `email` (and `username`) let the store release their claims so they can be used again. */
+  | { type: 'user.deleted'; data: { userId: string; email: string; username?: string } }
 
 export type UserEventType = UserEvent['type']
 

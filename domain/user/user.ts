@@ -1,7 +1,10 @@
 /// The user aggregate: the person's identity and their credential (email + password) account.
-/// Stream: `user-<id>`. Email uniqueness is a store-level claim (`user.email`), not a rule here.
+/// Stream: `user-<id>`. Email and username uniqueness are store-level claims (`user.email`,
+/// `user.username`), not rules here.
 
+import { AUTH_ERRORS } from '../errors.js'
 import type { Decider } from '../shared/decider.js'
+import type { DomainError } from '../shared/errors.js'
 import type { UserCommand } from './user.commands.js'
 import { decideUser } from './user.decide.js'
 import type { CredentialAccount, UserEvent } from './user.events.js'
@@ -12,6 +15,13 @@ export type { CredentialAccount, UserEvent } from './user.events.js'
 export const userStream = (userId: string): string => `user-${userId}`
 
 export const EMAIL_CLAIM_SCOPE = 'user.email'
+export const USERNAME_CLAIM_SCOPE = 'user.username'
+
+/** The answer when the store refuses a claim: someone else holds that email or username. */
+export const claimConflictError = (scope: string): DomainError =>
+  scope === USERNAME_CLAIM_SCOPE
+    ? AUTH_ERRORS.error('USERNAME_IS_ALREADY_TAKEN')
+    : AUTH_ERRORS.error('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL')
 
 /// State
 
@@ -25,6 +35,9 @@ export type ActiveUser = {
   name: string
   image: string | null
   emailVerified: boolean
+  /** Lowercased; null when the user has none. */
+  username: string | null
+  displayUsername: string | null
   credential: CredentialAccount | null
   resetTokens: PendingToken[]
   deletionTokens: PendingToken[]
@@ -72,6 +85,8 @@ const evolveActive = (user: ActiveUser, event: UserEvent): User => {
       const { name, image } = event.data
       return { ...user, ...(name !== undefined ? { name } : {}), ...(image !== undefined ? { image } : {}) }
     }
+    case 'user.username-changed':
+      return { ...user, username: event.data.username, displayUsername: event.data.displayUsername }
     case 'user.email-change-confirmed':
       return { ...user, confirmedNewEmail: event.data.newEmail }
     case 'user.email-changed':
@@ -106,7 +121,7 @@ const evolveActive = (user: ActiveUser, event: UserEvent): User => {
 
 export const evolve = (state: User, event: UserEvent): User => {
   if (event.type === 'user.registered') {
-    const { userId, email, name, image, emailVerified, credential } = event.data
+    const { userId, email, name, image, emailVerified, credential, username, displayUsername } = event.data
     return {
       status: 'active',
       userId,
@@ -114,6 +129,8 @@ export const evolve = (state: User, event: UserEvent): User => {
       name,
       image,
       emailVerified,
+      username: username ?? null,
+      displayUsername: displayUsername ?? null,
       credential,
       resetTokens: [],
       deletionTokens: [],
@@ -134,19 +151,26 @@ export type ClaimRequest = { op: 'claim' | 'release'; scope: string; value: stri
 
 export const userClaims = (events: readonly UserEvent[]): ClaimRequest[] =>
   events.flatMap((event): ClaimRequest[] => {
-    const claim = (op: ClaimRequest['op'], value: string) => ({
+    const claim = (op: ClaimRequest['op'], value: string, scope = EMAIL_CLAIM_SCOPE) => ({
       op,
-      scope: EMAIL_CLAIM_SCOPE,
+      scope,
       value,
       owner: event.data.userId,
     })
+    const username = (op: ClaimRequest['op'], value: string | null | undefined) =>
+      value ? [claim(op, value, USERNAME_CLAIM_SCOPE)] : []
     switch (event.type) {
       case 'user.registered':
-        return [claim('claim', event.data.email)]
+        return [claim('claim', event.data.email), ...username('claim', event.data.username)]
       case 'user.email-changed':
         return [claim('release', event.data.previousEmail), claim('claim', event.data.email)]
+      case 'user.username-changed': {
+        const { previousUsername, username: next } = event.data
+        if (previousUsername === next) return []
+        return [...username('release', previousUsername), ...username('claim', next)]
+      }
       case 'user.deleted':
-        return [claim('release', event.data.email)]
+        return [claim('release', event.data.email), ...username('release', event.data.username)]
       default:
         return []
     }

@@ -18,6 +18,8 @@ export type FeatureOptions = {
   /** Seconds. `freshAge` 0 disables the freshness check. */
   session: { expiresIn: number; updateAge: number; freshAge: number }
   user: { deleteUser: { enabled: boolean; immediate: boolean }; changeEmail: { enabled: boolean } }
+  /** Username rules (better-auth's username plugin options of the same names). */
+  username: { minUsernameLength: number; maxUsernameLength: number }
   /** `window` in seconds, `max` requests per window. */
   rateLimit: { window: number; max: number }
   /**
@@ -69,10 +71,17 @@ export const parseFeatureOptions = (json: unknown, label = DEFAULT_CONFIG_FILE):
     emailVerification: emailVerification(root.section('emailVerification')),
     session: session(root.section('session')),
     user: user(root.section('user')),
+    username: username(root.section('username')),
     rateLimit: rateLimit(root.section('rateLimit')),
     jwt: jwt(root.section('jwt')),
   }
   root.rejectUnread()
+  const { minUsernameLength, maxUsernameLength } = options.username
+  if (minUsernameLength > maxUsernameLength)
+    throw root.error(
+      'username.minUsernameLength',
+      `must not exceed username.maxUsernameLength (${maxUsernameLength})`,
+    )
   const { minPasswordLength, maxPasswordLength } = options.emailAndPassword
   if (minPasswordLength > maxPasswordLength) {
     throw root.error(
@@ -117,6 +126,12 @@ const user = (section: Section): FeatureOptions['user'] => {
     changeEmail: changeEmail.done({ enabled: changeEmail.boolean('enabled', true) }),
   })
 }
+
+const username = (section: Section): FeatureOptions['username'] =>
+  section.done({
+    minUsernameLength: section.integer('minUsernameLength', 3, 1),
+    maxUsernameLength: section.integer('maxUsernameLength', 30, 1),
+  })
 
 const rateLimit = (section: Section): FeatureOptions['rateLimit'] =>
   section.done({ window: section.integer('window', 10, 1), max: section.integer('max', 100, 1) })

@@ -115,9 +115,12 @@ describe('tessera.config.json: jwt', () => {
       lifetimeSeconds: 900,
     })
     expect(
-      parseFeatureOptions({ jwt: { algorithm: 'PS256', rotationIntervalSeconds: 86_400, enabled: false } }).jwt,
+      parseFeatureOptions({ jwt: { algorithm: 'PS256', rotationIntervalSeconds: 86_400, enabled: false } })
+        .jwt,
     ).toEqual({ enabled: false, algorithm: 'PS256', rotationIntervalSeconds: 86_400, lifetimeSeconds: 900 })
-    expect(parseFeatureOptions({ jwt: { rotationIntervalSeconds: null } }).jwt.rotationIntervalSeconds).toBeNull()
+    expect(
+      parseFeatureOptions({ jwt: { rotationIntervalSeconds: null } }).jwt.rotationIntervalSeconds,
+    ).toBeNull()
   })
 
   it.each([
@@ -129,8 +132,31 @@ describe('tessera.config.json: jwt', () => {
       { jwt: { rotationIntervalSeconds: 0 } },
       'tessera.config.json: jwt.rotationIntervalSeconds must be a positive integer or null',
     ],
-    [{ jwt: { lifetimeSeconds: '900' } }, 'tessera.config.json: jwt.lifetimeSeconds must be a positive integer'],
+    [
+      { jwt: { lifetimeSeconds: '900' } },
+      'tessera.config.json: jwt.lifetimeSeconds must be a positive integer',
+    ],
     [{ jwt: { expiresIn: 900 } }, 'tessera.config.json: jwt.expiresIn is not a known option'],
+  ])('refuses %j', (json, message) => {
+    expect(messageOf(json)).toBe(message)
+  })
+})
+
+describe('tessera.config.json: username', () => {
+  it("defaults to better-auth's 3 to 30 characters", () => {
+    expect(parseFeatureOptions({}).username).toEqual({ minUsernameLength: 3, maxUsernameLength: 30 })
+    expect(parseFeatureOptions({ username: { minUsernameLength: 5 } }).username.minUsernameLength).toBe(5)
+  })
+
+  it.each([
+    [
+      { username: { minUsernameLength: 0 } },
+      'tessera.config.json: username.minUsernameLength must be a positive integer',
+    ],
+    [
+      { username: { minUsernameLength: 10, maxUsernameLength: 5 } },
+      'tessera.config.json: username.minUsernameLength must not exceed username.maxUsernameLength (5)',
+    ],
   ])('refuses %j', (json, message) => {
     expect(messageOf(json)).toBe(message)
   })

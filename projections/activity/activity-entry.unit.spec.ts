@@ -61,6 +61,10 @@ const EVERY_EVENT: (UserEvent | SessionEvent)[] = [
   { type: 'user.password-set', data: { userId: USER, accountId: 'acc', passwordHash: HASH } },
   { type: 'user.profile-updated', data: { userId: USER, name: 'Ada L', image: null } },
   {
+    type: 'user.username-changed',
+    data: { userId: USER, username: 'ada_l', displayUsername: 'Ada_L', previousUsername: 'ada' },
+  },
+  {
     type: 'user.email-change-requested',
     data: { userId: USER, currentEmail: 'a@x.test', newEmail: 'b@x.test', callbackURL: null },
   },
@@ -140,6 +144,11 @@ describe('activity entries', () => {
     }
     expect(of('user.email-changed')).toEqual({ previousEmail: 'a@x.test', email: 'b@x.test' })
     expect(of('user.profile-updated')).toEqual({ fields: ['name', 'image'] })
+    expect(of('user.username-changed')).toEqual({
+      previousUsername: 'ada',
+      username: 'ada_l',
+      displayUsername: 'Ada_L',
+    })
     expect(of('session.revoked')).toEqual({ sessionId: 's1', reason: 'revoked' })
     expect(of('session.started')).toEqual({ sessionId: 's1', rememberMe: true })
     expect(of('user.password-changed')).toEqual({})

@@ -30,6 +30,8 @@ export const findSessionByTokenHash = async (
       'users.name',
       'users.image',
       'users.email_verified',
+      'users.username',
+      'users.display_username',
       'users.created_at',
       'users.updated_at',
     ])
@@ -55,6 +57,8 @@ export const findSessionByTokenHash = async (
       name: row.name,
       image: row.image,
       email_verified: row.email_verified,
+      username: row.username,
+      display_username: row.display_username,
       created_at: row.created_at,
       updated_at: row.updated_at,
     },

@@ -54,7 +54,8 @@ export const usersProjection: Projection = {
     const at = new Date(recorded.metadata.at)
     switch (event.type) {
       case 'user.registered': {
-        const { userId, email, name, image, emailVerified, credential } = event.data
+        const { userId, email, name, image, emailVerified, credential, username, displayUsername } =
+          event.data
         await trx
           .insertInto('users')
           .values({
@@ -63,6 +64,8 @@ export const usersProjection: Projection = {
             name,
             image,
             email_verified: emailVerified,
+            username: username ?? null,
+            display_username: displayUsername ?? null,
             created_at: at,
             updated_at: at,
           })
@@ -89,6 +92,11 @@ export const usersProjection: Projection = {
           { ...(name !== undefined ? { name } : {}), ...(image !== undefined ? { image } : {}) },
           at,
         )
+        return
+      }
+      case 'user.username-changed': {
+        const { userId, username, displayUsername } = event.data
+        await touchUser(trx, userId, { username, display_username: displayUsername }, at)
         return
       }
       // A reset gives a user without a password a credential account, keyed by the user id.

@@ -8,11 +8,14 @@ import type { UserRow } from './users.table.js'
 export const findUserById = (db: Kysely<Database>, id: string): Promise<UserRow | undefined> =>
   db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
 
-/** The user with this (normalised) email and the password hash of their credential account, if any. */
-export const findCredentialByEmail = async (
+export type FoundCredential = { user: UserRow; passwordHash: string | null }
+
+/** The user whose `column` is `value`, and the password hash of their credential account, if any. */
+const findCredentialBy = async (
   db: Kysely<Database>,
-  email: string,
-): Promise<{ user: UserRow; passwordHash: string | null } | undefined> => {
+  column: 'users.email' | 'users.username',
+  value: string,
+): Promise<FoundCredential | undefined> => {
   const row = await db
     .selectFrom('users')
     .leftJoin('accounts', (join) =>
@@ -20,12 +23,20 @@ export const findCredentialByEmail = async (
     )
     .selectAll('users')
     .select('accounts.password')
-    .where('users.email', '=', email)
+    .where(column, '=', value)
     .executeTakeFirst()
   if (!row) return undefined
   const { password, ...user } = row
   return { user, passwordHash: password ?? null }
 }
+
+/** The user with this (normalised) email and the password hash of their credential account, if any. */
+export const findCredentialByEmail = (db: Kysely<Database>, email: string) =>
+  findCredentialBy(db, 'users.email', email)
+
+/** The user with this (normalised, lowercased) username and their password hash, if any. */
+export const findCredentialByUsername = (db: Kysely<Database>, username: string) =>
+  findCredentialBy(db, 'users.username', username)
 
 export const findUserByEmail = (db: Kysely<Database>, email: string): Promise<UserRow | undefined> =>
   db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst()

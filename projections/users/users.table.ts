@@ -9,6 +9,9 @@ export type UsersTable = {
   name: string
   image: string | null
   email_verified: boolean
+  /** Lowercased; null for a user without one. */
+  username: string | null
+  display_username: string | null
   created_at: Date
   updated_at: Date
 }
@@ -53,5 +56,21 @@ export const usersMigration = {
       .execute()
     await db.schema.createIndex('accounts_user').on('accounts').column('user_id').execute()
     await sql`create unique index accounts_provider_account on accounts (provider_id, account_id)`.execute(db)
+  },
+}
+
+/**
+ * Usernames on users. Not a unique index: the store's claims keep usernames unique, and a
+ * projection must never fail on what the log holds.
+ */
+export const usernamesMigration = {
+  // biome-ignore lint/suspicious/noExplicitAny: migrations are written against an untyped schema
+  async up(db: Kysely<any>): Promise<void> {
+    await db.schema
+      .alterTable('users')
+      .addColumn('username', 'text')
+      .addColumn('display_username', 'text')
+      .execute()
+    await db.schema.createIndex('users_username').on('users').column('username').execute()
   },
 }

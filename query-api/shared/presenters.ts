@@ -13,6 +13,8 @@ export const UserSchema = Type.Object({
   emailVerified: Type.Boolean(),
   createdAt: Type.String(),
   updatedAt: Type.String(),
+  username: Type.Union([Type.String(), Type.Null()]),
+  displayUsername: Type.Union([Type.String(), Type.Null()]),
 })
 
 export const SessionSchema = Type.Object({
@@ -34,6 +36,8 @@ export const userJson = (user: UserRow) => ({
   emailVerified: user.email_verified,
   createdAt: user.created_at.toISOString(),
   updatedAt: user.updated_at.toISOString(),
+  username: user.username,
+  displayUsername: user.display_username,
 })
 
 /**

@@ -16,8 +16,9 @@ const EMAIL = 'grace@example.com'
 const NAME = 'Grace Hopper'
 const PASSWORD = 'cobol-compiler-1959'
 const UA = 'GraceBrowser/1.0 (Harvard Mark I)'
+const USERNAME = 'Amazing_Grace'
 const HEADERS = { 'user-agent': UA }
-const PERSONAL = [EMAIL, NAME, UA]
+const PERSONAL = [EMAIL, NAME, UA, USERNAME, USERNAME.toLowerCase()]
 
 // biome-ignore lint/suspicious/noExplicitAny: the scan reads every table, typed or not
 type AnyDb = Kysely<any>
@@ -49,7 +50,12 @@ describeEachDatabase('erasing a deleted user', (_fresh, kind) => {
 
   it('leaves no readable personal data in the log, the claims or any rebuilt read model', async () => {
     const grace = browserFor(tessera, HEADERS)
-    const signUp = await grace.post('/sign-up/email', { name: NAME, email: EMAIL, password: PASSWORD })
+    const signUp = await grace.post('/sign-up/email', {
+      name: NAME,
+      email: EMAIL,
+      password: PASSWORD,
+      username: USERNAME,
+    })
     expect(signUp.status).toBe(200)
     const userId = (signUp.json as { user: { id: string } }).user.id
     expect((await grace.post('/sign-in/email', { email: EMAIL, password: PASSWORD })).status).toBe(200)
@@ -82,12 +88,17 @@ describeEachDatabase('erasing a deleted user', (_fresh, kind) => {
     expect(events.every((event) => event.metadata.erased)).toBe(true)
     expect(events[0]?.data).toMatchObject({ userId, email: null, name: null })
 
-    // The address is free again: the hashed claim was given up like a plain one.
+    expect(events[0]?.data).toMatchObject({ username: null, displayUsername: null })
+
+    // The address and the username are free again: the hashed claims were given up like plain ones.
     await tessera.projector.start()
+    const free = await browserFor(tessera).post('/is-username-available', { username: USERNAME })
+    expect(free.json).toEqual({ available: true })
     const again = await browserFor(tessera).post('/sign-up/email', {
       name: 'G. Hopper',
       email: EMAIL,
       password: PASSWORD,
+      username: USERNAME,
     })
     expect(again.status).toBe(200)
   })
