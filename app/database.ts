@@ -7,13 +7,14 @@ import { type DatabaseTarget, type OpenDatabase, openDatabase } from '../infra/d
 import { migrateToLatest, storeMigrations } from '../infra/db/migrate.js'
 import type { Database } from '../projections/database.js'
 import { readModelMigrations } from '../projections/migrations.js'
+import { consistencyMigrations } from '../projections/runner/consistency.migrations.js'
 
 export type TesseraDatabase = OpenDatabase<Database>
 
 export const openTesseraDatabase = (target: DatabaseTarget): Promise<TesseraDatabase> =>
   openDatabase<Database>(target)
 
-export const tesseraMigrations = { ...storeMigrations, ...readModelMigrations }
+export const tesseraMigrations = { ...storeMigrations, ...readModelMigrations, ...consistencyMigrations }
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against an untyped schema
 export const migrateTessera = (db: Kysely<any>): Promise<void> => migrateToLatest(db, tesseraMigrations)

@@ -58,6 +58,10 @@ export const AUTH_ERRORS = defineErrors({
 })
 
 export type AuthErrorCode = Parameters<typeof AUTH_ERRORS.error>[0]
+  // A command committed, but the read models could not show it within its bound (the projector
+  // lags, is stopped or halted on an event it cannot apply). Retrying is safe: commands are decided
+  // against the log, not the read models.
+  READ_MODELS_BEHIND: [503, 'The service is catching up. Try again in a moment.'],
 
 /**
  * The catalogue's error for `code` with another status, where better-auth answers the same failure

@@ -7,8 +7,16 @@ import { setPassword } from '../../command-api/account/credentials.js'
 import { isDomainError } from '../../domain/shared/errors.js'
 import { normalizeEmail } from '../../domain/user/email.js'
 import { type Config, ConfigError, loadConfig } from '../../infra/config/config.js'
+import { formatPosition, parsePosition } from '../../infra/event-store/event-store.js'
 import { readModelProjections } from '../../projections/all.js'
 import { replay } from '../../projections/runner/projector.js'
+import {
+  clearFault,
+  describeFault,
+  readFault,
+  skipFaultyEvent,
+} from '../../projections/runner/projector-faults.js'
+import { measureLag } from '../../projections/runner/projector-lag.js'
 import { findUserByEmail } from '../../projections/users/users.repository.js'
 import {
   migrateTessera as migrateToLatest,
@@ -24,6 +32,9 @@ Commands:
   migrate                           create or update the database schema
   replay                            rebuild every read model from the event log
   set-password <email>              give a password (read from stdin) to a user who has none
+  projections status                how far the read models trail the log, and why the projector halted if it did
+  projections retry                 let a halted projector try its event again (after a fix)
+  projections skip <tx:seq>         skip the event the projector halted on (recorded; replays skip it too)
 `
 
 const PORTAL_DIR = fileURLToPath(new URL('../../../web/dist', import.meta.url))
@@ -98,15 +109,52 @@ const setPasswordCommand = async (args: readonly string[]) => {
     if (!user) throw new Error(`No user with the email ${email}`)
     const origin = { requestId: randomUUID(), ip: null, userAgent: 'tessera-cli' }
     await setPassword(tessera.ctx, origin, { userId: user.id, newPassword: await readStdin() })
+    if (tessera.ctx.readYourWrites.settle(origin.requestId))
+      console.warn('The read models do not show it yet (see `tessera projections status`).')
     console.log(`Password set for ${user.email}.`)
   } finally {
     await tessera.close()
   }
 }
 
+const PROJECTIONS_USAGE = 'Usage: tessera projections status | retry | skip <tx:seq>'
+const GROUP = 'read-models'
+
+/** Acts on the database only: a running projector notices within its poll interval. */
+const projectionsCommand = (args: readonly string[]) =>
+  withDatabase(async ({ db }) => {
+    await migrateToLatest(db)
+    const [action, argument] = args
+    if (action === 'status') {
+      const [fault, lag] = await Promise.all([readFault(db, GROUP), measureLag(db, GROUP)])
+      console.log(`${GROUP}: ${fault ? 'HALTED' : 'running'} at ${formatPosition(lag.checkpoint)}`)
+      if (fault) console.log(`  ${describeFault(fault)}`)
+      console.log(
+        `  behind: ${lag.behindEvents} events, ${lag.behindSeconds.toFixed(1)} s; held back by a running transaction: ${lag.heldByHorizon}; oldest transaction: ${lag.oldestTransactionSeconds?.toFixed(1) ?? '?'} s`,
+      )
+      if (fault) process.exitCode = 3
+      return
+    }
+    if (action === 'retry' && args.length === 1) {
+      console.log(
+        (await clearFault(db, GROUP))
+          ? `${GROUP}: fault cleared; the projector tries again.`
+          : `${GROUP} is not halted.`,
+      )
+      return
+    }
+    const position = action === 'skip' && args.length === 2 ? parsePosition(argument ?? '') : null
+    if (!position) throw new ConfigError('projections', PROJECTIONS_USAGE)
+    const fault = await skipFaultyEvent(db, GROUP, position).catch((error: unknown) => {
+      throw new ConfigError('projections', error instanceof Error ? error.message : String(error))
+    })
+    console.log(`${GROUP}: skipped ${formatPosition(fault.position)} (${fault.eventType}, ${fault.eventId}).`)
+  })
+
 const commands: Record<string, (args: readonly string[]) => Promise<void>> = {
   serve,
   'set-password': setPasswordCommand,
+  projections: projectionsCommand,
   migrate: () =>
     withDatabase(async ({ db }) => {
       await migrateToLatest(db)

@@ -13,6 +13,7 @@ import { passwordResetRoutes } from '../../command-api/password-reset/password-r
 import { sessionCommandRoutes } from '../../command-api/sessions/session-commands.routes.js'
 import { usernameRoutes } from '../../command-api/username/username.routes.js'
 import { AUTH_ERRORS } from '../../domain/errors.js'
+import { readYourWritesHook } from '../../command-api/shared/read-your-writes.js'
 import type { Config } from '../../infra/config/config.js'
 import { installErrorHandling } from '../../infra/http/error-handler.js'
 import { nulGuardHook } from '../../infra/http/nul-guard.js'
@@ -65,6 +66,8 @@ export const buildApp = async (
   await base.register(fastifyCookie)
   await registerApiReference(base, ctx.config)
   const app = base.withTypeProvider<TypeBoxTypeProvider>()
+  // A command the read models cannot show within the request's bound answers 503, never 200.
+  base.addHook('onSend', readYourWritesHook(ctx.readYourWrites))
 
   await app.register(
     async (api) => {

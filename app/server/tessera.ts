@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import { sessionUpkeepFor } from '../../command-api/sessions/session-upkeep.js'
 import { createHandle } from '../../command-api/shared/handle.js'
+import { createReadYourWrites } from '../../command-api/shared/read-your-writes.js'
 import type { Config } from '../../infra/config/config.js'
 import type { DatabaseTarget } from '../../infra/db/database.js'
 import type { EventStore } from '../../infra/event-store/event-store.js'
@@ -18,8 +19,10 @@ import type { MailTransport } from '../../infra/mail/mail.js'
 import { readModelProjections } from '../../projections/all.js'
 import { createMailReactor, type MailReactor } from '../../projections/reactors/mail/mail-reactor.js'
 import { createProjector, type Projector } from '../../projections/runner/projector.js'
+import { recordRevocations } from '../../projections/sessions/pending-revocations.js'
+import { createReadiness } from '../../query-api/health/readiness.js'
 import { createSessionResolver } from '../../query-api/sessions/resolve-session.js'
-import { createSessionCache } from '../../query-api/sessions/session-cache.js'
+import { createSessionCache, type SessionCache } from '../../query-api/sessions/session-cache.js'
 import { migrateTessera, openTesseraDatabase, type TesseraDatabase } from '../database.js'
 import { buildApp } from './app.js'
 import type { AppContext } from './context.js'
@@ -62,6 +65,8 @@ export const openEventStore = (
 ): { store: EventStore; keyring: Keyring } => {
   const sqlStore = createSqlEventStore(database.db, {
     ...(database.listenForeignCommits ? { listenForeignCommits: database.listenForeignCommits } : {}),
+    // What ends a session is enforced in the append's own transaction, never behind the projector.
+    inline: recordRevocations,
   })
   const keyring = createKeyring(database.db, config.secret)
   return { store: withPersonalDataEncryption(sqlStore, keyring, config.secret), keyring }
@@ -71,18 +76,21 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
   const { config, logger, role = 'all', clock = () => new Date() } = options
   const database = options.database ?? (await openTesseraDatabase(databaseTargetOf(config)))
   await migrateTessera(database.db)
-  const { store, keyring } = openEventStore(database, config)
+  const opened = openEventStore(database, config)
+  const { keyring } = opened
   const projects = role !== 'api'
   const projector = createProjector({
     db: database.db,
-    store,
+    store: opened.store,
     projections: readModelProjections,
     mode: projects ? 'apply' : 'follow',
+    maxAttempts: config.consistency.projectorMaxAttempts,
     logger,
   })
   // The cache is exact only where this process applies the events that evict from it.
   const cache = projects ? createSessionCache() : null
   if (cache) projector.onApplied((events) => cache.evictFor(events))
+  const store = cache ? evictingOnAppend(opened.store, cache) : opened.store
   const sessions = createSessionResolver(
     database.db,
     {
@@ -90,12 +98,14 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
       secure: config.secureCookies,
       expiresIn: config.session.expiresIn,
     },
-    cache,
+    cache && trustedWhileProjecting(cache, projector),
   )
+  const readYourWrites = createReadYourWrites({ projector, boundMs: config.consistency.readYourWritesMs })
   const handle = createHandle({
     store,
     projector,
-    onStaleRead: (stream) => logger.warn({ stream }, 'read models lag behind a command; answered anyway'),
+    readYourWrites,
+    onStaleRead: (stream) => logger.warn({ stream }, 'read models lag behind a command; answering 503'),
   })
   // Crypto-shredding: with the user's data key gone, their personal data in the log is unreadable.
   const eraseUser = (userId: string) => eraseSubject(keyring, userId)
@@ -109,6 +119,12 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
     clock,
     eraseUser,
     sessionUpkeep: sessionUpkeepFor({ config, db: database.db, store, handle, sessions, clock, eraseUser }),
+    readYourWrites,
+    readiness: createReadiness({
+      db: database.db,
+      projector,
+      maxLagSeconds: config.consistency.readyMaxLagSeconds,
+    }),
   }
   const mailTransport = projects ? createMailTransport(config.mail, logger) : null
   const mailReactor =
@@ -145,6 +161,30 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
     },
   }
 }
+
+/** This process's own revocations leave the cache as they commit, before any projector runs. */
+const evictingOnAppend = (store: EventStore, cache: SessionCache): EventStore => ({
+  appendToStream: async (stream, events, options) => {
+    const result = await store.appendToStream(stream, events, options)
+    cache.evictFor(events)
+    return result
+  },
+  readStream: (stream) => store.readStream(stream),
+  readAll: (after, limit) => store.readAll(after, limit),
+  claimOwner: (scope, value) => store.claimOwner(scope, value),
+  subscribe: (listener) => store.subscribe(listener),
+  close: () => store.close(),
+})
+
+/**
+ * Another instance's revocation reaches this cache only through this process's projector: while it
+ * is stopped, retrying or halted, every lookup reads the database (which honours pending
+ * revocations) instead.
+ */
+const trustedWhileProjecting = (cache: SessionCache, projector: Projector): SessionCache => ({
+  ...cache,
+  get: (tokenHash) => (projector.status().state === 'running' ? cache.get(tokenHash) : undefined),
+})
 
 const createTesseraMailReactor = (
   config: Config,

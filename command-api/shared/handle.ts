@@ -1,8 +1,12 @@
 /// `handle`: load an aggregate's stream, fold it, decide, append with optimistic concurrency (and the
 /// unique claims the events make), then wait until the read models show the new events so the
 /// caller can read its own writes. A concurrent writer to the same stream makes us re-decide.
+/// When the read models cannot show the events within the bound, the command has still happened:
+/// with a per-request `readYourWrites` the request is marked behind (the edge answers 503) and the
+/// use case goes on; without one, `handle` throws READ_MODELS_BEHIND. Never a silent success.
 
 import { randomUUID } from 'node:crypto'
+import { AUTH_ERRORS } from '../../domain/errors.js'
 import type { KnownEvent } from '../../domain/events.js'
 import type { Decider } from '../../domain/shared/decider.js'
 import { fold } from '../../domain/shared/decider.js'
@@ -13,6 +17,7 @@ import {
   type GlobalPosition,
   type UniqueClaim,
 } from '../../infra/event-store/event-store.js'
+import type { ReadYourWrites } from './read-your-writes.js'
 
 const MAX_ATTEMPTS = 4
 
@@ -35,8 +40,10 @@ export type HandleDependencies = {
   store: EventStore
   /** Whatever applies the log to the read models: resolves true once it has passed `position`. */
   projector: { waitFor(position: GlobalPosition, timeoutMs: number): Promise<boolean> }
-  /** How long a command waits for its read models before answering anyway. */
+  /** How long a command waits for its read models (without `readYourWrites`). */
   readYourWritesTimeoutMs?: number
+  /** One bound per request (its correlation id), shared by all its commands. */
+  readYourWrites?: ReadYourWrites
   onStaleRead?: (stream: string) => void
 }
 
@@ -44,6 +51,7 @@ export const createHandle = ({
   store,
   projector,
   readYourWritesTimeoutMs = 5000,
+  readYourWrites,
   onStaleRead,
 }: HandleDependencies): Handle =>
   async function handle<Command, Event extends KnownEvent, State>(
@@ -59,20 +67,27 @@ export const createHandle = ({
       const events = decider.decide(command, state)
       const next = events.reduce(decider.evolve, state)
       if (events.length === 0) return { events, state: next }
+      let position: GlobalPosition
       try {
-        const { position } = await store.appendToStream(
+        ;({ position } = await store.appendToStream(
           stream,
           events.map((event) => ({ ...event, id: randomUUID(), metadata })),
           {
             expectedVersion: history.at(-1)?.streamVersion ?? 'no_stream',
             uniqueClaims: claims?.(events) ?? [],
           },
-        )
-        const caughtUp = await projector.waitFor(position, readYourWritesTimeoutMs)
-        if (!caughtUp) onStaleRead?.(stream)
-        return { events, state: next }
+        ))
       } catch (error) {
         if (!(error instanceof ConcurrencyError) || attempt >= MAX_ATTEMPTS) throw error
+        continue
       }
+      const visible = readYourWrites
+        ? await readYourWrites.wait(metadata.correlationId, position)
+        : await projector.waitFor(position, readYourWritesTimeoutMs)
+      if (!visible) {
+        onStaleRead?.(stream)
+        if (!readYourWrites) throw AUTH_ERRORS.error('READ_MODELS_BEHIND')
+      }
+      return { events, state: next }
     }
   }

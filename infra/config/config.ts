@@ -47,6 +47,15 @@ type ConfigShape = Omit<FeatureOptions, 'rateLimit'> & {
    */
   trustProxy: boolean | number | string[]
   logLevel: LogLevel
+  /** Read-your-writes and the projector's failure handling (docs/architecture.md, "Consistency"). */
+  consistency: {
+    /** How long a request waits for the read models to show its commands before answering 503. */
+    readYourWritesMs: number
+    /** Attempts at one event before the projector halts on it. */
+    projectorMaxAttempts: number
+    /** `GET /ready` turns 503 when the oldest unapplied event is older than this. */
+    readyMaxLagSeconds: number
+  }
   /** Things an operator should read at start (e.g. the development secret is in use). */
   warnings: string[]
 }
@@ -102,6 +111,11 @@ export const loadConfig = (env: Env = process.env, options: LoadConfigOptions = 
     rateLimit: { enabled: parseRateLimitSwitch(get('RATE_LIMIT'), production), ...rateLimit },
     trustProxy: parseTrustProxy(get('TRUST_PROXY')),
     logLevel: parseLogLevel(get('LOG_LEVEL')),
+    consistency: {
+      readYourWritesMs: parseCount(get, 'READ_YOUR_WRITES_TIMEOUT_MS', 5000),
+      projectorMaxAttempts: parseCount(get, 'PROJECTOR_MAX_ATTEMPTS', 5),
+      readyMaxLagSeconds: parseCount(get, 'READY_MAX_LAG_SECONDS', 30),
+    },
     warnings,
   }
   return deepFreeze(shape)
@@ -128,6 +142,14 @@ const definedOnly = (env: Env): Record<string, string> => {
   const defined: Record<string, string> = {}
   for (const [key, value] of Object.entries(env)) if (value !== undefined) defined[key] = value
   return defined
+}
+
+const parseCount = (get: Get, name: string, fallback: number): number => {
+  const value = get(name)
+  if (value === undefined) return fallback
+  if (!/^\d{1,9}$/.test(value) || Number(value) < 1)
+    throw new ConfigError(name, `${name} must be a positive integer (got "${value}")`)
+  return Number(value)
 }
 
 const parsePort = (value: string | undefined): number => {

@@ -51,9 +51,17 @@ const EVENT_COLUMNS = sql.raw(
   'seq::text as seq, tx_id::text as tx_id, event_id::text as event_id, stream_id, stream_version, type, data, metadata, recorded_at',
 )
 
+/**
+ * An inline projection: runs inside the append's own transaction, after the events are inserted, so
+ * what it writes commits (or rolls back) with them. For the few tables that must never trail the
+ * log (what authenticates); everything else is projected asynchronously.
+ */
+export type InlineProjection = (trx: Transaction<unknown>, events: readonly EventToAppend[]) => Promise<void>
+
 export type SqlEventStoreOptions = {
   /** Subscribes to commits made by other processes (PostgreSQL LISTEN); absent for PGlite. */
   listenForeignCommits?: (onCommit: () => void) => Promise<() => Promise<void>>
+  inline?: InlineProjection
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the store reads and writes its own tables only
@@ -68,7 +76,11 @@ export const createSqlEventStore = (db: Db, options: SqlEventStoreOptions = {}):
   return {
     async appendToStream(stream, events, appendOptions): Promise<AppendResult> {
       if (events.length === 0) throw new Error('appendToStream needs at least one event')
-      const result = await db.transaction().execute((trx) => append(trx, stream, events, appendOptions))
+      const result = await db.transaction().execute(async (trx) => {
+        const appended = await append(trx, stream, events, appendOptions)
+        await options.inline?.(trx, events)
+        return appended
+      })
       notify()
       return result
     },

@@ -6,6 +6,12 @@
 /// Commands call `waitFor(position)` after appending, so they answer only once the read models show
 /// their own events (read-your-writes). In process this is a direct wake-up; a process that does
 /// not project (`--role api`) follows the checkpoint table instead.
+///
+/// A failed batch is retried with exponential backoff; wake-ups (commits, waiters) never cut a
+/// backoff short. An event a projection fails to apply `maxAttempts` times in a row halts the group
+/// loudly (an error log, a fault row every instance reports as not ready, `status()`), and waiters
+/// are told at once that their position will not be reached. An operator then retries or skips it
+/// (`tessera projections retry|skip`, projector-faults.ts); skipped events stay skipped in a replay.
 
 import { EventEmitter } from 'node:events'
 import { type Kysely, sql, type Transaction } from 'kysely'
@@ -19,8 +25,42 @@ import {
 import type { Database } from '../database.js'
 import type { Projection } from '../projection.js'
 import { readCheckpoint as readStoredCheckpoint } from './checkpoint-store.js'
+import {
+  clearFault,
+  describeFault,
+  type ProjectorFault,
+  readFault,
+  readSkippedEventIds,
+  writeFault,
+} from './projector-faults.js'
 
 export type ProjectorLogger = { error(obj: object, msg: string): void; warn(obj: object, msg: string): void }
+
+export type ProjectorStatus = {
+  group: string
+  mode: 'apply' | 'follow'
+  /** `retrying`: the last batch failed and the next try waits for its backoff. */
+  state: 'running' | 'retrying' | 'halted' | 'stopped'
+  position: GlobalPosition
+  /** Failed attempts since the last successful run. */
+  failures: number
+  /** Failed attempts since the process started (a counter for metrics). */
+  failuresTotal: number
+  lastError: string | null
+  fault: ProjectorFault | null
+}
+
+/** A projection threw on an event: the event, not the database, is the suspect. */
+class ProjectionError extends Error {
+  override readonly name = 'ProjectionError'
+  constructor(
+    readonly projection: string,
+    readonly event: RecordedEvent,
+    override readonly cause: unknown,
+  ) {
+    super(`${projection} failed on ${event.type}: ${cause instanceof Error ? cause.message : String(cause)}`)
+  }
+}
 
 export type ProjectorOptions = {
   db: Kysely<Database>
@@ -31,8 +71,12 @@ export type ProjectorOptions = {
   /** `apply`: this process projects. `follow`: another process does; only track its checkpoint. */
   mode?: 'apply' | 'follow'
   batchSize?: number
-  /** Safety net besides commit notifications. */
+  /** Safety net besides commit notifications; also how often a halted group looks for an operator's retry. */
   pollIntervalMs?: number
+  /** Attempts at one event before the group halts (default 5). */
+  maxAttempts?: number
+  /** First retry delay; doubles with each failure up to 30 s (default 500 ms). */
+  retryBaseMs?: number
   logger?: ProjectorLogger
 }
 
@@ -41,9 +85,12 @@ export type Projector = {
   stop(): Promise<void>
   /** Applies everything readable now; resolves when caught up. */
   catchUp(): Promise<void>
-  /** Resolves true once the read models include `position`, false after `timeoutMs`. */
+  /** Resolves true once the read models include `position`; false after `timeoutMs`, or at once when halted. */
   waitFor(position: GlobalPosition, timeoutMs?: number): Promise<boolean>
   position(): GlobalPosition
+  status(): ProjectorStatus
+  /** Clears this group's fault (here and in the database) and tries again. */
+  retry(): Promise<void>
   /**
    * Called after each committed batch, with its events (used to invalidate caches). In `apply` mode
    * this includes batches another instance of the group committed; a `follow` projector reads no
@@ -62,6 +109,7 @@ const silentLogger: ProjectorLogger = { error: () => {}, warn: () => {} }
 export const createProjector = (options: ProjectorOptions): Projector => {
   const { db, store, projections, group = 'read-models', mode = 'apply', batchSize = 500 } = options
   const pollIntervalMs = options.pollIntervalMs ?? (mode === 'apply' ? 1000 : 5)
+  const { maxAttempts = 5, retryBaseMs = 500 } = options
   const logger = options.logger ?? silentLogger
   const events = new EventEmitter()
   events.setMaxListeners(0)
@@ -73,6 +121,13 @@ export const createProjector = (options: ProjectorOptions): Projector => {
   let timer: NodeJS.Timeout | null = null
   let unsubscribe: (() => void) | null = null
   let failures = 0
+  let failuresTotal = 0
+  let lastError: string | null = null
+  /** No wake-up may start a run before this time (the backoff of the last failure). */
+  let retryAt = 0
+  let suspect: { error: ProjectionError; attempts: number } | null = null
+  let halted: ProjectorFault | null = null
+  let skipped: Set<string> | null = null
 
   const readCheckpoint = () => readStoredCheckpoint(db, group)
 
@@ -124,9 +179,20 @@ export const createProjector = (options: ProjectorOptions): Projector => {
     return true
   }
 
+  /**
+   * After a projection failed on an event, the events before it go first, in a batch of their own,
+   * and the suspect alone after them: a poison event holds back nothing that precedes it.
+   */
+  const withoutSuspect = (batch: RecordedEvent[]): RecordedEvent[] => {
+    const at = suspect ? batch.findIndex((event) => event.id === suspect?.error.event.id) : -1
+    return at === -1 ? batch : batch.slice(0, Math.max(1, at))
+  }
+
   /** Applies one batch; returns false when there was nothing to apply. */
   const applyBatch = async (): Promise<boolean> => {
-    const batch = await store.readAll(checkpoint, batchSize)
+    skipped ??= await readSkippedEventIds(db, group)
+    const skip = skipped
+    const batch = withoutSuspect(await store.readAll(checkpoint, batchSize))
     const last = batch.at(-1)
     if (!last) return rewoundUnderUs()
     const expected = checkpoint
@@ -141,7 +207,17 @@ export const createProjector = (options: ProjectorOptions): Projector => {
       const stored = row ? { tx: BigInt(row.tx), seq: BigInt(row.seq) } : START
       // Another projector process got here first: take its checkpoint and read again.
       if (comparePositions(stored, expected) !== 0) return stored
-      for (const event of batch) for (const projection of projections) await projection.apply(trx, event)
+      for (const event of batch) {
+        // An operator skipped it (`tessera projections skip`): the checkpoint passes it untouched.
+        if (skip.has(event.id)) continue
+        for (const projection of projections) {
+          try {
+            await projection.apply(trx, event)
+          } catch (error) {
+            throw new ProjectionError(projection.name, event, error)
+          }
+        }
+      }
       const values = { name: group, tx: last.position.tx.toString(), seq: last.position.seq.toString() }
       await trx
         .insertInto('tessera_checkpoints')
@@ -163,6 +239,54 @@ export const createProjector = (options: ProjectorOptions): Projector => {
     while (await applyBatch()) {}
   }
 
+  const halt = async (error: ProjectionError, attempts: number) => {
+    halted = {
+      group,
+      position: error.event.position,
+      eventId: error.event.id,
+      eventType: error.event.type,
+      projection: error.projection,
+      error: error.cause instanceof Error ? error.cause.message : String(error.cause),
+      attempts,
+      haltedAt: new Date(),
+    }
+    events.emit('halted')
+    logger.error(
+      { group, fault: { ...halted, position: `${halted.position.tx}:${halted.position.seq}` } },
+      `projector halted: ${describeFault(halted)}. Read models stop here; run \`tessera projections retry\` after a fix, or \`tessera projections skip ${halted.position.tx}:${halted.position.seq}\``,
+    )
+    await writeFault(db, halted).catch((err: unknown) =>
+      logger.error({ err, group }, 'could not record the projector fault'),
+    )
+  }
+
+  const failed = async (error: unknown) => {
+    failures += 1
+    failuresTotal += 1
+    lastError = error instanceof Error ? error.message : String(error)
+    // Only a projection's own failure counts towards halting: a database that is down fails
+    // reading the log first, and that is waited out, however long it takes.
+    if (error instanceof ProjectionError) {
+      const attempts = suspect?.error.event.id === error.event.id ? suspect.attempts + 1 : 1
+      suspect = { error, attempts }
+      if (attempts >= maxAttempts) return halt(error, attempts)
+    }
+    const delay = Math.min(30_000, retryBaseMs * 2 ** (failures - 1))
+    retryAt = Date.now() + delay
+    logger.error(
+      { err: error, group, failures, retryInMs: delay },
+      'projector batch failed; read models unchanged, retrying',
+    )
+  }
+
+  const recovered = () => {
+    if (failures > 0) logger.warn({ group, failures }, 'projector recovered')
+    failures = 0
+    suspect = null
+    retryAt = 0
+    lastError = null
+  }
+
   // One run at a time; a wake-up during a run schedules exactly one more.
   const pump = (): Promise<void> => {
     if (running) {
@@ -175,19 +299,27 @@ export const createProjector = (options: ProjectorOptions): Projector => {
           again = false
           await catchUpOnce()
         } while (again)
-        failures = 0
+        recovered()
       } catch (error) {
-        failures += 1
-        logger.error(
-          { err: error, group, failures },
-          'projector batch failed; read models unchanged, retrying',
-        )
+        await failed(error)
         throw error
       } finally {
         running = null
       }
     })()
     return running
+  }
+
+  /** A nudge (a commit, a waiter): runs now unless stopped, halted or inside a backoff. */
+  const wake = () => {
+    if (stopped || halted || Date.now() < retryAt) return
+    void pump().catch(() => {})
+  }
+
+  const resume = () => {
+    halted = null
+    skipped = null
+    recovered()
   }
 
   const schedule = (delayMs: number) => {
@@ -197,10 +329,22 @@ export const createProjector = (options: ProjectorOptions): Projector => {
     timer.unref()
   }
 
+  /** Halted: wait for an operator (another process may clear the fault, then we go on). */
+  const checkHalt = async () => {
+    const fault = await readFault(db, group).catch(() => halted)
+    if (fault) return schedule(pollIntervalMs)
+    logger.warn({ group }, 'projector fault cleared; resuming')
+    resume()
+    tick()
+  }
+
   const tick = () => {
+    if (halted) return void checkHalt()
+    const wait = retryAt - Date.now()
+    if (wait > 0) return schedule(wait)
     pump().then(
       () => schedule(pollIntervalMs),
-      () => schedule(Math.min(30_000, 200 * 2 ** failures)),
+      () => schedule(halted ? pollIntervalMs : Math.max(0, retryAt - Date.now())),
     )
   }
 
@@ -209,9 +353,14 @@ export const createProjector = (options: ProjectorOptions): Projector => {
       if (!stopped) return
       stopped = false
       checkpoint = await readCheckpoint()
-      if (mode === 'apply') unsubscribe = store.subscribe(() => void pump().catch(() => {}))
-      await pump().catch(() => {})
-      schedule(pollIntervalMs)
+      if (mode === 'apply') {
+        // A fault outlives restarts: an operator decides (`tessera projections retry|skip`).
+        halted = await readFault(db, group)
+        if (halted) logger.error({ group }, `projector halted: ${describeFault(halted)}`)
+        unsubscribe = store.subscribe(wake)
+      }
+      if (!halted) await pump().catch(() => {})
+      schedule(halted ? pollIntervalMs : Math.max(pollIntervalMs, retryAt - Date.now()))
     },
 
     async stop() {
@@ -225,15 +374,18 @@ export const createProjector = (options: ProjectorOptions): Projector => {
 
     waitFor(position, timeoutMs = 5000) {
       if (comparePositions(checkpoint, position) >= 0) return Promise.resolve(true)
+      if (halted || timeoutMs <= 0) return Promise.resolve(false)
       return new Promise<boolean>((resolve) => {
         const check = () => {
           if (comparePositions(checkpoint, position) < 0) return
           finish(true)
         }
+        const giveUp = () => finish(false)
         const finish = (reached: boolean) => {
           clearTimeout(deadline)
           clearInterval(follow)
           events.off('advanced', check)
+          events.off('halted', giveUp)
           resolve(reached)
         }
         const deadline = setTimeout(() => finish(false), timeoutMs)
@@ -244,11 +396,30 @@ export const createProjector = (options: ProjectorOptions): Projector => {
           pollIntervalMs,
         )
         events.on('advanced', check)
-        if (!stopped && mode === 'apply') void pump().catch(() => {})
+        events.on('halted', giveUp)
+        if (mode === 'apply') wake()
       })
     },
 
     position: () => checkpoint,
+
+    status: () => ({
+      group,
+      mode,
+      state: stopped ? 'stopped' : halted ? 'halted' : failures > 0 ? 'retrying' : 'running',
+      position: checkpoint,
+      failures,
+      failuresTotal,
+      lastError,
+      fault: halted,
+    }),
+
+    async retry() {
+      await clearFault(db, group)
+      if (!halted) return
+      resume()
+      if (!stopped) tick()
+    },
 
     onApplied(listener) {
       // Wrapped, so one function subscribed twice is two subscriptions, each undone by its own call.

@@ -3,6 +3,7 @@
 import type { SessionEvent } from '../../domain/session/session.js'
 import type { UserEvent } from '../../domain/user/user.events.js'
 import type { Projection } from '../projection.js'
+import { consumeRevocation } from './pending-revocations.js'
 
 export const sessionsProjection: Projection = {
   name: 'sessions',
@@ -40,10 +41,12 @@ export const sessionsProjection: Projection = {
       case 'session.revoked':
       case 'session.expired':
         await trx.deleteFrom('sessions').where('id', '=', event.data.sessionId).execute()
+        await consumeRevocation(trx, recorded)
         return
       // Sessions go with their user.
       case 'user.deleted':
         await trx.deleteFrom('sessions').where('user_id', '=', event.data.userId).execute()
+        await consumeRevocation(trx, recorded)
         return
     }
   },

@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../database.js'
 import type { UserRow } from '../users/users.table.js'
+import { notPendingRevocation } from './pending-revocations.js'
 import type { SessionRow } from './sessions.table.js'
 
 export type SessionWithUser = { session: SessionRow; user: UserRow }
@@ -36,6 +37,8 @@ export const findSessionByTokenHash = async (
       'users.updated_at',
     ])
     .where('sessions.token_hash', '=', tokenHash)
+    // A revocation committed but not yet projected already counts (pending-revocations.ts).
+    .where(notPendingRevocation)
     .executeTakeFirst()
   if (!row) return undefined
   return {
@@ -66,7 +69,13 @@ export const findSessionByTokenHash = async (
 }
 
 export const listSessionsOfUser = (db: Kysely<Database>, userId: string): Promise<SessionRow[]> =>
-  db.selectFrom('sessions').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').execute()
+  db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where(notPendingRevocation)
+    .orderBy('created_at', 'desc')
+    .execute()
 
 export const findSessionById = (db: Kysely<Database>, id: string): Promise<SessionRow | undefined> =>
   db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst()

@@ -14,7 +14,8 @@ export type SessionCache = {
   generation(): number
   /** Stores a value read while `generation` held; ignored if an eviction happened since. */
   set(tokenHash: string, value: SessionWithUser, generation: number): void
-  evictFor(events: readonly RecordedEvent[]): void
+  /** Applied events, or this process's own as it appends them (what ends a session must leave at once). */
+  evictFor(events: readonly Pick<RecordedEvent, 'type' | 'data' | 'metadata'>[]): void
 }
 
 export const createSessionCache = (): SessionCache => {
