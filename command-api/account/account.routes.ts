@@ -66,7 +66,15 @@ export const accountRoutes =
           tags: ['Account'],
           body: UpdateUserBody,
           response: {
-            ...errorResponses(...SIGNED_IN_POST_ERRORS, 'EMAIL_CAN_NOT_BE_UPDATED'),
+            ...errorResponses(
+              ...SIGNED_IN_POST_ERRORS,
+              'EMAIL_CAN_NOT_BE_UPDATED',
+              'NO_FIELDS_TO_UPDATE',
+              'USERNAME_TOO_SHORT',
+              'USERNAME_TOO_LONG',
+              'INVALID_USERNAME',
+              'USERNAME_IS_ALREADY_TAKEN',
+            ),
             200: StatusSchema,
           },
         },

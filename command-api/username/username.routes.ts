@@ -2,7 +2,7 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { errorResponses } from '../../infra/http/openapi.js'
+import { errorResponses, POST_ERRORS } from '../../infra/http/openapi.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import { setSessionCookie } from '../../infra/http/session-cookie.js'
 import { UserSchema, userJson } from '../../query-api/shared/presenters.js'
@@ -40,10 +40,7 @@ export const usernameRoutes =
           body: SignInUsernameBody,
           response: {
             ...errorResponses(
-              'VALIDATION_ERROR',
-              'TOO_MANY_REQUESTS',
-              'INVALID_ORIGIN',
-              'MISSING_OR_NULL_ORIGIN',
+              ...POST_ERRORS,
               'INVALID_USERNAME_OR_PASSWORD',
               'EMAIL_NOT_VERIFIED',
               'INVALID_CALLBACK_URL',
@@ -85,7 +82,7 @@ export const usernameRoutes =
           tags: ['Username'],
           body: Type.Object({ username: Type.String({ maxLength: 1024 }) }, { additionalProperties: false }),
           response: {
-            ...errorResponses('VALIDATION_ERROR', 'TOO_MANY_REQUESTS', ...USERNAME_RULES_422),
+            ...errorResponses(...POST_ERRORS, ...USERNAME_RULES_422),
             200: Type.Object({ available: Type.Boolean() }),
           },
         },
