@@ -54,14 +54,14 @@ export const AUTH_ERRORS = defineErrors({
   INVALID_ERROR_CALLBACK_URL: [403, 'Invalid errorCallbackURL'],
   INVALID_NEW_USER_CALLBACK_URL: [403, 'Invalid newUserCallbackURL'],
   TOO_MANY_REQUESTS: [429, 'Too many requests. Please try again later.'],
-  INTERNAL_SERVER_ERROR: [500, 'Internal server error'],
-})
-
-export type AuthErrorCode = Parameters<typeof AUTH_ERRORS.error>[0]
   // A command committed, but the read models could not show it within its bound (the projector
   // lags, is stopped or halted on an event it cannot apply). Retrying is safe: commands are decided
   // against the log, not the read models.
   READ_MODELS_BEHIND: [503, 'The service is catching up. Try again in a moment.'],
+  INTERNAL_SERVER_ERROR: [500, 'Internal server error'],
+})
+
+export type AuthErrorCode = Parameters<typeof AUTH_ERRORS.error>[0]
 
 /**
  * The catalogue's error for `code` with another status, where better-auth answers the same failure
