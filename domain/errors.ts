@@ -8,6 +8,8 @@ export const AUTH_ERRORS = defineErrors({
   INVALID_EMAIL: [400, 'Invalid email'],
   PASSWORD_TOO_SHORT: [400, 'Password too short'],
   PASSWORD_TOO_LONG: [400, 'Password too long'],
+  // Tessera's own (better-auth accepts the same password again).
+  PASSWORD_SAME_AS_CURRENT: [400, 'New password must be different from the current one'],
   INVALID_PASSWORD: [400, 'Invalid password'],
   USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: [422, 'User already exists. Use another email.'],
   FAILED_TO_CREATE_USER: [422, 'Failed to create user'],
@@ -41,6 +43,8 @@ export const AUTH_ERRORS = defineErrors({
   UNAUTHORIZED: [401, 'Unauthorized'],
   SESSION_NOT_FOUND: [404, 'Session not found'],
   SESSION_EXPIRED: [400, 'Session expired. Re-authenticate to perform this action.'],
+  // Multi-session: a device session the device does not hold, or one no longer valid.
+  INVALID_SESSION_TOKEN: [401, 'Invalid session token'],
   // Requests
   VALIDATION_ERROR: [400, 'Invalid body parameters'],
   BODY_MUST_BE_AN_OBJECT: [400, 'Body must be an object'],

@@ -3,7 +3,7 @@
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { assertPasswordPolicy } from '../../domain/user/password-policy.js'
-import { hashPassword, verifyPassword } from '../../infra/crypto/password.js'
+import { hashPassword, samePassword, verifyPassword } from '../../infra/crypto/password.js'
 import { newId } from '../../infra/crypto/tokens.js'
 import { listSessionsOfUser } from '../../projections/sessions/sessions.repository.js'
 import { findPasswordHash } from '../../projections/users/users.repository.js'
@@ -32,6 +32,8 @@ export const changePassword = async (
     type: 'change-password',
     currentPasswordMatches,
     passwordHash,
+    // The current password matched the hash, so the two texts being equal means the same password.
+    sameAsCurrent: currentPasswordMatches && samePassword(input.newPassword, input.currentPassword),
   })
   if (!input.revokeOtherSessions) return { session: null }
   // Every session ends, this one too, and the caller gets a fresh one: a stolen copy of the old

@@ -7,11 +7,11 @@ import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { isValidEmail, normalizeEmail } from '../../domain/user/email.js'
 import { assertPasswordPolicy } from '../../domain/user/password-policy.js'
 import { issueToken } from '../../infra/crypto/derived-tokens.js'
-import { hashPassword } from '../../infra/crypto/password.js'
+import { hashPassword, verifyPassword } from '../../infra/crypto/password.js'
 import { sha256Hex } from '../../infra/crypto/tokens.js'
 import { findOneTimeToken } from '../../projections/one-time-tokens/one-time-tokens.repository.js'
 import { listSessionsOfUser } from '../../projections/sessions/sessions.repository.js'
-import { findUserByEmail } from '../../projections/users/users.repository.js'
+import { findPasswordHash, findUserByEmail } from '../../projections/users/users.repository.js'
 import type { CommandContext } from '../context.js'
 import { passwordLimits } from '../email-password/sign-up.js'
 import { revokeSession } from '../sessions/end-session.js'
@@ -74,12 +74,22 @@ export const resetPassword = async (
   assertPasswordPolicy(newPassword, passwordLimits(ctx))
   const live = await findLiveResetToken(ctx, origin, token)
   if (!live) throw AUTH_ERRORS.error('INVALID_TOKEN')
-  const passwordHash = await hashPassword(newPassword)
+  const stored = await findPasswordHash(ctx.db, live.userId)
+  const [passwordHash, sameAsCurrent] = await Promise.all([
+    hashPassword(newPassword),
+    stored ? verifyPassword(stored, newPassword) : false,
+  ])
   await runUserCommand(
     ctx,
     origin,
     live.userId,
-    { type: 'reset-password', tokenHash: live.tokenHash, passwordHash, now: ctx.clock().toISOString() },
+    {
+      type: 'reset-password',
+      tokenHash: live.tokenHash,
+      passwordHash,
+      now: ctx.clock().toISOString(),
+      sameAsCurrent,
+    },
     { type: 'anonymous' },
   )
   // Whoever held a session before the reset may be the reason for it: end them all.

@@ -31,8 +31,9 @@ export type UserCommand =
       expiresAt: string
       redirectTo: string | null
     }
-  | { type: 'reset-password'; tokenHash: string; passwordHash: string; now: string }
-  | { type: 'change-password'; currentPasswordMatches: boolean; passwordHash: string }
+  /** `sameAsCurrent`: the new password is the one the account has now (checked against its hash). */
+  | { type: 'reset-password'; tokenHash: string; passwordHash: string; now: string; sameAsCurrent: boolean }
+  | { type: 'change-password'; currentPasswordMatches: boolean; passwordHash: string; sameAsCurrent: boolean }
   | { type: 'set-password'; accountId: string; passwordHash: string }
   | ({ type: 'update-profile'; name?: string; image?: string | null } & UsernameInput)
   | { type: 'change-email'; newEmail: string; callbackURL: string | null }

@@ -106,6 +106,7 @@ const verifyEmail = (command: Command<'verify-email'>, user: ActiveUser): UserEv
 const resetPassword = (command: Command<'reset-password'>, user: ActiveUser): UserEvent[] => {
   if (!user.resetTokens.some((token) => isLive(token, command.tokenHash, command.now)))
     throw AUTH_ERRORS.error('INVALID_TOKEN')
+  if (command.sameAsCurrent) throw AUTH_ERRORS.error('PASSWORD_SAME_AS_CURRENT')
   return [
     {
       type: 'user.password-reset',
@@ -117,6 +118,8 @@ const resetPassword = (command: Command<'reset-password'>, user: ActiveUser): Us
 const changePassword = (command: Command<'change-password'>, user: ActiveUser): UserEvent[] => {
   if (!user.credential) throw AUTH_ERRORS.error('CREDENTIAL_ACCOUNT_NOT_FOUND')
   if (!command.currentPasswordMatches) throw AUTH_ERRORS.error('INVALID_PASSWORD')
+  // Nothing would change, yet "sign out my other devices" would still end them: refuse.
+  if (command.sameAsCurrent) throw AUTH_ERRORS.error('PASSWORD_SAME_AS_CURRENT')
   return [
     { type: 'user.password-changed', data: { userId: user.userId, passwordHash: command.passwordHash } },
   ]

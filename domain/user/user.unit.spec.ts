@@ -95,11 +95,16 @@ describe('user: email verification', () => {
 })
 
 describe('user: password reset', () => {
-  const reset = (tokenHash: string, now = '2026-01-01T00:30:00.000Z'): UserCommand => ({
+  const reset = (
+    tokenHash: string,
+    now = '2026-01-01T00:30:00.000Z',
+    sameAsCurrent = false,
+  ): UserCommand => ({
     type: 'reset-password',
     tokenHash,
     passwordHash: 'new:hash',
     now,
+    sameAsCurrent,
   })
   const resetDone: UserEvent = {
     type: 'user.password-reset',
@@ -114,6 +119,14 @@ describe('user: password reset', () => {
     given([registered, resetRequested('h1')])
       .when(reset('h2'))
       .thenThrows('INVALID_TOKEN'))
+  it('refuses the current password as the new one, and the token stays usable', () => {
+    given([registered, resetRequested('h1')])
+      .when(reset('h1', undefined, true))
+      .thenThrows('PASSWORD_SAME_AS_CURRENT')
+    given([registered, resetRequested('h1')])
+      .when(reset('h1'))
+      .then([resetDone])
+  })
   it('refuses an expired token', () =>
     given([registered, resetRequested('h1')])
       .when(reset('h1', '2026-01-01T01:00:00.000Z'))
@@ -131,12 +144,32 @@ describe('user: password reset', () => {
 describe('user: credentials and profile', () => {
   it('changes the password when the current one matched', () => {
     given([registered])
-      .when({ type: 'change-password', currentPasswordMatches: true, passwordHash: 'n:h' })
+      .when({
+        type: 'change-password',
+        currentPasswordMatches: true,
+        passwordHash: 'n:h',
+        sameAsCurrent: false,
+      })
       .then([{ type: 'user.password-changed', data: { userId: 'u1', passwordHash: 'n:h' } }])
     given([registered])
-      .when({ type: 'change-password', currentPasswordMatches: false, passwordHash: 'n:h' })
+      .when({
+        type: 'change-password',
+        currentPasswordMatches: false,
+        passwordHash: 'n:h',
+        sameAsCurrent: false,
+      })
       .thenThrows('INVALID_PASSWORD')
   })
+
+  it('refuses a new password equal to the current one', () =>
+    given([registered])
+      .when({
+        type: 'change-password',
+        currentPasswordMatches: true,
+        passwordHash: 'n:h',
+        sameAsCurrent: true,
+      })
+      .thenThrows('PASSWORD_SAME_AS_CURRENT'))
 
   it('sets a password only for a user without one', () => {
     given([registered])

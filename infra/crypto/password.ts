@@ -61,3 +61,6 @@ export const burnPasswordCheck = async (password: string): Promise<false> => {
   await verifyPassword(dummyPasswordHash(), password)
   return false
 }
+
+/** Whether two typed passwords are the same password, as hashing sees them (NFKC). */
+export const samePassword = (a: string, b: string): boolean => a.normalize('NFKC') === b.normalize('NFKC')

@@ -156,6 +156,10 @@ describe('password reset', () => {
     const location = String(landing.headers.location)
     expect(location).toMatch(/^\/reset-password\?token=[A-Za-z0-9]{24}$/)
     const token = new URL(location, 'http://x').searchParams.get('token')
+    const same = await browserFor(tessera).post('/reset-password', { token, newPassword: PASSWORD })
+    expect(same.status).toBe(400)
+    expect(same.json).toMatchObject({ code: 'PASSWORD_SAME_AS_CURRENT' })
+    expect((await laptop.get('/get-session')).json).not.toBeNull()
 
     const attempts = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
@@ -249,6 +253,18 @@ describe('profile and credentials', () => {
     })
     expect(wrong.status).toBe(400)
     expect(wrong.json).toEqual({ code: 'INVALID_PASSWORD', message: 'Invalid password' })
+    // The same password again changes nothing and must not sign the phone out.
+    const same = await laptop.post('/change-password', {
+      currentPassword: PASSWORD,
+      newPassword: PASSWORD,
+      revokeOtherSessions: true,
+    })
+    expect(same.status).toBe(400)
+    expect(same.json).toEqual({
+      code: 'PASSWORD_SAME_AS_CURRENT',
+      message: 'New password must be different from the current one',
+    })
+    expect((await phone.get('/get-session')).json).not.toBeNull()
     const changed = await laptop.post('/change-password', {
       currentPassword: PASSWORD,
       newPassword: 'another password',
