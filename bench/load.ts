@@ -4,7 +4,7 @@
 
 import autocannon from 'autocannon'
 
-export type Kind = 'get-session' | 'sign-in' | 'sign-up'
+export type Kind = 'get-session' | 'sign-in' | 'sign-up' | 'token'
 
 /** One request to send and how to tell that its answer is right. */
 export type Shot = {
@@ -14,7 +14,7 @@ export type Shot = {
   headers: Record<string, string>
   body?: string
   /** True when a 2xx answer carries what it should (e.g. a session, not `null`). */
-  isCorrect(body: string): boolean
+  isCorrect(body: string, headers: Record<string, string>): boolean
 }
 
 export type ScenarioSpec = {
@@ -103,11 +103,11 @@ export const runScenario = async (
         },
         // autocannon calls this right before it emits `response` for the same answer, which is
         // how a latency is matched to its kind.
-        onResponse: (status, body, context) => {
+        onResponse: (status, body, context, headers) => {
           const request = sent.get(context)
           if (!request) return
           const { shot, at } = request
-          const correct = status >= 200 && status < 300 && shot.isCorrect(body)
+          const correct = status >= 200 && status < 300 && shot.isCorrect(body, headers)
           pending = { kind: shot.kind, status, correct, sentAt: at, doneAt: performance.now(), ms: 0 }
         },
       },

@@ -39,6 +39,27 @@ const hasTokenFor = (email: string) => (body: string) => {
   return isRecord(value) && typeof value.token === 'string' && userEmailOf(value) === email
 }
 
+/** The payload of a compact JWT, or undefined for anything else. */
+const jwtPayload = (token: unknown): unknown => {
+  if (typeof token !== 'string') return undefined
+  const [, payload] = token.split('.')
+  return payload === undefined ? undefined : parse(Buffer.from(payload, 'base64url').toString('utf8'))
+}
+
+const isJwtFor = (email: string, token: unknown) => {
+  const payload = jwtPayload(token)
+  return isRecord(payload) && payload.email === email && typeof payload.sub === 'string'
+}
+
+/** The session, and a JWT for the same user in `set-auth-jwt`. */
+const hasSessionAndJwtOf = (email: string) => (body: string, headers: Record<string, string>) =>
+  hasSessionOf(email)(body) && isJwtFor(email, headers['set-auth-jwt'])
+
+const hasJwtFor = (email: string) => (body: string) => {
+  const value = parse(body)
+  return isRecord(value) && isJwtFor(email, value.token)
+}
+
 const rotate = <T>(items: readonly T[]) => {
   let index = 0
   return (): T => {
@@ -59,6 +80,35 @@ const getSessionShots = (users: readonly BenchUser[]) => {
       path: '/api/auth/get-session',
       headers: { cookie: user.cookie },
       isCorrect: hasSessionOf(user.email),
+    }
+  }
+}
+
+/** get-session with JWTs on (the default): each answer also signs a token for its user. */
+const getSessionWithJwtShots = (users: readonly BenchUser[]) => {
+  const nextUser = rotate(users)
+  return (): Shot => {
+    const user = nextUser()
+    return {
+      kind: 'get-session',
+      method: 'GET',
+      path: '/api/auth/get-session',
+      headers: { cookie: user.cookie },
+      isCorrect: hasSessionAndJwtOf(user.email),
+    }
+  }
+}
+
+const tokenShots = (users: readonly BenchUser[]) => {
+  const nextUser = rotate(users)
+  return (): Shot => {
+    const user = nextUser()
+    return {
+      kind: 'token',
+      method: 'GET',
+      path: '/api/auth/token',
+      headers: { cookie: user.cookie },
+      isCorrect: hasJwtFor(user.email),
     }
   }
 }
@@ -122,5 +172,8 @@ export const scenarios = (settings: ScenarioSettings): ScenarioSpec[] => {
       next: signUpShots((n) => settings.email('signup', n)),
     },
     { name: 'mixed c64', connections: 64, ...timing, next: mixedShots(users) },
+    // Issue 9: the JWT on the hot path.
+    { name: 'get-session+jwt c16', connections: 16, ...timing, next: getSessionWithJwtShots(users) },
+    { name: 'token c16', connections: 16, ...timing, next: tokenShots(users) },
   ]
 }

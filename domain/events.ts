@@ -6,10 +6,12 @@ import { SESSION_EVENT_DECLARATIONS } from './session/session.declarations.js'
 import type { SessionEvent } from './session/session.js'
 import type { EventDeclaration } from './shared/event-declaration.js'
 import type { EventMetadata } from './shared/metadata.js'
+import { SIGNING_KEY_EVENT_DECLARATIONS } from './signing-key/signing-key.declarations.js'
+import type { SigningKeyEvent } from './signing-key/signing-key.js'
 import { USER_EVENT_DECLARATIONS } from './user/user.declarations.js'
 import type { UserEvent } from './user/user.events.js'
 
-export type KnownEvent = UserEvent | SessionEvent
+export type KnownEvent = UserEvent | SessionEvent | SigningKeyEvent
 export type KnownEventType = KnownEvent['type']
 
 /** A declaration as code that reads any event sees it: data of an unknown shape, paths as text. */
@@ -20,7 +22,11 @@ export type AnyEventDeclaration = Omit<EventDeclaration<Record<string, unknown>>
 // Each declaration was checked against its own event's data where it was written; from here on
 // they are looked up by the type of an event read from the log.
 const DECLARATIONS = new Map(
-  Object.entries({ ...USER_EVENT_DECLARATIONS, ...SESSION_EVENT_DECLARATIONS }),
+  Object.entries({
+    ...USER_EVENT_DECLARATIONS,
+    ...SESSION_EVENT_DECLARATIONS,
+    ...SIGNING_KEY_EVENT_DECLARATIONS,
+  }),
 ) as unknown as ReadonlyMap<string, AnyEventDeclaration>
 
 /** The declaration of an event type; undefined for a type no aggregate declares. */

@@ -1,6 +1,7 @@
 /// Every read-model projection, in the order they are applied to each event.
 
 import { activityProjection } from './activity/activity.projection.js'
+import { jwksProjection } from './jwks/jwks.projection.js'
 import { oneTimeTokensProjection } from './one-time-tokens/one-time-tokens.projection.js'
 import type { Projection } from './projection.js'
 import { sessionsProjection } from './sessions/sessions.projection.js'
@@ -12,4 +13,5 @@ export const readModelProjections: readonly Projection[] = [
   oneTimeTokensProjection,
   // After users: it records only for users that exist.
   activityProjection,
+  jwksProjection,
 ]

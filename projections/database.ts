@@ -1,6 +1,7 @@
 /// The read-model schema as Kysely sees it: one entry per table, filled by the projections.
 
 import type { ActivityTable } from './activity/activity.table.js'
+import type { JwksTable } from './jwks/jwks.table.js'
 import type { OneTimeTokensTable } from './one-time-tokens/one-time-tokens.table.js'
 import type { CheckpointsTable } from './runner/checkpoints.table.js'
 import type { SessionsTable } from './sessions/sessions.table.js'
@@ -12,5 +13,6 @@ export type Database = {
   sessions: SessionsTable
   one_time_tokens: OneTimeTokensTable
   activity: ActivityTable
+  jwks: JwksTable
   tessera_checkpoints: CheckpointsTable
 }

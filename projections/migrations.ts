@@ -2,6 +2,7 @@
 
 import type { Migration } from 'kysely'
 import { activityMigration } from './activity/activity.table.js'
+import { jwksMigration } from './jwks/jwks.table.js'
 import { oneTimeTokensMigration } from './one-time-tokens/one-time-tokens.table.js'
 import { mailDeadLettersMigration } from './reactors/mail/dead-letters.table.js'
 import { checkpointsMigration } from './runner/checkpoints.table.js'
@@ -15,5 +16,6 @@ export const readModelMigrations: Record<string, Migration> = {
   '2026-11-21T00:04:00Z_one-time-tokens': oneTimeTokensMigration,
   '2026-11-22T00:10:00Z_mail-dead-letters': mailDeadLettersMigration,
   '2026-11-22T00:30:00Z_activity': activityMigration,
+  '2026-11-23T00:40:00Z_jwks': jwksMigration,
   '2026-11-23T01:00:00Z_users-usernames': usernamesMigration,
 }

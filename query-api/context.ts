@@ -7,6 +7,7 @@ import type { RequestOrigin } from '../domain/shared/metadata.js'
 import type { Config } from '../infra/config/config.js'
 import type { Database } from '../projections/database.js'
 import type { SessionRow } from '../projections/sessions/sessions.table.js'
+import type { JwtIssuer } from './jwt/jwt-issuer.js'
 import type { FoundSession, SessionResolver } from './sessions/resolve-session.js'
 
 export type SessionUpkeep = {
@@ -21,4 +22,6 @@ export type QueryContext = {
   sessions: SessionResolver
   sessionUpkeep: SessionUpkeep
   clock: () => Date
+  /** Signs JWTs and publishes their keys; null when `jwt.enabled` is false. */
+  jwt: JwtIssuer | null
 }

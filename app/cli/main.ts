@@ -1,9 +1,11 @@
-/// The `tessera` command: `serve [--role all|api|projector]`, `migrate`, `replay`.
+/// The `tessera` command: `serve [--role all|api|projector]`, `migrate`, `replay`, `set-password`,
+/// `jwks rotate`.
 
 import { randomUUID } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import pino, { type Logger } from 'pino'
 import { setPassword } from '../../command-api/account/credentials.js'
+import { rotateSigningKey } from '../../command-api/jwt/signing-keys.js'
 import { isDomainError } from '../../domain/shared/errors.js'
 import { normalizeEmail } from '../../domain/user/email.js'
 import { type Config, ConfigError, loadConfig } from '../../infra/config/config.js'
@@ -32,6 +34,7 @@ Commands:
   migrate                           create or update the database schema
   replay                            rebuild every read model from the event log
   set-password <email>              give a password (read from stdin) to a user who has none
+  jwks rotate                       retire the current JWT signing key and create the one that signs from now on
   projections status                how far the read models trail the log, and why the projector halted if it did
   projections retry                 let a halted projector try its event again (after a fix)
   projections skip <tx:seq>         skip the event the projector halted on (recorded; replays skip it too)
@@ -117,6 +120,23 @@ const setPasswordCommand = async (args: readonly string[]) => {
   }
 }
 
+/** A retired key stays in /jwks until the tokens it signed have expired (docs/architecture.md). */
+const jwksCommand = async (args: readonly string[]) => {
+  if (args[0] !== 'rotate' || args.length > 1) throw new ConfigError('jwks', 'Usage: tessera jwks rotate')
+  const config = loadConfig()
+  const tessera = await createTessera({ config, logger: pino({ level: 'warn' }), role: 'projector' })
+  try {
+    const origin = { requestId: randomUUID(), ip: null, userAgent: 'tessera-cli' }
+    const { kid, retired } = await rotateSigningKey(tessera.ctx, origin)
+    console.log(
+      `New JWT signing key ${kid} (${config.jwt.algorithm}).` +
+        (retired ? ` Retired ${retired}: published until its last token expires.` : ''),
+    )
+  } finally {
+    await tessera.close()
+  }
+}
+
 const PROJECTIONS_USAGE = 'Usage: tessera projections status | retry | skip <tx:seq>'
 const GROUP = 'read-models'
 
@@ -154,6 +174,7 @@ const projectionsCommand = (args: readonly string[]) =>
 const commands: Record<string, (args: readonly string[]) => Promise<void>> = {
   serve,
   'set-password': setPasswordCommand,
+  jwks: jwksCommand,
   projections: projectionsCommand,
   migrate: () =>
     withDatabase(async ({ db }) => {

@@ -22,6 +22,7 @@ import { registerRateLimit } from '../../infra/http/rate-limit.js'
 import { trustedUrlsHook } from '../../infra/http/trusted-url.js'
 import { activityQueryRoutes } from '../../query-api/activity/activity.routes.js'
 import { healthRoutes } from '../../query-api/health/health.routes.js'
+import { jwtRoutes } from '../../query-api/jwt/jwt.routes.js'
 import { sessionQueryRoutes } from '../../query-api/sessions/session-queries.routes.js'
 import { registerApiReference } from './api-reference.js'
 import type { AppContext } from './context.js'
@@ -86,6 +87,7 @@ export const buildApp = async (
       await api.register(sessionQueryRoutes(ctx))
       await api.register(activityQueryRoutes(ctx))
       await api.register(healthRoutes(ctx))
+      await api.register(jwtRoutes(ctx))
     },
     { prefix: ctx.config.basePath },
   )

@@ -4,6 +4,11 @@
 
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
+import {
+  createJwtKeySet,
+  type JwtKeySet,
+  KEY_REFRESH_INTERVAL_MS,
+} from '../../command-api/jwt/jwt-key-set.js'
 import { sessionUpkeepFor } from '../../command-api/sessions/session-upkeep.js'
 import { createHandle } from '../../command-api/shared/handle.js'
 import { createReadYourWrites } from '../../command-api/shared/read-your-writes.js'
@@ -49,6 +54,8 @@ export type Tessera = {
   projector: Projector
   /** Sends the mails events ask for; null where this process does not project (`--role api`). */
   mailReactor: MailReactor | null
+  /** The JWT key set this process signs with; null when JWTs are off or nothing is served. */
+  jwtKeys: JwtKeySet | null
   close(): Promise<void>
 }
 
@@ -109,6 +116,10 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
   })
   // Crypto-shredding: with the user's data key gone, their personal data in the log is unreadable.
   const eraseUser = (userId: string) => eraseSubject(keyring, userId)
+  const jwtKeys =
+    role !== 'projector' && config.jwt.enabled
+      ? createTesseraJwtKeys({ config, logger, db: database.db, handle, clock, projector, projects })
+      : null
   const ctx: AppContext = {
     config,
     db: database.db,
@@ -119,6 +130,7 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
     clock,
     eraseUser,
     sessionUpkeep: sessionUpkeepFor({ config, db: database.db, store, handle, sessions, clock, eraseUser }),
+    jwt: jwtKeys,
     readYourWrites,
     readiness: createReadiness({
       db: database.db,
@@ -130,6 +142,7 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
   const mailReactor =
     mailTransport && createTesseraMailReactor(config, logger, database, store, projector, mailTransport)
   const stopWorkers = async () => {
+    jwtKeys?.stop()
     await mailReactor?.stop()
     await mailTransport?.close?.()
     await projector.stop()
@@ -155,6 +168,7 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
     keyring,
     projector,
     mailReactor,
+    jwtKeys,
     async close() {
       await app?.close()
       await stopWorkers()
@@ -185,6 +199,31 @@ const trustedWhileProjecting = (cache: SessionCache, projector: Projector): Sess
   ...cache,
   get: (tokenHash) => (projector.status().state === 'running' ? cache.get(tokenHash) : undefined),
 })
+
+/**
+ * Keys re-read when this process applies a signing-key event, or, where another process projects,
+ * every few seconds.
+ */
+const createTesseraJwtKeys = ({
+  projector,
+  projects,
+  logger,
+  ...ctx
+}: Pick<AppContext, 'config' | 'db' | 'handle' | 'clock' | 'projector'> & {
+  logger: Logger
+  projects: boolean
+}): JwtKeySet => {
+  const keys = createJwtKeySet({
+    ctx,
+    refreshIntervalMs: projects ? null : KEY_REFRESH_INTERVAL_MS,
+    logger,
+  })
+  if (projects)
+    projector.onApplied((events) => {
+      if (events.some((event) => event.type.startsWith('signing-key.'))) keys.refresh()
+    })
+  return keys
+}
 
 const createTesseraMailReactor = (
   config: Config,

@@ -34,9 +34,14 @@ const run = async (
 ) => {
   const now = ctx.clock()
   const key = await newSealedKey(ctx, now)
-  const { events } = await ctx.handle(signingKeyDecider, SIGNING_KEYS_STREAM, command(key, now.toISOString()), {
-    metadata: metadataFor(origin, { type: 'system' }, now),
-  })
+  const { events } = await ctx.handle(
+    signingKeyDecider,
+    SIGNING_KEYS_STREAM,
+    command(key, now.toISOString()),
+    {
+      metadata: metadataFor(origin, { type: 'system' }, now),
+    },
+  )
   return events
 }
 

@@ -2,6 +2,7 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { exposeHeader } from '../../infra/http/expose-headers.js'
 import { errorResponses } from '../../infra/http/openapi.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import {
@@ -57,7 +58,13 @@ export const sessionQueryRoutes =
           session = refreshed
           setSessionCookie(reply, { token, rememberMe: true }, ctx.sessions.cookieSettings)
         }
-        return { session: sessionJson(session, token), user: userJson(lookup.found.user) }
+        const user = userJson(lookup.found.user)
+        // As better-auth's jwt plugin: every answer with a session carries a JWT for its user.
+        if (ctx.jwt) {
+          reply.header('set-auth-jwt', await ctx.jwt.tokenFor(user))
+          exposeHeader(reply, 'set-auth-jwt')
+        }
+        return { session: sessionJson(session, token), user }
       },
     )
 

@@ -1,0 +1,182 @@
+/// The key set as this process uses it: the keys read once from the `jwks` read model, the signing
+/// ones opened once and imported once (by the signer), kept in memory. Signing on get-session's hot
+/// path then costs one signature: no query, no decryption, no key import.
+///
+/// The copy is refreshed when told (`refresh`: the projector applied a signing-key event, see
+/// app/server/tessera.ts) and, in a process that does not project (`--role api`), every
+/// `refreshIntervalMs`. A process whose copy is stale can sign with a key another one just retired,
+/// for up to that interval; so a retired key stays published for the token lifetime plus
+/// `STALE_KEY_GRACE_SECONDS`, and every token it signed can still be verified until it expires.
+
+import { randomUUID } from 'node:crypto'
+import type { JWK } from 'jose'
+import type { RequestOrigin } from '../../domain/shared/metadata.js'
+import { activeKey, needsRotation, publishedKeys } from '../../infra/crypto/jwt/key-set.js'
+import { openPrivateKey } from '../../infra/crypto/jwt/sealed-key.js'
+import { createJwtSigner } from '../../infra/crypto/jwt/signer.js'
+import { isJwtAlgorithm, type PublicSigningKey, type SigningKey } from '../../infra/crypto/jwt/signing-key.js'
+import { listSigningKeys } from '../../projections/jwks/jwks.repository.js'
+import type { JwkRow } from '../../projections/jwks/jwks.table.js'
+import type { JwtIssuer } from '../../query-api/jwt/jwt-issuer.js'
+import type { CommandContext } from '../context.js'
+import { ensureSigningKey, rotateSigningKey } from './signing-keys.js'
+
+/** How often a `--role api` process re-reads the keys. */
+export const KEY_REFRESH_INTERVAL_MS = 5000
+/** How long a retired key is published beyond the token lifetime: the refresh interval above. */
+export const STALE_KEY_GRACE_SECONDS = KEY_REFRESH_INTERVAL_MS / 1000
+
+// Another process won the race for the first key: its key is in the log, and soon in the read model.
+const WAIT_FOR_WINNER_MS = 5000
+const WAIT_STEP_MS = 25
+
+export type JwtKeySetOptions = {
+  ctx: Pick<CommandContext, 'config' | 'db' | 'handle' | 'clock'>
+  /** Re-read the keys this often; null when `refresh` is called on every signing-key event. */
+  refreshIntervalMs: number | null
+  logger: { error(obj: object, msg: string): void }
+}
+
+export type JwtKeySet = JwtIssuer & {
+  /** The keys changed (a signing-key event was applied): re-read them before the next use. */
+  refresh(): void
+  /** Retires the current key and creates its successor; this process signs with it on return. */
+  rotate(origin: RequestOrigin): Promise<{ kid: string; retired: string | null }>
+  stop(): void
+}
+
+type Keys = {
+  /** Every key's public half, retired ones included: what `/jwks` publishes from. */
+  all: readonly PublicSigningKey[]
+  /** The keys that are not retired, opened: what the signer signs with. */
+  signing: readonly SigningKey[]
+}
+
+const systemOrigin = (): RequestOrigin => ({ requestId: randomUUID(), ip: null, userAgent: null })
+
+export const createJwtKeySet = ({ ctx, refreshIntervalMs, logger }: JwtKeySetOptions): JwtKeySet => {
+  const { config, db, clock } = ctx
+  const { lifetimeSeconds, rotationIntervalSeconds } = config.jwt
+  let keys: Keys | null = null
+  let stale = true
+  let loading: Promise<Keys> | null = null
+  let ensuring: Promise<Keys> | null = null
+
+  const toKeys = (rows: readonly JwkRow[]): Keys => {
+    const all = rows.map(publicKeyOf)
+    const signing = rows
+      .filter((row) => row.retired_at === null)
+      .map((row) => ({ ...publicKeyOf(row), privateJwk: openKey(row) }))
+    return { all, signing }
+  }
+
+  // The secret opens the sealed half; a key sealed under another secret cannot sign here.
+  const openKey = (row: JwkRow): JWK => openPrivateKey(row.private_key, config.secret, row.kid)
+
+  /** Reads the keys afresh; a read already running may predate the change, so it is not reused. */
+  const reload = async (): Promise<Keys> => {
+    if (loading) await loading.catch(() => undefined)
+    if (!loading) {
+      stale = false
+      loading = listSigningKeys(db)
+        .then((rows) => {
+          keys = toKeys(rows)
+          return keys
+        })
+        .catch((error: unknown) => {
+          stale = true
+          throw error
+        })
+        .finally(() => {
+          loading = null
+        })
+    }
+    return loading
+  }
+
+  const current = (): Keys | Promise<Keys> => (keys && !stale ? keys : reload())
+
+  /**
+   * Until a key (`kid`, or any) signs here: after our own append, or while the key of another
+   * process that won the race is being projected.
+   */
+  const untilSigning = async (kid?: string): Promise<Keys> => {
+    const deadline = Date.now() + WAIT_FOR_WINNER_MS
+    for (;;) {
+      const fresh = await reload()
+      const signing = activeKey(fresh.signing, clock())
+      if (signing && (kid === undefined || signing.kid === kid)) return fresh
+      if (Date.now() >= deadline) throw new Error('no JWT signing key became available')
+      await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS))
+    }
+  }
+
+  // One creation at a time in this process; across processes the store decides (see ensureSigningKey).
+  const ensure = (): Promise<Keys> => {
+    ensuring ??= ensureSigningKey(ctx, systemOrigin())
+      .then(() => untilSigning())
+      .finally(() => {
+        ensuring = null
+      })
+    return ensuring
+  }
+
+  /** The keys, with a key that signs now: created first if there is none, rotated if it is due. */
+  const ready = async (): Promise<Keys> => {
+    const now = clock()
+    const known = await current()
+    if (!needsRotation(known.all, now, rotationIntervalSeconds)) return known
+    if (!activeKey(known.signing, now)) return ensure()
+    // Due by age: the current key keeps signing while its successor is made.
+    ensure().catch((error: unknown) => logger.error({ err: error }, 'JWT key rotation failed'))
+    return known
+  }
+
+  const signer = createJwtSigner(() => keys?.signing ?? [], {
+    issuer: config.baseUrl,
+    audience: config.baseUrl,
+    lifetimeSeconds,
+  })
+
+  const timer =
+    refreshIntervalMs === null
+      ? null
+      : setInterval(() => {
+          // In the background: requests keep signing with the copy they have meanwhile.
+          reload().catch((error: unknown) => logger.error({ err: error }, 'reading the JWT keys failed'))
+        }, refreshIntervalMs)
+  timer?.unref()
+
+  return {
+    async tokenFor(user) {
+      await ready()
+      return signer.sign(user, user.id, clock())
+    },
+    async publicKeySet() {
+      const { all } = await ready()
+      return publishedKeys(all, clock(), lifetimeSeconds + STALE_KEY_GRACE_SECONDS)
+    },
+    refresh() {
+      stale = true
+    },
+    async rotate(origin) {
+      const rotated = await rotateSigningKey(ctx, origin)
+      await untilSigning(rotated.kid)
+      return rotated
+    },
+    stop() {
+      if (timer) clearInterval(timer)
+    },
+  }
+}
+
+const publicKeyOf = (row: JwkRow): PublicSigningKey => {
+  if (!isJwtAlgorithm(row.alg)) throw new Error(`signing key ${row.kid} has an unknown algorithm ${row.alg}`)
+  return {
+    kid: row.kid,
+    alg: row.alg,
+    publicJwk: JSON.parse(row.public_key) as JWK,
+    createdAt: row.created_at,
+    retiredAt: row.retired_at,
+  }
+}
