@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import { ANY_ROUTE_ERRORS, errorResponses, SIGNED_IN_POST_ERRORS } from '../../infra/http/openapi.js'
+import { acceptsHtml, withQuery } from '../../infra/http/redirect.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import { clearSessionCookies, setSessionCookie } from '../../infra/http/session-cookie.js'
 import { findUserById } from '../../projections/users/users.repository.js'
@@ -55,7 +56,7 @@ const DeletionResponse = Type.Object({ success: Type.Boolean(), message: Type.St
 export const accountRoutes =
   (ctx: CommandContext): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const { requireSession } = sessionGuards(ctx)
+    const { requireSession, optionalSession } = sessionGuards(ctx)
 
     app.post(
       '/update-user',
@@ -193,9 +194,9 @@ export const accountRoutes =
     app.get(
       '/delete-user/callback',
       {
-        preHandler: requireSession,
         schema: {
-          summary: 'Follow a deletion link',
+          summary:
+            'Follow a deletion link (signed out in a browser: redirects to the portal to sign in and confirm)',
           tags: ['Account'],
           response: {
             200: DeletionResponse,
@@ -215,7 +216,17 @@ export const accountRoutes =
       },
       async (request, reply) => {
         if (!ctx.config.user.deleteUser.enabled) throw AUTH_ERRORS.error('NOT_FOUND')
-        await deleteWithToken(ctx, originOf(request), authOf(request), request.query.token)
+        const auth = await optionalSession(request)
+        if (!auth) {
+          // A mail app opens the link in a browser that is not signed in: rather than raw JSON,
+          // the portal asks the person to sign in, then to confirm (it posts the token back).
+          if (!acceptsHtml(request)) throw AUTH_ERRORS.error('UNAUTHORIZED')
+          const { token, callbackURL } = request.query
+          return reply.redirect(
+            withQuery('/confirm-deletion', { token, ...(callbackURL ? { callbackURL } : {}) }),
+          )
+        }
+        await deleteWithToken(ctx, originOf(request), auth, request.query.token)
         clearSessionCookies(reply, ctx.sessions.cookieSettings)
         if (request.query.callbackURL) return reply.redirect(request.query.callbackURL)
         return reply.send({ success: true, message: 'User deleted' })

@@ -9,3 +9,7 @@ export const withQuery = (url: string, params: Record<string, string>): string =
     ? `${parsed.pathname}${parsed.search}${parsed.hash}`
     : parsed.toString()
 }
+
+/** Whether the request came from a browser navigating (a link in a mail), not an API client. */
+export const acceptsHtml = (request: { headers: { accept?: string | undefined } }): boolean =>
+  /\btext\/html\b/.test(request.headers.accept ?? '')

@@ -367,7 +367,14 @@ describe('account deletion', () => {
       const requested = await browser.post('/delete-user', { password: PASSWORD, callbackURL: '/goodbye' })
       expect(requested.json).toEqual({ success: true, message: 'Verification email sent' })
       const link = linkIn(await mailTo('leave@example.com', /.*/), '/delete-user/callback')
-      expect(new URL(link).searchParams.get('token')).toMatch(/^[0-9a-z]{32}$/)
+      const token = new URL(link).searchParams.get('token') ?? ''
+      expect(token).toMatch(/^[0-9a-z]{32}$/)
+      // Opened where nobody is signed in (a phone's mail app): the portal asks to sign in and
+      // confirm, never raw JSON; an API client without a session still gets 401.
+      const phone = await browserFor(tessera, { accept: 'text/html,application/xhtml+xml' }).open(link)
+      expect(phone.status).toBe(302)
+      expect(phone.headers.location).toBe(`/confirm-deletion?token=${token}&callbackURL=%2Fgoodbye`)
+      expect((await browserFor(tessera).open(link)).status).toBe(401)
       const deleted = await browser.open(link)
       expect(deleted.headers.location).toBe('/goodbye')
       expect((await browser.get('/get-session')).json).toBeNull()
