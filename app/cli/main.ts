@@ -132,6 +132,8 @@ const jwksCommand = async (args: readonly string[]) => {
       `New JWT signing key ${kid} (${config.jwt.algorithm}).` +
         (retired ? ` Retired ${retired}: published until its last token expires.` : ''),
     )
+    if (tessera.ctx.readYourWrites.settle(origin.requestId))
+      console.warn('The read models do not show it yet (see `tessera projections status`).')
   } finally {
     await tessera.close()
   }
