@@ -4,7 +4,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -36,6 +36,9 @@ export type RunningServer = {
 export const startServer = async (options: ServerOptions): Promise<RunningServer> => {
   // The working directory is a fresh one too, so no `.env` or `tessera.config.json` leaks in.
   const workDir = await mkdtemp(join(tmpdir(), 'tessera-bench-'))
+  // Feature options to measure with (e.g. `{"jwt":{"enabled":false}}` for get-session without JWTs).
+  if (process.env.BENCH_CONFIG)
+    await writeFile(join(workDir, 'tessera.config.json'), process.env.BENCH_CONFIG)
   const port = await freePort()
   const env = serverEnv(port, workDir, options.databaseUrl)
   await migrate(workDir, env).catch(async (error: unknown) => {
