@@ -111,11 +111,15 @@ describeEachDatabase('projector', (fresh) => {
     await expect(first.catchUp()).rejects.toThrow(/injected fault/)
     expect(await everything()).toEqual(before)
     expect(first.position()).toEqual(positionBefore)
-    // Started, it retries the batch (and fails again) until it is stopped: the "crash".
+    // Started, it retries until it is stopped: the "crash". The retry applies the events before
+    // the one that failed in a batch of their own, and that event alone after them.
     await first.start()
     expect(await first.waitFor(last.position, 300)).toBe(false)
     await first.stop()
-    expect(await everything()).toEqual(before)
+    const retried = await everything()
+    expect(retried.tables.users?.map((row) => row.id)).toEqual(['u1', 'u2'])
+    expect(retried.tables.sessions).toEqual([])
+    expect(retried.tables.test_applications).toHaveLength(3)
 
     fault.armed = false
     const restarted = projector({
@@ -128,7 +132,7 @@ describeEachDatabase('projector', (fresh) => {
     expect(await applications(database.db)).toEqual([
       expect.objectContaining({ n: 1, appliedBy: 'first', applications: 1 }),
       expect.objectContaining({ n: 2, appliedBy: 'first', applications: 1 }),
-      expect.objectContaining({ n: 3, appliedBy: 'restarted', applications: 1 }),
+      expect.objectContaining({ n: 3, appliedBy: 'first', applications: 1 }),
       expect.objectContaining({ n: 4, appliedBy: 'restarted', applications: 1 }),
       expect.objectContaining({ n: 5, appliedBy: 'restarted', applications: 1 }),
     ])
