@@ -11,7 +11,17 @@ const COOKIE = 'better-auth.session_token'
 const DONT_REMEMBER = 'better-auth.dont_remember'
 const PASSWORD = 'correct horse battery'
 const T0 = Date.parse('2030-01-15T10:00:00.000Z')
-const USER_KEYS = ['createdAt', 'email', 'emailVerified', 'id', 'image', 'name', 'updatedAt']
+const USER_KEYS = [
+  'createdAt',
+  'displayUsername',
+  'email',
+  'emailVerified',
+  'id',
+  'image',
+  'name',
+  'updatedAt',
+  'username',
+]
 
 type SignUpAnswer = { token: string; user: Record<string, unknown> & { id: string; email: string } }
 type Headers = Awaited<ReturnType<TestClient['request']>>['headers']
@@ -66,6 +76,8 @@ describeEachDatabase('POST /sign-up/email', (_fresh, kind) => {
       emailVerified: false,
       createdAt: new Date(T0).toISOString(),
       updatedAt: new Date(T0).toISOString(),
+      username: null,
+      displayUsername: null,
     })
     expectNoSecrets(response.body)
   })
