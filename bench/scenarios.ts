@@ -113,6 +113,21 @@ const tokenShots = (users: readonly BenchUser[]) => {
   }
 }
 
+/** get-session in bearer mode: the signed token from `set-auth-token`, no cookie. */
+const getSessionBearerShots = (users: readonly BenchUser[]) => {
+  const nextUser = rotate(users)
+  return (): Shot => {
+    const user = nextUser()
+    return {
+      kind: 'get-session',
+      method: 'GET',
+      path: '/api/auth/get-session',
+      headers: { authorization: `Bearer ${user.bearer}` },
+      isCorrect: hasSessionOf(user.email),
+    }
+  }
+}
+
 const signInShots = (users: readonly BenchUser[]) => {
   const nextUser = rotate(users)
   return (): Shot => {
@@ -172,6 +187,8 @@ export const scenarios = (settings: ScenarioSettings): ScenarioSpec[] => {
       next: signUpShots((n) => settings.email('signup', n)),
     },
     { name: 'mixed c64', connections: 64, ...timing, next: mixedShots(users) },
+    // Issue 9: bearer mode on the hot path.
+    { name: 'get-session bearer c16', connections: 16, ...timing, next: getSessionBearerShots(users) },
     // Issue 9: the JWT on the hot path.
     { name: 'get-session+jwt c16', connections: 16, ...timing, next: getSessionWithJwtShots(users) },
     { name: 'token c16', connections: 16, ...timing, next: tokenShots(users) },

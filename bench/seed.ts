@@ -7,7 +7,8 @@ const PROGRESS_EVERY_MS = 5_000
 
 export const BENCH_PASSWORD = 'bench-password-0123456789'
 
-export type BenchUser = { email: string; cookie: string }
+/** `bearer`: the signed token from `set-auth-token`, for `Authorization: Bearer`. */
+export type BenchUser = { email: string; cookie: string; bearer: string }
 
 /** Emails unique to one run, so a reused PostgreSQL database never reports duplicates. */
 export const emailFactory = () => {
@@ -34,8 +35,10 @@ const signUp = async (baseUrl: string, email: string): Promise<BenchUser> => {
   })
   const text = await response.text()
   const cookie = sessionCookieOf(response)
-  if (!response.ok || !cookie) throw new Error(`sign-up of ${email} failed: ${response.status} ${text}`)
-  return { email, cookie }
+  const bearer = response.headers.get('set-auth-token')
+  if (!response.ok || !cookie || !bearer)
+    throw new Error(`sign-up of ${email} failed: ${response.status} ${text}`)
+  return { email, cookie, bearer }
 }
 
 export const seedUsers = async (

@@ -9,12 +9,15 @@ import type { Logger } from 'pino'
 import { accountRoutes } from '../../command-api/account/account.routes.js'
 import { emailPasswordRoutes } from '../../command-api/email-password/email-password.routes.js'
 import { emailVerificationRoutes } from '../../command-api/email-verification/email-verification.routes.js'
+import { deviceSessionsHook } from '../../command-api/multi-session/device-sessions.hook.js'
+import { multiSessionRoutes } from '../../command-api/multi-session/multi-session.routes.js'
 import { passwordResetRoutes } from '../../command-api/password-reset/password-reset.routes.js'
 import { sessionCommandRoutes } from '../../command-api/sessions/session-commands.routes.js'
 import { usernameRoutes } from '../../command-api/username/username.routes.js'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import { readYourWritesHook } from '../../command-api/shared/read-your-writes.js'
 import type { Config } from '../../infra/config/config.js'
+import { exposeAuthTokenHook } from '../../infra/http/auth-token-header.js'
 import { installErrorHandling } from '../../infra/http/error-handler.js'
 import { nulGuardHook } from '../../infra/http/nul-guard.js'
 import { originCheckHook } from '../../infra/http/origin-check.js'
@@ -22,6 +25,7 @@ import { registerRateLimit } from '../../infra/http/rate-limit.js'
 import { trustedUrlsHook } from '../../infra/http/trusted-url.js'
 import { activityQueryRoutes } from '../../query-api/activity/activity.routes.js'
 import { healthRoutes } from '../../query-api/health/health.routes.js'
+import { deviceSessionQueryRoutes } from '../../query-api/multi-session/device-sessions.routes.js'
 import { jwtRoutes } from '../../query-api/jwt/jwt.routes.js'
 import { sessionQueryRoutes } from '../../query-api/sessions/session-queries.routes.js'
 import { registerApiReference } from './api-reference.js'
@@ -78,14 +82,20 @@ export const buildApp = async (
       // Input PostgreSQL cannot store would otherwise poison the projector (infra/http/nul-guard.ts).
       api.addHook('preValidation', nulGuardHook)
       api.addHook('preHandler', trustedUrlsHook(ctx.config))
+      // An answer that sets the session cookie: the device keeps a cookie per account
+      // (multi-session), and a browser app on a trusted origin may read `set-auth-token` (bearer).
+      api.addHook('onSend', deviceSessionsHook(ctx))
+      api.addHook('onSend', exposeAuthTokenHook(ctx.config))
       await api.register(emailPasswordRoutes(ctx))
       await api.register(usernameRoutes(ctx))
       await api.register(sessionCommandRoutes(ctx))
       await api.register(emailVerificationRoutes(ctx))
       await api.register(passwordResetRoutes(ctx))
       await api.register(accountRoutes(ctx))
+      await api.register(multiSessionRoutes(ctx))
       await api.register(sessionQueryRoutes(ctx))
       await api.register(activityQueryRoutes(ctx))
+      await api.register(deviceSessionQueryRoutes(ctx))
       await api.register(healthRoutes(ctx))
       await api.register(jwtRoutes(ctx))
     },

@@ -5,7 +5,11 @@ import { Type } from 'typebox'
 import { sha256Hex } from '../../infra/crypto/tokens.js'
 import { errorResponses, POST_ERRORS, SIGNED_IN_POST_ERRORS } from '../../infra/http/openapi.js'
 import { originOf } from '../../infra/http/request-metadata.js'
-import { clearSessionCookies } from '../../infra/http/session-cookie.js'
+import {
+  clearCookie,
+  clearSessionCookies,
+  readDeviceSessionCookies,
+} from '../../infra/http/session-cookie.js'
 import {
   findSessionById,
   findSessionByTokenHash,
@@ -14,6 +18,7 @@ import {
 import { authOf, sessionGuards } from '../../query-api/sessions/require-session.js'
 import { StatusSchema } from '../../query-api/shared/presenters.js'
 import type { CommandContext } from '../context.js'
+import { signOutDevice } from '../multi-session/device-sessions.js'
 import { revokeSession } from './end-session.js'
 
 // These routes take no parameters; clients send nothing, `{}` or `null`.
@@ -52,6 +57,10 @@ export const sessionCommandRoutes =
             reason: 'sign-out',
           })
         }
+        // Every account signed in on this device signs out with it (multi-session).
+        const held = readDeviceSessionCookies(request, ctx.sessions.cookieSettings)
+        await signOutDevice(ctx, originOf(request), held)
+        for (const cookie of held) clearCookie(reply, cookie.name, ctx.sessions.cookieSettings)
         clearSessionCookies(reply, ctx.sessions.cookieSettings)
         return { success: true }
       },

@@ -35,7 +35,10 @@ export const SESSION_EVENT_DECLARATIONS: EventDeclarations<SessionEvent> = {
     personal: [],
     activity: {
       details: ({ sessionId, reason }) => ({ sessionId, reason }),
-      type: ({ reason }) => (reason === 'sign-out' ? SIGNED_OUT : 'session.revoked'),
+      // Signing in anew on a device ends that device's older session of the account: to its owner,
+      // that session was signed out there, not on "another device".
+      type: ({ reason }) =>
+        reason === 'sign-out' || reason === 'signed-in-again' ? SIGNED_OUT : 'session.revoked',
     },
     invalidates: 'session',
   },

@@ -6,7 +6,11 @@ import type { Decider } from '../shared/decider.js'
 
 export const sessionStream = (sessionId: string): string => `session-${sessionId}`
 
-export type RevocationReason = 'sign-out' | 'revoked' | 'revoked-others' | 'revoked-all'
+/**
+ * `signed-in-again`: the account signed in anew on a device that still held one of its sessions
+ * (multi-session keeps one per account and device), so the older one ended.
+ */
+export type RevocationReason = 'sign-out' | 'revoked' | 'revoked-others' | 'revoked-all' | 'signed-in-again'
 
 /// Events
 

@@ -1,9 +1,12 @@
-/// Finds the session behind a request: the signed cookie's token, hashed, looked up in the read
-/// model (through the cache when this process projects). The raw token is never stored.
+/// Finds the session behind a request: the token of `Authorization: Bearer` when it holds a good
+/// one (it stands for the cookie, as in better-auth's bearer plugin), else the signed cookie's;
+/// hashed and looked up in the read model (through the cache when this process projects). The raw
+/// token is never stored.
 
 import type { FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import { sha256Hex } from '../../infra/crypto/tokens.js'
+import { readBearerToken } from '../../infra/http/bearer-token.js'
 import { readSessionToken, type SessionCookieSettings } from '../../infra/http/session-cookie.js'
 import type { Database } from '../../projections/database.js'
 import {
@@ -41,7 +44,8 @@ export const createSessionResolver = (
 
   return {
     cookieSettings,
-    tokenFrom: (request) => readSessionToken(request, cookieSettings),
+    tokenFrom: (request) =>
+      readBearerToken(request, cookieSettings.secret) ?? readSessionToken(request, cookieSettings),
     async lookup(token, now) {
       const loaded = await load(sha256Hex(token))
       if (!loaded) return { status: 'none' }
