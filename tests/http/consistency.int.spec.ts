@@ -15,7 +15,8 @@ import { startTessera, type TestTessera } from '../support/tessera.js'
 
 const SECRET = 'consistency-test-secret-0123456789abcdef'
 const PASSWORD = 'correct horse battery'
-const BOUND_MS = 800
+// Generous against a loaded machine: the checks compare one bound with several, not speeds.
+const BOUND_MS = 1500
 const BEHIND = { code: 'READ_MODELS_BEHIND', message: 'The service is catching up. Try again in a moment.' }
 const env = {
   AUTH_SECRET: SECRET,
@@ -86,7 +87,7 @@ describe('consistency with a stopped projector, two instances on one PostgreSQL'
     await main.projector.stop()
     const [signOut, took] = await timed(() => call(main, 'POST', '/sign-out', laptopCookie, {}))
     expect(signOut).toEqual({ status: 503, json: BEHIND })
-    expect(took).toBeLessThan(BOUND_MS + 1000)
+    expect(took).toBeLessThan(BOUND_MS * 3)
     // Refused at once, here (whose cache held it) and on the other instance.
     expect(await sessionOf(main, laptopCookie)).toBeNull()
     expect(await sessionOf(api, laptopCookie)).toBeNull()
@@ -112,7 +113,7 @@ describe('consistency with a stopped projector, two instances on one PostgreSQL'
       call(main, 'POST', '/sign-up/email', '', { name: 'Bo', email: 'bo@example.com', password: PASSWORD }),
     )
     expect(answer).toEqual({ status: 503, json: BEHIND })
-    expect(took).toBeLessThan(BOUND_MS + 1000)
+    expect(took).toBeLessThan(BOUND_MS * 3)
     const ready = await call(main, 'GET', '/ready', '')
     expect(ready.status).toBe(503)
     expect((ready.json as { reasons: string[] }).reasons).toContain(
@@ -137,8 +138,8 @@ describe('consistency with a stopped projector, two instances on one PostgreSQL'
     await main.projector.stop()
     const [answer, took] = await timed(() => call(main, 'POST', '/revoke-sessions', cookies[0] ?? '', {}))
     expect(answer).toEqual({ status: 503, json: BEHIND })
-    // Five commands: five bounds would be 4 s.
-    expect(took).toBeLessThan(BOUND_MS * 2)
+    // Five commands: a bound per command would be at least 5 bounds.
+    expect(took).toBeLessThan(BOUND_MS * 3.5)
     for (const cookie of cookies) {
       expect(await sessionOf(main, cookie)).toBeNull()
       expect(await sessionOf(api, cookie)).toBeNull()
