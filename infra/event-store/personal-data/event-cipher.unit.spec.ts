@@ -32,11 +32,23 @@ const dataFor = (type: string, paths: readonly string[]): Record<string, unknown
 describe('event cipher', () => {
   const key = generateDataKey()
 
-  for (const type of knownEventTypes()) {
+  // The subject acts on their own account: every declared subject resolves to them.
+  const own = metadata({ actor: { type: 'user', userId: 'u-1' } })
+  const aboutSomeone = knownEventTypes().filter(
+    (type) => declarationOf(type)?.subject({ userId: 'u-1' }, own) !== null,
+  )
+
+  it('leaves events about nobody (a signing key, say) unsealed, and they hold nothing personal', () => {
+    for (const type of knownEventTypes().filter((known) => !aboutSomeone.includes(known))) {
+      expect(declarationOf(type)?.personal).toEqual([])
+      const event: CipherEvent = { id: randomUUID(), type, data: dataFor(type, []), metadata: own }
+      expect(subjectToSeal(event)).toBeNull()
+    }
+  })
+
+  for (const type of aboutSomeone) {
     const paths = declarationOf(type)?.personal ?? []
     it(`seals and opens ${type}`, () => {
-      // The subject acts on their own account: every declared subject resolves to them.
-      const own = metadata({ actor: { type: 'user', userId: 'u-1' } })
       const event: CipherEvent = { id: randomUUID(), type, data: dataFor(type, paths), metadata: own }
       expect(subjectToSeal(event)).toBe('u-1')
       const sealed = sealEvent(event, key)
