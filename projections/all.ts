@@ -3,6 +3,7 @@
 import { activityProjection } from './activity/activity.projection.js'
 import { jwksProjection } from './jwks/jwks.projection.js'
 import { oneTimeTokensProjection } from './one-time-tokens/one-time-tokens.projection.js'
+import { pendingEmailChangesProjection } from './pending-email-changes/pending-email-changes.projection.js'
 import type { Projection } from './projection.js'
 import { sessionsProjection } from './sessions/sessions.projection.js'
 import { usersProjection } from './users/users.projection.js'
@@ -14,4 +15,5 @@ export const readModelProjections: readonly Projection[] = [
   // After users: it records only for users that exist.
   activityProjection,
   jwksProjection,
+  pendingEmailChangesProjection,
 ]

@@ -3,6 +3,7 @@
 import type { ActivityTable } from './activity/activity.table.js'
 import type { JwksTable } from './jwks/jwks.table.js'
 import type { OneTimeTokensTable } from './one-time-tokens/one-time-tokens.table.js'
+import type { PendingEmailChangesTable } from './pending-email-changes/pending-email-changes.table.js'
 import type { CheckpointsTable } from './runner/checkpoints.table.js'
 import type { SessionsTable } from './sessions/sessions.table.js'
 import type { AccountsTable, UsersTable } from './users/users.table.js'
@@ -14,5 +15,6 @@ export type Database = {
   one_time_tokens: OneTimeTokensTable
   activity: ActivityTable
   jwks: JwksTable
+  pending_email_changes: PendingEmailChangesTable
   tessera_checkpoints: CheckpointsTable
 }

@@ -4,8 +4,10 @@ import type { Migration } from 'kysely'
 import { activityMigration } from './activity/activity.table.js'
 import { jwksMigration } from './jwks/jwks.table.js'
 import { oneTimeTokensMigration } from './one-time-tokens/one-time-tokens.table.js'
+import { pendingEmailChangesMigration } from './pending-email-changes/pending-email-changes.table.js'
 import { mailDeadLettersMigration } from './reactors/mail/dead-letters.table.js'
 import { checkpointsMigration } from './runner/checkpoints.table.js'
+import { sessionLastUseMigration } from './sessions/session-last-use.js'
 import { sessionsMigration } from './sessions/sessions.table.js'
 import { usernamesMigration, usersMigration } from './users/users.table.js'
 
@@ -18,4 +20,7 @@ export const readModelMigrations: Record<string, Migration> = {
   '2026-11-22T00:30:00Z_activity': activityMigration,
   '2026-11-23T00:40:00Z_jwks': jwksMigration,
   '2026-11-23T01:00:00Z_users-usernames': usernamesMigration,
+  '2026-11-24T00:10:00Z_pending-email-changes': pendingEmailChangesMigration,
+  // Operational, not a read model: when sessions were last used (sessions/session-last-use.ts).
+  '2026-11-24T00:11:00Z_session-last-use': sessionLastUseMigration,
 }

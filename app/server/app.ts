@@ -24,6 +24,7 @@ import { originCheckHook } from '../../infra/http/origin-check.js'
 import { registerRateLimit } from '../../infra/http/rate-limit.js'
 import { trustedUrlsHook } from '../../infra/http/trusted-url.js'
 import { activityQueryRoutes } from '../../query-api/activity/activity.routes.js'
+import { pendingEmailChangeRoutes } from '../../query-api/email-change/pending-email-change.routes.js'
 import { healthRoutes } from '../../query-api/health/health.routes.js'
 import { deviceSessionQueryRoutes } from '../../query-api/multi-session/device-sessions.routes.js'
 import { jwtRoutes } from '../../query-api/jwt/jwt.routes.js'
@@ -95,6 +96,7 @@ export const buildApp = async (
       await api.register(multiSessionRoutes(ctx))
       await api.register(sessionQueryRoutes(ctx))
       await api.register(activityQueryRoutes(ctx))
+      await api.register(pendingEmailChangeRoutes(ctx))
       await api.register(deviceSessionQueryRoutes(ctx))
       await api.register(healthRoutes(ctx))
       await api.register(jwtRoutes(ctx))

@@ -28,6 +28,7 @@ import { recordRevocations } from '../../projections/sessions/pending-revocation
 import { createReadiness } from '../../query-api/health/readiness.js'
 import { createSessionResolver } from '../../query-api/sessions/resolve-session.js'
 import { createSessionCache, type SessionCache } from '../../query-api/sessions/session-cache.js'
+import { createSessionUsage } from '../../query-api/sessions/session-usage.js'
 import { migrateTessera, openTesseraDatabase, type TesseraDatabase } from '../database.js'
 import { buildApp } from './app.js'
 import type { AppContext } from './context.js'
@@ -106,6 +107,11 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
       expiresIn: config.session.expiresIn,
     },
     cache && trustedWhileProjecting(cache, projector),
+    createSessionUsage({
+      db: database.db,
+      sessionLifetimeSeconds: config.session.expiresIn,
+      onError: (error) => logger.warn({ err: error }, 'recording a session use failed'),
+    }),
   )
   const readYourWrites = createReadYourWrites({ projector, boundMs: config.consistency.readYourWritesMs })
   const handle = createHandle({

@@ -7,7 +7,8 @@ import { originOf } from '../../infra/http/request-metadata.js'
 import { setSessionCookie } from '../../infra/http/session-cookie.js'
 import { UserSchema, userJson } from '../../query-api/shared/presenters.js'
 import type { CommandContext } from '../context.js'
-import { signIn } from './sign-in.js'
+import { refuseThenRecord } from '../shared/refuse-then-record.js'
+import { type SignedIn, signIn } from './sign-in.js'
 import { signUp } from './sign-up.js'
 
 const SignUpBody = Type.Object(
@@ -108,12 +109,18 @@ export const emailPasswordRoutes =
       },
       async (request, reply) => {
         const { email, password, rememberMe, callbackURL } = request.body
-        const result = await signIn(ctx, originOf(request), {
-          email,
-          password,
-          rememberMe: rememberMe !== false,
-          callbackURL: callbackURL ?? null,
-        })
+        let result: SignedIn
+        try {
+          result = await signIn(ctx, originOf(request), {
+            email,
+            password,
+            rememberMe: rememberMe !== false,
+            callbackURL: callbackURL ?? null,
+          })
+        } catch (error) {
+          // A wrong password is answered first, then recorded.
+          return refuseThenRecord(request, reply, error)
+        }
         setSessionCookie(reply, result.session, ctx.sessions.cookieSettings)
         if (callbackURL) reply.header('location', callbackURL)
         return {

@@ -10,6 +10,7 @@ import { type FoundCredential, findCredentialByEmail } from '../../projections/u
 import type { UserRow } from '../../projections/users/users.table.js'
 import type { CommandContext } from '../context.js'
 import { type StartedSession, startSession } from '../sessions/start-session.js'
+import { RefusalWithRecord } from '../shared/refuse-then-record.js'
 import { runUserCommand } from '../shared/run-user-command.js'
 
 export type SignInInput = { email: string; password: string; rememberMe: boolean; callbackURL: string | null }
@@ -43,7 +44,8 @@ export const signInWithPassword = async (
   const passwordMatches = found?.passwordHash
     ? await verifyPassword(found.passwordHash, input.password)
     : await burnPasswordCheck(input.password)
-  if (!found || !passwordMatches) throw AUTH_ERRORS.error(failure)
+  if (!found) throw AUTH_ERRORS.error(failure)
+  if (!passwordMatches) throw failedSignIn(ctx, origin, found.user.id, failure)
   if (ctx.config.emailAndPassword.requireEmailVerification && !found.user.email_verified) {
     // A fresh link, so the person can act on the refusal straight away.
     await runUserCommand(
@@ -59,3 +61,20 @@ export const signInWithPassword = async (
   const session = await startSession(ctx, origin, { userId: found.user.id, rememberMe: input.rememberMe })
   return { session, user: found.user }
 }
+
+/**
+ * The 401 for a wrong password on an account that exists, carrying the `user.sign-in-failed` to
+ * append once it has been sent (the route's `refuseThenRecord`): the owner sees the attempt in
+ * their activity, and nobody learns from the answer's timing that the account exists. The
+ * aggregate keeps it to one a minute.
+ */
+const failedSignIn = (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  userId: string,
+  failure: 'INVALID_EMAIL_OR_PASSWORD' | 'INVALID_USERNAME_OR_PASSWORD',
+): RefusalWithRecord =>
+  new RefusalWithRecord(AUTH_ERRORS.error(failure), async () => {
+    const now = ctx.clock().toISOString()
+    await runUserCommand(ctx, origin, userId, { type: 'record-sign-in-failure', now }, { type: 'anonymous' })
+  })

@@ -7,6 +7,8 @@ import { originOf } from '../../infra/http/request-metadata.js'
 import { setSessionCookie } from '../../infra/http/session-cookie.js'
 import { UserSchema, userJson } from '../../query-api/shared/presenters.js'
 import type { CommandContext } from '../context.js'
+import type { SignedIn } from '../email-password/sign-in.js'
+import { refuseThenRecord } from '../shared/refuse-then-record.js'
 import { signInUsername } from './sign-in-username.js'
 import { isUsernameAvailable } from './username-availability.js'
 
@@ -57,12 +59,18 @@ export const usernameRoutes =
       },
       async (request, reply) => {
         const { username, password, rememberMe, callbackURL } = request.body
-        const result = await signInUsername(ctx, originOf(request), {
-          username,
-          password,
-          rememberMe: rememberMe !== false,
-          callbackURL: callbackURL ?? null,
-        })
+        let result: SignedIn
+        try {
+          result = await signInUsername(ctx, originOf(request), {
+            username,
+            password,
+            rememberMe: rememberMe !== false,
+            callbackURL: callbackURL ?? null,
+          })
+        } catch (error) {
+          // A wrong password is answered first, then recorded.
+          return refuseThenRecord(request, reply, error)
+        }
         setSessionCookie(reply, result.session, ctx.sessions.cookieSettings)
         if (callbackURL) reply.header('location', callbackURL)
         return {

@@ -35,6 +35,8 @@ export const SESSION_EVENT_DECLARATIONS: EventDeclarations<SessionEvent> = {
     personal: [],
     activity: {
       details: ({ sessionId, reason }) => ({ sessionId, reason }),
+      // Plus the signed-out session's own `userAgent` and `ip`, added by the activity projection.
+      deviceOfSession: ({ sessionId }) => sessionId,
       // Signing in anew on a device ends that device's older session of the account: to its owner,
       // that session was signed out there, not on "another device".
       type: ({ reason }) =>

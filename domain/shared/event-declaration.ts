@@ -32,6 +32,19 @@ export type ActivityDeclaration<Data> =
       causedByOwner?: true
       /** Where the owner was, when the event remembers it better than the request's metadata. */
       origin?: (data: Data) => { ip: string | null; userAgent: string | null }
+      /**
+       * The event records an attempt on the account that failed, by whoever made it (maybe a
+       * stranger, so not `causedByOwner`); the entry shows where the attempt came from all the same,
+       * because that is what lets the owner tell their own typo from someone else's guess.
+       */
+      showsAttemptOrigin?: true
+      /**
+       * The session whose device the entry names (a revocation names the device signed out, not the
+       * one that did it). Details are a pure function of the data, and a revocation does not carry
+       * the device, so the activity projection adds it: `userAgent` and `ip` as that session's own
+       * `session.started` entry recorded them, when it has one.
+       */
+      deviceOfSession?: (data: Data) => string
     }
 
 export type EventDeclaration<Data> = {

@@ -49,5 +49,7 @@ export type UserCommand =
       callbackURL: string | null
     }
   | { type: 'discard-token'; tokenHash: string; now: string }
+  /** A password sign-in for this account failed at `now` (the caller checked the password). */
+  | { type: 'record-sign-in-failure'; now: string }
   /** Deletion with the password checked or a fresh session (`proof: 'verified'`), or a mailed token. */
   | { type: 'delete-user'; proof: { kind: 'verified' } | { kind: 'token'; tokenHash: string; now: string } }

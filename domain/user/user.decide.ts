@@ -50,6 +50,8 @@ export const decideUser = (command: UserCommand, state: User): UserEvent[] => {
       return deleteUser(command, state)
     case 'discard-token':
       return discardToken(command, state)
+    case 'record-sign-in-failure':
+      return recordSignInFailure(command, state)
   }
 }
 
@@ -223,4 +225,14 @@ const discardToken = (command: Command<'discard-token'>, user: ActiveUser): User
   const token = [...user.resetTokens, ...user.deletionTokens].find((t) => t.tokenHash === command.tokenHash)
   if (!token || Date.parse(token.expiresAt) > Date.parse(command.now)) return []
   return [{ type: 'user.token-discarded', data: { userId: user.userId, tokenHash: command.tokenHash } }]
+}
+
+/** At most one recorded failure a minute: a burst of guesses reads as one entry, and an attack
+ *  cannot grow the log faster than that. */
+const SIGN_IN_FAILURE_INTERVAL_MS = 60_000
+
+const recordSignInFailure = (command: Command<'record-sign-in-failure'>, user: ActiveUser): UserEvent[] => {
+  const last = user.lastSignInFailureAt
+  if (last !== null && Date.parse(command.now) - Date.parse(last) < SIGN_IN_FAILURE_INTERVAL_MS) return []
+  return [{ type: 'user.sign-in-failed', data: { userId: user.userId, failedAt: command.now } }]
 }

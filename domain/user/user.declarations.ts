@@ -104,6 +104,18 @@ export const USER_EVENT_DECLARATIONS: EventDeclarations<UserEvent> = {
   },
   // Housekeeping: an expired token was thrown away.
   'user.token-discarded': { subject, personal: [], activity: null, invalidates: 'subject-sessions' },
+  // Where the attempt came from is shown though the attempt may be a stranger's (not
+  // `causedByOwner`: a wrong password proves nothing about who typed it). Hiding a stranger's
+  // address protects someone who did something anyone may do with an address (ask for a reset
+  // mail); guessing at another person's password is not that, and the address is exactly what the
+  // owner needs to tell their own typo from an attack. It is sealed under the owner's key like all
+  // their metadata, and goes with their erasure.
+  'user.sign-in-failed': {
+    subject,
+    personal: [],
+    activity: { details: nothingShown, showsAttemptOrigin: true },
+    invalidates: 'nothing',
+  },
   'user.deleted': {
     subject,
     personal: ['email', 'username'],

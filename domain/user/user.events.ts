@@ -87,6 +87,12 @@ export type UserEvent =
     }
   /** An expired one-time token was looked up and discarded (spec: expired values go when looked up). */
   | { type: 'user.token-discarded'; data: { userId: string; tokenHash: string } }
+  /**
+   * A password sign-in named this account (by email or username) with a wrong password. Recorded
+   * after the refusal has gone out, at most one a minute. Nothing personal in `data`: where the
+   * attempt came from is the metadata's IP and user agent, sealed under this user's key.
+   */
+  | { type: 'user.sign-in-failed'; data: { userId: string; failedAt: string } }
   /** `email` (and `username`) let the store release their claims so they can be used again. */
   | { type: 'user.deleted'; data: { userId: string; email: string; username?: string } }
 

@@ -43,6 +43,8 @@ export type ActiveUser = {
   deletionTokens: PendingToken[]
   /** The address a verified user asked to move to, once the current address confirmed it. */
   confirmedNewEmail: string | null
+  /** When the last failed sign-in was recorded; bounds how often another one is. */
+  lastSignInFailureAt: string | null
 }
 
 export type User = { status: 'none' } | ActiveUser | { status: 'deleted'; userId: string }
@@ -112,6 +114,8 @@ const evolveActive = (user: ActiveUser, event: UserEvent): User => {
         deletionTokens: user.deletionTokens.filter(keep),
       }
     }
+    case 'user.sign-in-failed':
+      return { ...user, lastSignInFailureAt: event.data.failedAt }
     case 'user.deleted':
       return { status: 'deleted', userId: user.userId }
     default:
@@ -135,6 +139,7 @@ export const evolve = (state: User, event: UserEvent): User => {
       resetTokens: [],
       deletionTokens: [],
       confirmedNewEmail: null,
+      lastSignInFailureAt: null,
     }
   }
   return state.status === 'active' ? evolveActive(state, event) : state

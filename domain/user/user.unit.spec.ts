@@ -328,3 +328,35 @@ describe('user: expired tokens', () => {
       .then([])
   })
 })
+
+describe('user: failed sign-ins', () => {
+  const failedAt = (at: string): UserEvent => ({
+    type: 'user.sign-in-failed',
+    data: { userId: 'u1', failedAt: at },
+  })
+  const failure = (now: string): UserCommand => ({ type: 'record-sign-in-failure', now })
+
+  it('records a failed sign-in, with nothing but its time', () =>
+    given([registered])
+      .when(failure('2026-01-01T10:00:00.000Z'))
+      .then([failedAt('2026-01-01T10:00:00.000Z')]))
+
+  it('records at most one a minute, however many guesses come in between', () => {
+    given([registered, failedAt('2026-01-01T10:00:00.000Z')])
+      .when(failure('2026-01-01T10:00:59.999Z'))
+      .then([])
+    given([registered, failedAt('2026-01-01T10:00:00.000Z')])
+      .when(failure('2026-01-01T10:01:00.000Z'))
+      .then([failedAt('2026-01-01T10:01:00.000Z')])
+  })
+
+  it('counts the minute from the last one recorded, not from the guesses left out', () =>
+    given([registered, failedAt('2026-01-01T10:00:00.000Z'), failedAt('2026-01-01T10:01:30.000Z')])
+      .when(failure('2026-01-01T10:02:00.000Z'))
+      .then([]))
+
+  it('records nothing for an account that is gone', () =>
+    given([registered, { type: 'user.deleted', data: { userId: 'u1', email: 'ada@example.com' } }])
+      .when(failure('2026-01-01T10:00:00.000Z'))
+      .thenThrows('USER_NOT_FOUND'))
+})

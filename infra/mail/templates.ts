@@ -63,6 +63,20 @@ export const confirmEmailChange = (input: { name: string; newEmail: string; url:
     footer: 'If you did not ask for this, ignore this email and your address stays the same.',
   })
 
+/** The second step of a verified user's email change: the current address approved, now the new one. */
+export const verifyNewEmail = (input: { name: string; currentEmail: string; url: string }): RenderedMail =>
+  render({
+    subject: 'Verify your new email address',
+    name: input.name,
+    paragraphs: [
+      `You approved changing the email address of your account from ${input.currentEmail} to this address.`,
+      'Verify this address to finish the change; until then, you keep signing in with the old one:',
+    ],
+    action: 'Verify new email address',
+    url: input.url,
+    footer: 'If you did not ask for this, ignore this email and the account keeps its current address.',
+  })
+
 export const confirmAccountDeletion = (input: { name: string; url: string }): RenderedMail =>
   render({
     subject: 'Confirm the deletion of your account',

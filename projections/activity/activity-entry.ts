@@ -22,20 +22,26 @@ export type ActivityEntry = {
 }
 
 export type ActivityChange =
-  | { kind: 'record'; entry: ActivityEntry }
+  /** `deviceOfSession`: the session whose device the projection adds to the details. */
+  | { kind: 'record'; entry: ActivityEntry; deviceOfSession: string | null }
   | { kind: 'forget'; userId: string }
   | null
 
 const whereFrom = (
   source: ActivitySource,
   subject: string,
-  declaration: { causedByOwner?: true; origin?: (data: Record<string, unknown>) => Origin },
+  declaration: {
+    causedByOwner?: true
+    showsAttemptOrigin?: true
+    origin?: (data: Record<string, unknown>) => Origin
+  },
 ): Origin => {
   const { actor, ip = null, userAgent = null } = source.metadata
   const byOwner = (actor.type === 'user' && actor.userId === subject) || declaration.causedByOwner === true
   // Anything else an anonymous caller can trigger (a reset mail for a known address) may come from
-  // a stranger: their address and browser are not the owner's to see.
-  if (!byOwner) return { ip: null, userAgent: null }
+  // a stranger: their address and browser are not the owner's to see. A failed attempt on the
+  // account is the exception its declaration names: where it came from is the point of the entry.
+  if (!byOwner && declaration.showsAttemptOrigin !== true) return { ip: null, userAgent: null }
   const remembered = declaration.origin?.(source.data as Record<string, unknown>)
   return { ip: remembered?.ip ?? ip, userAgent: remembered?.userAgent ?? userAgent }
 }
@@ -59,5 +65,5 @@ export const activityChangeOf = (source: ActivitySource): ActivityChange => {
     ...whereFrom(source, subject, activity),
     details: activity.details(data),
   }
-  return { kind: 'record', entry }
+  return { kind: 'record', entry, deviceOfSession: activity.deviceOfSession?.(data) ?? null }
 }

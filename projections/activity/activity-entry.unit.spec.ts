@@ -3,6 +3,7 @@ import { knownEventTypes } from '../../domain/events.js'
 import { SIGNED_OUT } from '../../domain/session/session.declarations.js'
 import type { SessionEvent } from '../../domain/session/session.js'
 import type { Actor, EventMetadata } from '../../domain/shared/metadata.js'
+import type { SigningKeyEvent } from '../../domain/signing-key/signing-key.js'
 import type { UserEvent } from '../../domain/user/user.events.js'
 import { type ActivityChange, type ActivitySource, activityChangeOf } from './activity-entry.js'
 
@@ -21,14 +22,17 @@ const metadata = (actor: Actor = OWNER, extra: Partial<EventMetadata> = {}): Eve
   ...extra,
 })
 
-const source = (event: UserEvent | SessionEvent, meta: EventMetadata = metadata()): ActivitySource => ({
+const source = (
+  event: UserEvent | SessionEvent | SigningKeyEvent,
+  meta: EventMetadata = metadata(),
+): ActivitySource => ({
   id: `event-${event.type}`,
   ...event,
   metadata: meta,
 })
 
 /** One event of every known type, each carrying every secret its type can hold. */
-const EVERY_EVENT: (UserEvent | SessionEvent)[] = [
+const EVERY_EVENT: (UserEvent | SessionEvent | SigningKeyEvent)[] = [
   {
     type: 'user.registered',
     data: {
@@ -88,6 +92,7 @@ const EVERY_EVENT: (UserEvent | SessionEvent)[] = [
     },
   },
   { type: 'user.token-discarded', data: { userId: USER, tokenHash: HASH } },
+  { type: 'user.sign-in-failed', data: { userId: USER, failedAt: '2026-03-01T10:00:00.000Z' } },
   {
     type: 'session.started',
     data: {
@@ -104,6 +109,11 @@ const EVERY_EVENT: (UserEvent | SessionEvent)[] = [
   { type: 'session.revoked', data: { sessionId: 's1', userId: USER, reason: 'revoked' } },
   { type: 'session.expired', data: { sessionId: 's1', userId: USER } },
   { type: 'user.deleted', data: { userId: USER, email: 'b@x.test' } },
+  {
+    type: 'signing-key.created',
+    data: { kid: 'k1', alg: 'EdDSA', publicJwk: {}, sealedPrivateKey: HASH, createdAt: 'now' },
+  },
+  { type: 'signing-key.retired', data: { kid: 'k1', retiredAt: 'later' } },
 ]
 
 const recorded = (change: ActivityChange) => {
@@ -197,6 +207,36 @@ describe('activity entries', () => {
     // Following the mailed link proves the mailbox: that was the owner.
     const verified: UserEvent = { type: 'user.email-verified', data: { userId: USER, email: 'a@x.test' } }
     expect(recorded(activityChangeOf(source(verified, anonymous)))).toMatchObject({ ip: '203.0.113.7' })
+  })
+
+  it("shows where a failed sign-in came from, though a stranger's attempt is not the owner's doing", () => {
+    const failed: UserEvent = {
+      type: 'user.sign-in-failed',
+      data: { userId: USER, failedAt: '2026-03-01T10:00:00.000Z' },
+    }
+    expect(activityChangeOf(source(failed, metadata({ type: 'anonymous' })))).toEqual({
+      kind: 'record',
+      deviceOfSession: null,
+      entry: {
+        id: 'event-user.sign-in-failed',
+        userId: USER,
+        type: 'user.sign-in-failed',
+        at: new Date('2026-03-01T10:00:00.000Z'),
+        ip: '203.0.113.7',
+        userAgent: 'Request UA',
+        details: {},
+      },
+    })
+  })
+
+  it('asks the projection for the device of the session a revocation ended, and only then', () => {
+    const revoked: SessionEvent = {
+      type: 'session.revoked',
+      data: { sessionId: 's9', userId: USER, reason: 'revoked' },
+    }
+    expect(activityChangeOf(source(revoked))).toMatchObject({ kind: 'record', deviceOfSession: 's9' })
+    const changed: UserEvent = { type: 'user.password-changed', data: { userId: USER, passwordHash: HASH } }
+    expect(activityChangeOf(source(changed))).toMatchObject({ kind: 'record', deviceOfSession: null })
   })
 
   it('tolerates what an erased user reads as: null personal fields and metadata', () => {

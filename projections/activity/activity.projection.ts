@@ -1,6 +1,7 @@
 /// Projects every user's events into `activity`, their account history. A deleted user's
 /// history goes with them.
 
+import { sql } from 'kysely'
 import type { Projection } from '../projection.js'
 import { activityChangeOf } from './activity-entry.js'
 
@@ -12,6 +13,22 @@ type Trx = Parameters<Projection['apply']>[0]
 const userExists = async (trx: Trx, userId: string): Promise<boolean> =>
   (await trx.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst()) !== undefined
 
+/**
+ * The device of a session as its own sign-in entry recorded it. Looked up here, in the batch's
+ * transaction, because the revocation does not carry it and the sessions row may be gone; a replay
+ * rebuilds the sign-in entry before the revocation, so it finds the same answer.
+ */
+const deviceOf = async (trx: Trx, userId: string, sessionId: string) => {
+  const started = await trx
+    .selectFrom('activity')
+    .select(['ip', 'user_agent'])
+    .where('user_id', '=', userId)
+    .where('type', '=', 'session.started')
+    .where(sql<string>`details->>'sessionId'`, '=', sessionId)
+    .executeTakeFirst()
+  return started ? { userAgent: started.user_agent, ip: started.ip } : {}
+}
+
 export const activityProjection: Projection = {
   name: 'activity',
   tables: ['activity'],
@@ -22,8 +39,11 @@ export const activityProjection: Projection = {
       await trx.deleteFrom('activity').where('user_id', '=', change.userId).execute()
       return
     }
-    const { entry } = change
+    const { entry, deviceOfSession } = change
     if (!(await userExists(trx, entry.userId))) return
+    const details = deviceOfSession
+      ? { ...entry.details, ...(await deviceOf(trx, entry.userId, deviceOfSession)) }
+      : entry.details
     await trx
       .insertInto('activity')
       .values({
@@ -33,7 +53,7 @@ export const activityProjection: Projection = {
         at: entry.at,
         ip: entry.ip,
         user_agent: entry.userAgent,
-        details: JSON.stringify(entry.details),
+        details: JSON.stringify(details),
         position_tx: recorded.position.tx.toString(),
         position_seq: recorded.position.seq.toString(),
       })

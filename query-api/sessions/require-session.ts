@@ -27,8 +27,11 @@ export const sessionGuards = ({
 }): SessionGuards => {
   const optionalSession = async (request: FastifyRequest): Promise<FoundSession | null> => {
     const token = sessions.tokenFrom(request)
-    const lookup = token ? await sessions.lookup(token, clock()) : null
-    return lookup?.status === 'valid' ? lookup.found : null
+    const now = clock()
+    const lookup = token ? await sessions.lookup(token, now) : null
+    if (lookup?.status !== 'valid') return null
+    sessions.used(lookup.found, now)
+    return lookup.found
   }
   return {
     optionalSession,

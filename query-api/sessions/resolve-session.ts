@@ -14,6 +14,7 @@ import {
   type SessionWithUser,
 } from '../../projections/sessions/sessions.repository.js'
 import type { SessionCache } from './session-cache.js'
+import { ignoreSessionUsage, type SessionUsage } from './session-usage.js'
 
 export type FoundSession = SessionWithUser & { token: string }
 
@@ -26,12 +27,15 @@ export type SessionResolver = {
   cookieSettings: SessionCookieSettings
   tokenFrom(request: FastifyRequest): string | null
   lookup(token: string, now: Date): Promise<SessionLookup>
+  /** A request was answered with this valid session: "last active" (session-usage.ts). Never waits. */
+  used(found: FoundSession, now: Date): void
 }
 
 export const createSessionResolver = (
   db: Kysely<Database>,
   cookieSettings: SessionCookieSettings,
   cache: SessionCache | null,
+  usage: SessionUsage = ignoreSessionUsage,
 ): SessionResolver => {
   const load = async (tokenHash: string): Promise<SessionWithUser | undefined> => {
     const cached = cache?.get(tokenHash)
@@ -54,5 +58,6 @@ export const createSessionResolver = (
         ? { status: 'expired', found }
         : { status: 'valid', found }
     },
+    used: (found, now) => usage.used(found.session, now),
   }
 }

@@ -10,7 +10,9 @@ import {
   hasDontRememberCookie,
   setSessionCookie,
 } from '../../infra/http/session-cookie.js'
+import { lastUsesOfSessions } from '../../projections/sessions/session-last-use.js'
 import { listSessionsOfUser } from '../../projections/sessions/sessions.repository.js'
+import type { SessionRow } from '../../projections/sessions/sessions.table.js'
 import type { QueryContext } from '../context.js'
 import { SessionSchema, sessionJson, UserSchema, userJson } from '../shared/presenters.js'
 import { authOf, sessionGuards } from './require-session.js'
@@ -19,6 +21,9 @@ const BooleanFlag = Type.Optional(Type.Union([Type.Literal('true'), Type.Literal
 
 // Other parameters (cache busters and the like) are ignored, as better-auth does.
 const GetSessionQuery = Type.Object({ disableCookieCache: BooleanFlag, disableRefresh: BooleanFlag })
+
+const lastActive = (session: SessionRow, lastUse: Date | undefined): Date =>
+  lastUse && lastUse > session.updated_at ? lastUse : session.updated_at
 
 export const sessionQueryRoutes =
   (ctx: QueryContext): FastifyPluginAsyncTypebox =>
@@ -42,13 +47,15 @@ export const sessionQueryRoutes =
         reply.header('cache-control', 'no-store').header('pragma', 'no-cache')
         const token = ctx.sessions.tokenFrom(request)
         if (!token) return null
-        const lookup = await ctx.sessions.lookup(token, ctx.clock())
+        const now = ctx.clock()
+        const lookup = await ctx.sessions.lookup(token, now)
         if (lookup.status !== 'valid') {
           if (lookup.status === 'expired')
             await ctx.sessionUpkeep.expire(lookup.found.session.id, originOf(request))
           clearSessionCookies(reply, ctx.sessions.cookieSettings)
           return null
         }
+        ctx.sessions.used(lookup.found, now)
         let { session } = lookup.found
         const mayRefresh =
           request.query.disableRefresh !== 'true' &&
@@ -84,8 +91,15 @@ export const sessionQueryRoutes =
       async (request) => {
         const { user } = authOf(request)
         const now = ctx.clock().getTime()
-        const sessions = await listSessionsOfUser(ctx.db, user.id)
-        return sessions.filter((s) => s.expires_at.getTime() > now).map((s) => sessionJson(s, s.id))
+        const sessions = (await listSessionsOfUser(ctx.db, user.id)).filter(
+          (s) => s.expires_at.getTime() > now,
+        )
+        // "Last active": the later of the session's own change and its last recorded use.
+        const lastUses = await lastUsesOfSessions(
+          ctx.db,
+          sessions.map((s) => s.id),
+        )
+        return sessions.map((s) => sessionJson({ ...s, updated_at: lastActive(s, lastUses.get(s.id)) }, s.id))
       },
     )
   }

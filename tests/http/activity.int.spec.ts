@@ -113,7 +113,13 @@ describeEachDatabase('GET /activity', (_fresh, kind) => {
     ])
     const [signedOut, tabletIn, revoked, phoneIn, laptopIn, registered] = items
     expect(signedOut).toMatchObject({ ip: '127.0.0.1', userAgent: 'Tablet UA' })
-    expect(signedOut?.details).toEqual({ reason: 'sign-out', sessionId: tabletSession })
+    // The device signed out is named in the details too (here the same one).
+    expect(signedOut?.details).toEqual({
+      reason: 'sign-out',
+      sessionId: tabletSession,
+      userAgent: 'Tablet UA',
+      ip: '127.0.0.1',
+    })
     expect(tabletIn).toMatchObject({
       ip: '127.0.0.1',
       userAgent: 'Tablet UA',
@@ -121,7 +127,7 @@ describeEachDatabase('GET /activity', (_fresh, kind) => {
     })
     expect(revoked).toMatchObject({
       userAgent: 'Laptop UA',
-      details: { reason: 'revoked', sessionId: phoneSession },
+      details: { reason: 'revoked', sessionId: phoneSession, userAgent: 'Phone UA' },
     })
     expect(phoneIn).toMatchObject({ userAgent: 'Phone UA', details: { sessionId: phoneSession } })
     expect(laptopIn).toMatchObject({ userAgent: 'Laptop UA' })

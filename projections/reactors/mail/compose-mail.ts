@@ -30,6 +30,7 @@ import {
   type RenderedMail,
   resetPassword,
   verifyEmail,
+  verifyNewEmail,
 } from '../../../infra/mail/templates.js'
 import { type MailEvent, recipientOf } from './mail-events.js'
 
@@ -93,10 +94,9 @@ const render = async (
     case 'user.email-change-confirmed': {
       const { currentEmail, newEmail, callbackURL } = event.data
       const token = await jwt({ email: currentEmail, updateTo: newEmail, purpose: 'verify-new-email' })
-      return verifyEmail({
-        name,
-        url: link('/verify-email', { token, callbackURL: callbackOrRoot(callbackURL) }),
-      })
+      const url = link('/verify-email', { token, callbackURL: callbackOrRoot(callbackURL) })
+      // Not the sign-up wording: this person has an account and is moving it to this address.
+      return verifyNewEmail({ name, currentEmail, url })
     }
     case 'user.deletion-requested': {
       const token = deriveToken(settings.secret, 'delete-account', event.data.requestId)

@@ -110,6 +110,12 @@ describe('composeMail', () => {
     }
     const mail = await compose(event)
     expect(mail.to).toBe('ann@new.example')
+    // Its own wording, not the sign-up verification's.
+    expect(mail.subject).toBe('Verify your new email address')
+    expect(mail.text).toContain('from ann@example.com to this address')
+    expect(mail.text).toContain('Verify new email address: https://')
+    expect(mail.text).not.toContain('finish setting up your account')
+    expect(mail.html).toContain('Verify your new email address')
     expect(await claimsOf(await linkOf(event))).toEqual({
       status: 'valid',
       claims: { email: 'ann@example.com', updateTo: 'ann@new.example', purpose: 'verify-new-email' },
