@@ -13,9 +13,9 @@ import { deviceSessionsHook } from '../../command-api/multi-session/device-sessi
 import { multiSessionRoutes } from '../../command-api/multi-session/multi-session.routes.js'
 import { passwordResetRoutes } from '../../command-api/password-reset/password-reset.routes.js'
 import { sessionCommandRoutes } from '../../command-api/sessions/session-commands.routes.js'
+import { readYourWritesHook } from '../../command-api/shared/read-your-writes.js'
 import { usernameRoutes } from '../../command-api/username/username.routes.js'
 import { AUTH_ERRORS } from '../../domain/errors.js'
-import { readYourWritesHook } from '../../command-api/shared/read-your-writes.js'
 import type { Config } from '../../infra/config/config.js'
 import { exposeAuthTokenHook } from '../../infra/http/auth-token-header.js'
 import { installErrorHandling } from '../../infra/http/error-handler.js'
@@ -26,8 +26,9 @@ import { trustedUrlsHook } from '../../infra/http/trusted-url.js'
 import { activityQueryRoutes } from '../../query-api/activity/activity.routes.js'
 import { pendingEmailChangeRoutes } from '../../query-api/email-change/pending-email-change.routes.js'
 import { healthRoutes } from '../../query-api/health/health.routes.js'
-import { deviceSessionQueryRoutes } from '../../query-api/multi-session/device-sessions.routes.js'
 import { jwtRoutes } from '../../query-api/jwt/jwt.routes.js'
+import { deviceSessionQueryRoutes } from '../../query-api/multi-session/device-sessions.routes.js'
+import { portalConfigRoutes } from '../../query-api/portal/portal-config.routes.js'
 import { sessionQueryRoutes } from '../../query-api/sessions/session-queries.routes.js'
 import { registerApiReference } from './api-reference.js'
 import type { AppContext } from './context.js'
@@ -66,14 +67,14 @@ export const buildApp = async (
   base.removeContentTypeParser('text/plain')
   base.decorateRequest('auth', null)
   installErrorHandling(base)
+  // A command the read models cannot show within the request's bound answers 503, never 200.
+  base.addHook('onSend', readYourWritesHook(ctx.readYourWrites))
   // Protection (infra/http/rate-limit.ts): app-level, ahead of routing, so that spellings of API
   // paths the router does not match (`//sign-in/email`) still count.
   await registerRateLimit(base, ctx.config)
   await base.register(fastifyCookie)
   await registerApiReference(base, ctx.config)
   const app = base.withTypeProvider<TypeBoxTypeProvider>()
-  // A command the read models cannot show within the request's bound answers 503, never 200.
-  base.addHook('onSend', readYourWritesHook(ctx.readYourWrites))
 
   await app.register(
     async (api) => {
@@ -99,6 +100,7 @@ export const buildApp = async (
       await api.register(pendingEmailChangeRoutes(ctx))
       await api.register(deviceSessionQueryRoutes(ctx))
       await api.register(healthRoutes(ctx))
+      await api.register(portalConfigRoutes(ctx))
       await api.register(jwtRoutes(ctx))
     },
     { prefix: ctx.config.basePath },

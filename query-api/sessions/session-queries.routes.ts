@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { exposeHeader } from '../../infra/http/expose-headers.js'
-import { errorResponses } from '../../infra/http/openapi.js'
+import { ANY_ROUTE_ERRORS, errorResponses } from '../../infra/http/openapi.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import {
   clearSessionCookies,
@@ -38,7 +38,7 @@ export const sessionQueryRoutes =
           tags: ['Sessions'],
           querystring: GetSessionQuery,
           response: {
-            ...errorResponses('VALIDATION_ERROR', 'TOO_MANY_REQUESTS'),
+            ...errorResponses(...ANY_ROUTE_ERRORS),
             200: Type.Union([Type.Object({ session: SessionSchema, user: UserSchema }), Type.Null()]),
           },
         },
@@ -83,7 +83,7 @@ export const sessionQueryRoutes =
           summary: 'Your live sessions',
           tags: ['Sessions'],
           response: {
-            ...errorResponses('VALIDATION_ERROR', 'TOO_MANY_REQUESTS', 'UNAUTHORIZED'),
+            ...errorResponses(...ANY_ROUTE_ERRORS, 'UNAUTHORIZED'),
             200: Type.Array(SessionSchema),
           },
         },
