@@ -65,7 +65,7 @@ describe.skipIf(!hasChromium)('every page, checked and pictured', () => {
   it('sign-up, walked with the keyboard only: errors focus the first field, Enter submits', async () => {
     await page.goto('/sign-up')
     await check(page, 'sign-up')
-    const name = page.getByLabel('Name')
+    const name = page.getByLabel('Name', { exact: true })
     expect(await tabUntilFocused(page, name)).toBe(true)
     await page.keyboard.press('Enter')
     // Nothing filled in: the first field in error takes focus, and the problems are announced.
@@ -77,6 +77,9 @@ describe.skipIf(!hasChromium)('every page, checked and pictured', () => {
     await page.keyboard.press('Tab')
     expect(await focusedLabel(page)).toBe('Email')
     await page.keyboard.type(EMAIL)
+    await page.keyboard.press('Tab')
+    // The optional username: its rules are read with it; left empty here.
+    expect(await focusedLabel(page)).toBe('Username (optional)')
     await page.keyboard.press('Tab')
     expect(await focusedLabel(page)).toBe('Password')
     await page.keyboard.type(PASSWORD)
@@ -191,6 +194,8 @@ describe.skipIf(!hasChromium)('every page, checked and pictured', () => {
         'We could not verify your email',
       ],
       ['/goodbye', 'goodbye-by-hand', 'You are signed out'],
+      ['/confirm-deletion?token=some-token', 'confirm-deletion-by-hand', 'Sign in to delete your account'],
+      ['/confirm-deletion', 'confirm-deletion-no-token', 'This link is no longer valid'],
       ['/goodbye/link', 'goodbye', 'Your account is deleted'],
       ['/check-email', 'check-email-by-hand', 'Confirm your email address'],
       ['/nowhere', 'not-found', 'Page not found'],

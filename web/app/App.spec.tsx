@@ -40,7 +40,7 @@ describe('routing and the session', () => {
       'GET /list-sessions': () => ({ body: session ? [session.session] : [] }),
     })
     const { user } = openApp('/security')
-    await user.type(await screen.findByLabelText('Email'), 'ada@example.com')
+    await user.type(await screen.findByLabelText('Email or username'), 'ada@example.com')
     await user.type(screen.getByLabelText('Password'), 'correct horse')
     await user.click(screen.getByRole('button', { name: 'Sign in' }))
     expect(await screen.findByRole('heading', { name: 'Security' })).toBeTruthy()
@@ -76,6 +76,29 @@ describe('routing and the session', () => {
     })
     openApp('/security')
     await waitFor(() => expect(screen.getByRole('heading', { name: 'Sign in' })).toBeTruthy())
+  })
+
+  it('the deletion link opened signed out: sign in, come back to confirm, and the account is gone', async () => {
+    let session: SignedIn | null = null
+    const api = fakeApi({
+      'GET /get-session': () => ({ body: session }),
+      'POST /sign-in/email': () => {
+        session = signedInAs()
+        return { body: { redirect: false, token: 't', user: session.user } }
+      },
+      'POST /delete-user': () => {
+        session = null
+        return { body: { success: true, message: 'User deleted' } }
+      },
+    })
+    const { user } = openApp('/confirm-deletion?token=T9')
+    await user.click(await screen.findByRole('link', { name: 'Sign in to continue' }))
+    await user.type(await screen.findByLabelText('Email or username'), 'ada@example.com')
+    await user.type(screen.getByLabelText('Password'), 'correct horse')
+    await user.click(screen.getByRole('button', { name: 'Sign in' }))
+    await user.click(await screen.findByRole('button', { name: 'Delete my account' }))
+    expect(await screen.findByRole('heading', { name: 'Your account is deleted' })).toBeTruthy()
+    expect(api.to('POST', '/delete-user')[0]?.body).toEqual({ token: 'T9', callbackURL: '/goodbye/link' })
   })
 
   it('has a page for unknown addresses', async () => {

@@ -1,15 +1,28 @@
-import { type ComponentType, type LazyExoticComponent, lazy } from 'react'
+import { type ComponentType, type LazyExoticComponent, lazy, Suspense } from 'react'
 import { Navigate, Route, Routes } from 'react-router'
 import { GuestOnly } from '../features/session/GuestOnly.js'
 import { Home } from '../features/session/Home.js'
-import { RequireSession } from '../features/session/RequireSession.js'
-import { AccountLayout, PublicLayout } from './layouts.js'
+import { Loading } from '../ui/Skeleton.js'
+import { AccountFrame, NavSkeleton } from './frames.js'
+import { PublicLayout } from './PublicLayout.js'
 
 // Each page is its own chunk: the first visit loads the frame and one page, not the portal.
 const page = <Name extends string>(
   load: () => Promise<Record<Name, ComponentType>>,
   name: Name,
 ): LazyExoticComponent<ComponentType> => lazy(async () => ({ default: (await load())[name] }))
+
+// The store and everything built on it: not needed by the pages a visit starts on.
+const StoreBoundary = page(() => import('./StoreBoundary.js'), 'StoreBoundary')
+const AccountLayout = page(() => import('./layouts.js'), 'AccountLayout')
+const RequireSession = page(() => import('../features/session/RequireSession.js'), 'RequireSession')
+
+/** What the account area shows while its code loads: the frame of the loading account. */
+const AccountLoading = () => (
+  <AccountFrame nav={<NavSkeleton />}>
+    <Loading label="Loading your account…" cards={2} />
+  </AccountFrame>
+)
 
 const SignInPage = page(() => import('../features/auth/SignInPage.js'), 'SignInPage')
 const SignUpPage = page(() => import('../features/auth/SignUpPage.js'), 'SignUpPage')
@@ -19,6 +32,10 @@ const CheckEmailPage = page(() => import('../features/verification/CheckEmailPag
 const EmailVerifiedPage = page(
   () => import('../features/verification/EmailVerifiedPage.js'),
   'EmailVerifiedPage',
+)
+const ConfirmDeletionPage = page(
+  () => import('../features/account/ConfirmDeletionPage.js'),
+  'ConfirmDeletionPage',
 )
 const GoodbyePage = page(() => import('../features/account/GoodbyePage.js'), 'GoodbyePage')
 const NotFoundPage = page(() => import('./NotFoundPage.js'), 'NotFoundPage')
@@ -38,21 +55,33 @@ export const App = () => (
         <Route path="sign-up" element={<SignUpPage />} />
         <Route path="forgot-password" element={<ForgotPasswordPage />} />
       </Route>
-      <Route path="check-email" element={<CheckEmailPage />} />
-      <Route path="email-verified" element={<EmailVerifiedPage />} />
-      <Route path="email-verified/:via" element={<EmailVerifiedPage />} />
       <Route path="reset-password" element={<ResetPasswordPage />} />
-      <Route path="goodbye" element={<GoodbyePage />} />
-      <Route path="goodbye/:via" element={<GoodbyePage />} />
+      {/* Pages after a mailed link or an account action: they need the store. */}
+      <Route element={<StoreBoundary />}>
+        <Route path="check-email" element={<CheckEmailPage />} />
+        <Route path="email-verified" element={<EmailVerifiedPage />} />
+        <Route path="email-verified/:via" element={<EmailVerifiedPage />} />
+        <Route path="confirm-deletion" element={<ConfirmDeletionPage />} />
+        <Route path="goodbye" element={<GoodbyePage />} />
+        <Route path="goodbye/:via" element={<GoodbyePage />} />
+      </Route>
       <Route path="*" element={<NotFoundPage />} />
     </Route>
-    <Route element={<RequireSession />}>
-      <Route element={<AccountLayout />}>
-        <Route path="account" element={<ProfilePage />} />
-        <Route path="account/email" element={<EmailPage />} />
-        <Route path="account/password" element={<PasswordPage />} />
-        <Route path="account/security" element={<SecurityPage />} />
-        <Route path="account/activity" element={<ActivityPage />} />
+    <Route
+      element={
+        <Suspense fallback={<AccountLoading />}>
+          <StoreBoundary />
+        </Suspense>
+      }
+    >
+      <Route element={<RequireSession />}>
+        <Route element={<AccountLayout />}>
+          <Route path="account" element={<ProfilePage />} />
+          <Route path="account/email" element={<EmailPage />} />
+          <Route path="account/password" element={<PasswordPage />} />
+          <Route path="account/security" element={<SecurityPage />} />
+          <Route path="account/activity" element={<ActivityPage />} />
+        </Route>
       </Route>
     </Route>
     {/* The account pages' first addresses, kept working for bookmarks. */}

@@ -6,7 +6,14 @@ import { type ApiError, toApiError } from '../features/errors/api-error.js'
 const rawBaseQuery = fetchBaseQuery({ baseUrl: '/api/auth', credentials: 'include' })
 
 // Endpoints whose 401 is an answer, not a sign that the session ended.
-const UNAUTHENTICATED_ENDPOINTS = new Set(['getSession', 'signIn', 'getPortalConfig'])
+// A 401 from multi-session's routes is INVALID_SESSION_TOKEN: about the account picked, not this one.
+// (Sign-in and sign-up do without the store: app/http.ts.)
+const UNAUTHENTICATED_ENDPOINTS = new Set([
+  'getSession',
+  'getPortalConfig',
+  'setActiveSession',
+  'revokeDeviceSession',
+])
 
 const baseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiError, object, FetchBaseQueryMeta> = async (
   args,
@@ -29,7 +36,7 @@ const baseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiError, object, Fetc
 export const api = createApi({
   reducerPath: 'api',
   baseQuery,
-  tagTypes: ['Session', 'Sessions', 'Activity', 'User'],
+  tagTypes: ['Session', 'Sessions', 'Activity', 'User', 'DeviceSessions'],
   // Coming back to the tab re-checks the session, so a device signed out elsewhere notices.
   refetchOnFocus: true,
   refetchOnReconnect: true,

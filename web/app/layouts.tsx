@@ -1,21 +1,12 @@
 import { Suspense } from 'react'
 import { NavLink, Outlet } from 'react-router'
+import { AccountSwitcher } from '../features/multi-session/AccountSwitcher.js'
 import { useSignedIn } from '../features/session/RequireSession.js'
 import { SignOutButton } from '../features/session/SignOutButton.js'
-import type { User } from '../features/session/session.api.js'
+import type { SignedIn } from '../features/session/session.api.js'
 import { Icon, type IconName } from '../ui/icons.js'
 import { Loading } from '../ui/Skeleton.js'
-import { Truncate } from '../ui/Truncate.js'
-import { AccountFrame, PublicFrame } from './frames.js'
-
-/** Pages for people who are not (or not necessarily) signed in: one centred card. */
-export const PublicLayout = () => (
-  <PublicFrame>
-    <Suspense fallback={<Loading />}>
-      <Outlet />
-    </Suspense>
-  </PublicFrame>
-)
+import { AccountFrame } from './frames.js'
 
 // Later pages (organizations, API keys, connected accounts) join this list.
 const SECTIONS: readonly { to: string; label: string; icon: IconName }[] = [
@@ -41,23 +32,9 @@ const AccountNav = () => (
   </nav>
 )
 
-const initialOf = (user: User) => (user.name.trim() || user.email).charAt(0).toUpperCase()
-
-export const Avatar = ({ user, size = 28 }: { user: User; size?: number }) =>
-  user.image ? (
-    <img className="avatar" src={user.image} alt="" width={size} height={size} />
-  ) : (
-    <span className="avatar" style={{ width: size, height: size, fontSize: size * 0.45 }} aria-hidden="true">
-      {initialOf(user)}
-    </span>
-  )
-
-const AccountMenu = ({ user }: { user: User }) => (
+const AccountMenu = ({ signedIn }: { signedIn: SignedIn }) => (
   <div className="account-menu">
-    <span className="account-who">
-      <Avatar user={user} />
-      <Truncate text={user.name || user.email} />
-    </span>
+    <AccountSwitcher signedIn={signedIn} />
     <SignOutButton />
   </div>
 )
@@ -66,8 +43,9 @@ const AccountMenu = ({ user }: { user: User }) => (
 export const AccountLayout = () => {
   const signedIn = useSignedIn()
   return (
-    <AccountFrame menu={<AccountMenu user={signedIn.user} />} nav={<AccountNav />}>
-      <Suspense fallback={<Loading cards={2} />}>
+    <AccountFrame menu={<AccountMenu signedIn={signedIn} />} nav={<AccountNav />}>
+      {/* Keyed by the person: switching accounts starts every page afresh, no form keeps the last one's details. */}
+      <Suspense key={signedIn.user.id} fallback={<Loading cards={2} />}>
         <Outlet context={signedIn} />
       </Suspense>
     </AccountFrame>

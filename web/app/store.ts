@@ -1,18 +1,13 @@
-import { combineSlices, configureStore } from '@reduxjs/toolkit'
-import { leavingSlice } from '../features/session/leaving.slice.js'
+import { configureStore } from '@reduxjs/toolkit'
 import { api } from './api.js'
 
-// Server state lives in RTK Query's cache; besides it only a navigation flag (never a credential).
-const rootReducer = combineSlices(api, leavingSlice)
-
-export type RootState = ReturnType<typeof rootReducer>
-
-export const makeStore = (preloadedState?: Partial<RootState>) =>
+// Server state lives in RTK Query's cache, and nothing else (never a credential).
+export const makeStore = () =>
   configureStore({
-    reducer: rootReducer,
+    reducer: { [api.reducerPath]: api.reducer },
     middleware: (getDefaultMiddleware) => getDefaultMiddleware().concat(api.middleware),
-    preloadedState,
   })
 
 export type AppStore = ReturnType<typeof makeStore>
+export type RootState = ReturnType<AppStore['getState']>
 export type AppDispatch = AppStore['dispatch']

@@ -17,6 +17,8 @@ type TextFieldProps = {
   /** Marks the label "(optional)"; fields are required unless said otherwise. */
   optional?: boolean
   inputRef?: Ref<HTMLInputElement>
+  /** 'none' for usernames and other identifiers a phone keyboard must not capitalise. */
+  autoCapitalize?: 'none'
 }
 
 const FieldError = ({ id, children }: { id: string; children: ReactNode }) => (
@@ -48,6 +50,7 @@ export const TextField = ({
   maxLength,
   optional,
   inputRef,
+  autoCapitalize,
 }: TextFieldProps) => {
   const id = useId()
   const hintId = `${id}-hint`
@@ -74,9 +77,10 @@ export const TextField = ({
         type={type}
         value={value}
         autoComplete={autoComplete}
+        autoCapitalize={autoCapitalize}
         disabled={disabled}
         maxLength={maxLength}
-        spellCheck={type === 'text' ? undefined : false}
+        spellCheck={type === 'text' && autoCapitalize === undefined ? undefined : false}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy || undefined}
         onChange={(event) => onChange(event.target.value)}

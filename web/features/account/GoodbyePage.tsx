@@ -1,10 +1,9 @@
 import { useEffect } from 'react'
 import { Link, useLocation, useParams } from 'react-router'
-import { useAppDispatch } from '../../app/hooks.js'
 import { Icon } from '../../ui/icons.js'
 import { PublicCard } from '../../ui/PublicCard.js'
 import { Loading } from '../../ui/Skeleton.js'
-import { arrived } from '../session/leaving.slice.js'
+import { arrived } from '../session/leaving.js'
 import { useGetSessionQuery } from '../session/session.api.js'
 
 /** Set by the delete form when the account was deleted at once. */
@@ -23,10 +22,9 @@ export const GoodbyePage = () => {
   const { via } = useParams()
   const deleted = isDeletedState(state) || via === 'link'
   const { data: signedIn, isLoading } = useGetSessionQuery(undefined, { skip: deleted })
-  const dispatch = useAppDispatch()
   useEffect(() => {
-    dispatch(arrived())
-  }, [dispatch])
+    arrived()
+  }, [])
 
   if (deleted) {
     return (

@@ -8,9 +8,28 @@ import { type FormErrors, fieldErrors, noErrors, placeError } from '../errors/fo
 import { checkRequired } from '../forms/checks.js'
 import { IMAGE_URL_MAX, NAME_MAX } from '../forms/limits.js'
 import type { User } from '../session/session.api.js'
+import { checkUsername, UsernameField } from '../username/UsernameField.js'
 import { useUpdateUserMutation } from './account.api.js'
 
-type Field = 'name' | 'image'
+type Field = 'name' | 'username' | 'image'
+
+type Changes = { name?: string; image?: string | null; username?: string; displayUsername?: string }
+
+const USERNAME_CODES: Partial<Record<string, Field>> = {
+  USERNAME_TOO_SHORT: 'username',
+  USERNAME_TOO_LONG: 'username',
+  INVALID_USERNAME: 'username',
+  USERNAME_IS_ALREADY_TAKEN: 'username',
+}
+
+/** The username as its owner wrote it, or '' when there is none. */
+export const shownUsername = (user: User): string => user.displayUsername ?? user.username ?? ''
+
+// better-auth's update-user accepts a new username but not its removal.
+const checkKeptUsername = (user: User, value: string): string | null =>
+  value.trim() === '' && shownUsername(user) !== ''
+    ? 'A username can be changed but not removed. Enter one.'
+    : checkUsername(value)
 
 /** How long the picture address must stay unchanged before the preview loads it. */
 export const PREVIEW_DELAY_MS = 400
@@ -30,9 +49,14 @@ const checkImageUrl = (value: string): string | null => {
 }
 
 /** Only what changed is sent; an emptied picture field removes the picture. */
-const changes = (user: User, name: string, image: string): { name?: string; image?: string | null } => {
-  const body: { name?: string; image?: string | null } = {}
+const changes = (user: User, name: string, username: string, image: string): Changes => {
+  const body: Changes = {}
   if (name.trim() !== user.name) body.name = name.trim()
+  const handle = username.trim()
+  if (handle !== '' && handle !== shownUsername(user)) {
+    body.username = handle
+    body.displayUsername = handle
+  }
   const nextImage = image.trim() === '' ? null : image.trim()
   if (nextImage !== (user.image ?? null)) body.image = nextImage
   return body
@@ -57,6 +81,7 @@ const Preview = ({ url, onResult }: { url: string; onResult: (state: ImageState)
 export const ProfileForm = ({ user }: { user: User }) => {
   const [updateUser, { isLoading }] = useUpdateUserMutation()
   const [name, setName] = useState(user.name)
+  const [username, setUsername] = useState(shownUsername(user))
   const [image, setImage] = useState(user.image ?? '')
   const [errors, setErrors] = useState<FormErrors<Field>>(noErrors())
   const [saved, setSaved] = useState<string | null>(null)
@@ -74,11 +99,12 @@ export const ProfileForm = ({ user }: { user: User }) => {
       image.trim() !== '' && imageState?.url === image.trim() && imageState.status === 'broken'
     const problems = fieldErrors<Field>({
       name: checkRequired(name, 'your name'),
+      username: checkKeptUsername(user, username),
       image: checkImageUrl(image) ?? (brokenNow ? BROKEN_IMAGE : null),
     })
     setErrors(problems ?? noErrors())
     if (problems) return
-    const body = changes(user, name, image)
+    const body = changes(user, name, username, image)
     if (Object.keys(body).length === 0) {
       setSaved('Nothing to save: these are already your details.')
       return
@@ -87,7 +113,7 @@ export const ProfileForm = ({ user }: { user: User }) => {
       await updateUser(body).unwrap()
       setSaved('Your profile is saved.')
     } catch (error) {
-      setErrors(placeError<Field>(error, {}, ['name', 'image']))
+      setErrors(placeError<Field>(error, USERNAME_CODES, ['name', 'username', 'image']))
     }
   }
 
@@ -102,6 +128,14 @@ export const ProfileForm = ({ user }: { user: User }) => {
         onChange={setName}
         hint="Shown to the applications you sign in to."
         error={errors.fields.name}
+      />
+      <UsernameField
+        optional={shownUsername(user) === ''}
+        current={user.username ?? null}
+        value={username}
+        onChange={setUsername}
+        error={errors.fields.username}
+        hint="For signing in instead of your email."
       />
       <div className="profile-picture">
         <TextField

@@ -8,7 +8,7 @@ export const ProfilePage = () => {
   const { user } = useSignedIn()
   return (
     <>
-      <PageHeading title="Profile" description="Your name and picture, as applications see them." />
+      <PageHeading title="Profile" description="Your name, username and picture, as applications see them." />
       <Card title="Public profile">
         <ProfileForm user={user} />
       </Card>

@@ -19,9 +19,12 @@ export type PendingEmailChange = {
 
 export const accountApi = api.injectEndpoints({
   endpoints: (build) => ({
-    updateUser: build.mutation<{ status: boolean }, { name?: string; image?: string | null }>({
+    updateUser: build.mutation<
+      { status: boolean },
+      { name?: string; image?: string | null; username?: string; displayUsername?: string }
+    >({
       query: (body) => ({ url: '/update-user', method: 'POST', body }),
-      invalidatesTags: ['User', 'Session', 'Activity'],
+      invalidatesTags: ['User', 'Session', 'Activity', 'DeviceSessions'],
     }),
     changeEmail: build.mutation<{ status: boolean }, { newEmail: string }>({
       query: ({ newEmail }) => ({
@@ -44,7 +47,8 @@ export const accountApi = api.injectEndpoints({
       // With revokeOtherSessions the server also rotates this device's session (new cookie).
       invalidatesTags: ['Session', 'Sessions', 'Activity'],
     }),
-    deleteUser: build.mutation<DeleteUserAnswer, { password?: string }>({
+    /** With the password (the danger zone) or with the mailed link's token (/confirm-deletion). */
+    deleteUser: build.mutation<DeleteUserAnswer, { password?: string; token?: string }>({
       query: (body) => ({
         url: '/delete-user',
         method: 'POST',

@@ -20,9 +20,10 @@ describe('profile', () => {
     await user.clear(name)
     await user.type(name, 'Ada King')
     await user.click(screen.getByRole('button', { name: 'Save profile' }))
-    const notice = await screen.findByRole('status')
-    expect(notice.textContent).toBe('Your profile is saved.')
-    expect(notice.closest('.form-actions')?.querySelector('button')?.textContent).toBe('Save profile')
+    // The username field's availability line is a status region too: find the save notice by its words.
+    const notice = (await screen.findByText('Your profile is saved.')).closest('[role="status"]')
+    expect(notice?.textContent).toBe('Your profile is saved.')
+    expect(notice?.closest('.form-actions')?.querySelector('button')?.textContent).toBe('Save profile')
     expect(api.calls[0]?.body).toEqual({ name: 'Ada King' })
   })
 
@@ -128,6 +129,27 @@ describe('change email', () => {
 })
 
 describe('change password', () => {
+  it('shows the server’s PASSWORD_SAME_AS_CURRENT under the new password', async () => {
+    fakeApi({
+      'POST /change-password': {
+        status: 400,
+        body: {
+          code: 'PASSWORD_SAME_AS_CURRENT',
+          message: 'New password must be different from the current one',
+        },
+      },
+    })
+    const { user } = renderWithProviders(<ChangePasswordForm email={ada.email} />)
+    // Typed differently from the current one here: the server knows it, the form cannot.
+    await user.type(screen.getByLabelText('Current password'), 'typed one way')
+    await user.type(screen.getByLabelText('New password'), 'the password it is now')
+    await user.click(screen.getByRole('button', { name: 'Change password' }))
+    const field = screen.getByLabelText('New password')
+    await waitFor(() => expect(descriptionOf(field)).toContain('different from your current one'))
+    expect(field.getAttribute('aria-invalid')).toBe('true')
+    expect(document.activeElement).toBe(field)
+  })
+
   it('puts a wrong current password under that field and sends the sign-out choice', async () => {
     const api = fakeApi({
       'POST /change-password': {

@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import { Link, useLocation } from 'react-router'
+import { useAction } from '../../app/http.js'
 import { Button, SubmitButton } from '../../ui/Button.js'
 import { TextField } from '../../ui/Field.js'
 import { Form } from '../../ui/Form.js'
@@ -8,7 +9,7 @@ import { PublicCard } from '../../ui/PublicCard.js'
 import { type FormErrors, fieldErrors, noErrors, placeError } from '../errors/form-errors.js'
 import { checkEmail } from '../forms/checks.js'
 import { EMAIL_MAX } from '../forms/limits.js'
-import { useRequestPasswordResetMutation } from './auth.api.js'
+import { requestPasswordReset } from './auth.requests.js'
 import { emailFrom } from './navigation-state.js'
 
 type Field = 'email'
@@ -20,7 +21,7 @@ const BackToSignIn = () => (
 )
 
 export const ForgotPasswordPage = () => {
-  const [requestReset, { isLoading }] = useRequestPasswordResetMutation()
+  const [requestReset, { isLoading }] = useAction(requestPasswordReset)
   const [email, setEmail] = useState(emailFrom(useLocation().state) ?? '')
   const [errors, setErrors] = useState<FormErrors<Field>>(noErrors())
   const [sentTo, setSentTo] = useState<string | null>(null)
@@ -31,7 +32,7 @@ export const ForgotPasswordPage = () => {
     setErrors(problems ?? noErrors())
     if (problems) return
     try {
-      await requestReset({ email: email.trim() }).unwrap()
+      await requestReset({ email: email.trim() })
       setSentTo(email.trim())
     } catch (error) {
       setErrors(placeError<Field>(error, { INVALID_EMAIL: 'email' }, ['email']))

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react'
+import { screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { fakeApi } from '../../test/fake-api.js'
 import { descriptionOf, renderWithProviders } from '../../test/render.js'
@@ -49,5 +49,28 @@ describe('reset password', () => {
     await user.type(screen.getByLabelText('Repeat the new password'), 'a much better one')
     await user.click(screen.getByRole('button', { name: 'Save new password' }))
     expect(await screen.findByRole('heading', { name: 'This link does not work' })).toBeTruthy()
+  })
+})
+
+describe('reset password: the current password', () => {
+  it('shows PASSWORD_SAME_AS_CURRENT under the new password, and focuses it', async () => {
+    fakeApi({
+      'POST /reset-password': {
+        status: 400,
+        body: {
+          code: 'PASSWORD_SAME_AS_CURRENT',
+          message: 'New password must be different from the current one',
+        },
+      },
+    })
+    const { user } = open('/reset-password?token=tok123')
+    await user.type(screen.getByLabelText('New password'), 'the same as before')
+    await user.type(screen.getByLabelText('Repeat the new password'), 'the same as before')
+    await user.click(screen.getByRole('button', { name: 'Save new password' }))
+    const field = screen.getByLabelText('New password')
+    await waitFor(() => expect(field.getAttribute('aria-invalid')).toBe('true'))
+    expect(descriptionOf(field)).toContain('different from your current one')
+    expect(document.activeElement).toBe(field)
+    expect(screen.getByRole('heading', { name: 'Choose a new password' })).toBeTruthy()
   })
 })

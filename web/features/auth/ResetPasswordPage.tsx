@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import { Link, useNavigate, useSearchParams } from 'react-router'
+import { useAction } from '../../app/http.js'
 import { SubmitButton } from '../../ui/Button.js'
 import { TextField } from '../../ui/Field.js'
 import { Form } from '../../ui/Form.js'
@@ -10,7 +11,7 @@ import { type FormErrors, fieldErrors, noErrors, placeError } from '../errors/fo
 import { checkNewPassword } from '../forms/checks.js'
 import { PASSWORD_MAX } from '../forms/limits.js'
 import { PasswordRules } from '../password/PasswordRules.js'
-import { useResetPasswordMutation } from './auth.api.js'
+import { resetPassword as sendNewPassword } from './auth.requests.js'
 
 type Field = 'newPassword' | 'confirmPassword'
 
@@ -44,7 +45,7 @@ export const ResetPasswordPage = () => {
   const [params] = useSearchParams()
   const navigate = useNavigate()
   const token = params.get('token')
-  const [resetPassword, { isLoading }] = useResetPasswordMutation()
+  const [resetPassword, { isLoading }] = useAction(sendNewPassword)
   const [newPassword, setNewPassword] = useState('')
   const [confirmPassword, setConfirmPassword] = useState('')
   const [errors, setErrors] = useState<FormErrors<Field>>(noErrors())
@@ -61,7 +62,7 @@ export const ResetPasswordPage = () => {
     setErrors(problems ?? noErrors())
     if (problems) return
     try {
-      await resetPassword({ newPassword, token }).unwrap()
+      await resetPassword({ newPassword, token })
       navigate('/sign-in', {
         replace: true,
         state: { notice: 'Your password has been changed. Sign in with your new password.' },
@@ -72,9 +73,16 @@ export const ResetPasswordPage = () => {
         return
       }
       setErrors(
-        placeError<Field>(error, { PASSWORD_TOO_SHORT: 'newPassword', PASSWORD_TOO_LONG: 'newPassword' }, [
-          'newPassword',
-        ]),
+        placeError<Field>(
+          error,
+          {
+            PASSWORD_TOO_SHORT: 'newPassword',
+            PASSWORD_TOO_LONG: 'newPassword',
+            // The reset refuses the password the account has now, too.
+            PASSWORD_SAME_AS_CURRENT: 'newPassword',
+          },
+          ['newPassword'],
+        ),
       )
     }
   }

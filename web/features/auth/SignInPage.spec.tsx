@@ -16,7 +16,7 @@ const submit = async (
   email: string,
   password: string,
 ) => {
-  await ui.type(screen.getByLabelText('Email'), email)
+  await ui.type(screen.getByLabelText('Email or username'), email)
   await ui.type(screen.getByLabelText('Password'), password)
   await ui.click(screen.getByRole('button', { name: 'Sign in' }))
 }
@@ -59,7 +59,7 @@ describe('sign-in', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('We have just sent you a new link')
   })
 
-  it('sends remember me (on by default), re-reads the session, then opens the page asked for', async () => {
+  it('sends remember me (on by default), then opens the page asked for', async () => {
     let session: typeof signedIn | null = null
     const api = fakeApi({
       'POST /sign-in/email': () => {
@@ -81,7 +81,7 @@ describe('sign-in', () => {
       password: 'secret secret',
       rememberMe: true,
     })
-    expect(api.to('GET', '/get-session')).toHaveLength(1)
+    // The page asked for reads the session itself (its guard asks afresh on entering).
   })
 
   it('sends rememberMe false when unticked, and goes to the account by default', async () => {
@@ -100,7 +100,9 @@ describe('sign-in', () => {
     const api = fakeApi({})
     const { user: ui } = renderWithProviders(<SignInPage />, { route: '/sign-in' })
     await ui.click(screen.getByRole('button', { name: 'Sign in' }))
-    expect(descriptionOf(screen.getByLabelText('Email'))).toContain('Enter your email address.')
+    expect(descriptionOf(screen.getByLabelText('Email or username'))).toContain(
+      'Enter your email address or username.',
+    )
     expect(descriptionOf(screen.getByLabelText('Password'))).toContain('Enter your password.')
     expect(api.calls).toHaveLength(0)
   })
@@ -114,5 +116,69 @@ describe('sign-in', () => {
     await waitFor(() =>
       expect(screen.getByRole('status').textContent).toBe('Your password has been changed.'),
     )
+  })
+})
+
+describe('sign-in with a username', () => {
+  const open = (route = '/sign-in', state?: unknown) =>
+    renderWithProviders(<SignInPage />, { route, path: '/sign-in', state })
+
+  it('one field: without an @ it signs in by username', async () => {
+    const api = fakeApi({
+      'POST /sign-in/username': { body: signInAnswer },
+      'GET /get-session': { body: signedIn },
+    })
+    const { user: ui } = open()
+    await submit(ui, 'Ada_L', 'secret secret')
+    expect((await screen.findByTestId('location')).textContent).toBe('/account')
+    expect(api.to('POST', '/sign-in/username')[0]?.body).toEqual({
+      username: 'Ada_L',
+      password: 'secret secret',
+      rememberMe: true,
+    })
+    expect(api.to('POST', '/sign-in/email')).toHaveLength(0)
+  })
+
+  it('a wrong username or password is said at the top, in the words of what was used', async () => {
+    fakeApi({
+      'POST /sign-in/username': {
+        status: 401,
+        body: { code: 'INVALID_USERNAME_OR_PASSWORD', message: 'Invalid username or password' },
+      },
+    })
+    const { user: ui } = open()
+    await submit(ui, 'ada_l', 'wrong wrong')
+    expect((await screen.findByRole('alert')).textContent).toContain('The username or password is not right')
+  })
+
+  it('a malformed username (422) is shown under the field', async () => {
+    fakeApi({
+      'POST /sign-in/username': {
+        status: 422,
+        body: { code: 'USERNAME_TOO_SHORT', message: 'Username is too short' },
+      },
+    })
+    const { user: ui } = open()
+    await submit(ui, 'ab', 'secret secret')
+    const field = screen.getByLabelText('Email or username')
+    await waitFor(() => expect(descriptionOf(field)).toContain('Use at least 3 characters for a username.'))
+    expect(document.activeElement).toBe(field)
+  })
+
+  it('an unverified address is explained for a username too', async () => {
+    fakeApi({ 'POST /sign-in/username': { status: 403, body: { code: 'EMAIL_NOT_VERIFIED', message: '' } } })
+    const { user: ui } = open()
+    await submit(ui, 'ada_l', 'secret secret')
+    expect((await screen.findByRole('alert')).textContent).toContain('not verified yet')
+  })
+
+  it('adding another account: says so, and goes to the account of the one just added', async () => {
+    fakeApi({ 'POST /sign-in/email': { body: signInAnswer }, 'GET /get-session': { body: signedIn } })
+    const { user: ui } = open('/sign-in?add-account', { from: '/account/security' })
+    expect(screen.getByRole('heading', { name: 'Add another account' })).toBeTruthy()
+    expect(screen.getByRole('link', { name: 'Back to your account' }).getAttribute('href')).toBe('/account')
+    expect(screen.queryByRole('link', { name: 'Create an account' })).toBeNull()
+    await submit(ui, 'grace@example.com', 'secret secret')
+    expect((await screen.findByTestId('location')).textContent).toBe('/account')
   })
 })

@@ -1,25 +1,48 @@
 import { useState } from 'react'
-import { Link, useLocation, useNavigate } from 'react-router'
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router'
+import { signedIn } from '../../app/session-events.js'
 import { SubmitButton } from '../../ui/Button.js'
 import { Checkbox, TextField } from '../../ui/Field.js'
 import { Form } from '../../ui/Form.js'
 import { Notice } from '../../ui/Notice.js'
 import { PublicCard } from '../../ui/PublicCard.js'
+import { isApiError } from '../errors/api-error.js'
 import { type FormErrors, fieldErrors, noErrors, placeError } from '../errors/form-errors.js'
 import { checkEmail, checkRequired } from '../forms/checks.js'
-import { EMAIL_MAX } from '../forms/limits.js'
-import { useRefreshSession } from '../session/use-session-actions.js'
-import { useSignInMutation } from './auth.api.js'
-import { emailFrom, noticeFrom, returnPathFrom } from './navigation-state.js'
+import { signInWithEmail, signInWithUsername } from './auth.requests.js'
+import { ADD_ACCOUNT_PARAM, emailFrom, noticeFrom, returnPathFrom } from './navigation-state.js'
 
-type Field = 'email' | 'password'
+type Field = 'identifier' | 'password'
+
+// One field for both: an address has an '@', a username never does.
+const isEmail = (identifier: string) => identifier.includes('@')
+
+const checkIdentifier = (identifier: string): string | null => {
+  if (identifier.trim() === '') return 'Enter your email address or username.'
+  return isEmail(identifier) ? checkEmail(identifier) : null
+}
+
+const FIELD_OF_CODE: Partial<Record<string, Field>> = {
+  INVALID_EMAIL: 'identifier',
+  // Malformed usernames (422 on /sign-in/username).
+  USERNAME_TOO_SHORT: 'identifier',
+  USERNAME_TOO_LONG: 'identifier',
+  INVALID_USERNAME: 'identifier',
+}
+
+/** The server names the request's field ('email' or 'username'); the form has one for both. */
+const asIdentifier = (error: unknown): unknown =>
+  isApiError(error) && (error.field === 'email' || error.field === 'username')
+    ? { ...error, field: 'identifier' }
+    : error
 
 export const SignInPage = () => {
   const location = useLocation()
   const navigate = useNavigate()
-  const [signIn, { isLoading }] = useSignInMutation()
-  const refreshSession = useRefreshSession()
-  const [email, setEmail] = useState(emailFrom(location.state) ?? '')
+  const [params] = useSearchParams()
+  // Signed in already and adding another account to this device (the header's account switcher).
+  const adding = params.has(ADD_ACCOUNT_PARAM)
+  const [identifier, setIdentifier] = useState(emailFrom(location.state) ?? '')
   const [password, setPassword] = useState('')
   const [rememberMe, setRememberMe] = useState(true)
   const [errors, setErrors] = useState<FormErrors<Field>>(noErrors())
@@ -28,43 +51,56 @@ export const SignInPage = () => {
   const onSubmit = async () => {
     if (busy) return
     const problems = fieldErrors<Field>({
-      email: checkEmail(email),
+      identifier: checkIdentifier(identifier),
       password: checkRequired(password, 'your password'),
     })
     setErrors(problems ?? noErrors())
     if (problems) return
     setBusy(true)
+    const name = identifier.trim()
     try {
-      await signIn({ email: email.trim(), password, rememberMe }).unwrap()
-      await refreshSession()
-      navigate(returnPathFrom(location.state), { replace: true })
+      if (isEmail(name)) await signInWithEmail({ email: name, password, rememberMe })
+      else await signInWithUsername({ username: name, password, rememberMe })
+      // Signing in while signed in adds an account: what the store cached was about the other one.
+      signedIn()
+      navigate(adding ? '/account' : returnPathFrom(location.state), { replace: true })
     } catch (error) {
-      setErrors(placeError<Field>(error, { INVALID_EMAIL: 'email' }, ['email', 'password']))
+      setErrors(placeError<Field>(asIdentifier(error), FIELD_OF_CODE, ['identifier', 'password']))
       setBusy(false)
     }
   }
 
+  const trimmed = identifier.trim()
   return (
     <PublicCard
-      title="Sign in"
-      description="Welcome back. Sign in to manage your account."
+      title={adding ? 'Add another account' : 'Sign in'}
+      description={
+        adding
+          ? 'Sign in with another account. You stay signed in to your other accounts and can switch between them from the menu at the top.'
+          : 'Welcome back. Sign in to manage your account.'
+      }
       after={
-        <p>
-          New here? <Link to="/sign-up">Create an account</Link>
-        </p>
+        adding ? (
+          <p>
+            <Link to="/account">Back to your account</Link>
+          </p>
+        ) : (
+          <p>
+            New here? <Link to="/sign-up">Create an account</Link>
+          </p>
+        )
       }
     >
       <Notice tone="success">{noticeFrom(location.state)}</Notice>
       <Form label="Sign in" onSubmit={onSubmit} errors={errors} className="form-stretch">
         <TextField
-          label="Email"
-          name="email"
-          type="email"
+          label="Email or username"
+          name="identifier"
           autoComplete="username"
-          maxLength={EMAIL_MAX}
-          value={email}
-          onChange={setEmail}
-          error={errors.fields.email}
+          autoCapitalize="none"
+          value={identifier}
+          onChange={setIdentifier}
+          error={errors.fields.identifier}
         />
         <div className="field">
           <TextField
@@ -76,11 +112,13 @@ export const SignInPage = () => {
             onChange={setPassword}
             error={errors.fields.password}
           />
-          <p className="small">
-            <Link to="/forgot-password" state={email.trim() ? { email: email.trim() } : undefined}>
-              Forgot your password?
-            </Link>
-          </p>
+          {adding ? null : (
+            <p className="small">
+              <Link to="/forgot-password" state={isEmail(trimmed) ? { email: trimmed } : undefined}>
+                Forgot your password?
+              </Link>
+            </p>
+          )}
         </div>
         <Checkbox
           label="Remember me"
@@ -89,7 +127,7 @@ export const SignInPage = () => {
           onChange={setRememberMe}
           hint="Stay signed in after closing the browser. Leave it off on a shared computer."
         />
-        <SubmitButton pending={isLoading || busy} pendingLabel="Signing in…">
+        <SubmitButton pending={busy} pendingLabel="Signing in…">
           Sign in
         </SubmitButton>
       </Form>

@@ -1,5 +1,7 @@
 import { useState } from 'react'
 import { Link, useNavigate } from 'react-router'
+import { useAction } from '../../app/http.js'
+import { signedIn } from '../../app/session-events.js'
 import { SubmitButton } from '../../ui/Button.js'
 import { TextField } from '../../ui/Field.js'
 import { Form } from '../../ui/Form.js'
@@ -8,10 +10,11 @@ import { type FormErrors, fieldErrors, noErrors, placeError } from '../errors/fo
 import { checkEmail, checkNewPassword, checkRequired } from '../forms/checks.js'
 import { EMAIL_MAX, NAME_MAX, PASSWORD_MAX } from '../forms/limits.js'
 import { PasswordRules } from '../password/PasswordRules.js'
+import { checkUsername, UsernameField } from '../username/UsernameField.js'
 import { VERIFIED_CALLBACK } from '../verification/verification.api.js'
-import { useSignUpMutation } from './auth.api.js'
+import { signUp as sendSignUp } from './auth.requests.js'
 
-type Field = 'name' | 'email' | 'password'
+type Field = 'name' | 'email' | 'username' | 'password'
 
 const FIELD_OF_CODE: Partial<Record<string, Field>> = {
   INVALID_EMAIL: 'email',
@@ -19,13 +22,18 @@ const FIELD_OF_CODE: Partial<Record<string, Field>> = {
   USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: 'email',
   PASSWORD_TOO_SHORT: 'password',
   PASSWORD_TOO_LONG: 'password',
+  USERNAME_TOO_SHORT: 'username',
+  USERNAME_TOO_LONG: 'username',
+  INVALID_USERNAME: 'username',
+  USERNAME_IS_ALREADY_TAKEN: 'username',
 }
 
 export const SignUpPage = () => {
   const navigate = useNavigate()
-  const [signUp, { isLoading }] = useSignUpMutation()
+  const [signUp, { isLoading }] = useAction(sendSignUp)
   const [name, setName] = useState('')
   const [email, setEmail] = useState('')
+  const [username, setUsername] = useState('')
   const [password, setPassword] = useState('')
   const [errors, setErrors] = useState<FormErrors<Field>>(noErrors())
 
@@ -34,16 +42,27 @@ export const SignUpPage = () => {
     const problems = fieldErrors<Field>({
       name: checkRequired(name, 'your name'),
       email: checkEmail(email),
+      username: checkUsername(username),
       password: checkNewPassword(password),
     })
     setErrors(problems ?? noErrors())
     if (problems) return
     try {
       const address = email.trim()
-      await signUp({ name: name.trim(), email: address, password, callbackURL: VERIFIED_CALLBACK }).unwrap()
+      const handle = username.trim()
+      await signUp({
+        name: name.trim(),
+        email: address,
+        password,
+        callbackURL: VERIFIED_CALLBACK,
+        // Stored lowercased; shown as typed.
+        ...(handle ? { username: handle, displayUsername: handle } : {}),
+      })
+      // Sign-up signs in (autoSignIn): a store loaded earlier forgets the signed-out state it cached.
+      signedIn()
       navigate('/check-email', { state: { email: address } })
     } catch (error) {
-      setErrors(placeError(error, FIELD_OF_CODE, ['name', 'email', 'password']))
+      setErrors(placeError(error, FIELD_OF_CODE, ['name', 'email', 'username', 'password']))
     }
   }
 
@@ -77,6 +96,13 @@ export const SignUpPage = () => {
           value={email}
           onChange={setEmail}
           error={errors.fields.email}
+        />
+        <UsernameField
+          optional
+          value={username}
+          onChange={setUsername}
+          error={errors.fields.username}
+          hint="Lets you sign in without typing your email."
         />
         <TextField
           label="Password"

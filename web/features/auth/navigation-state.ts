@@ -17,3 +17,7 @@ export const returnPathFrom = (state: unknown): string => {
   const from = readString(state, 'from')
   return from?.startsWith('/') && !from.startsWith('//') ? from : '/account'
 }
+
+/** `/sign-in?add-account`: a signed-in person adds another account to this device. */
+export const ADD_ACCOUNT_PARAM = 'add-account'
+export const ADD_ACCOUNT_PATH = `/sign-in?${ADD_ACCOUNT_PARAM}`

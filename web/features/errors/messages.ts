@@ -1,10 +1,17 @@
 import { PASSWORD_MAX, PASSWORD_MIN } from '../password/password-rules.js'
+import { USERNAME_MAX, USERNAME_MIN } from '../username/username-rules.js'
 import { type ApiError, isApiError, NETWORK_ERROR } from './api-error.js'
 
 /// What a person reads for each error code the API answers. Keyed by code only: the server's
 /// message text may change wording at any time without breaking the portal.
 const MESSAGES: Readonly<Record<string, string>> = {
   INVALID_EMAIL: 'Enter a valid email address, like name@example.com.',
+  INVALID_USERNAME_OR_PASSWORD: 'The username or password is not right. Check both and try again.',
+  USERNAME_TOO_SHORT: `Use at least ${USERNAME_MIN} characters for a username.`,
+  USERNAME_TOO_LONG: `Use at most ${USERNAME_MAX} characters for a username.`,
+  INVALID_USERNAME: 'Use only letters, digits, underscores (_) and dots (.) in a username.',
+  USERNAME_IS_ALREADY_TAKEN: 'This username is taken. Try another one.',
+  INVALID_SESSION_TOKEN: 'That account is no longer signed in on this device.',
   INVALID_EMAIL_OR_PASSWORD: 'The email or password is not right. Check both and try again.',
   EMAIL_NOT_VERIFIED:
     'Your email address is not verified yet. We have just sent you a new link: open it, then sign in.',

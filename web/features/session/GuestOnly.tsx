@@ -1,25 +1,26 @@
 import { useEffect } from 'react'
 import { Navigate, Outlet, useLocation } from 'react-router'
-import { useAppDispatch } from '../../app/hooks.js'
 import { Loading } from '../../ui/Skeleton.js'
-import { returnPathFrom } from '../auth/navigation-state.js'
-import { arrived } from './leaving.slice.js'
-import { useGetSessionQuery } from './session.api.js'
+import { ADD_ACCOUNT_PARAM, returnPathFrom } from '../auth/navigation-state.js'
+import { arrived } from './leaving.js'
+import { useSessionCheck } from './use-session-check.js'
 
 /**
  * Sign-in, sign-up and forgot-password are for people who are signed out: a signed-in person is
- * sent on to their account (or to the page sign-in was asked for), instead of piling up sessions.
+ * sent on to their account (or to the page sign-in was asked for), instead of piling up sessions;
+ * except on purpose, to add another account to the device (`/sign-in?add-account`).
  */
 export const GuestOnly = () => {
   const location = useLocation()
-  const { data, isLoading } = useGetSessionQuery()
-  const dispatch = useAppDispatch()
+  const { isLoading, signedIn } = useSessionCheck()
   useEffect(() => {
-    dispatch(arrived())
-  }, [dispatch])
+    arrived()
+  }, [])
+  // Adding another account to the device is the one reason a signed-in person signs in again.
+  if (new URLSearchParams(location.search).has(ADD_ACCOUNT_PARAM) && location.pathname === '/sign-in')
+    return <Outlet />
   if (isLoading) return <Loading />
   // Sign-in goes to the same place when it succeeds, so the two never disagree.
-  if (data) return <Navigate to={returnPathFrom(location.state)} replace />
-  // A failed session check must not lock anyone out of signing in.
+  if (signedIn) return <Navigate to={returnPathFrom(location.state)} replace />
   return <Outlet />
 }

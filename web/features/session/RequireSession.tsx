@@ -1,17 +1,19 @@
 import { Navigate, Outlet, useLocation, useOutletContext } from 'react-router'
 import { AccountFrame, NavSkeleton } from '../../app/frames.js'
-import { useAppSelector } from '../../app/hooks.js'
 import { ErrorState } from '../../ui/ErrorState.js'
 import { Loading } from '../../ui/Skeleton.js'
 import { messageFor } from '../errors/messages.js'
-import { isLeaving } from './leaving.slice.js'
+import { useLeaving } from './leaving.js'
 import { type SignedIn, useGetSessionQuery } from './session.api.js'
 
 /** Guards the pages that need a session: they render only for a signed-in person. */
 export const RequireSession = () => {
   const location = useLocation()
-  const { data, isFetching, isError, error, refetch } = useGetSessionQuery()
-  const leaving = useAppSelector(isLeaving)
+  // Asked afresh on entering the account area: a sign-in on a public page may have changed who it is.
+  const { data, isFetching, isError, error, refetch } = useGetSessionQuery(undefined, {
+    refetchOnMountOrArgChange: true,
+  })
+  const leaving = useLeaving()
   if (data) return <Outlet context={data} />
   if (isFetching || data === undefined || leaving) {
     return (

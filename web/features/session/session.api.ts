@@ -6,6 +6,10 @@ export type User = {
   name: string
   image: string | null
   emailVerified: boolean
+  /** The username, lowercased; null (or absent on older servers) when none is set. */
+  username?: string | null
+  /** The username as its owner typed it ("Ada_L"); what the portal shows. */
+  displayUsername?: string | null
   createdAt: string
   updatedAt: string
 }

@@ -1,0 +1,13 @@
+type Person = { name: string; email: string; image: string | null }
+
+const initialOf = (person: Person) => (person.name.trim() || person.email).charAt(0).toUpperCase()
+
+/** A person's picture, or their initial on a tinted disc; decorative (their name is always next to it). */
+export const Avatar = ({ user, size = 28 }: { user: Person; size?: number }) =>
+  user.image ? (
+    <img className="avatar" src={user.image} alt="" width={size} height={size} />
+  ) : (
+    <span className="avatar" style={{ width: size, height: size, fontSize: size * 0.45 }} aria-hidden="true">
+      {initialOf(user)}
+    </span>
+  )
