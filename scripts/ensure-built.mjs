@@ -6,9 +6,9 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
-const run = (args) => {
+const run = (args, env = process.env) => {
   try {
-    execFileSync(process.execPath, args, { cwd: root, stdio: 'inherit' })
+    execFileSync(process.execPath, args, { cwd: root, stdio: 'inherit', env })
   } catch {
     console.error(`Build failed: node ${args.join(' ')}`)
     process.exit(1)
@@ -47,13 +47,18 @@ if (
 const webStamp = join(root, 'web', 'dist', '.built')
 if (existsSync(join(root, 'web', 'index.html')) && newest(['web'], [...skip, 'test']) > stampTime(webStamp)) {
   console.log('Building the portal…')
-  run([
-    join(root, 'node_modules/vite/bin/vite.js'),
-    'build',
-    '--config',
-    'web/vite.config.ts',
-    '--logLevel',
-    'warn',
-  ])
+  run(
+    [
+      join(root, 'node_modules/vite/bin/vite.js'),
+      'build',
+      '--config',
+      'web/vite.config.ts',
+      '--logLevel',
+      'warn',
+      // Whatever NODE_ENV the caller runs under (a test runner sets `test`), the portal that is served
+      // is React's production build: Vite builds development code otherwise.
+    ],
+    { ...process.env, NODE_ENV: 'production' },
+  )
   writeFileSync(webStamp, new Date().toISOString())
 }

@@ -106,6 +106,14 @@ describe('tessera serve', () => {
     }
     const port = await freePort()
     const first = await serve(env, port)
+    // The portal it serves is React's production build, though this test runs under NODE_ENV=test.
+    const page = await (await fetch(`http://127.0.0.1:${port}/`)).text()
+    const scripts = [...page.matchAll(/src="(\/assets\/[^"]+\.js)"/g)].map((match) => match[1])
+    expect(scripts.length).toBeGreaterThan(0)
+    for (const script of scripts) {
+      const code = await (await fetch(`http://127.0.0.1:${port}${script}`)).text()
+      expect(code).not.toMatch(/react-dom\.development|Download the React DevTools/)
+    }
     const signUp = await post(port, '/sign-up/email', {
       name: 'Kept',
       email: 'kept@example.com',

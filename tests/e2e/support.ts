@@ -63,13 +63,8 @@ const portalIsStale = (): boolean => {
 export const ensurePortalBuilt = (): void => {
   if (!portalIsStale()) return
   try {
-    // Vitest runs with NODE_ENV=test, under which Vite builds React's development code: the portal
-    // under test is the production build that `npm start` serves.
-    execFileSync(process.execPath, [join(root, 'scripts', 'ensure-built.mjs')], {
-      cwd: root,
-      stdio: 'pipe',
-      env: { ...process.env, NODE_ENV: 'production' },
-    })
+    // The script builds the portal for production whatever NODE_ENV Vitest runs under.
+    execFileSync(process.execPath, [join(root, 'scripts', 'ensure-built.mjs')], { cwd: root, stdio: 'pipe' })
   } catch (error) {
     // tsc reports on stdout: without it the failure would say nothing useful.
     const output = (stream: string) =>
