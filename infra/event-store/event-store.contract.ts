@@ -36,7 +36,7 @@ export const describeEventStoreContract = (name: string, factory: EventStoreFact
       const { store } = fixture()
       const registered = anEvent({
         type: 'user.registered',
-        data: { email: 'ada@example.com', nested: { list: [1, 'two', null], flag: true } },
+        data: { userId: 'u-1', email: 'ada@example.com', nested: { list: [1, 'two', null], flag: true } },
         metadata: {
           actor: { type: 'user', userId: 'u-1' },
           ip: '203.0.113.7',

@@ -194,7 +194,11 @@ describe('origin check and trusted URLs', () => {
       expect(noCookie.status).toBe(200)
       const noHeaders = await inject('POST', '/sign-in/email', {}, { email: EMAIL, password: PASSWORD })
       expect(noHeaders.status).toBe(200)
-      const get = await inject('GET', '/get-session', { cookie, origin: 'https://evil.com' })
+      // A fresh session: signing in again with the device's cookie (as the tests above do) ends the
+      // account's earlier session on that device (multi-session).
+      const jar = cookieJar()
+      jar.store(noHeaders.headers['set-cookie'])
+      const get = await inject('GET', '/get-session', { cookie: jar.header(), origin: 'https://evil.com' })
       expect(get.status).toBe(200)
       expect(get.json).toMatchObject({ user: { email: EMAIL } })
     })
