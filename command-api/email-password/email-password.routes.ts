@@ -7,9 +7,9 @@ import { originOf } from '../../infra/http/request-metadata.js'
 import { setSessionCookie } from '../../infra/http/session-cookie.js'
 import { UserSchema, userJson } from '../../query-api/shared/presenters.js'
 import type { CommandContext } from '../context.js'
-import { refuseThenRecord } from '../shared/refuse-then-record.js'
-import { type SignedIn, signIn } from './sign-in.js'
+import { signIn } from './sign-in.js'
 import { signUp } from './sign-up.js'
+import { answerSignIn, SignedInSchema } from './signed-in-answer.js'
 
 const SignUpBody = Type.Object(
   {
@@ -98,37 +98,21 @@ export const emailPasswordRoutes =
               'EMAIL_PASSWORD_DISABLED',
               'INVALID_CALLBACK_URL',
             ),
-            200: Type.Object({
-              redirect: Type.Boolean(),
-              token: Type.String(),
-              url: Type.Optional(Type.String()),
-              user: UserSchema,
-            }),
+            200: SignedInSchema,
           },
         },
       },
       async (request, reply) => {
         const { email, password, rememberMe, callbackURL } = request.body
-        let result: SignedIn
-        try {
-          result = await signIn(ctx, originOf(request), {
+        // A wrong password is answered first, then recorded.
+        return answerSignIn(request, reply, ctx.sessions.cookieSettings, callbackURL, () =>
+          signIn(ctx, originOf(request), {
             email,
             password,
             rememberMe: rememberMe !== false,
             callbackURL: callbackURL ?? null,
-          })
-        } catch (error) {
-          // A wrong password is answered first, then recorded.
-          return refuseThenRecord(request, reply, error)
-        }
-        setSessionCookie(reply, result.session, ctx.sessions.cookieSettings)
-        if (callbackURL) reply.header('location', callbackURL)
-        return {
-          redirect: Boolean(callbackURL),
-          token: result.session.token,
-          ...(callbackURL ? { url: callbackURL } : {}),
-          user: userJson(result.user),
-        }
+          }),
+        )
       },
     )
   }

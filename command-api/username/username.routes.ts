@@ -4,11 +4,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { errorResponses, POST_ERRORS } from '../../infra/http/openapi.js'
 import { originOf } from '../../infra/http/request-metadata.js'
-import { setSessionCookie } from '../../infra/http/session-cookie.js'
-import { UserSchema, userJson } from '../../query-api/shared/presenters.js'
 import type { CommandContext } from '../context.js'
-import type { SignedIn } from '../email-password/sign-in.js'
-import { refuseThenRecord } from '../shared/refuse-then-record.js'
+import { answerSignIn, SignedInSchema } from '../email-password/signed-in-answer.js'
 import { signInUsername } from './sign-in-username.js'
 import { isUsernameAvailable } from './username-availability.js'
 
@@ -48,37 +45,21 @@ export const usernameRoutes =
               'INVALID_CALLBACK_URL',
               ...USERNAME_RULES_422,
             ),
-            200: Type.Object({
-              redirect: Type.Boolean(),
-              token: Type.String(),
-              url: Type.Optional(Type.String()),
-              user: UserSchema,
-            }),
+            200: SignedInSchema,
           },
         },
       },
       async (request, reply) => {
         const { username, password, rememberMe, callbackURL } = request.body
-        let result: SignedIn
-        try {
-          result = await signInUsername(ctx, originOf(request), {
+        // A wrong password is answered first, then recorded.
+        return answerSignIn(request, reply, ctx.sessions.cookieSettings, callbackURL, () =>
+          signInUsername(ctx, originOf(request), {
             username,
             password,
             rememberMe: rememberMe !== false,
             callbackURL: callbackURL ?? null,
-          })
-        } catch (error) {
-          // A wrong password is answered first, then recorded.
-          return refuseThenRecord(request, reply, error)
-        }
-        setSessionCookie(reply, result.session, ctx.sessions.cookieSettings)
-        if (callbackURL) reply.header('location', callbackURL)
-        return {
-          redirect: Boolean(callbackURL),
-          token: result.session.token,
-          ...(callbackURL ? { url: callbackURL } : {}),
-          user: userJson(result.user),
-        }
+          }),
+        )
       },
     )
 
