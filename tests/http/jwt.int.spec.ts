@@ -140,6 +140,23 @@ describe('GET /token, GET /jwks and set-auth-jwt', () => {
     expect(signedOut.headers).not.toHaveProperty('set-auth-jwt')
   })
 
+  it('hands out the same token for the same claims for 30 s, a new one when a claim changes or time passes', async () => {
+    time.set(0)
+    const browser = await signUp(tessera)
+    const jwtOf = async () => String((await browser.get('/get-session')).headers['set-auth-jwt'])
+    const first = await jwtOf()
+    expect(await jwtOf()).toBe(first)
+    time.set(31)
+    const later = await jwtOf()
+    expect(later).not.toBe(first)
+    expect(decodeJwt(later).iat).toBe(seconds(time.now()))
+    expect((await browser.post('/update-user', { name: 'Ada King' })).status).toBe(200)
+    const renamed = await jwtOf()
+    expect(renamed).not.toBe(later)
+    expect(decodeJwt(renamed).name).toBe('Ada King')
+    time.set(0)
+  })
+
   it('keeps private keys sealed in the log and in the read model', async () => {
     const db = tessera.database.db
     const [row] = await db.selectFrom('jwks').selectAll().execute()
