@@ -6,26 +6,17 @@ import { createAuthClient } from 'better-auth/client'
 import { jwtClient } from 'better-auth/client/plugins'
 import { createLocalJWKSet, jwtVerify } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cookieJar } from '../support/cookies.js'
 import { startTessera, type TestTessera } from '../support/tessera.js'
+import { browserCookies } from './browser-cookies.js'
 
 const PASSWORD = 'correct horse battery'
 
 const device = (tessera: TestTessera) => {
-  const jar = cookieJar()
+  const { jar, fetchOptions } = browserCookies(tessera)
   const client = createAuthClient({
     baseURL: tessera.baseUrl,
     plugins: [jwtClient()],
-    fetchOptions: {
-      onRequest(context) {
-        context.headers.set('origin', tessera.ctx.config.baseOrigin)
-        const cookie = jar.header()
-        if (cookie) context.headers.set('cookie', cookie)
-      },
-      onResponse(context) {
-        jar.store(context.response.headers.getSetCookie())
-      },
-    },
+    fetchOptions,
   })
   return { jar, client }
 }
