@@ -70,63 +70,35 @@ const rotate = <T>(items: readonly T[]) => {
   }
 }
 
-const getSessionShots = (users: readonly BenchUser[]) => {
-  const nextUser = rotate(users)
-  return (): Shot => {
-    const user = nextUser()
-    return {
-      kind: 'get-session',
-      method: 'GET',
-      path: '/api/auth/get-session',
-      headers: { cookie: user.cookie },
-      isCorrect: hasSessionOf(user.email),
-    }
+/** A GET for each request, rotating over the users; `request` names what to send and check. */
+const getShots =
+  (kind: Shot['kind'], path: string, request: (user: BenchUser) => Pick<Shot, 'headers' | 'isCorrect'>) =>
+  (users: readonly BenchUser[]) => {
+    const nextUser = rotate(users)
+    return (): Shot => ({ kind, method: 'GET', path, ...request(nextUser()) })
   }
-}
 
-/** get-session with JWTs on (the default): each answer also signs a token for its user. */
-const getSessionWithJwtShots = (users: readonly BenchUser[]) => {
-  const nextUser = rotate(users)
-  return (): Shot => {
-    const user = nextUser()
-    return {
-      kind: 'get-session',
-      method: 'GET',
-      path: '/api/auth/get-session',
-      headers: { cookie: user.cookie },
-      isCorrect: hasSessionAndJwtOf(user.email),
-    }
-  }
-}
+const getSessionShots = getShots('get-session', '/api/auth/get-session', (user) => ({
+  headers: { cookie: user.cookie },
+  isCorrect: hasSessionOf(user.email),
+}))
 
-const tokenShots = (users: readonly BenchUser[]) => {
-  const nextUser = rotate(users)
-  return (): Shot => {
-    const user = nextUser()
-    return {
-      kind: 'token',
-      method: 'GET',
-      path: '/api/auth/token',
-      headers: { cookie: user.cookie },
-      isCorrect: hasJwtFor(user.email),
-    }
-  }
-}
+/** get-session with JWTs on (the default): each answer also carries a token for its user. */
+const getSessionWithJwtShots = getShots('get-session', '/api/auth/get-session', (user) => ({
+  headers: { cookie: user.cookie },
+  isCorrect: hasSessionAndJwtOf(user.email),
+}))
+
+const tokenShots = getShots('token', '/api/auth/token', (user) => ({
+  headers: { cookie: user.cookie },
+  isCorrect: hasJwtFor(user.email),
+}))
 
 /** get-session in bearer mode: the signed token from `set-auth-token`, no cookie. */
-const getSessionBearerShots = (users: readonly BenchUser[]) => {
-  const nextUser = rotate(users)
-  return (): Shot => {
-    const user = nextUser()
-    return {
-      kind: 'get-session',
-      method: 'GET',
-      path: '/api/auth/get-session',
-      headers: { authorization: `Bearer ${user.bearer}` },
-      isCorrect: hasSessionOf(user.email),
-    }
-  }
-}
+const getSessionBearerShots = getShots('get-session', '/api/auth/get-session', (user) => ({
+  headers: { authorization: `Bearer ${user.bearer}` },
+  isCorrect: hasSessionOf(user.email),
+}))
 
 const signInShots = (users: readonly BenchUser[]) => {
   const nextUser = rotate(users)
