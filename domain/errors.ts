@@ -58,6 +58,11 @@ export const AUTH_ERRORS = defineErrors({
   INVALID_ERROR_CALLBACK_URL: [403, 'Invalid errorCallbackURL'],
   INVALID_NEW_USER_CALLBACK_URL: [403, 'Invalid newUserCallbackURL'],
   TOO_MANY_REQUESTS: [429, 'Too many requests. Please try again later.'],
+  // The server API (query-api/server-api/server-key.ts): Tessera's own, better-auth has no HTTP
+  // equivalent (its server-only calls are function calls inside the application).
+  SERVER_ONLY_OPERATION: [403, 'This operation is only available to the server API'],
+  INVALID_SERVER_KEY: [401, 'Invalid server key'],
+  SERVER_KEY_FROM_BROWSER: [403, 'A server key cannot be used from a browser or with a user session'],
   // A command committed, but the read models could not show it within its bound (the projector
   // lags, is stopped or halted on an event it cannot apply). Retrying is safe: commands are decided
   // against the log, not the read models.

@@ -8,6 +8,7 @@ import type { Config } from '../infra/config/config.js'
 import type { Database } from '../projections/database.js'
 import type { SessionRow } from '../projections/sessions/sessions.table.js'
 import type { JwtIssuer } from './jwt/jwt-issuer.js'
+import type { ServerKeyGuards } from './server-api/server-key.js'
 import type { FoundSession, SessionResolver } from './sessions/resolve-session.js'
 
 export type SessionUpkeep = {
@@ -24,4 +25,6 @@ export type QueryContext = {
   clock: () => Date
   /** Signs JWTs and publishes their keys; null when `jwt.enabled` is false. */
   jwt: JwtIssuer | null
+  /** The server API's guard (server keys from SERVER_KEYS), one per process for its rate limits. */
+  serverApi: ServerKeyGuards
 }

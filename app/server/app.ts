@@ -71,7 +71,8 @@ export const buildApp = async (
   base.addHook('onSend', readYourWritesHook(ctx.readYourWrites))
   // Protection (infra/http/rate-limit.ts): app-level, ahead of routing, so that spellings of API
   // paths the router does not match (`//sign-in/email`) still count.
-  await registerRateLimit(base, ctx.config)
+  // A backend holding a server key is limited by the server API's own buckets, not per address.
+  await registerRateLimit(base, ctx.config, (request) => ctx.serverApi.holdsServerKey(request))
   await base.register(fastifyCookie)
   await registerApiReference(base, ctx.config)
   const app = base.withTypeProvider<TypeBoxTypeProvider>()

@@ -26,6 +26,7 @@ import { createMailReactor, type MailReactor } from '../../projections/reactors/
 import { createProjector, type Projector } from '../../projections/runner/projector.js'
 import { recordRevocations } from '../../projections/sessions/pending-revocations.js'
 import { createReadiness } from '../../query-api/health/readiness.js'
+import { serverKeyGuards } from '../../query-api/server-api/server-key.js'
 import { createSessionResolver } from '../../query-api/sessions/resolve-session.js'
 import { createSessionCache, type SessionCache } from '../../query-api/sessions/session-cache.js'
 import { createSessionUsage } from '../../query-api/sessions/session-usage.js'
@@ -137,6 +138,7 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
     eraseUser,
     sessionUpkeep: sessionUpkeepFor({ config, db: database.db, store, handle, sessions, clock, eraseUser }),
     jwt: jwtKeys,
+    serverApi: serverKeyGuards({ serverKeys: config.serverKeys, clock }),
     readYourWrites,
     readiness: createReadiness({
       db: database.db,

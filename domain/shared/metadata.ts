@@ -3,6 +3,8 @@
 export type Actor =
   | { type: 'user'; userId: string }
   | { type: 'api-key'; apiKeyId: string }
+  /** An application backend calling the server API with the server key configured under `name`. */
+  | { type: 'server'; name: string }
   | { type: 'system' }
   | { type: 'anonymous' }
 

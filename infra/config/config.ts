@@ -56,6 +56,11 @@ type ConfigShape = Omit<FeatureOptions, 'rateLimit'> & {
     /** `GET /ready` turns 503 when the oldest unapplied event is older than this. */
     readyMaxLagSeconds: number
   }
+  /**
+   * The application backends allowed to call the server API (`x-tessera-server-key`), from
+   * `SERVER_KEYS` (`name=key,…`); none configured means the server API refuses every call.
+   */
+  serverKeys: { name: string; key: string }[]
   /** Things an operator should read at start (e.g. the development secret is in use). */
   warnings: string[]
 }
@@ -116,6 +121,7 @@ export const loadConfig = (env: Env = process.env, options: LoadConfigOptions = 
       projectorMaxAttempts: parseCount(get, 'PROJECTOR_MAX_ATTEMPTS', 5),
       readyMaxLagSeconds: parseCount(get, 'READY_MAX_LAG_SECONDS', 30),
     },
+    serverKeys: parseServerKeys(get('SERVER_KEYS')),
     warnings,
   }
   return deepFreeze(shape)
@@ -217,6 +223,38 @@ const checkEventStore = (get: Get): void => {
       'EVENT_STORE=kurrentdb is not supported yet: this version has no KurrentDB adapter. Unset EVENT_STORE (or set it to "postgres") to keep the log in PostgreSQL or the embedded database.',
     )
   throw new ConfigError('EVENT_STORE', `EVENT_STORE must be "postgres" (got "${kind}")`)
+}
+
+const SERVER_KEY_NAME = /^[A-Za-z0-9_-]{1,64}$/
+const MIN_SERVER_KEY_LENGTH = 32
+
+// Keys are secrets: a bad entry is named by its position and name, never echoed.
+const parseServerKeys = (value: string | undefined): ConfigShape['serverKeys'] => {
+  if (value === undefined) return []
+  const keys: ConfigShape['serverKeys'] = []
+  const entries = value.split(',').map((entry) => entry.trim())
+  entries.forEach((entry, index) => {
+    const separator = entry.indexOf('=')
+    const name = separator === -1 ? '' : entry.slice(0, separator).trim()
+    const key = separator === -1 ? '' : entry.slice(separator + 1).trim()
+    const where = `SERVER_KEYS entry ${index + 1}`
+    if (!SERVER_KEY_NAME.test(name))
+      throw new ConfigError(
+        'SERVER_KEYS',
+        `${where} must be name=key, the name 1 to 64 letters, digits, "_" or "-"`,
+      )
+    if (key.length < MIN_SERVER_KEY_LENGTH || /\s/.test(key))
+      throw new ConfigError(
+        'SERVER_KEYS',
+        `${where} ("${name}"): the key must be at least ${MIN_SERVER_KEY_LENGTH} characters without spaces`,
+      )
+    if (keys.some((known) => known.name === name))
+      throw new ConfigError('SERVER_KEYS', `${where}: the name "${name}" is used twice`)
+    if (keys.some((known) => known.key === key))
+      throw new ConfigError('SERVER_KEYS', `${where} ("${name}"): the key is the same as another entry's`)
+    keys.push({ name, key })
+  })
+  return keys
 }
 
 const parseLogLevel = (value: string | undefined): LogLevel => {

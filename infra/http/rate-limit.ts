@@ -32,8 +32,15 @@ const DECODE_ROUNDS = 3
 const REDIS_NAMESPACE = 'tessera:rate-limit:'
 const IPV6_SUBNET = 64
 
-/** Registers the limiter when enabled; a Redis connection, if any, is closed with the app. */
-export const registerRateLimit = async (app: FastifyInstance, config: RateLimitConfig): Promise<void> => {
+/**
+ * Registers the limiter when enabled; a Redis connection, if any, is closed with the app.
+ * `exempt` names requests limited elsewhere (the server API's callers have their own buckets).
+ */
+export const registerRateLimit = async (
+  app: FastifyInstance,
+  config: RateLimitConfig,
+  exempt: (request: FastifyRequest) => boolean = () => false,
+): Promise<void> => {
   if (!config.rateLimit.enabled) return
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, app) : null
   if (redis) app.addHook('onClose', () => closeRedis(redis))
@@ -51,7 +58,7 @@ export const registerRateLimit = async (app: FastifyInstance, config: RateLimitC
   })
   const limit = app.createRateLimit()
   app.addHook('onRequest', async (request, reply) => {
-    if (apiPathOf(request.url, config.basePath) === null) return
+    if (apiPathOf(request.url, config.basePath) === null || exempt(request)) return
     const outcome = await consume(limit, request)
     if (outcome.isAllowed || !outcome.isExceeded) return
     reply.header('x-retry-after', String(Math.max(1, outcome.ttlInSeconds)))

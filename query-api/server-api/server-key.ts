@@ -1,0 +1,147 @@
+/// The server API's guard: how the application's backend (not a browser, not a user) calls Tessera.
+///
+/// A backend sends `x-tessera-server-key: <key>`, one of the keys the operator put in `SERVER_KEYS`
+/// (`name=key,…`). The guard compares it in constant time with every configured key, refuses it
+/// from anything that looks like a browser or a user session (a cookie, an `Authorization` header or
+/// an `Origin` header: 403), limits each server key on its own bucket and failed guesses per client
+/// address, and names the caller `server:<name>` for the audit trail. A server key never stands for
+/// a user session, and a session never reaches a server-only operation.
+///
+/// How a route uses it (command and query routes alike, this module sits below both):
+///
+///   // `ctx.serverApi` is built once per process (app/server/tessera.ts), for its rate limits.
+///   app.post('/admin/…', { preHandler: ctx.serverApi.requireServerKey, schema }, async (request) => {
+///     const caller = serverCallerOf(request)              // { name: 'billing' }
+///     const actor = serverActor(caller)                   // { type: 'server', name: 'billing' }
+///     await useCase(ctx, originOf(request), { actor, … }) // metadataFor(origin, actor, now)
+///   })
+///
+/// A route that serves users and backends alike (e.g. `/api-key/create` with server-only
+/// properties) calls `ctx.serverApi.optionalServerKey(request, reply)`: null without the header, the caller
+/// with a good key, and the same refusals as `requireServerKey` for a bad or misplaced one.
+
+import { createHash, timingSafeEqual } from 'node:crypto'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { AUTH_ERRORS } from '../../domain/errors.js'
+import type { Actor } from '../../domain/shared/metadata.js'
+
+export const SERVER_KEY_HEADER = 'x-tessera-server-key'
+
+export type ServerCaller = { readonly name: string }
+
+/** The configured keys plus the limits; the defaults suit one backend's steady traffic. */
+export type ServerKeyGuardOptions = {
+  serverKeys: readonly { readonly name: string; readonly key: string }[]
+  clock: () => Date
+  /** Calls per server key per window (its own bucket, not the per-address limits). */
+  perKey?: { max: number; windowMs: number }
+  /** Wrong keys per client address per window, before that address is refused outright. */
+  failures?: { max: number; windowMs: number }
+}
+
+export type ServerKeyGuards = {
+  /** A preHandler: the request must carry a good server key and nothing of a browser's. */
+  requireServerKey(request: FastifyRequest, reply: FastifyReply): Promise<void>
+  /** For routes serving users and backends: null without the header, else as `requireServerKey`. */
+  optionalServerKey(request: FastifyRequest, reply: FastifyReply): ServerCaller | null
+  /** Whether the header holds a configured key (no limits counted); the app's IP limiter skips those. */
+  holdsServerKey(request: Pick<FastifyRequest, 'headers'>): boolean
+}
+
+const callers = new WeakMap<FastifyRequest, ServerCaller>()
+
+/** The caller `requireServerKey` accepted; only call in routes that use it. */
+export const serverCallerOf = (request: FastifyRequest): ServerCaller => {
+  const caller = callers.get(request)
+  if (!caller) throw AUTH_ERRORS.error('SERVER_ONLY_OPERATION')
+  return caller
+}
+
+/** The actor a server-API command records: `server:<name>` in the audit trail. */
+export const serverActor = (caller: ServerCaller): Actor => ({ type: 'server', name: caller.name })
+
+const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest()
+
+type Window = { count: number; resetsAt: number }
+
+const DEFAULT_PER_KEY = { max: 200_000, windowMs: 10_000 }
+const DEFAULT_FAILURES = { max: 10, windowMs: 60_000 }
+const MAX_TRACKED_ADDRESSES = 10_000
+
+export const serverKeyGuards = ({
+  serverKeys,
+  clock,
+  perKey = DEFAULT_PER_KEY,
+  failures = DEFAULT_FAILURES,
+}: ServerKeyGuardOptions): ServerKeyGuards => {
+  // Digests have one length, so `timingSafeEqual` never throws and the key's length does not leak.
+  const known = serverKeys.map(({ name, key }) => ({ name, digest: digest(key) }))
+  const keyWindows = new Map<string, Window>()
+  const failureWindows = new Map<string, Window>()
+
+  const identify = (presented: string): ServerCaller | null => {
+    const candidate = digest(presented)
+    let match: ServerCaller | null = null
+    // Every configured key is compared, so the time does not say which one (if any) matched.
+    for (const entry of known)
+      if (timingSafeEqual(candidate, entry.digest) && !match) match = { name: entry.name }
+    return match
+  }
+
+  const hit = (windows: Map<string, Window>, id: string, rule: { max: number; windowMs: number }) => {
+    const now = clock().getTime()
+    let window = windows.get(id)
+    if (!window || window.resetsAt <= now) {
+      if (windows.size >= MAX_TRACKED_ADDRESSES) windows.clear()
+      window = { count: 0, resetsAt: now + rule.windowMs }
+      windows.set(id, window)
+    }
+    window.count += 1
+    return { exceeded: window.count > rule.max, retryAfter: Math.ceil((window.resetsAt - now) / 1000) }
+  }
+
+  const tooMany = (reply: FastifyReply, retryAfter: number) => {
+    reply.header('x-retry-after', String(Math.max(1, retryAfter)))
+    return AUTH_ERRORS.error('TOO_MANY_REQUESTS')
+  }
+
+  const headerOf = (request: Pick<FastifyRequest, 'headers'>): string | null => {
+    const value = request.headers[SERVER_KEY_HEADER]
+    return typeof value === 'string' && value.length > 0 ? value : null
+  }
+
+  const check = (request: FastifyRequest, reply: FastifyReply, presented: string): ServerCaller => {
+    const address = request.ip || 'unknown'
+    const blocked = failureWindows.get(address)
+    if (blocked && blocked.count >= failures.max && blocked.resetsAt > clock().getTime())
+      throw tooMany(reply, Math.ceil((blocked.resetsAt - clock().getTime()) / 1000))
+    const caller = identify(presented)
+    if (!caller) {
+      hit(failureWindows, address, failures)
+      throw AUTH_ERRORS.error('INVALID_SERVER_KEY')
+    }
+    const { headers } = request
+    if (headers.cookie !== undefined || headers.authorization !== undefined || headers.origin !== undefined)
+      throw AUTH_ERRORS.error('SERVER_KEY_FROM_BROWSER')
+    const usage = hit(keyWindows, caller.name, perKey)
+    if (usage.exceeded) throw tooMany(reply, usage.retryAfter)
+    callers.set(request, caller)
+    return caller
+  }
+
+  return {
+    async requireServerKey(request, reply) {
+      const presented = headerOf(request)
+      if (presented === null) throw AUTH_ERRORS.error('SERVER_ONLY_OPERATION')
+      check(request, reply, presented)
+    },
+    optionalServerKey(request, reply) {
+      const presented = headerOf(request)
+      return presented === null ? null : check(request, reply, presented)
+    },
+    holdsServerKey(request) {
+      const presented = headerOf(request)
+      return presented !== null && identify(presented) !== null
+    },
+  }
+}
