@@ -13,7 +13,7 @@ import { StatusSchema, UserSchema, userJson } from '../../query-api/shared/prese
 import type { CommandContext } from '../context.js'
 import { changeEmail } from './change-email.js'
 import { changePassword } from './credentials.js'
-import { deleteAccount, deleteWithToken } from './delete-account.js'
+import { deleteAccount, deleteWithToken, deletionLinkIsLive } from './delete-account.js'
 import { updateUser } from './update-user.js'
 
 const UpdateUserBody = Type.Object(
@@ -222,6 +222,9 @@ export const accountRoutes =
           // the portal asks the person to sign in, then to confirm (it posts the token back).
           if (!acceptsHtml(request)) throw AUTH_ERRORS.error('UNAUTHORIZED')
           const { token, callbackURL } = request.query
+          // A used or expired link (the account may be gone already) is said to be so at once.
+          if (!(await deletionLinkIsLive(ctx, token)))
+            return reply.redirect(withQuery('/confirm-deletion', { error: 'INVALID_TOKEN' }))
           return reply.redirect(
             withQuery('/confirm-deletion', { token, ...(callbackURL ? { callbackURL } : {}) }),
           )

@@ -71,6 +71,17 @@ export const deleteAccount = async (
 }
 
 /**
+ * Whether a deletion link could still delete an account: its token is outstanding and unexpired.
+ * Read before a signed-out browser is sent to sign in, so that a used or expired link (the account
+ * may already be gone) says so at once instead of asking for a sign-in that cannot succeed. The
+ * token carries about 165 random bits: nobody learns anything by probing for live ones.
+ */
+export const deletionLinkIsLive = async (ctx: CommandContext, token: string): Promise<boolean> => {
+  const found = await findOneTimeToken(ctx.db, sha256Hex(token), 'delete-account')
+  return found !== undefined && found.expires_at.getTime() > ctx.clock().getTime()
+}
+
+/**
  * The mailed link (or its token posted back): it must belong to the signed-in user. Any other
  * token is 404 'Invalid token', as better-auth answers it here (an unknown reset token is 400).
  */

@@ -378,6 +378,10 @@ describe('account deletion', () => {
       const deleted = await browser.open(link)
       expect(deleted.headers.location).toBe('/goodbye')
       expect((await browser.get('/get-session')).json).toBeNull()
+      // The same link again, signed out: the account is gone, so it is said to be invalid at once
+      // rather than asking for a sign-in that cannot succeed.
+      const again = await browserFor(tessera, { accept: 'text/html,application/xhtml+xml' }).open(link)
+      expect(again.headers.location).toBe('/confirm-deletion?error=INVALID_TOKEN')
       const signIn = await browserFor(tessera).post('/sign-in/email', {
         email: 'leave@example.com',
         password: PASSWORD,

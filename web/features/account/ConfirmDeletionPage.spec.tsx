@@ -70,6 +70,18 @@ describe('the deletion link opened in a browser (/confirm-deletion)', () => {
     expect(screen.getByRole('heading', { name: 'Delete your account for good?' })).toBeTruthy()
   })
 
+  it('a used or expired link opened signed out: no sign-in to delete, and no claim about the account', async () => {
+    fakeApi({ 'GET /get-session': { body: null } })
+    open('/confirm-deletion?error=INVALID_TOKEN')
+    expect(
+      await screen.findByRole('heading', { name: 'This link is no longer valid', level: 1 }),
+    ).toBeTruthy()
+    expect(screen.queryByText(/Sign in to delete/)).toBeNull()
+    // Signed out, the page cannot know whether this very link deleted the account.
+    expect(screen.getByRole('alert').textContent).not.toContain('has not been deleted')
+    expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/sign-in')
+  })
+
   it('a link without its token is not valid', async () => {
     fakeApi({ 'GET /get-session': { body: null } })
     open('/confirm-deletion')

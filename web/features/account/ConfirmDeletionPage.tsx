@@ -15,7 +15,8 @@ import { DELETED_CALLBACK, useDeleteUserMutation } from './account.api.js'
 
 /// Where the mailed deletion link lands when the browser that opens it is signed out: the server
 /// redirects to /confirm-deletion?token=T. The person signs in (and comes back here), then confirms;
-/// the portal posts the token back. Nothing is deleted by opening the link alone.
+/// the portal posts the token back. Nothing is deleted by opening the link alone. A link the server
+/// no longer knows (used, expired: the account may be gone) arrives as ?error=INVALID_TOKEN.
 
 const LinkNoLongerValid = ({ signedIn }: { signedIn: boolean }) => (
   <PublicCard
@@ -27,12 +28,21 @@ const LinkNoLongerValid = ({ signedIn }: { signedIn: boolean }) => (
       </p>
     }
   >
-    <Notice tone="error">
-      The link to delete your account has expired or has been used already. Your account has not been deleted.
-    </Notice>
+    {signedIn ? (
+      <Notice tone="error">
+        The link to delete your account has expired or has been used already. Your account has not been
+        deleted.
+      </Notice>
+    ) : (
+      // Signed out we cannot tell whether this link already deleted the account it was sent for.
+      <Notice tone="error">
+        The link to delete an account has expired or has been used already. If you confirmed the deletion with
+        it, that account is gone; otherwise it is as it was.
+      </Notice>
+    )}
     <p>
-      To delete your account, ask for a new link in the danger zone of your profile, and open it within the
-      hour.
+      To delete your account, sign in, ask for a new link in the danger zone of your profile, and open it
+      within a day.
     </p>
   </PublicCard>
 )
@@ -67,7 +77,7 @@ export const ConfirmDeletionPage = () => {
   const [errors, setErrors] = useState<FormErrors<never>>(noErrors())
   const [linkRejected, setLinkRejected] = useState(false)
 
-  if (!token || linkRejected) return <LinkNoLongerValid signedIn={Boolean(signedIn)} />
+  if (!token || params.has('error') || linkRejected) return <LinkNoLongerValid signedIn={Boolean(signedIn)} />
   if (isLoading) return <Loading />
   if (isError && !signedIn) {
     return (
