@@ -2,6 +2,8 @@
 /// aggregate adds its event union to `KnownEvent` and its declarations here; `handle` accepts only
 /// known events, so an undeclared event type fails typecheck rather than slipping by at run time.
 
+import { LINKED_ACCOUNT_EVENT_DECLARATIONS } from './linked-accounts/linked-accounts.declarations.js'
+import type { LinkedAccountEvent } from './linked-accounts/linked-accounts.js'
 import { SESSION_EVENT_DECLARATIONS } from './session/session.declarations.js'
 import type { SessionEvent } from './session/session.js'
 import type { EventDeclaration } from './shared/event-declaration.js'
@@ -11,7 +13,7 @@ import type { SigningKeyEvent } from './signing-key/signing-key.js'
 import { USER_EVENT_DECLARATIONS } from './user/user.declarations.js'
 import type { UserEvent } from './user/user.events.js'
 
-export type KnownEvent = UserEvent | SessionEvent | SigningKeyEvent
+export type KnownEvent = UserEvent | SessionEvent | SigningKeyEvent | LinkedAccountEvent
 export type KnownEventType = KnownEvent['type']
 
 /** A declaration as code that reads any event sees it: data of an unknown shape, paths as text. */
@@ -26,6 +28,7 @@ const DECLARATIONS = new Map(
     ...USER_EVENT_DECLARATIONS,
     ...SESSION_EVENT_DECLARATIONS,
     ...SIGNING_KEY_EVENT_DECLARATIONS,
+    ...LINKED_ACCOUNT_EVENT_DECLARATIONS,
   }),
 ) as unknown as ReadonlyMap<string, AnyEventDeclaration>
 

@@ -1,5 +1,6 @@
 /// Every read-model projection, in the order they are applied to each event.
 
+import { linkedAccountsProjection } from './accounts/linked-accounts.projection.js'
 import { activityProjection } from './activity/activity.projection.js'
 import { jwksProjection } from './jwks/jwks.projection.js'
 import { oneTimeTokensProjection } from './one-time-tokens/one-time-tokens.projection.js'
@@ -10,6 +11,8 @@ import { usersProjection } from './users/users.projection.js'
 
 export const readModelProjections: readonly Projection[] = [
   usersProjection,
+  // After users: a social sign-up's account row follows its user's row.
+  linkedAccountsProjection,
   sessionsProjection,
   oneTimeTokensProjection,
   // After users: it records only for users that exist.

@@ -1,6 +1,8 @@
 /// Migrations of every read model, keyed by ISO-timestamped name. Never edit one that has landed.
 
 import type { Migration } from 'kysely'
+import { linkedAccountsMigration } from './accounts/linked-accounts.table.js'
+import { oauthStatesMigration } from './accounts/oauth-states.js'
 import { activityMigration } from './activity/activity.table.js'
 import { jwksMigration } from './jwks/jwks.table.js'
 import { oneTimeTokensMigration } from './one-time-tokens/one-time-tokens.table.js'
@@ -23,4 +25,7 @@ export const readModelMigrations: Record<string, Migration> = {
   '2026-11-24T00:10:00Z_pending-email-changes': pendingEmailChangesMigration,
   // Operational, not a read model: when sessions were last used (sessions/session-last-use.ts).
   '2026-11-24T00:11:00Z_session-last-use': sessionLastUseMigration,
+  '2026-11-25T03:00:00Z_linked-accounts': linkedAccountsMigration,
+  // Operational, not a read model: started OAuth flows (accounts/oauth-states.ts).
+  '2026-11-25T03:01:00Z_oauth-states': oauthStatesMigration,
 }

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { DEFAULT_JWT_ALGORITHM, JWT_ALGORITHMS, type JwtAlgorithm } from '../crypto/jwt/signing-key.js'
 import { ConfigError } from './config-error.js'
+import { parseSocialProviders, type SocialProviderFileOptions } from './social-providers.js'
 
 export type FeatureOptions = {
   emailAndPassword: {
@@ -32,6 +33,8 @@ export type FeatureOptions = {
     rotationIntervalSeconds: number | null
     lifetimeSeconds: number
   }
+  /** Social sign-in providers by id, as written (secrets may name environment variables). */
+  socialProviders: Record<string, SocialProviderFileOptions>
 }
 
 export const DEFAULT_CONFIG_FILE = 'tessera.config.json'
@@ -74,6 +77,9 @@ export const parseFeatureOptions = (json: unknown, label = DEFAULT_CONFIG_FILE):
     username: username(root.section('username')),
     rateLimit: rateLimit(root.section('rateLimit')),
     jwt: jwt(root.section('jwt')),
+    socialProviders: parseSocialProviders(root.raw('socialProviders'), (path, reason) =>
+      root.error(path, reason),
+    ),
   }
   root.rejectUnread()
   const { minUsernameLength, maxUsernameLength } = options.username
@@ -165,6 +171,11 @@ class Section {
 
   section(key: string): Section {
     return new Section(this.label, this.pathOf(key), this.take(key))
+  }
+
+  /** The value as written, for a section with keys of its own choosing (checked by the caller). */
+  raw(key: string): unknown {
+    return this.take(key)
   }
 
   boolean(key: string, fallback: boolean): boolean {

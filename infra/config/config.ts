@@ -6,6 +6,7 @@ import { resolve } from 'node:path'
 import { ConfigError } from './config-error.js'
 import { type FeatureOptions, loadFeatureOptions } from './config-file.js'
 import { readDotenv } from './dotenv.js'
+import { resolveSocialProviders, type SocialProviderSettings } from './social-providers.js'
 import { parseBaseUrl, parseTrustedOrigins } from './origins.js'
 import { parseSecret } from './secret.js'
 
@@ -18,7 +19,9 @@ export type LogLevel = (typeof LOG_LEVELS)[number]
 
 type DeepReadonly<T> = T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T
 
-type ConfigShape = Omit<FeatureOptions, 'rateLimit'> & {
+type ConfigShape = Omit<FeatureOptions, 'rateLimit' | 'socialProviders'> & {
+  /** Providers offered for social sign-in (those with a client id and secret), by id. */
+  socialProviders: Record<string, SocialProviderSettings>
   production: boolean
   port: number
   host: string
@@ -89,7 +92,7 @@ export const loadConfig = (env: Env = process.env, options: LoadConfigOptions = 
   }
   const dataDir = resolve(cwd, get('DATA_DIR') ?? './data')
   const databaseUrl = urlWithScheme(get, 'DATABASE_URL', ['postgres:', 'postgresql:'])
-  const { rateLimit, ...features } = loadFeatureOptions(cwd, get('TESSERA_CONFIG'))
+  const { rateLimit, socialProviders, ...features } = loadFeatureOptions(cwd, get('TESSERA_CONFIG'))
   const mail = parseMail(get)
   if (production && !mail.smtpUrl && !mail.httpUrl) {
     // The log transport prints each mail with its link: live reset and deletion tokens in the logs.
@@ -100,6 +103,7 @@ export const loadConfig = (env: Env = process.env, options: LoadConfigOptions = 
   checkEventStore(get)
   const shape: ConfigShape = {
     ...features,
+    socialProviders: resolveSocialProviders(socialProviders, get, warnings),
     production,
     port,
     host: get('HOST') ?? '127.0.0.1',

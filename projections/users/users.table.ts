@@ -2,6 +2,7 @@
 
 import type { Insertable, Kysely, Selectable } from 'kysely'
 import { sql } from 'kysely'
+import type { LinkedAccountColumns } from '../accounts/linked-accounts.table.js'
 
 export type UsersTable = {
   id: string
@@ -24,7 +25,7 @@ export type AccountsTable = {
   password: string | null
   created_at: Date
   updated_at: Date
-}
+} & LinkedAccountColumns
 
 export type UserRow = Selectable<UsersTable>
 export type NewUserRow = Insertable<UsersTable>

@@ -1,0 +1,270 @@
+/// The OAuth 2.0 / OpenID Connect client for social sign-in, around `openid-client`: the protocol
+/// (discovery, authorization URL with PKCE S256, code exchange with the provider's client
+/// authentication, id-token validation, refresh, user info) is the library's, not ours. This file
+/// only says where each provider's endpoints are and how its answers map to a profile.
+
+import { createRemoteJWKSet, jwtVerify } from 'jose'
+import * as client from 'openid-client'
+import type { SocialProviderSettings } from '../config/social-providers.js'
+import {
+  BUILT_IN_PROVIDERS,
+  oidcProfile,
+  type ProviderDefinition,
+  type ProviderProfile,
+} from './provider-catalogue.js'
+
+export type { ProviderProfile } from './provider-catalogue.js'
+
+/** Tokens as a provider answered them; expiry as ISO text. */
+export type ExchangedTokens = {
+  accessToken: string | null
+  refreshToken: string | null
+  idToken: string | null
+  accessTokenExpiresAt: string | null
+  refreshTokenExpiresAt: string | null
+  scope: string | null
+  tokenType: string | null
+}
+
+export type AuthorizationRequest = {
+  redirectUri: string
+  state: string
+  codeVerifier: string
+  nonce: string | null
+  scopes: readonly string[]
+  loginHint?: string
+}
+
+/** Why a callback failed, as better-auth names it in the error redirect. */
+export class OAuthFlowError extends Error {
+  override readonly name = 'OAuthFlowError'
+  constructor(
+    readonly code: 'invalid_code' | 'unable_to_get_user_info' | 'invalid_token' | 'id_token_not_supported',
+    cause?: unknown,
+  ) {
+    super(code, { cause })
+  }
+}
+
+export type SocialProvider = {
+  id: string
+  name: string
+  trusted: boolean
+  /** Whether it issues id tokens (an OpenID provider), so `idToken` sign-in and nonces apply. */
+  openId: boolean
+  authorizationUrl(request: AuthorizationRequest): Promise<URL>
+  /** Exchanges the code of `callbackUrl` (whose query holds the provider's answer). */
+  exchangeCode(
+    callbackUrl: URL,
+    checks: { state: string; codeVerifier: string; nonce: string | null },
+  ): Promise<{ tokens: ExchangedTokens; claims: Record<string, unknown> | null }>
+  /** The person behind an access token (and the id token's claims, when there is one). */
+  profile(
+    tokens: Pick<ExchangedTokens, 'accessToken'>,
+    idTokenClaims: Record<string, unknown> | null,
+  ): Promise<{ profile: ProviderProfile; data: Record<string, unknown> }>
+  refresh(refreshToken: string): Promise<ExchangedTokens>
+  /** Checks an id token's signature (the provider's keys), issuer, audience, expiry and nonce. */
+  verifyIdToken(token: string, nonce: string | undefined): Promise<Record<string, unknown>>
+}
+
+export type OAuthClientOptions = {
+  /** Lets a provider on plain http (a loopback test provider) be used. */
+  allowInsecureRequests?: boolean
+}
+
+export const createSocialProvider = (
+  settings: SocialProviderSettings,
+  options: OAuthClientOptions = {},
+): SocialProvider => {
+  const builtIn = BUILT_IN_PROVIDERS[settings.id]
+  const definition: ProviderDefinition =
+    settings.issuer !== null
+      ? {
+          name: settings.name,
+          endpoints: { kind: 'oidc', issuer: settings.issuer },
+          scopes: builtIn?.scopes ?? ['openid', 'email', 'profile'],
+          tokenAuth: builtIn?.tokenAuth ?? 'basic',
+          profile: builtIn?.profile ?? oidcProfile,
+        }
+      : (builtIn as ProviderDefinition)
+  const { endpoints } = definition
+  const openId = endpoints.kind === 'oidc'
+  const auth =
+    definition.tokenAuth === 'basic'
+      ? client.ClientSecretBasic(settings.clientSecret)
+      : client.ClientSecretPost(settings.clientSecret)
+  const insecure = (url: string) => options.allowInsecureRequests === true && url.startsWith('http:')
+
+  // Discovery once, retried on the next use if it failed (the provider may be down at start).
+  let configuration: Promise<client.Configuration> | null = null
+  const config = (): Promise<client.Configuration> => {
+    if (configuration) return configuration
+    if (endpoints.kind === 'oidc') {
+      configuration = client.discovery(new URL(endpoints.issuer), settings.clientId, undefined, auth, {
+        ...(insecure(endpoints.issuer) ? { execute: [client.allowInsecureRequests] } : {}),
+      })
+    } else {
+      const made = new client.Configuration(
+        {
+          issuer: new URL(endpoints.authorizationEndpoint).origin,
+          authorization_endpoint: endpoints.authorizationEndpoint,
+          token_endpoint: endpoints.tokenEndpoint,
+          userinfo_endpoint: endpoints.userInfoEndpoint,
+        },
+        settings.clientId,
+        undefined,
+        auth,
+      )
+      if (insecure(endpoints.tokenEndpoint)) client.allowInsecureRequests(made)
+      configuration = Promise.resolve(made)
+    }
+    configuration.catch(() => {
+      configuration = null
+    })
+    return configuration
+  }
+
+  let keySet: ReturnType<typeof createRemoteJWKSet> | null = null
+
+  return {
+    id: settings.id,
+    name: settings.name,
+    trusted: settings.trusted,
+    openId,
+
+    async authorizationUrl(request) {
+      const parameters: Record<string, string> = {
+        response_type: 'code',
+        redirect_uri: request.redirectUri,
+        scope: [...new Set([...definition.scopes, ...settings.scopes, ...request.scopes])].join(' '),
+        state: request.state,
+        code_challenge: await client.calculatePKCECodeChallenge(request.codeVerifier),
+        code_challenge_method: 'S256',
+      }
+      if (request.nonce !== null) parameters.nonce = request.nonce
+      if (request.loginHint) parameters.login_hint = request.loginHint
+      return client.buildAuthorizationUrl(await config(), parameters)
+    },
+
+    async exchangeCode(callbackUrl, checks) {
+      const configured = await config()
+      let response: Awaited<ReturnType<typeof client.authorizationCodeGrant>>
+      try {
+        response = await client.authorizationCodeGrant(configured, callbackUrl, {
+          pkceCodeVerifier: checks.codeVerifier,
+          expectedState: checks.state,
+          ...(openId && checks.nonce !== null ? { expectedNonce: checks.nonce } : {}),
+          ...(openId ? { idTokenExpected: true } : {}),
+        })
+      } catch (error) {
+        throw new OAuthFlowError('invalid_code', error)
+      }
+      const claims = response.claims()
+      return { tokens: tokensOf(response), claims: claims ? { ...claims } : null }
+    },
+
+    async profile(tokens, idTokenClaims) {
+      if (!tokens.accessToken) {
+        if (!idTokenClaims) throw new OAuthFlowError('unable_to_get_user_info')
+        return { profile: definition.profile(idTokenClaims), data: idTokenClaims }
+      }
+      try {
+        const configured = await config()
+        let data: Record<string, unknown>
+        if (endpoints.kind === 'oidc') {
+          const subject = typeof idTokenClaims?.sub === 'string' ? idTokenClaims.sub : client.skipSubjectCheck
+          data = {
+            ...idTokenClaims,
+            ...(await client.fetchUserInfo(configured, tokens.accessToken, subject)),
+          }
+        } else {
+          data = await getJson(configured, tokens.accessToken, endpoints.userInfoEndpoint)
+          if (endpoints.emailsEndpoint)
+            data = {
+              ...data,
+              ...(await primaryEmail(configured, tokens.accessToken, endpoints.emailsEndpoint, data)),
+            }
+        }
+        const profile = definition.profile(data)
+        if (!profile.id) throw new Error('the provider named no subject')
+        return { profile, data }
+      } catch (error) {
+        throw new OAuthFlowError('unable_to_get_user_info', error)
+      }
+    },
+
+    async refresh(refreshToken) {
+      return tokensOf(await client.refreshTokenGrant(await config(), refreshToken))
+    },
+
+    async verifyIdToken(token, nonce) {
+      if (!openId) throw new OAuthFlowError('id_token_not_supported')
+      const metadata = (await config()).serverMetadata()
+      if (!metadata.jwks_uri) throw new OAuthFlowError('id_token_not_supported')
+      keySet ??= createRemoteJWKSet(new URL(metadata.jwks_uri))
+      try {
+        const { payload } = await jwtVerify(token, keySet, {
+          issuer: metadata.issuer,
+          audience: settings.clientId,
+        })
+        // A nonce given must match; one the token carries but the caller did not give fails too.
+        if ((payload.nonce ?? undefined) !== nonce) throw new Error('nonce mismatch')
+        return { ...payload }
+      } catch (error) {
+        throw new OAuthFlowError('invalid_token', error)
+      }
+    },
+  }
+}
+
+const tokensOf = (response: client.TokenEndpointResponse): ExchangedTokens => {
+  const expiresIn = typeof response.expires_in === 'number' ? response.expires_in : null
+  const refreshExpiresIn = response.refresh_token_expires_in
+  return {
+    accessToken: response.access_token ?? null,
+    refreshToken: response.refresh_token ?? null,
+    idToken: response.id_token ?? null,
+    accessTokenExpiresAt: expiresIn === null ? null : new Date(Date.now() + expiresIn * 1000).toISOString(),
+    refreshTokenExpiresAt:
+      typeof refreshExpiresIn === 'number'
+        ? new Date(Date.now() + refreshExpiresIn * 1000).toISOString()
+        : null,
+    // better-auth keeps scopes comma-separated.
+    scope: response.scope ? response.scope.split(' ').filter(Boolean).join(',') : null,
+    tokenType: response.token_type ?? null,
+  }
+}
+
+const getJson = async (
+  configured: client.Configuration,
+  accessToken: string,
+  url: string,
+): Promise<Record<string, unknown>> => {
+  const response = await client.fetchProtectedResource(
+    configured,
+    accessToken,
+    new URL(url),
+    'GET',
+    undefined,
+    new Headers({ accept: 'application/json', 'user-agent': 'tessera' }),
+  )
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`)
+  return (await response.json()) as Record<string, unknown>
+}
+
+/** GitHub: the primary address and whether it is verified (the profile's email may be hidden). */
+const primaryEmail = async (
+  configured: client.Configuration,
+  accessToken: string,
+  url: string,
+  profile: Record<string, unknown>,
+): Promise<{ email?: string; email_verified: boolean }> => {
+  const list = (await getJson(configured, accessToken, url)) as unknown
+  if (!Array.isArray(list)) return { email_verified: false }
+  const emails = list as { email: string; primary?: boolean; verified?: boolean }[]
+  const shown = typeof profile.email === 'string' ? profile.email : null
+  const chosen = emails.find((e) => shown !== null && e.email === shown) ?? emails.find((e) => e.primary)
+  if (!chosen) return { email_verified: false }
+  return { email: chosen.email, email_verified: chosen.verified === true }
+}
