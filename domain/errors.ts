@@ -65,6 +65,40 @@ export const AUTH_ERRORS = defineErrors({
   SESSION_EXPIRED: [400, 'Session expired. Re-authenticate to perform this action.'],
   // Multi-session: a device session the device does not hold, or one no longer valid.
   INVALID_SESSION_TOKEN: [401, 'Invalid session token'],
+  // Administration (better-auth's admin plugin). BANNED_USER carries its bannedUserMessage.
+  BANNED_USER: [
+    403,
+    'You have been banned from this application. Please contact support if you believe this is an error.',
+  ],
+  FORBIDDEN: [403, 'Forbidden'],
+  YOU_CANNOT_BAN_YOURSELF: [400, 'You cannot ban yourself'],
+  YOU_CANNOT_REMOVE_YOURSELF: [400, 'You cannot remove yourself'],
+  YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE: [403, 'You are not allowed to change users role'],
+  YOU_ARE_NOT_ALLOWED_TO_CREATE_USERS: [403, 'You are not allowed to create users'],
+  YOU_ARE_NOT_ALLOWED_TO_LIST_USERS: [403, 'You are not allowed to list users'],
+  YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS: [403, 'You are not allowed to list users sessions'],
+  YOU_ARE_NOT_ALLOWED_TO_BAN_USERS: [403, 'You are not allowed to ban users'],
+  YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS: [403, 'You are not allowed to impersonate users'],
+  YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS: [403, 'You are not allowed to revoke users sessions'],
+  YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS: [403, 'You are not allowed to delete users'],
+  YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD: [403, 'You are not allowed to set users password'],
+  YOU_ARE_NOT_ALLOWED_TO_GET_USER: [403, 'You are not allowed to get user'],
+  YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS: [403, 'You are not allowed to update users'],
+  YOU_ARE_NOT_ALLOWED_TO_SET_USERS_EMAIL: [403, 'You are not allowed to update users email'],
+  YOU_ARE_NOT_ALLOWED_TO_SET_NON_EXISTENT_VALUE: [
+    400,
+    'You are not allowed to set a non-existent role value',
+  ],
+  YOU_CANNOT_IMPERSONATE_ADMINS: [403, 'You cannot impersonate admins'],
+  INVALID_ROLE_TYPE: [400, 'Invalid role type'],
+  NO_DATA_TO_UPDATE: [400, 'No data to update'],
+  PASSWORD_CANNOT_BE_UPDATED_VIA_UPDATE_USER: [
+    400,
+    'Password cannot be updated through update-user. Use the set-user-password endpoint instead',
+  ],
+  NOT_IMPERSONATING: [400, 'You are not impersonating anyone'],
+  ADMIN_SESSION_NOT_FOUND: [500, 'Failed to find admin session'],
+  INVALID_PERMISSION_CHECK: [400, 'invalid permission check. no permission(s) were passed.'],
   // Requests
   VALIDATION_ERROR: [400, 'Invalid body parameters'],
   BODY_MUST_BE_AN_OBJECT: [400, 'Body must be an object'],
@@ -88,6 +122,104 @@ export const AUTH_ERRORS = defineErrors({
   // against the log, not the read models.
   READ_MODELS_BEHIND: [503, 'The service is catching up. Try again in a moment.'],
   INTERNAL_SERVER_ERROR: [500, 'Internal server error'],
+  // Organizations (better-auth's organization plugin: its codes and messages; where one route answers
+  // a code with another status, the use case says so with errorWithStatus).
+  YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION: [403, 'You are not allowed to create a new organization'],
+  YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS: [
+    403,
+    'You have reached the maximum number of organizations',
+  ],
+  ORGANIZATION_ALREADY_EXISTS: [400, 'Organization already exists'],
+  ORGANIZATION_SLUG_ALREADY_TAKEN: [400, 'Organization slug already taken'],
+  ORGANIZATION_NOT_FOUND: [400, 'Organization not found'],
+  USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION: [400, 'User is not a member of the organization'],
+  YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION: [403, 'You are not allowed to update this organization'],
+  YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION: [403, 'You are not allowed to delete this organization'],
+  NO_ACTIVE_ORGANIZATION: [400, 'No active organization'],
+  USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION: [400, 'User is already a member of this organization'],
+  MEMBER_NOT_FOUND: [400, 'Member not found'],
+  ROLE_NOT_FOUND: [400, 'Role not found'],
+  TEAM_NOT_FOUND: [400, 'Team not found'],
+  YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER: [
+    400,
+    'You cannot leave the organization as the only owner',
+  ],
+  YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER: [
+    400,
+    'You cannot leave the organization without an owner',
+  ],
+  YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER: [401, 'You are not allowed to delete this member'],
+  YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION: [
+    403,
+    'You are not allowed to invite users to this organization',
+  ],
+  USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION: [400, 'User is already invited to this organization'],
+  INVITATION_NOT_FOUND: [400, 'Invitation not found'],
+  YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION: [403, 'You are not the recipient of the invitation'],
+  EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION: [
+    403,
+    'Email verification required before accepting or rejecting invitation',
+  ],
+  EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION: [
+    403,
+    'Email verification required to view or list invitations for the session email',
+  ],
+  YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION: [403, 'You are not allowed to cancel this invitation'],
+  INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION: [
+    400,
+    'Inviter is no longer a member of the organization',
+  ],
+  YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE: [
+    403,
+    'You are not allowed to invite a user with this role',
+  ],
+  YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_TEAMS: [400, 'You have reached the maximum number of teams'],
+  UNABLE_TO_REMOVE_LAST_TEAM: [400, 'Unable to remove last team'],
+  YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER: [403, 'You are not allowed to update this member'],
+  ORGANIZATION_MEMBERSHIP_LIMIT_REACHED: [403, 'Organization membership limit reached'],
+  YOU_ARE_NOT_ALLOWED_TO_CREATE_TEAMS_IN_THIS_ORGANIZATION: [
+    403,
+    'You are not allowed to create teams in this organization',
+  ],
+  YOU_ARE_NOT_ALLOWED_TO_DELETE_TEAMS_IN_THIS_ORGANIZATION: [
+    403,
+    'You are not allowed to delete teams in this organization',
+  ],
+  YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM: [403, 'You are not allowed to update this team'],
+  YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM: [403, 'You are not allowed to delete this team'],
+  INVITATION_LIMIT_REACHED: [403, 'Invitation limit reached'],
+  TEAM_MEMBER_LIMIT_REACHED: [403, 'Team member limit reached'],
+  USER_IS_NOT_A_MEMBER_OF_THE_TEAM: [400, 'User is not a member of the team'],
+  YOU_CAN_NOT_ACCESS_THE_MEMBERS_OF_THIS_TEAM: [403, 'You are not allowed to list the members of this team'],
+  YOU_DO_NOT_HAVE_AN_ACTIVE_TEAM: [400, 'You do not have an active team'],
+  YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_TEAM_MEMBER: [403, 'You are not allowed to create a new member'],
+  YOU_ARE_NOT_ALLOWED_TO_REMOVE_A_TEAM_MEMBER: [403, 'You are not allowed to remove a team member'],
+  YOU_ARE_NOT_ALLOWED_TO_ACCESS_THIS_ORGANIZATION: [
+    403,
+    'You are not allowed to access this organization as an owner',
+  ],
+  YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION: [403, 'You are not a member of this organization'],
+  YOU_MUST_BE_IN_AN_ORGANIZATION_TO_CREATE_A_ROLE: [403, 'You must be in an organization to create a role'],
+  YOU_ARE_NOT_ALLOWED_TO_CREATE_A_ROLE: [403, 'You are not allowed to create a role'],
+  YOU_ARE_NOT_ALLOWED_TO_UPDATE_A_ROLE: [403, 'You are not allowed to update a role'],
+  YOU_ARE_NOT_ALLOWED_TO_DELETE_A_ROLE: [403, 'You are not allowed to delete a role'],
+  YOU_ARE_NOT_ALLOWED_TO_READ_A_ROLE: [403, 'You are not allowed to read a role'],
+  YOU_ARE_NOT_ALLOWED_TO_LIST_A_ROLE: [403, 'You are not allowed to list a role'],
+  YOU_ARE_NOT_ALLOWED_TO_GET_A_ROLE: [403, 'You are not allowed to get a role'],
+  TOO_MANY_ROLES: [400, 'This organization has too many roles'],
+  INVALID_RESOURCE: [400, 'The provided permission includes an invalid resource'],
+  ROLE_NAME_IS_ALREADY_TAKEN: [400, 'That role name is already taken'],
+  CANNOT_DELETE_A_PRE_DEFINED_ROLE: [400, 'Cannot delete a pre-defined role'],
+  ROLE_IS_ASSIGNED_TO_MEMBERS: [
+    400,
+    'Cannot delete a role that is assigned to members. Please reassign the members to a different role first',
+  ],
+  // Tessera's own: better-auth leaves an organization ownerless when its only owner deletes their
+  // account; Tessera refuses until ownership has moved (docs/architecture.md, Organizations).
+  ONLY_OWNER_OF_AN_ORGANIZATION: [
+    400,
+    'You are the only owner of an organization. Make another member an owner, or delete the organization, before deleting your account',
+  ],
 })
 
 export type AuthErrorCode = Parameters<typeof AUTH_ERRORS.error>[0]

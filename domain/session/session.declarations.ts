@@ -21,7 +21,12 @@ export const SESSION_EVENT_DECLARATIONS: EventDeclarations<SessionEvent> = {
     subject,
     personal: ['ipAddress', 'userAgent'],
     activity: {
-      details: ({ sessionId, rememberMe }) => ({ sessionId, rememberMe }),
+      // A session an operator opened as the user reads as support acting on their behalf.
+      details: ({ sessionId, rememberMe, impersonatedBy }) => ({
+        sessionId,
+        rememberMe,
+        ...(impersonatedBy !== undefined ? { bySupport: true } : {}),
+      }),
       causedByOwner: true,
       // A session remembers the device it started on.
       origin: ({ ipAddress, userAgent }) => ({ ip: ipAddress, userAgent }),
@@ -50,4 +55,6 @@ export const SESSION_EVENT_DECLARATIONS: EventDeclarations<SessionEvent> = {
     activity: { details: ({ sessionId }) => ({ sessionId }) },
     invalidates: 'session',
   },
+  // Housekeeping: which organization a session works in.
+  'session.active-organization-set': { subject, personal: [], activity: null, invalidates: 'session' },
 }

@@ -25,11 +25,18 @@ export type SessionEvent =
         ipAddress: string | null
         userAgent: string | null
         rememberMe: boolean
+        /** The operator acting as this user (admin impersonation); absent on the user's own. */
+        impersonatedBy?: string
       }
     }
   | { type: 'session.refreshed'; data: { sessionId: string; expiresAt: string } }
   | { type: 'session.revoked'; data: { sessionId: string; userId: string; reason: RevocationReason } }
   | { type: 'session.expired'; data: { sessionId: string; userId: string } }
+  /** The organization (and team) the session works in (organization plugin); null for none. */
+  | {
+      type: 'session.active-organization-set'
+      data: { sessionId: string; userId: string; organizationId: string | null; teamId: string | null }
+    }
 
 /// Commands
 
@@ -43,11 +50,18 @@ export type SessionCommand =
       ipAddress: string | null
       userAgent: string | null
       rememberMe: boolean
+      impersonatedBy?: string
     }
   | { type: 'refresh-session'; now: string; expiresAt: string }
   /** `requestedBy`: the user asking, or null when the system revokes. */
   | { type: 'revoke-session'; requestedBy: string | null; reason: RevocationReason }
   | { type: 'expire-session'; now: string }
+  | {
+      type: 'set-active-organization'
+      requestedBy: string
+      organizationId: string | null
+      teamId: string | null
+    }
 
 /// State
 
@@ -88,6 +102,8 @@ export const decide = (command: SessionCommand, state: Session): SessionEvent[] 
       return revoke(command, state)
     case 'expire-session':
       return expire(command, state)
+    case 'set-active-organization':
+      return setActiveOrganization(command, state)
   }
 }
 
@@ -134,6 +150,22 @@ const expire = (
 ): SessionEvent[] => {
   if (state.status !== 'active' || !isExpired(state.expiresAt, command.now)) return []
   return [{ type: 'session.expired', data: { sessionId: state.sessionId, userId: state.userId } }]
+}
+
+// Membership is the caller's to check (it lives in the organization's stream); the session only
+// records the choice of its own user.
+const setActiveOrganization = (
+  command: Extract<SessionCommand, { type: 'set-active-organization' }>,
+  state: Session,
+): SessionEvent[] => {
+  if (state.status !== 'active' || command.requestedBy !== state.userId) throw AUTH_ERRORS.error('UNAUTHORIZED')
+  const { organizationId, teamId } = command
+  return [
+    {
+      type: 'session.active-organization-set',
+      data: { sessionId: state.sessionId, userId: state.userId, organizationId, teamId },
+    },
+  ]
 }
 
 export const sessionDecider: Decider<SessionCommand, SessionEvent, Session> = { decide, evolve, initialState }

@@ -17,6 +17,11 @@ export type EventMetadata = {
   /** ISO-8601 instant the command was decided at. */
   at: string
   /**
+   * The operator who acted through an impersonation session: the actor is the person whose
+   * session it was, and this names who really acted (both identities, for the audit trail).
+   */
+  impersonatedBy?: string
+  /**
    * Set on read when the subject's personal data was erased (its data key destroyed): the
    * personal fields, `ip` and `userAgent` included, then read as null. Never written.
    */
@@ -32,6 +37,8 @@ export type RequestOrigin = {
   requestId: string
   ip: string | null
   userAgent: string | null
+  /** The operator behind the request's session when it is an impersonation. */
+  impersonatedBy?: string | null
 }
 
 export const metadataFor = (origin: RequestOrigin, actor: Actor, now: Date): EventMetadata => ({
@@ -41,4 +48,5 @@ export const metadataFor = (origin: RequestOrigin, actor: Actor, now: Date): Eve
   correlationId: origin.requestId,
   causationId: null,
   at: now.toISOString(),
+  ...(origin.impersonatedBy ? { impersonatedBy: origin.impersonatedBy } : {}),
 })

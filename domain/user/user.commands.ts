@@ -51,5 +51,15 @@ export type UserCommand =
   | { type: 'discard-token'; tokenHash: string; now: string }
   /** A password sign-in for this account failed at `now` (the caller checked the password). */
   | { type: 'record-sign-in-failure'; now: string }
+  /** An operator (or, for `admin-emails`, the system) sets the user's roles, already checked. */
+  | { type: 'set-role'; role: string; grantedBy?: 'admin-emails' }
+  | { type: 'ban-user'; reason: string; expiresAt: string | null }
+  | { type: 'unban-user' }
+  /** A sign-in found the ban past its expiry at `now`: it lifts itself. */
+  | { type: 'lift-expired-ban'; now: string }
+  /** An operator gives the user a password, whether or not they had one (no proof asked). */
+  | { type: 'admin-set-password'; accountId: string; passwordHash: string }
+  /** An operator changes the address, and says whether it counts as verified. */
+  | { type: 'admin-set-email'; newEmail: string; emailVerified: boolean }
   /** Deletion with the password checked or a fresh session (`proof: 'verified'`), or a mailed token. */
   | { type: 'delete-user'; proof: { kind: 'verified' } | { kind: 'token'; tokenHash: string; now: string } }

@@ -52,6 +52,18 @@ export const decideUser = (command: UserCommand, state: User): UserEvent[] => {
       return discardToken(command, state)
     case 'record-sign-in-failure':
       return recordSignInFailure(command, state)
+    case 'set-role':
+      return setRole(command, state)
+    case 'ban-user':
+      return [{ type: 'user.banned', data: { userId: state.userId, ...withoutType(command) } }]
+    case 'unban-user':
+      return state.ban ? [{ type: 'user.unbanned', data: { userId: state.userId, expired: false } }] : []
+    case 'lift-expired-ban':
+      return liftExpiredBan(command, state)
+    case 'admin-set-password':
+      return adminSetPassword(command, state)
+    case 'admin-set-email':
+      return adminSetEmail(command, state)
   }
 }
 
@@ -235,4 +247,52 @@ const recordSignInFailure = (command: Command<'record-sign-in-failure'>, user: A
   const last = user.lastSignInFailureAt
   if (last !== null && Date.parse(command.now) - Date.parse(last) < SIGN_IN_FAILURE_INTERVAL_MS) return []
   return [{ type: 'user.sign-in-failed', data: { userId: user.userId, failedAt: command.now } }]
+}
+
+/** ADMIN_EMAILS grants once per account: an admin who later demotes it is not overruled. */
+const setRole = (command: Command<'set-role'>, user: ActiveUser): UserEvent[] => {
+  if (command.grantedBy === 'admin-emails' && user.adminEmailsGrantApplied) return []
+  const grantedBy = command.grantedBy ? { grantedBy: command.grantedBy } : {}
+  if (command.role === user.role && !command.grantedBy) return []
+  return [
+    {
+      type: 'user.role-set',
+      data: { userId: user.userId, role: command.role, previousRole: user.role, ...grantedBy },
+    },
+  ]
+}
+
+const liftExpiredBan = (command: Command<'lift-expired-ban'>, user: ActiveUser): UserEvent[] => {
+  const expiresAt = user.ban?.expiresAt
+  if (!expiresAt || Date.parse(expiresAt) > Date.parse(command.now)) return []
+  return [{ type: 'user.unbanned', data: { userId: user.userId, expired: true } }]
+}
+
+// An operator's password needs no proof: it replaces the one there is, or gives the first one.
+const adminSetPassword = (command: Command<'admin-set-password'>, user: ActiveUser): UserEvent[] => {
+  const { userId } = user
+  if (user.credential)
+    return [{ type: 'user.password-changed', data: { userId, passwordHash: command.passwordHash } }]
+  return [
+    {
+      type: 'user.password-set',
+      data: { userId, accountId: command.accountId, passwordHash: command.passwordHash },
+    },
+  ]
+}
+
+const adminSetEmail = (command: Command<'admin-set-email'>, user: ActiveUser): UserEvent[] => {
+  const email = parseEmail(command.newEmail)
+  const { userId } = user
+  if (email === user.email) {
+    if (command.emailVerified && !user.emailVerified)
+      return [{ type: 'user.email-verified', data: { userId, email } }]
+    return []
+  }
+  return [
+    {
+      type: 'user.email-changed',
+      data: { userId, previousEmail: user.email, email, emailVerified: command.emailVerified },
+    },
+  ]
 }

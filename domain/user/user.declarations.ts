@@ -122,4 +122,30 @@ export const USER_EVENT_DECLARATIONS: EventDeclarations<UserEvent> = {
     activity: 'forget',
     invalidates: 'subject-sessions',
   },
+  // Administration: the actor is the operator (or the system for ADMIN_EMAILS and expiries).
+  'user.role-set': {
+    subject,
+    personal: [],
+    activity: {
+      details: ({ role, previousRole, grantedBy }) => ({
+        role,
+        previousRole,
+        ...(grantedBy !== undefined ? { grantedBy } : {}),
+      }),
+    },
+    invalidates: 'subject-sessions',
+  },
+  // The reason an operator wrote is about the person: sealed under their key, gone with them.
+  'user.banned': {
+    subject,
+    personal: ['reason'],
+    activity: { details: ({ reason, expiresAt }) => ({ reason, expiresAt }) },
+    invalidates: 'subject-sessions',
+  },
+  'user.unbanned': {
+    subject,
+    personal: [],
+    activity: { details: ({ expired }) => ({ expired }) },
+    invalidates: 'subject-sessions',
+  },
 }

@@ -95,6 +95,18 @@ export type UserEvent =
   | { type: 'user.sign-in-failed'; data: { userId: string; failedAt: string } }
   /** `email` (and `username`) let the store release their claims so they can be used again. */
   | { type: 'user.deleted'; data: { userId: string; email: string; username?: string } }
+  /**
+   * The user's roles (comma-separated, see domain/admin/permissions.ts) changed. `grantedBy:
+   * 'admin-emails'` marks the one-time grant to an address listed in ADMIN_EMAILS, once verified.
+   */
+  | {
+      type: 'user.role-set'
+      data: { userId: string; role: string; previousRole: string | null; grantedBy?: 'admin-emails' }
+    }
+  /** Banned by an operator: no sign-in by any method until `expiresAt` (null: until unbanned). */
+  | { type: 'user.banned'; data: { userId: string; reason: string; expiresAt: string | null } }
+  /** The ban ended: lifted by an operator, or (`expired`) found past its expiry at a sign-in. */
+  | { type: 'user.unbanned'; data: { userId: string; expired: boolean } }
 
 export type UserEventType = UserEvent['type']
 

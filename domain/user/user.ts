@@ -45,6 +45,12 @@ export type ActiveUser = {
   confirmedNewEmail: string | null
   /** When the last failed sign-in was recorded; bounds how often another one is. */
   lastSignInFailureAt: string | null
+  /** Comma-separated roles (domain/admin/permissions.ts); null: the default role. */
+  role: string | null
+  /** The ban in force, if any (it may have expired: see domain/user/ban.ts). */
+  ban: { reason: string; expiresAt: string | null } | null
+  /** ADMIN_EMAILS granted this account the admin role once; it never does so again. */
+  adminEmailsGrantApplied: boolean
 }
 
 export type User = { status: 'none' } | ActiveUser | { status: 'deleted'; userId: string }
@@ -116,6 +122,16 @@ const evolveActive = (user: ActiveUser, event: UserEvent): User => {
     }
     case 'user.sign-in-failed':
       return { ...user, lastSignInFailureAt: event.data.failedAt }
+    case 'user.role-set':
+      return {
+        ...user,
+        role: event.data.role,
+        adminEmailsGrantApplied: user.adminEmailsGrantApplied || event.data.grantedBy === 'admin-emails',
+      }
+    case 'user.banned':
+      return { ...user, ban: { reason: event.data.reason, expiresAt: event.data.expiresAt } }
+    case 'user.unbanned':
+      return { ...user, ban: null }
     case 'user.deleted':
       return { status: 'deleted', userId: user.userId }
     default:
@@ -140,6 +156,9 @@ export const evolve = (state: User, event: UserEvent): User => {
       deletionTokens: [],
       confirmedNewEmail: null,
       lastSignInFailureAt: null,
+      role: null,
+      ban: null,
+      adminEmailsGrantApplied: false,
     }
   }
   return state.status === 'active' ? evolveActive(state, event) : state

@@ -6,9 +6,17 @@ import type { RequestOrigin } from '../../domain/shared/metadata.js'
 
 const MAX_USER_AGENT_LENGTH = 512
 
+/**
+ * The session a guard found for the request (query-api's `request.auth`), read by shape: this leaf
+ * only needs to know whether an operator is behind it.
+ */
+type WithAuth = { auth?: { session?: { impersonated_by?: string | null } } | null }
+
 export const originOf = (request: Pick<FastifyRequest, 'id' | 'ip' | 'headers'>): RequestOrigin => {
   const userAgent = request.headers['user-agent']
+  const impersonatedBy = (request as WithAuth).auth?.session?.impersonated_by ?? null
   return {
+    ...(impersonatedBy ? { impersonatedBy } : {}),
     requestId: request.id,
     ip: request.ip || null,
     userAgent:

@@ -37,7 +37,10 @@ const whereFrom = (
   },
 ): Origin => {
   const { actor, ip = null, userAgent = null } = source.metadata
-  const byOwner = (actor.type === 'user' && actor.userId === subject) || declaration.causedByOwner === true
+  // An operator acting through an impersonation session is not the owner: their address stays theirs.
+  const byOwner =
+    source.metadata.impersonatedBy === undefined &&
+    ((actor.type === 'user' && actor.userId === subject) || declaration.causedByOwner === true)
   // Anything else an anonymous caller can trigger (a reset mail for a known address) may come from
   // a stranger: their address and browser are not the owner's to see. A failed attempt on the
   // account is the exception its declaration names: where it came from is the point of the entry.
@@ -63,7 +66,10 @@ export const activityChangeOf = (source: ActivitySource): ActivityChange => {
     type,
     at: new Date(source.metadata.at),
     ...whereFrom(source, subject, activity),
-    details: activity.details(data),
+    // Done while support impersonated the person: it reads as support acting on their behalf.
+    details: source.metadata.impersonatedBy
+      ? { ...activity.details(data), bySupport: true }
+      : activity.details(data),
   }
   return { kind: 'record', entry, deviceOfSession: activity.deviceOfSession?.(data) ?? null }
 }

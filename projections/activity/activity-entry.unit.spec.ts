@@ -109,6 +109,9 @@ const EVERY_EVENT: (UserEvent | SessionEvent | SigningKeyEvent)[] = [
   { type: 'session.revoked', data: { sessionId: 's1', userId: USER, reason: 'revoked' } },
   { type: 'session.expired', data: { sessionId: 's1', userId: USER } },
   { type: 'user.deleted', data: { userId: USER, email: 'b@x.test' } },
+  { type: 'user.role-set', data: { userId: USER, role: 'admin', previousRole: null } },
+  { type: 'user.banned', data: { userId: USER, reason: 'spam', expiresAt: null } },
+  { type: 'user.unbanned', data: { userId: USER, expired: true } },
   {
     type: 'signing-key.created',
     data: { kid: 'k1', alg: 'EdDSA', publicJwk: {}, sealedPrivateKey: HASH, createdAt: 'now' },
@@ -264,6 +267,14 @@ describe('activity entries', () => {
     const undeclared = { id: 'g', type: 'user.passkey-added', data: { userId: USER }, metadata: metadata() }
     expect(activityChangeOf(undeclared)).toBeNull()
     expect(activityChangeOf({ ...undeclared, id: 'h', type: 'org.created' })).toBeNull()
+  })
+
+  it('shows what support did while impersonating as done on the person\'s behalf, without their address', () => {
+    const event: UserEvent = { type: 'user.profile-updated', data: { userId: USER, name: 'Ada L' } }
+    const entry = recorded(activityChangeOf(source(event, metadata(OWNER, { impersonatedBy: 'admin-1' }))))
+    expect(entry.details).toEqual({ fields: ['name'], bySupport: true })
+    expect(entry.ip).toBeNull()
+    expect(recorded(activityChangeOf(source(event))).details).toEqual({ fields: ['name'] })
   })
 
   it('covers every declared event type', () => {

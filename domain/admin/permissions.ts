@@ -1,0 +1,105 @@
+/// The admin permission set (better-auth's admin plugin): what an operator may do to users and
+/// their sessions. Roles are data: a role maps each resource to the actions it allows, so a custom
+/// role is one more entry, as in the organization feature. A user may hold several roles,
+/// stored comma-separated ("admin,support"); a permission is granted when any one of them holds
+/// every action asked for.
+
+/** Every action there is, per resource. An action not listed here is never granted. */
+export const ADMIN_STATEMENTS = {
+  user: [
+    'create',
+    'list',
+    'set-role',
+    'ban',
+    'impersonate',
+    'impersonate-admins',
+    'delete',
+    'set-password',
+    'set-email',
+    'get',
+    'update',
+  ],
+  session: ['list', 'revoke', 'delete'],
+} as const
+
+export type AdminResource = keyof typeof ADMIN_STATEMENTS
+export type AdminAction<R extends AdminResource = AdminResource> = (typeof ADMIN_STATEMENTS)[R][number]
+
+/** What is asked for: resource → actions, all of which must be allowed. */
+export type PermissionRequest = Readonly<Record<string, readonly string[]>>
+
+/** A role: resource → the actions it allows. */
+export type RoleGrants = Readonly<Partial<Record<string, readonly string[]>>>
+export type RoleDefinitions = Readonly<Record<string, RoleGrants>>
+
+/** As better-auth: `admin` holds everything but impersonating other admins; `user` nothing. */
+export const DEFAULT_ADMIN_ROLES: RoleDefinitions = {
+  admin: {
+    user: ADMIN_STATEMENTS.user.filter((action) => action !== 'impersonate-admins'),
+    session: ADMIN_STATEMENTS.session,
+  },
+  user: { user: [], session: [] },
+}
+
+export const DEFAULT_ROLE = 'user'
+/** Roles whose holders count as admins (impersonating them needs `impersonate-admins`). */
+export const ADMIN_ROLE_NAMES: readonly string[] = ['admin']
+
+/** The roles a stored value names: "admin, support" → ['admin', 'support']; none → the default. */
+export const rolesOf = (role: string | null | undefined): string[] => {
+  const roles = (role ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name.length > 0)
+  return roles.length > 0 ? roles : [DEFAULT_ROLE]
+}
+
+/** One or several roles as they are stored: comma-separated, trimmed, without repeats. */
+export const joinRoles = (role: string | readonly string[]): string =>
+  [...new Set((typeof role === 'string' ? [role] : role).flatMap((name) => rolesOf(name)))].join(',')
+
+const roleAllows = (grants: RoleGrants | undefined, request: PermissionRequest): boolean => {
+  if (!grants) return false
+  const entries = Object.entries(request)
+  if (entries.length === 0) return false
+  return entries.every(([resource, actions]) => {
+    const allowed = grants[resource]
+    return allowed !== undefined && actions.every((action) => allowed.includes(action))
+  })
+}
+
+/** Whether a user holding `role` may do everything `request` asks. Pure; roles are data. */
+export const hasAdminPermission = (
+  role: string | null | undefined,
+  request: PermissionRequest,
+  roles: RoleDefinitions = DEFAULT_ADMIN_ROLES,
+): boolean => rolesOf(role).some((name) => roleAllows(roles[name], request))
+
+/** Whether `role` names an admin role (its holder is protected from impersonation). */
+export const holdsAdminRole = (
+  role: string | null | undefined,
+  adminRoles: readonly string[] = ADMIN_ROLE_NAMES,
+): boolean => rolesOf(role).some((name) => adminRoles.includes(name))
+
+/** Whether every role named exists; an unknown one may not be given to anybody. */
+export const rolesExist = (role: string | readonly string[], roles: RoleDefinitions = DEFAULT_ADMIN_ROLES) =>
+  rolesOf(joinRoles(role)).every((name) => Object.hasOwn(roles, name))
+
+/** Impersonation: the default lifetime of the session an operator opens as someone (1 hour). */
+export const IMPERSONATION_SECONDS = 3600
+
+/**
+ * Whether an operator holding `actorRole` may act as a user holding `targetRole`: it needs
+ * `user: impersonate`, and for another admin also `impersonate-admins` (or the option allowing it).
+ */
+export const impersonationRefusal = (
+  actorRole: string | null,
+  targetRole: string | null,
+  options: { allowImpersonatingAdmins?: boolean; roles?: RoleDefinitions } = {},
+): 'not-allowed' | 'target-is-admin' | null => {
+  const roles = options.roles ?? DEFAULT_ADMIN_ROLES
+  if (!hasAdminPermission(actorRole, { user: ['impersonate'] }, roles)) return 'not-allowed'
+  if (!holdsAdminRole(targetRole)) return null
+  if (options.allowImpersonatingAdmins === true) return null
+  return hasAdminPermission(actorRole, { user: ['impersonate-admins'] }, roles) ? null : 'target-is-admin'
+}
