@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import { ANY_ROUTE_ERRORS, errorResponses, SIGNED_IN_POST_ERRORS } from '../../infra/http/openapi.js'
+import { limitRecipient } from '../../infra/http/rate-limit.js'
 import { acceptsHtml, withQuery } from '../../infra/http/redirect.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import { clearSessionCookies, setSessionCookie } from '../../infra/http/session-cookie.js'
@@ -148,7 +149,8 @@ export const accountRoutes =
           },
         },
       },
-      async (request) => {
+      async (request, reply) => {
+        await limitRecipient(reply, request.body.newEmail)
         await changeEmail(ctx, originOf(request), authOf(request), {
           newEmail: request.body.newEmail,
           callbackURL: request.body.callbackURL ?? null,
@@ -181,6 +183,8 @@ export const accountRoutes =
       },
       async (request, reply) => {
         const body = request.body ?? {}
+        // A password guess or a mailed link: counted per account too, whatever IPs the session uses.
+        if (body.token === undefined) await limitRecipient(reply, authOf(request).user.email)
         const message = await deleteAccount(ctx, originOf(request), authOf(request), {
           password: body.password ?? null,
           token: body.token ?? null,

@@ -3,6 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { ANY_ROUTE_ERRORS, errorBody, errorResponses, POST_ERRORS } from '../../infra/http/openapi.js'
+import { limitRecipient } from '../../infra/http/rate-limit.js'
 import { withQuery } from '../../infra/http/redirect.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import { setSessionCookie } from '../../infra/http/session-cookie.js'
@@ -47,6 +48,7 @@ export const emailVerificationRoutes =
         },
       },
       async (request, reply) => {
+        await limitRecipient(reply, request.body.email)
         const session = await optionalSession(request)
         const record = await sendVerificationEmail(ctx, originOf(request), {
           email: request.body.email,

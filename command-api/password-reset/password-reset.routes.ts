@@ -4,6 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { ANY_ROUTE_ERRORS, errorResponses, POST_ERRORS } from '../../infra/http/openapi.js'
+import { limitRecipient } from '../../infra/http/rate-limit.js'
 import { withQuery } from '../../infra/http/redirect.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import { StatusSchema } from '../../query-api/shared/presenters.js'
@@ -38,6 +39,7 @@ export const passwordResetRoutes =
           },
         },
         async (request, reply) => {
+          await limitRecipient(reply, request.body.email)
           const record = await requestPasswordReset(ctx, originOf(request), {
             email: request.body.email,
             redirectTo: request.body.redirectTo ?? null,

@@ -1,36 +1,75 @@
-/// Rate limiting of the auth API with `@fastify/rate-limit`: per client IP (IPv6 by its /64) and
-/// per normalised path, 3 per 10 s on the credential routes and the configured default elsewhere,
-/// in memory or in Redis so that several instances share one count.
+/// Rate limiting of the auth API: per client IP (IPv6 by its /64) and per normalised path, 3 per
+/// 10 s on the routes that guess credentials or send mail and the configured default elsewhere; and
+/// per recipient for the routes that send mail, so that nobody can mail-bomb an address from many
+/// IPs. Counted in memory, or in Redis so that several instances share one count; a Redis outage
+/// falls back to counting in memory (rate-limit-store.ts), never to no limit at all.
 ///
-/// The limiter runs as an app-level `onRequest` hook for everything under the API base path, not as
-/// a per-route hook: the router answers `//sign-in/email` or `/SIGN-IN/email` with a 404 before any
-/// route hook would run, and those attempts must still count against the same bucket.
+/// The IP limiter runs as an app-level `onRequest` hook for everything under the API base path, not
+/// as a per-route hook: the router answers `//sign-in/email` or `/SIGN-IN/email` with a 404 before
+/// any route hook would run, and those attempts must still count against the same bucket.
 
-import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { createHmac } from 'node:crypto'
+import { normalizeIP } from '@fastify/rate-limit'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Redis } from 'ioredis'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import { percentDecode } from './percent-decode.js'
+import { type CounterStore, memoryCounters, redisCounters, withFallback } from './rate-limit-store.js'
 
 export type RateLimitConfig = {
   readonly basePath: string
   readonly rateLimit: { readonly enabled: boolean; readonly window: number; readonly max: number }
   readonly redisUrl: string | undefined
+  /** Keys the per-recipient buckets, so that Redis never holds an address or its plain hash. */
+  readonly secret?: string
 }
 
 type Rule = { window: number; max: number }
 
-/** The spec's stricter rule for the routes that guess or change credentials. */
-const CREDENTIAL_RULE: Rule = { window: 10, max: 3 }
-const CREDENTIAL_PREFIXES = ['/sign-in', '/sign-up', '/change-password', '/change-email']
-// The default in-memory store is an LRU of 5,000 buckets; an attacker who can create fresh buckets
-// (one per path) could push their own sign-in bucket out of a small one and reset its count.
+/** The spec's stricter rule, for the routes that guess or change credentials or send mail. */
+const STRICT_RULE: Rule = { window: 10, max: 3 }
+const STRICT_PREFIXES = [
+  '/sign-in',
+  '/sign-up',
+  '/change-password',
+  '/change-email',
+  // Send mail (and /delete-user with a password checks it: no faster a password oracle than sign-in).
+  '/send-verification-email',
+  '/request-password-reset',
+  '/forget-password',
+  '/delete-user',
+]
+/** Two names for one route share one bucket: switching names must not double the allowance. */
+const BUCKET_ALIASES: Readonly<Record<string, string>> = { '/forget-password': '/request-password-reset' }
+/**
+ * Mails to one address, whoever asks and from wherever: enough for a person who lost a mail or two,
+ * far too few to bury an inbox. Counted before anyone looks the address up, so the refusal is the
+ * same for an address with an account and one without.
+ */
+export const RECIPIENT_RULE: Rule = { window: 900, max: 5 }
+// An attacker who can create fresh buckets (one per path) could push their own sign-in bucket out
+// of a small store and reset its count.
 const MEMORY_BUCKETS = 100_000
 // Paths are attacker-chosen: keys stay short so the store cannot be filled with long ones.
 const MAX_KEY_PATH_LENGTH = 256
 const DECODE_ROUNDS = 3
 const REDIS_NAMESPACE = 'tessera:rate-limit:'
 const IPV6_SUBNET = 64
+
+/** Counts one mail to `address`; throws 429 TOO_MANY_REQUESTS past the per-recipient limit. */
+export type RecipientLimit = (reply: FastifyReply, address: string) => Promise<void>
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Set by registerRateLimit when rate limiting is on. */
+    tesseraRecipientLimit?: RecipientLimit
+  }
+}
+
+/** The per-recipient limit for a request; nothing when rate limiting is off. */
+export const limitRecipient: RecipientLimit = async (reply, address) => {
+  await reply.server.tesseraRecipientLimit?.(reply, address)
+}
 
 /**
  * Registers the limiter when enabled; a Redis connection, if any, is closed with the app.
@@ -44,40 +83,37 @@ export const registerRateLimit = async (
   if (!config.rateLimit.enabled) return
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, app) : null
   if (redis) app.addHook('onClose', () => closeRedis(redis))
+  const memory = memoryCounters(MEMORY_BUCKETS)
+  const counters: CounterStore = redis
+    ? withFallback(redisCounters(redis, REDIS_NAMESPACE), memory, app.log)
+    : memory
   const ruleFor = (path: string): Rule =>
-    CREDENTIAL_PREFIXES.some((prefix) => path.startsWith(prefix)) ? CREDENTIAL_RULE : config.rateLimit
-  const pathOfKey = (key: string) => key.slice(key.indexOf('|') + 1)
-  await app.register(fastifyRateLimit, {
-    // No per-route hooks: the hook below covers every API path, routed or not.
-    global: false,
-    cache: MEMORY_BUCKETS,
-    ...(redis ? { redis, nameSpace: REDIS_NAMESPACE } : {}),
-    keyGenerator: (request) => rateLimitKey(request, config.basePath) ?? '',
-    max: (_request, key) => ruleFor(pathOfKey(key)).max,
-    timeWindow: (_request, key) => ruleFor(pathOfKey(key)).window * 1000,
-  })
-  const limit = app.createRateLimit()
-  app.addHook('onRequest', async (request, reply) => {
-    if (apiPathOf(request.url, config.basePath) === null || exempt(request)) return
-    const outcome = await consume(limit, request)
-    if (outcome.isAllowed || !outcome.isExceeded) return
-    reply.header('x-retry-after', String(Math.max(1, outcome.ttlInSeconds)))
+    STRICT_PREFIXES.some((prefix) => path.startsWith(prefix)) ? STRICT_RULE : config.rateLimit
+
+  const enforce = async (key: string, rule: Rule, reply: FastifyReply) => {
+    const { count, ttlMs } = await counters.hit(key, rule.window * 1000)
+    if (count <= rule.max) return
+    reply.header('x-retry-after', String(Math.max(1, Math.ceil(ttlMs / 1000))))
     throw AUTH_ERRORS.error('TOO_MANY_REQUESTS')
-  })
-}
-
-type Limit = ReturnType<FastifyInstance['createRateLimit']>
-type Outcome = Awaited<ReturnType<Limit>>
-
-// A store failure (Redis unreachable mid-flight) lets the request through: losing the limit for a
-// moment is better than refusing every sign-in while Redis is down.
-const consume = async (limit: Limit, request: FastifyRequest): Promise<Outcome> => {
-  try {
-    return await limit(request)
-  } catch (error) {
-    request.log.error({ err: error }, 'rate limit store failed; request let through')
-    return { isAllowed: true, key: '' }
   }
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (exempt(request)) return
+    const key = rateLimitKey(request, config.basePath)
+    if (key === null) return
+    await enforce(key, ruleFor(key.slice(key.indexOf('|') + 1)), reply)
+  })
+
+  const recipientKey = (address: string) => {
+    const normalized = address.trim().toLowerCase()
+    const digest = createHmac('sha256', config.secret ?? 'tessera-recipient')
+      .update(normalized)
+      .digest('hex')
+    return `recipient|${digest}`
+  }
+  const recipientLimit: RecipientLimit = (reply, address) =>
+    enforce(recipientKey(address), RECIPIENT_RULE, reply)
+  app.decorate('tesseraRecipientLimit', recipientLimit)
 }
 
 /** `ip|path` for a request under the API base path, or null for anything else. */
@@ -88,7 +124,7 @@ export const rateLimitKey = (
   const path = apiPathOf(request.url, basePath)
   if (path === null) return null
   const ip = request.ip ? normalizeIP(request.ip, IPV6_SUBNET) : 'unknown'
-  return `${ip}|${path.slice(0, MAX_KEY_PATH_LENGTH)}`
+  return `${ip}|${(BUCKET_ALIASES[path] ?? path).slice(0, MAX_KEY_PATH_LENGTH)}`
 }
 
 /**
@@ -118,7 +154,7 @@ const canonicalPath = (url: string): string => {
 
 /**
  * Connects before the app serves, so a wrong REDIS_URL fails at start. Afterwards commands fail
- * fast instead of queueing while Redis is unreachable (see `consume`), and ioredis reconnects.
+ * fast instead of queueing while Redis is unreachable (see `withFallback`), and ioredis reconnects.
  */
 const connectRedis = async (url: string, app: FastifyInstance): Promise<Redis> => {
   const redis = new Redis(url, {
