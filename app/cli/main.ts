@@ -26,6 +26,7 @@ import {
   openTesseraDatabase as openDatabase,
 } from '../database.js'
 import { createTessera, databaseTargetOf, openEventStore, type Role } from '../server/tessera.js'
+import { exportCommand, importCommand } from './archive-commands.js'
 
 const USAGE = `Usage: tessera <command>
 
@@ -38,6 +39,8 @@ Commands:
   projections status                how far the read models trail the log, and why the projector halted if it did
   projections retry                 let a halted projector try its event again (after a fix)
   projections skip <tx:seq>         skip the event the projector halted on (recorded; replays skip it too)
+  export [file]                     write the log, data keys and claims as NDJSON (stdout without a file)
+  import <file|->                   load an export into an empty database (positions re-based), then replay
 `
 
 const PORTAL_DIR = fileURLToPath(new URL('../../../web/dist', import.meta.url))
@@ -178,6 +181,8 @@ const commands: Record<string, (args: readonly string[]) => Promise<void>> = {
   'set-password': setPasswordCommand,
   jwks: jwksCommand,
   projections: projectionsCommand,
+  export: exportCommand,
+  import: importCommand,
   migrate: () =>
     withDatabase(async ({ db }) => {
       await migrateToLatest(db)

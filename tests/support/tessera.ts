@@ -74,7 +74,7 @@ export type TestClient = {
  * Like a browser, a POST with cookies gets our own `Origin` unless the test names one (the origin
  * check refuses cookie-bearing POSTs without it).
  */
-const testClient = (tessera: Tessera): TestClient => ({
+export const testClient = (tessera: Tessera): TestClient => ({
   async request(method, path, body, headers = {}) {
     const app = tessera.app
     if (!app) throw new Error('this Tessera does not serve HTTP')
