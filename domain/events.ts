@@ -4,6 +4,8 @@
 
 import { LINKED_ACCOUNT_EVENT_DECLARATIONS } from './linked-accounts/linked-accounts.declarations.js'
 import type { LinkedAccountEvent } from './linked-accounts/linked-accounts.js'
+import { ORGANIZATION_EVENT_DECLARATIONS } from './organization/organization.declarations.js'
+import type { OrganizationEvent } from './organization/organization.events.js'
 import { SESSION_EVENT_DECLARATIONS } from './session/session.declarations.js'
 import type { SessionEvent } from './session/session.js'
 import type { EventDeclaration } from './shared/event-declaration.js'
@@ -13,7 +15,7 @@ import type { SigningKeyEvent } from './signing-key/signing-key.js'
 import { USER_EVENT_DECLARATIONS } from './user/user.declarations.js'
 import type { UserEvent } from './user/user.events.js'
 
-export type KnownEvent = UserEvent | SessionEvent | SigningKeyEvent | LinkedAccountEvent
+export type KnownEvent = UserEvent | SessionEvent | SigningKeyEvent | OrganizationEvent | LinkedAccountEvent
 export type KnownEventType = KnownEvent['type']
 
 /** A declaration as code that reads any event sees it: data of an unknown shape, paths as text. */
@@ -28,6 +30,7 @@ const DECLARATIONS = new Map(
     ...USER_EVENT_DECLARATIONS,
     ...SESSION_EVENT_DECLARATIONS,
     ...SIGNING_KEY_EVENT_DECLARATIONS,
+    ...ORGANIZATION_EVENT_DECLARATIONS,
     ...LINKED_ACCOUNT_EVENT_DECLARATIONS,
   }),
 ) as unknown as ReadonlyMap<string, AnyEventDeclaration>
