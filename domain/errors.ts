@@ -10,6 +10,10 @@ export const AUTH_ERRORS = defineErrors({
   PASSWORD_TOO_LONG: [400, 'Password too long'],
   // Tessera's own (better-auth accepts the same password again).
   PASSWORD_SAME_AS_CURRENT: [400, 'New password must be different from the current one'],
+  PASSWORD_COMPROMISED: [
+    400,
+    'The password you entered has been compromised. Please choose a different password.',
+  ],
   INVALID_PASSWORD: [400, 'Invalid password'],
   USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: [422, 'User already exists. Use another email.'],
   FAILED_TO_CREATE_USER: [422, 'Failed to create user'],

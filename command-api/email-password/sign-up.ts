@@ -34,9 +34,11 @@ export type SignUpInput = {
   displayUsername?: string
 }
 
+/** The configured password policy: length limits, and whether common passwords are refused. */
 export const passwordLimits = ({ config }: CommandContext) => ({
   min: config.emailAndPassword.minPasswordLength,
   max: config.emailAndPassword.maxPasswordLength,
+  rejectCommon: config.emailAndPassword.rejectCommonPasswords,
 })
 
 export const signUp = async (

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { isDomainError } from '../shared/errors.js'
+import { COMMON_PASSWORDS_TEXT } from './common-passwords.data.js'
 import { isValidEmail, normalizeEmail, parseEmail } from './email.js'
-import { assertPasswordPolicy } from './password-policy.js'
+import { assertPasswordPolicy, isCommonPassword } from './password-policy.js'
 
 const codeOf = (run: () => unknown): string | null => {
   try {
@@ -53,5 +54,27 @@ describe('password policy', () => {
   it('honours configured limits', () => {
     expect(codeOf(() => assertPasswordPolicy('abcd', { min: 4, max: 6 }))).toBeNull()
     expect(codeOf(() => assertPasswordPolicy('abcdefg', { min: 4, max: 6 }))).toBe('PASSWORD_TOO_LONG')
+  })
+})
+
+describe('common passwords', () => {
+  it('ships at least the 10,000 most common, most common first', () => {
+    const list = COMMON_PASSWORDS_TEXT.split('\n')
+    expect(list.length).toBeGreaterThanOrEqual(10_000)
+    expect(list.slice(0, 2)).toEqual(['123456', 'password'])
+    expect(new Set(list).size).toBe(list.length)
+  })
+
+  it('recognises them without regard to case, and leaves others alone', () => {
+    expect(isCommonPassword('password1')).toBe(true)
+    expect(isCommonPassword('PassWord1')).toBe(true)
+    expect(isCommonPassword('correct horse battery')).toBe(false)
+  })
+
+  it('is refused only when the policy asks for it, after the length checks', () => {
+    const policy = { min: 8, max: 128, rejectCommon: true }
+    expect(codeOf(() => assertPasswordPolicy('password1', policy))).toBe('PASSWORD_COMPROMISED')
+    expect(codeOf(() => assertPasswordPolicy('password1', { ...policy, rejectCommon: false }))).toBeNull()
+    expect(codeOf(() => assertPasswordPolicy('123456', policy))).toBe('PASSWORD_TOO_SHORT')
   })
 })

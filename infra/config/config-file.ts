@@ -14,6 +14,8 @@ export type FeatureOptions = {
     minPasswordLength: number
     maxPasswordLength: number
     autoSignIn: boolean
+    /** Refuse the most common passwords (domain/user/password-policy.ts); on by default. */
+    rejectCommonPasswords: boolean
   }
   emailVerification: { sendOnSignUp: boolean; autoSignInAfterVerification: boolean; expiresIn: number }
   /** Seconds. `freshAge` 0 disables the freshness check. */
@@ -105,6 +107,7 @@ const emailAndPassword = (section: Section): FeatureOptions['emailAndPassword'] 
     minPasswordLength: section.integer('minPasswordLength', 8, 1),
     maxPasswordLength: section.integer('maxPasswordLength', 128, 1),
     autoSignIn: section.boolean('autoSignIn', true),
+    rejectCommonPasswords: section.boolean('rejectCommonPasswords', true),
   })
 
 const emailVerification = (section: Section): FeatureOptions['emailVerification'] =>

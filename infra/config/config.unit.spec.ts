@@ -52,6 +52,7 @@ describe('defaults', () => {
         minPasswordLength: 8,
         maxPasswordLength: 128,
         autoSignIn: true,
+        rejectCommonPasswords: true,
       },
       emailVerification: { sendOnSignUp: false, autoSignInAfterVerification: false, expiresIn: 3600 },
       session: { expiresIn: 604_800, updateAge: 86_400, freshAge: 86_400 },

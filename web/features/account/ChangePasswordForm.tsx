@@ -50,6 +50,7 @@ export const ChangePasswordForm = ({ email }: { email: string }) => {
             INVALID_PASSWORD: 'currentPassword',
             PASSWORD_TOO_SHORT: 'newPassword',
             PASSWORD_TOO_LONG: 'newPassword',
+            PASSWORD_COMPROMISED: 'newPassword',
             PASSWORD_SAME_AS_CURRENT: 'newPassword',
           },
           ['currentPassword', 'newPassword'],

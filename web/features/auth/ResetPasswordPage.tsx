@@ -78,6 +78,7 @@ export const ResetPasswordPage = () => {
           {
             PASSWORD_TOO_SHORT: 'newPassword',
             PASSWORD_TOO_LONG: 'newPassword',
+            PASSWORD_COMPROMISED: 'newPassword',
             // The reset refuses the password the account has now, too.
             PASSWORD_SAME_AS_CURRENT: 'newPassword',
           },

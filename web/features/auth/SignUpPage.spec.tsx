@@ -59,6 +59,28 @@ describe('sign-up', () => {
     expect(document.activeElement).toBe(screen.getByLabelText('Email'))
   })
 
+  it('puts PASSWORD_COMPROMISED under the password field, and focuses it', async () => {
+    fakeApi({
+      'POST /sign-up/email': {
+        status: 400,
+        body: {
+          code: 'PASSWORD_COMPROMISED',
+          message: 'The password you entered has been compromised. Please choose a different password.',
+        },
+      },
+    })
+    const { user: ui } = open()
+    await fillIn(ui, { name: 'Ada', email: 'ada@example.com', password: 'password123' })
+    await ui.click(screen.getByRole('button', { name: 'Create account' }))
+    await waitFor(() =>
+      expect(descriptionOf(screen.getByLabelText('Password'))).toContain(
+        'Please choose a different password.',
+      ),
+    )
+    expect(screen.getByLabelText('Password').getAttribute('aria-invalid')).toBe('true')
+    expect(document.activeElement).toBe(screen.getByLabelText('Password'))
+  })
+
   it('puts INVALID_EMAIL from the server under the email input', async () => {
     fakeApi({
       'POST /sign-up/email': { status: 400, body: { code: 'INVALID_EMAIL', message: 'Invalid email' } },

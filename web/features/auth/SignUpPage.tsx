@@ -22,6 +22,7 @@ const FIELD_OF_CODE: Partial<Record<string, Field>> = {
   USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: 'email',
   PASSWORD_TOO_SHORT: 'password',
   PASSWORD_TOO_LONG: 'password',
+  PASSWORD_COMPROMISED: 'password',
   USERNAME_TOO_SHORT: 'username',
   USERNAME_TOO_LONG: 'username',
   INVALID_USERNAME: 'username',

@@ -22,6 +22,8 @@ const MESSAGES: Readonly<Record<string, string>> = {
   PASSWORD_TOO_LONG: `Use at most ${PASSWORD_MAX} characters.`,
   INVALID_PASSWORD: 'That password is not right.',
   PASSWORD_SAME_AS_CURRENT: 'Choose a new password that is different from your current one.',
+  PASSWORD_COMPROMISED:
+    'This password is one of the most common ones and appears in leaked password lists. Please choose a different password.',
   EMAIL_IS_THE_SAME: 'That is already your email address.',
   EMAIL_CAN_NOT_BE_UPDATED: 'Your email address can only be changed with “Change email”.',
   CHANGE_EMAIL_DISABLED: 'Changing your email address is not possible at the moment.',
