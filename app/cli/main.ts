@@ -102,7 +102,7 @@ const readStdin = async (): Promise<string> => {
     .replace(/\r?\n$/, '')
 }
 
-/** Server-side only: there is deliberately no HTTP route for this (spec: set-password is server only). */
+/** Server-side only (spec): here, and for backends over the server API (POST /set-password with a server key). */
 const setPasswordCommand = async (args: readonly string[]) => {
   const email = args[0]
   if (!email)

@@ -14,7 +14,21 @@ export const openApiDocumentPath = (basePath: string) => `${basePath}/open-api/g
 const DESCRIPTION = `Tessera's HTTP API: better-auth's routes, request and response shapes and error
 codes, served by an event-sourced account service. Every error answer is \`{ code, message }\`.
 
-**Server API.** Operations that better-auth offers only as server-side calls are not public routes.`
+**Server API.** Operations that better-auth offers only as server-side calls (setting a user's
+password, verifying an API key, API-key properties only a server may set) are reached by the
+application's backend with the header \`x-tessera-server-key: <key>\`, one of the keys the operator
+configured in \`SERVER_KEYS\` (\`name=key,…\`, each key at least 32 characters). A request that also
+carries a cookie, an \`Authorization\` header or an \`Origin\` header (a browser, a user session) is
+refused with 403, a request without the header with 403 \`SERVER_ONLY_OPERATION\`, a wrong key with
+401 \`INVALID_SERVER_KEY\`. Each server key has its own rate limit; the events it causes name the
+actor \`server:<name>\`. Example, a backend verifying a user's API key:
+
+\`\`\`sh
+curl -X POST https://auth.example.com/api/auth/api-key/verify \\
+  -H 'content-type: application/json' -H "x-tessera-server-key: $TESSERA_SERVER_KEY" \\
+  -d '{"key": "<the key the client sent>", "permissions": {"files": ["read"]}}'
+# → {"valid": true, "error": null, "key": {"id": "…", "userId": "…", "permissions": {…}, …}}
+\`\`\``
 
 export const registerApiReference = async (app: FastifyInstance, config: Config): Promise<void> => {
   await app.register(fastifySwagger, {
@@ -25,6 +39,8 @@ export const registerApiReference = async (app: FastifyInstance, config: Config)
       components: {
         securitySchemes: {
           sessionCookie: { type: 'apiKey', in: 'cookie', name: 'better-auth.session_token' },
+          // The server API (query-api/server-api/server-key.ts): application backends only.
+          serverKey: { type: 'apiKey', in: 'header', name: 'x-tessera-server-key' },
         },
       },
     },

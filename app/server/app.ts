@@ -13,6 +13,7 @@ import { deviceSessionsHook } from '../../command-api/multi-session/device-sessi
 import { multiSessionRoutes } from '../../command-api/multi-session/multi-session.routes.js'
 import { passwordResetRoutes } from '../../command-api/password-reset/password-reset.routes.js'
 import { sessionCommandRoutes } from '../../command-api/sessions/session-commands.routes.js'
+import { serverApiRoutes } from '../../command-api/server-api/server-api.routes.js'
 import { readYourWritesHook } from '../../command-api/shared/read-your-writes.js'
 import { usernameRoutes } from '../../command-api/username/username.routes.js'
 import { AUTH_ERRORS } from '../../domain/errors.js'
@@ -103,6 +104,7 @@ export const buildApp = async (
       await api.register(healthRoutes(ctx))
       await api.register(portalConfigRoutes(ctx))
       await api.register(jwtRoutes(ctx))
+      await api.register(serverApiRoutes(ctx))
     },
     { prefix: ctx.config.basePath },
   )

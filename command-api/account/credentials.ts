@@ -1,7 +1,7 @@
 /// Changing a password (with the current one), and setting one server-side for a user who has none.
 
 import { AUTH_ERRORS } from '../../domain/errors.js'
-import type { RequestOrigin } from '../../domain/shared/metadata.js'
+import type { Actor, RequestOrigin } from '../../domain/shared/metadata.js'
 import { assertPasswordPolicy } from '../../domain/user/password-policy.js'
 import { hashPassword, samePassword, verifyPassword } from '../../infra/crypto/password.js'
 import { newId } from '../../infra/crypto/tokens.js'
@@ -47,11 +47,12 @@ export const changePassword = async (
   return { session: await startSession(ctx, origin, { userId, rememberMe: auth.session.remember_me }) }
 }
 
-/** Server-side only (the CLI): gives a password to a user who has none. */
+/** Server-side only (the CLI, the server API): gives a password to a user who has none. */
 export const setPassword = async (
   ctx: CommandContext,
   origin: RequestOrigin,
   { userId, newPassword }: { userId: string; newPassword: string },
+  actor: Actor = { type: 'system' },
 ): Promise<void> => {
   assertPasswordPolicy(newPassword, passwordLimits(ctx))
   const passwordHash = await hashPassword(newPassword)
@@ -60,6 +61,6 @@ export const setPassword = async (
     origin,
     userId,
     { type: 'set-password', accountId: newId(), passwordHash },
-    { type: 'system' },
+    actor,
   )
 }

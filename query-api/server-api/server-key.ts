@@ -10,7 +10,7 @@
 /// How a route uses it (command and query routes alike, this module sits below both):
 ///
 ///   // `ctx.serverApi` is built once per process (app/server/tessera.ts), for its rate limits.
-///   app.post('/admin/…', { preHandler: ctx.serverApi.requireServerKey, schema }, async (request) => {
+///   app.post('/admin/…', { onRequest: ctx.serverApi.requireServerKey, schema }, async (request) => {
 ///     const caller = serverCallerOf(request)              // { name: 'billing' }
 ///     const actor = serverActor(caller)                   // { type: 'server', name: 'billing' }
 ///     await useCase(ctx, originOf(request), { actor, … }) // metadataFor(origin, actor, now)
@@ -22,7 +22,7 @@
 
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { AUTH_ERRORS } from '../../domain/errors.js'
+import { AUTH_ERRORS, type AuthErrorCode } from '../../domain/errors.js'
 import type { Actor } from '../../domain/shared/metadata.js'
 
 export const SERVER_KEY_HEADER = 'x-tessera-server-key'
@@ -40,7 +40,7 @@ export type ServerKeyGuardOptions = {
 }
 
 export type ServerKeyGuards = {
-  /** A preHandler: the request must carry a good server key and nothing of a browser's. */
+  /** An onRequest hook (ahead of body validation): a good server key and nothing of a browser's. */
   requireServerKey(request: FastifyRequest, reply: FastifyReply): Promise<void>
   /** For routes serving users and backends: null without the header, else as `requireServerKey`. */
   optionalServerKey(request: FastifyRequest, reply: FastifyReply): ServerCaller | null
@@ -145,3 +145,15 @@ export const serverKeyGuards = ({
     },
   }
 }
+
+/** What every server-API route may answer besides its own errors (for `errorResponses`). */
+export const SERVER_API_ERRORS = [
+  'VALIDATION_ERROR',
+  'TOO_MANY_REQUESTS',
+  'SERVER_ONLY_OPERATION',
+  'INVALID_SERVER_KEY',
+  'SERVER_KEY_FROM_BROWSER',
+] as const satisfies readonly AuthErrorCode[]
+
+/** The OpenAPI security requirement of a server-API route (the `serverKey` scheme). */
+export const SERVER_API_SECURITY = [{ serverKey: [] }]

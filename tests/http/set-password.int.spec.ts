@@ -13,9 +13,9 @@ beforeEach(async () => {
 })
 afterEach(() => tessera.cleanup())
 
-it('is not a public route', async () => {
+it('is not a route for browsers: only the server API reaches it', async () => {
   const response = await tessera.api.request('POST', '/set-password', { newPassword: 'whatever it is' })
-  expect(response.status).toBe(404)
+  expect(response).toMatchObject({ status: 403, json: { code: 'SERVER_ONLY_OPERATION' } })
 })
 
 it('gives a password to a user without one, who can then sign in', async () => {
