@@ -12,11 +12,11 @@ import {
 import { sessionUpkeepFor } from '../../command-api/sessions/session-upkeep.js'
 import { createHandle } from '../../command-api/shared/handle.js'
 import { createReadYourWrites } from '../../command-api/shared/read-your-writes.js'
-import type { Config } from '../../infra/config/config.js'
+import { acceptedSecrets, type Config } from '../../infra/config/config.js'
 import type { DatabaseTarget } from '../../infra/db/database.js'
 import type { EventStore } from '../../infra/event-store/event-store.js'
 import { withPersonalDataEncryption } from '../../infra/event-store/personal-data/encrypting-event-store.js'
-import { eraseSubject } from '../../infra/event-store/personal-data/erasure.js'
+import { eraseInline, eraseSubject } from '../../infra/event-store/personal-data/erasure.js'
 import { createKeyring, type Keyring } from '../../infra/event-store/personal-data/keyring.js'
 import { createSqlEventStore } from '../../infra/event-store/sql-event-store.js'
 import { createMailTransport } from '../../infra/mail/create-transport.js'
@@ -74,11 +74,15 @@ export const openEventStore = (
 ): { store: EventStore; keyring: Keyring } => {
   const sqlStore = createSqlEventStore(database.db, {
     ...(database.listenForeignCommits ? { listenForeignCommits: database.listenForeignCommits } : {}),
-    // What ends a session is enforced in the append's own transaction, never behind the projector.
-    inline: recordRevocations,
+    // What ends a session is enforced in the append's own transaction, never behind the projector;
+    // so is an erasure (the deleted user's data key is destroyed as the deletion commits).
+    inline: async (trx, events) => {
+      await recordRevocations(trx, events)
+      await eraseInline(trx, events)
+    },
   })
-  const keyring = createKeyring(database.db, config.secret)
-  return { store: withPersonalDataEncryption(sqlStore, keyring, config.secret), keyring }
+  const keyring = createKeyring(database.db, acceptedSecrets(config))
+  return { store: withPersonalDataEncryption(sqlStore, keyring), keyring }
 }
 
 export const createTessera = async (options: TesseraOptions): Promise<Tessera> => {
@@ -87,6 +91,10 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
   await migrateTessera(database.db)
   const opened = openEventStore(database, config)
   const { keyring } = opened
+  await prepareKeys(keyring, config, logger).catch(async (error: unknown) => {
+    await database.close().catch(() => {})
+    throw error
+  })
   const projects = role !== 'api'
   const projector = createProjector({
     db: database.db,
@@ -104,6 +112,7 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
     database.db,
     {
       secret: config.secret,
+      previousSecrets: config.previousSecrets,
       secure: config.secureCookies,
       expiresIn: config.session.expiresIn,
     },
@@ -184,6 +193,25 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
   }
 }
 
+/**
+ * Before serving: the unique-claim key must open (a start with neither the current nor the retired
+ * secret that wrapped it stops here with the reason, instead of answering 500 to every sign-up);
+ * after a rotation, the data keys still under a retired secret are re-wrapped in the background.
+ */
+const prepareKeys = async (keyring: Keyring, config: Config, logger: Logger): Promise<void> => {
+  await keyring.claimKey()
+  if (config.previousSecrets.length === 0) return
+  void keyring.rewrapAll().then(
+    (report) => {
+      const unreadable = report.unreadable.length
+      const log = unreadable > 0 ? logger.warn.bind(logger) : logger.info.bind(logger)
+      log({ ...report, unreadable }, 'data keys re-wrapped under the current AUTH_SECRET')
+    },
+    (error: unknown) =>
+      logger.warn({ err: error }, 're-wrapping data keys under the current AUTH_SECRET failed'),
+  )
+}
+
 /** This process's own revocations leave the cache as they commit, before any projector runs. */
 const evictingOnAppend = (store: EventStore, cache: SessionCache): EventStore => ({
   appendToStream: async (stream, events, options) => {
@@ -249,6 +277,7 @@ const createTesseraMailReactor = (
       baseUrl: config.baseUrl,
       basePath: config.basePath,
       secret: config.secret,
+      previousSecrets: config.previousSecrets,
       emailTokenExpiresIn: config.emailVerification.expiresIn,
     },
     // Only PostgreSQL can be shared by several processes; PGlite belongs to this one.

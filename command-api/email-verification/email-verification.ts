@@ -4,6 +4,7 @@
 import { isDomainError } from '../../domain/shared/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { isValidEmail, normalizeEmail } from '../../domain/user/email.js'
+import { acceptedSecrets } from '../../infra/config/config.js'
 import { verifyEmailToken } from '../../infra/crypto/email-token.js'
 import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
 import { findUserByEmail } from '../../projections/users/users.repository.js'
@@ -57,7 +58,7 @@ export const followVerificationLink = async (
   origin: RequestOrigin,
   { token, callbackURL }: { token: string; callbackURL: string | null },
 ): Promise<VerificationOutcome> => {
-  const check = await verifyEmailToken(ctx.config.secret, token, ctx.clock())
+  const check = await verifyEmailToken(acceptedSecrets(ctx.config), token, ctx.clock())
   if (check.status === 'expired') return { ok: false, error: 'token_expired' }
   if (check.status === 'invalid') return { ok: false, error: 'invalid_token' }
   const { email, updateTo, purpose } = check.claims

@@ -11,6 +11,8 @@
 import { randomUUID } from 'node:crypto'
 import type { JWK } from 'jose'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
+import { acceptedSecrets } from '../../infra/config/config.js'
+import { FieldDecryptionError } from '../../infra/crypto/data-keys.js'
 import { activeKey, needsRotation, publishedKeys } from '../../infra/crypto/jwt/key-set.js'
 import { openPrivateKey } from '../../infra/crypto/jwt/sealed-key.js'
 import { createJwtSigner } from '../../infra/crypto/jwt/signer.js'
@@ -50,6 +52,8 @@ type Keys = {
   all: readonly PublicSigningKey[]
   /** The keys that are not retired, opened: what the signer signs with. */
   signing: readonly SigningKey[]
+  /** A key that is not retired could not be opened: sealed under a secret no longer accepted. */
+  lost: boolean
 }
 
 const systemOrigin = (): RequestOrigin => ({ requestId: randomUUID(), ip: null, userAgent: null })
@@ -64,14 +68,23 @@ export const createJwtKeySet = ({ ctx, refreshIntervalMs, logger }: JwtKeySetOpt
 
   const toKeys = (rows: readonly JwkRow[]): Keys => {
     const all = rows.map(publicKeyOf)
-    const signing = rows
-      .filter((row) => row.retired_at === null)
-      .map((row) => ({ ...publicKeyOf(row), privateJwk: openKey(row) }))
-    return { all, signing }
+    const signing: SigningKey[] = []
+    let lost = false
+    for (const row of rows.filter((candidate) => candidate.retired_at === null)) {
+      try {
+        signing.push({ ...publicKeyOf(row), privateJwk: openKey(row) })
+      } catch (error) {
+        if (!(error instanceof FieldDecryptionError)) throw error
+        // AUTH_SECRET was rotated and the secret that sealed it removed: it can only be replaced.
+        logger.error({ kid: row.kid }, 'a JWT signing key is sealed under a secret no longer accepted')
+        lost = true
+      }
+    }
+    return { all, signing, lost }
   }
 
-  // The secret opens the sealed half; a key sealed under another secret cannot sign here.
-  const openKey = (row: JwkRow): JWK => openPrivateKey(row.private_key, config.secret, row.kid)
+  // An accepted secret (current, or retired by a rotation) opens the sealed half.
+  const openKey = (row: JwkRow): JWK => openPrivateKey(row.private_key, acceptedSecrets(config), row.kid)
 
   /** Reads the keys afresh; a read already running may predate the change, so it is not reused. */
   const reload = async (): Promise<Keys> => {
@@ -121,10 +134,22 @@ export const createJwtKeySet = ({ ctx, refreshIntervalMs, logger }: JwtKeySetOpt
     return ensuring
   }
 
+  // One replacement at a time in this process: the successor of a key no accepted secret opens.
+  let replacing: Promise<Keys> | null = null
+  const replaceLost = (): Promise<Keys> => {
+    replacing ??= rotateSigningKey(ctx, systemOrigin())
+      .then((rotated) => untilSigning(rotated.kid))
+      .finally(() => {
+        replacing = null
+      })
+    return replacing
+  }
+
   /** The keys, with a key that signs now: created first if there is none, rotated if it is due. */
   const ready = async (): Promise<Keys> => {
     const now = clock()
     const known = await current()
+    if (known.lost && !activeKey(known.signing, now)) return replaceLost()
     if (!needsRotation(known.all, now, rotationIntervalSeconds)) return known
     if (!activeKey(known.signing, now)) return ensure()
     // Due by age: the current key keeps signing while its successor is made.

@@ -8,11 +8,11 @@ import { type FeatureOptions, loadFeatureOptions } from './config-file.js'
 import { readDotenv } from './dotenv.js'
 import { resolveSocialProviders, type SocialProviderSettings } from './social-providers.js'
 import { parseBaseUrl, parseTrustedOrigins } from './origins.js'
-import { parseSecret } from './secret.js'
+import { parseSecrets } from './secret.js'
 
 export { ConfigError } from './config-error.js'
 export type { FeatureOptions } from './config-file.js'
-export { DEVELOPMENT_SECRET } from './secret.js'
+export { acceptedSecrets, DEVELOPMENT_SECRET } from './secret.js'
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 export type LogLevel = (typeof LOG_LEVELS)[number]
@@ -31,6 +31,8 @@ type ConfigShape = Omit<FeatureOptions, 'rateLimit' | 'socialProviders'> & {
   basePath: '/api/auth'
   secureCookies: boolean
   secret: string
+  /** AUTH_SECRET_PREVIOUS: retired secrets, still accepted to verify and unwrap (never to sign). */
+  previousSecrets: string[]
   dataDir: string
   database: { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string }
   redisUrl: string | undefined
@@ -111,7 +113,7 @@ export const loadConfig = (env: Env = process.env, options: LoadConfigOptions = 
     baseOrigin: base.origin,
     basePath: '/api/auth',
     secureCookies: base.secure,
-    secret: parseSecret(get('AUTH_SECRET'), production, warnings),
+    ...parseSecrets(get, production, warnings),
     dataDir,
     database: databaseUrl ? { kind: 'postgres', url: databaseUrl } : { kind: 'pglite', dataDir },
     redisUrl: urlWithScheme(get, 'REDIS_URL', ['redis:', 'rediss:']),

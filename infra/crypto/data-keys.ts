@@ -13,6 +13,7 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/
 // Fixed, application-specific HKDF inputs: the wrapping key changes only with the master secret.
 const WRAP_SALT = Buffer.from('tessera/data-key-wrap/salt', 'utf8')
 const WRAP_INFO = Buffer.from('tessera/data-key-wrap/v1', 'utf8')
+const SECRET_ID_INFO = Buffer.from('tessera/secret-id/v1', 'utf8')
 
 export type FieldDecryptionFailure = 'malformed' | 'unsupported-version' | 'authentication-failed'
 
@@ -44,6 +45,42 @@ export const unwrapKey = (masterSecret: Secret, wrapped: string, context = ''): 
   if (dataKey.length !== KEY_BYTES) throw new FieldDecryptionError('malformed')
   return dataKey
 }
+
+/**
+ * Opens `wrapped` under the first of `secrets` (current first, then the retired ones) that opens
+ * it, and says which: a key opened under a retired secret is due for re-wrapping.
+ */
+export const unwrapUnderAny = (
+  secrets: readonly Secret[],
+  wrapped: string,
+  context = '',
+  open: (secret: Secret, wrapped: string, context: string) => Buffer = unwrapKey,
+): { key: Buffer; secretIndex: number } => {
+  let failure: unknown = new FieldDecryptionError('authentication-failed')
+  for (const [secretIndex, secret] of secrets.entries()) {
+    try {
+      return { key: open(secret, wrapped, context), secretIndex }
+    } catch (error) {
+      if (!(error instanceof FieldDecryptionError)) throw error
+      failure = error
+    }
+  }
+  throw failure
+}
+
+/** Like `wrapKey` for key material of any length (the unique-claim key adopted from an old secret). */
+export const wrapBytes = (masterSecret: Secret, bytes: Uint8Array, context: string): string =>
+  sealBytes(wrappingKey(masterSecret), bytes, context)
+
+export const unwrapBytes = (masterSecret: Secret, wrapped: string, context: string): Buffer =>
+  openBytes(wrappingKey(masterSecret), wrapped, context)
+
+/**
+ * A public name for a secret, stored beside what it wrapped: a rotation finds what is still wrapped
+ * under a retired secret without trying to open it. One-way (HKDF), so it reveals nothing.
+ */
+export const secretId = (masterSecret: Secret): string =>
+  Buffer.from(hkdfSync('sha256', masterSecret, WRAP_SALT, SECRET_ID_INFO, 9)).toString('base64url')
 
 const wrappingKey = (masterSecret: Secret): Buffer =>
   Buffer.from(hkdfSync('sha256', masterSecret, WRAP_SALT, WRAP_INFO, KEY_BYTES))

@@ -31,6 +31,25 @@ export const deriveToken = (secret: Secret, purpose: TokenPurpose, requestId: st
   return token
 }
 
+/**
+ * The token a request's mail carries: derived under whichever accepted secret (current first) the
+ * command used, recognised by its hash. A request made just before a rotation of AUTH_SECRET was
+ * hashed under the old secret; its mail, composed after, must carry that token. Null when no
+ * accepted secret gives the hash (the secret that made it was removed).
+ */
+export const deriveRecordedToken = (
+  secrets: readonly Secret[],
+  purpose: TokenPurpose,
+  requestId: string,
+  tokenHash: string,
+): string | null => {
+  for (const secret of secrets) {
+    const token = deriveToken(secret, purpose, requestId)
+    if (sha256Hex(token) === tokenHash) return token
+  }
+  return null
+}
+
 /** The token for a request and its hash at rest, computed together when the request is made. */
 export const issueToken = (secret: Secret, purpose: TokenPurpose) => {
   const requestId = newRequestId()

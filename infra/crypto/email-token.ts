@@ -28,11 +28,22 @@ export type EmailTokenCheck =
   | { status: 'expired' }
   | { status: 'invalid' }
 
+/** Checked under each of `secrets` in turn (current first), so links signed before a rotation still work. */
 export const verifyEmailToken = async (
-  secret: string,
+  secrets: string | readonly string[],
   token: string,
   now: Date,
 ): Promise<EmailTokenCheck> => {
+  let check: EmailTokenCheck = { status: 'invalid' }
+  for (const secret of typeof secrets === 'string' ? [secrets] : secrets) {
+    check = await verifyUnder(secret, token, now)
+    // 'expired' is only said once the signature was good, so it, like 'valid', settles it.
+    if (check.status !== 'invalid') return check
+  }
+  return check
+}
+
+const verifyUnder = async (secret: string, token: string, now: Date): Promise<EmailTokenCheck> => {
   try {
     const { payload } = await jwtVerify(token, keyOf(secret), {
       algorithms: ['HS256'],

@@ -12,16 +12,26 @@ const signatureOf = (value: string, secret: Secret): string => hmacSha256(secret
 export const signCookieValue = (value: string, secret: Secret): string =>
   `${value}.${signatureOf(value, secret)}`
 
-/** The value when its signature is good; null when the signature is missing, malformed or wrong. */
-export const unsignCookieValue = (signed: string, secret: Secret): string | null => {
+/**
+ * The value when its signature is good under one of `secrets` (the current secret, then the ones a
+ * rotation retired); null when the signature is missing, malformed or wrong under every one.
+ */
+export const unsignCookieValue = (signed: string, secrets: Secret | readonly Secret[]): string | null => {
   const dot = signed.lastIndexOf('.')
   if (dot < 1) return null
   const value = signed.slice(0, dot)
   const signature = signed.slice(dot + 1)
   if (signature.length !== SIGNATURE_LENGTH) return null
-  // Both sides are 44 ASCII characters, so the comparison time says nothing about the secret.
-  const expected = Buffer.from(signatureOf(value, secret), 'utf8')
   const given = Buffer.from(signature, 'utf8')
-  if (given.length !== expected.length) return null
-  return timingSafeEqual(given, expected) ? value : null
+  // Every secret is tried, matched or not: the time says nothing about which one signed.
+  let good = false
+  for (const secret of secretList(secrets)) {
+    // Both sides are 44 ASCII characters, so the comparison time says nothing about the secret.
+    const expected = Buffer.from(signatureOf(value, secret), 'utf8')
+    if (given.length === expected.length && timingSafeEqual(given, expected)) good = true
+  }
+  return good ? value : null
 }
+
+export const secretList = (secrets: Secret | readonly Secret[]): readonly Secret[] =>
+  typeof secrets === 'string' || secrets instanceof Uint8Array ? [secrets] : secrets

@@ -3,13 +3,14 @@
 /// timestamps; a migration is never edited after it lands (a changed read model gets a new one).
 
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely'
-import { dataKeysMigration } from '../event-store/personal-data/schema.js'
+import { dataKeyRotationMigration, dataKeysMigration } from '../event-store/personal-data/schema.js'
 import { eventStoreMigration } from '../event-store/schema.js'
 
 /** The tables this layer owns: the event log and the data keys of the personal data in it. */
 export const storeMigrations: Record<string, Migration> = {
   '2026-11-21T00:00:00Z_event-store': eventStoreMigration,
   '2026-11-22T00:20:00Z_data-keys': dataKeysMigration,
+  '2026-11-25T04:00:00Z_data-key-rotation-and-tombstones': dataKeyRotationMigration,
 }
 
 export const migrateToLatest = async (

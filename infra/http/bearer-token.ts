@@ -18,12 +18,15 @@ const tryDecode = (value: string): string => {
 }
 
 /** The raw session token the Authorization header carries, or null when it carries none. */
-export const readBearerToken = (request: Pick<FastifyRequest, 'headers'>, secret: Secret): string | null => {
+export const readBearerToken = (
+  request: Pick<FastifyRequest, 'headers'>,
+  secrets: Secret | readonly Secret[],
+): string | null => {
   const header = request.headers.authorization
   if (typeof header !== 'string' || header.slice(0, SCHEME.length).toLowerCase() !== SCHEME) return null
   const credential = header.slice(SCHEME.length).trim()
   if (!credential) return null
   // Session tokens are alphanumeric: a dot means a signed value.
   if (!credential.includes('.')) return credential
-  return unsignCookieValue(credential.includes('%') ? tryDecode(credential) : credential, secret)
+  return unsignCookieValue(credential.includes('%') ? tryDecode(credential) : credential, secrets)
 }

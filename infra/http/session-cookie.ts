@@ -19,11 +19,20 @@ const DEVICE_SESSION_MARK = '_multi-'
 export const AUTH_TOKEN_HEADER = 'set-auth-token'
 
 export type SessionCookieSettings = {
+  /** Signs every cookie (AUTH_SECRET). */
   secret: Secret
+  /** Retired secrets (AUTH_SECRET_PREVIOUS): cookies they signed stay good until they expire. */
+  previousSecrets?: readonly Secret[]
   secure: boolean
   /** Session lifetime in seconds: the token cookie's Max-Age when remembered. */
   expiresIn: number
 }
+
+/** What a signature may be made under: the current secret, then the retired ones. */
+export const verifyingSecrets = (settings: Pick<SessionCookieSettings, 'secret' | 'previousSecrets'>) => [
+  settings.secret,
+  ...(settings.previousSecrets ?? []),
+]
 
 export const cookieNames = (secure: boolean) => {
   const prefix = secure ? `__Secure-${COOKIE_PREFIX}` : COOKIE_PREFIX
@@ -73,12 +82,12 @@ export const clearCookie = (
 /** The raw session token from a correctly signed cookie, or null. */
 export const readSessionToken = (request: FastifyRequest, settings: SessionCookieSettings): string | null => {
   const signed = request.cookies[cookieNames(settings.secure).sessionToken]
-  return signed ? unsignCookieValue(signed, settings.secret) : null
+  return signed ? unsignCookieValue(signed, verifyingSecrets(settings)) : null
 }
 
 export const hasDontRememberCookie = (request: FastifyRequest, settings: SessionCookieSettings): boolean => {
   const signed = request.cookies[cookieNames(settings.secure).dontRemember]
-  return signed !== undefined && unsignCookieValue(signed, settings.secret) === 'true'
+  return signed !== undefined && unsignCookieValue(signed, verifyingSecrets(settings)) === 'true'
 }
 
 /// Device sessions (multi-session)
@@ -97,7 +106,7 @@ export const readDeviceSessionCookies = (
   const found: DeviceSessionCookie[] = []
   for (const [name, signed] of Object.entries(request.cookies)) {
     if (!name.startsWith(prefix) || !signed) continue
-    const token = unsignCookieValue(signed, settings.secret)
+    const token = unsignCookieValue(signed, verifyingSecrets(settings))
     if (token) found.push({ name, token })
   }
   return found

@@ -7,7 +7,7 @@ import type { FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import { sha256Hex } from '../../infra/crypto/tokens.js'
 import { readBearerToken } from '../../infra/http/bearer-token.js'
-import { readSessionToken, type SessionCookieSettings } from '../../infra/http/session-cookie.js'
+import { readSessionToken, type SessionCookieSettings, verifyingSecrets } from '../../infra/http/session-cookie.js'
 import type { Database } from '../../projections/database.js'
 import {
   findSessionByTokenHash,
@@ -49,7 +49,7 @@ export const createSessionResolver = (
   return {
     cookieSettings,
     tokenFrom: (request) =>
-      readBearerToken(request, cookieSettings.secret) ?? readSessionToken(request, cookieSettings),
+      readBearerToken(request, verifyingSecrets(cookieSettings)) ?? readSessionToken(request, cookieSettings),
     async lookup(token, now) {
       const loaded = await load(sha256Hex(token))
       if (!loaded) return { status: 'none' }

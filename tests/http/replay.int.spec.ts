@@ -81,7 +81,7 @@ describeEachDatabase('replay of a log written over HTTP', (fresh, kind) => {
       // Built as Tessera builds its store: personal data is sealed in the log.
       const sqlStore = createSqlEventStore(target.db)
       const secret = tessera.ctx.config.secret
-      const store = withPersonalDataEncryption(sqlStore, createKeyring(target.db, secret), secret)
+      const store = withPersonalDataEncryption(sqlStore, createKeyring(target.db, secret))
       expect(await snapshotTables(target.db, tables)).toEqual(Object.fromEntries(tables.map((t) => [t, []])))
       await replay({ db: target.db, store, projections: readModelProjections })
       expect(await snapshotTables(target.db, tables)).toEqual(live)

@@ -12,7 +12,7 @@ import { createKeyring } from './keyring.js'
 const SECRET = 'encrypting-contract-secret-0123456789'
 
 const encrypting = (database: OpenDatabase, inner: EventStore): EventStore =>
-  withPersonalDataEncryption(inner, createKeyring(database.db, SECRET), SECRET)
+  withPersonalDataEncryption(inner, createKeyring(database.db, SECRET))
 
 describeEventStoreContract('Encrypting over SQL on PGlite', async () => {
   const db = await freshPglite()

@@ -12,7 +12,7 @@ import { type EventStore, type EventToAppend, START, UniqueClaimConflictError } 
 import { createSqlEventStore } from '../sql-event-store.js'
 import { withPersonalDataEncryption } from './encrypting-event-store.js'
 import { eraseSubject } from './erasure.js'
-import { createKeyring, type Keyring } from './keyring.js'
+import { createKeyring, type Keyring, SubjectErasedError } from './keyring.js'
 
 const SECRET = 'encrypting-store-test-secret-0123456789'
 const UA = 'Mozilla/5.0 (Personal Browser 7)'
@@ -71,7 +71,7 @@ describeEachDatabase('personal data encryption', (fresh) => {
   beforeEach(async () => {
     database = await fresh()
     keyring = createKeyring(database.db, SECRET)
-    store = withPersonalDataEncryption(createSqlEventStore(database.db), keyring, SECRET)
+    store = withPersonalDataEncryption(createSqlEventStore(database.db), keyring)
   })
   afterEach(async () => {
     await store.close()
@@ -212,10 +212,13 @@ describeEachDatabase('personal data encryption', (fresh) => {
       grace.map((event) => event.id),
     )
 
-    // A later event about the same subject gets a fresh key and reads fine; the old ones stay erased.
+    // An erased subject never gets a fresh key: a later event with its personal data is refused,
+    // and the old ones stay erased.
     const late = sessionStarted('u1')
-    await store.appendToStream('session-late', [late], { expectedVersion: 'no_stream' })
-    expect((await store.readStream('session-late'))[0]?.data).toEqual(late.data)
+    await expect(
+      store.appendToStream('session-late', [late], { expectedVersion: 'no_stream' }),
+    ).rejects.toThrow(SubjectErasedError)
+    expect(await store.readStream('session-late')).toEqual([])
     expect((await store.readStream('user-u1'))[0]?.metadata.erased).toBe(true)
   })
 

@@ -3,7 +3,6 @@
 /// values; on read it opens them. Callers keep passing and reading plain values. Once a subject's
 /// key is destroyed, its personal fields read as null and the event's metadata says `erased`.
 
-import type { Secret } from '../../crypto/hmac.js'
 import {
   type EventStore,
   type EventToAppend,
@@ -11,15 +10,12 @@ import {
   type UniqueClaim,
   UniqueClaimConflictError,
 } from '../event-store.js'
+import { erasedSubjects } from './erasure.js'
 import { openEvent, sealEvent, subjectToSeal } from './event-cipher.js'
 import { hashClaims, hashClaimValue } from './hashed-claims.js'
 import type { Keyring } from './keyring.js'
 
-export const withPersonalDataEncryption = (
-  inner: EventStore,
-  keyring: Keyring,
-  secret: Secret,
-): EventStore => {
+export const withPersonalDataEncryption = (inner: EventStore, keyring: Keyring): EventStore => {
   const seal = async (events: readonly EventToAppend[]): Promise<EventToAppend[]> => {
     const sealed: EventToAppend[] = []
     for (const event of events) {
@@ -33,6 +29,8 @@ export const withPersonalDataEncryption = (
     const subjects = events.map(subjectToSeal)
     const wanted = subjects.filter((subject): subject is string => subject !== null)
     if (wanted.length === 0) return events
+    // Another instance erased these subjects: stop trusting a cached key before the cache expires.
+    for (const subject of erasedSubjects(events)) keyring.forget(subject)
     // One lookup for the whole batch: a replay reads hundreds of events per call.
     const keys = await keyring.existingKeys(wanted)
     return events.map((event, index) => {
@@ -44,11 +42,15 @@ export const withPersonalDataEncryption = (
   return {
     async appendToStream(stream, events, options) {
       const claims = options.uniqueClaims ?? []
-      const hashed = hashClaims(secret, claims)
+      const hashed = claims.length === 0 ? [] : hashClaims(await keyring.claimKey(), claims)
       try {
         return await inner.appendToStream(stream, await seal(events), { ...options, uniqueClaims: hashed })
       } catch (error) {
         throw error instanceof UniqueClaimConflictError ? withPlainValue(error, claims, hashed) : error
+      } finally {
+        // The erasure committed (or not) in the append's transaction (erasure.ts); either way no
+        // key read before it may stay cached.
+        for (const subject of erasedSubjects(events)) keyring.forget(subject)
       }
     },
 
@@ -56,7 +58,8 @@ export const withPersonalDataEncryption = (
 
     readAll: async (after, limit) => open(await inner.readAll(after, limit)),
 
-    claimOwner: (scope, value) => inner.claimOwner(scope, hashClaimValue(secret, scope, value)),
+    claimOwner: async (scope, value) =>
+      inner.claimOwner(scope, hashClaimValue(await keyring.claimKey(), scope, value)),
 
     subscribe: (listener) => inner.subscribe(listener),
 

@@ -1,13 +1,42 @@
 /// Unique-claim values at rest are keyed hashes, not the values: the claims table must not keep a
-/// deleted user's email in the clear. Equal values still collide, so uniqueness holds, and the
-/// key (AUTH_SECRET) stops anyone with the table from confirming a guessed address offline.
+/// deleted user's email in the clear. Equal values still collide, so uniqueness holds, and the key
+/// stops anyone with the table from confirming a guessed address offline.
+///
+/// The key is not AUTH_SECRET itself but a claim key of its own, kept wrapped under AUTH_SECRET in
+/// the keyring's table: rotating AUTH_SECRET re-wraps it and leaves every stored hash as it was, so
+/// an address claimed before a rotation still refuses a second account after it (and after the old
+/// secret is gone). A store whose claims predate the claim key (hashed under AUTH_SECRET directly)
+/// adopts the secret in force at its first start on this version as its claim key, which keeps
+/// those hashes valid too.
 
+import { randomBytes } from 'node:crypto'
+import { type Kysely, sql } from 'kysely'
 import { hmacSha256, type Secret } from '../../crypto/hmac.js'
 import type { UniqueClaim } from '../event-store.js'
+import type { Keyring } from './keyring.js'
 
-/** HMAC-SHA256 (hex) of `scope:value`; the prefix keeps these apart from every other use of the secret. */
-export const hashClaimValue = (secret: Secret, scope: string, value: string): string =>
-  hmacSha256(secret, `tessera:unique-claim:${scope}:${value}`).toString('hex')
+export const CLAIM_KEY_SUBJECT = 'tessera:unique-claims'
 
-export const hashClaims = (secret: Secret, claims: readonly UniqueClaim[]): UniqueClaim[] =>
-  claims.map((claim) => ({ ...claim, value: hashClaimValue(secret, claim.scope, claim.value) }))
+/** HMAC-SHA256 (hex) of `scope:value`; the prefix keeps these apart from every other use of the key. */
+export const hashClaimValue = (key: Secret, scope: string, value: string): string =>
+  hmacSha256(key, `tessera:unique-claim:${scope}:${value}`).toString('hex')
+
+export const hashClaims = (key: Secret, claims: readonly UniqueClaim[]): UniqueClaim[] =>
+  claims.map((claim) => ({ ...claim, value: hashClaimValue(key, claim.scope, claim.value) }))
+
+/**
+ * The store's claim key: read from the keyring, or made on first use. Claims already in the table
+ * without a claim key were hashed under AUTH_SECRET itself (before claim keys existed), and
+ * `currentSecret` (still AUTH_SECRET at that first start) becomes the key that keeps them valid.
+ */
+export const claimKeyOf = (
+  // biome-ignore lint/suspicious/noExplicitAny: reads the claims table of any schema
+  db: Kysely<any>,
+  keyring: Keyring,
+  currentSecret: Secret,
+): Promise<Buffer> =>
+  keyring.reservedKey(CLAIM_KEY_SUBJECT, async () => {
+    const { rows } = await sql<{ legacy: boolean }>`
+      select exists (select 1 from tessera_unique_claims) as legacy`.execute(db)
+    return rows[0]?.legacy ? Buffer.from(currentSecret) : randomBytes(32)
+  })

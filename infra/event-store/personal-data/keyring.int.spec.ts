@@ -6,7 +6,7 @@ import { sql } from 'kysely'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { describeEachDatabase } from '../../../tests/support/databases.js'
 import type { OpenDatabase } from '../../db/database.js'
-import { createKeyring, DataKeyUnavailableError } from './keyring.js'
+import { createKeyring, DataKeyUnavailableError, SubjectErasedError } from './keyring.js'
 
 const SECRET = 'keyring-test-secret-0123456789abcdef'
 
@@ -19,7 +19,7 @@ describeEachDatabase('keyring', (fresh) => {
 
   const storedRows = async () =>
     (
-      await sql<{ subject: string; wrapped_key: string }>`
+      await sql<{ subject: string; wrapped_key: string | null }>`
         select subject, wrapped_key from tessera_data_keys order by subject`.execute(database.db)
     ).rows
 
@@ -62,16 +62,54 @@ describeEachDatabase('keyring', (fresh) => {
     )
   })
 
-  it('forgets a destroyed key; a later first use makes a new one', async () => {
+  it('forgets a destroyed key for good: a tombstone, never a fresh key; destroying again changes nothing', async () => {
     const keyring = createKeyring(database.db, SECRET)
-    const old = await keyring.keyFor('u1')
+    await keyring.keyFor('u1')
     await keyring.keyFor('u2')
     await keyring.destroy('u1')
     expect(await keyring.existingKey('u1')).toBeNull()
-    expect((await storedRows()).map((row) => row.subject)).toEqual(['u2'])
-    const renewed = await keyring.keyFor('u1')
-    expect(renewed).not.toEqual(old)
+    expect(await storedRows()).toEqual([
+      { subject: 'u1', wrapped_key: null },
+      { subject: 'u2', wrapped_key: expect.any(String) },
+    ])
+    await expect(keyring.keyFor('u1')).rejects.toThrow(SubjectErasedError)
+    await expect(createKeyring(database.db, SECRET).keyFor('u1')).rejects.toThrow(SubjectErasedError)
+    await keyring.destroy('u1')
+    expect((await storedRows()).map((row) => [row.subject, row.wrapped_key === null])).toEqual([
+      ['u1', true],
+      ['u2', false],
+    ])
     expect(await keyring.existingKey('u2')).not.toBeNull()
+  })
+
+  it('after a rotation, opens keys under a retired secret and re-wraps them under the current one', async () => {
+    const before = createKeyring(database.db, SECRET)
+    const a = await before.keyFor('a')
+    const b = await before.keyFor('b')
+    await before.keyFor('gone')
+    await before.destroy('gone')
+    const rotated = createKeyring(database.db, [`${SECRET}-new`, SECRET])
+    // First use re-wraps that key at once.
+    expect(await rotated.existingKey('a')).toEqual(a)
+    // The bulk pass does the rest and leaves tombstones alone.
+    expect(await rotated.rewrapAll({ batchSize: 1 })).toEqual({ rewrapped: 1, current: 1, unreadable: [] })
+    expect(await rotated.rewrapAll()).toEqual({ rewrapped: 0, current: 2, unreadable: [] })
+    // Now the old secret can go: the new one alone opens every key.
+    const after = createKeyring(database.db, `${SECRET}-new`)
+    expect(await after.existingKey('a')).toEqual(a)
+    expect(await after.existingKey('b')).toEqual(b)
+    expect(await after.existingKey('gone')).toBeNull()
+    await expect(createKeyring(database.db, SECRET).existingKey('b')).rejects.toThrow(DataKeyUnavailableError)
+  })
+
+  it('reports the keys no accepted secret opens instead of failing the pass', async () => {
+    await createKeyring(database.db, 'a-secret-that-was-lost-0123456789abcdef').keyFor('lost')
+    await createKeyring(database.db, SECRET).keyFor('kept')
+    expect(await createKeyring(database.db, SECRET).rewrapAll()).toEqual({
+      rewrapped: 0,
+      current: 1,
+      unreadable: ['lost'],
+    })
   })
 
   it('another process stops using a destroyed key once its cache entry expires', async () => {

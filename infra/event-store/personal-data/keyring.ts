@@ -1,51 +1,123 @@
 /// Per-subject (user id) data keys, stored wrapped in `tessera_data_keys`. Unwrapped keys are
-/// cached because every `readStream` on the command path needs one; `destroy` deletes the row and
-/// evicts the key, after which everything sealed under it is unreadable for good.
+/// cached briefly because every `readStream` on the command path needs one; erasing a subject
+/// replaces its row with a tombstone (no key), after which everything sealed under the key is
+/// unreadable for good and no fresh key is ever made for that subject.
+///
+/// Keys are wrapped under AUTH_SECRET; a key still wrapped under a retired secret
+/// (AUTH_SECRET_PREVIOUS) opens and is re-wrapped under the current one on first use, and
+/// `rewrapAll` (the `tessera rotate-secret` command) does the rest in one pass. The same table keeps
+/// the unique-claim key (claim-key.ts) under a reserved subject, so it travels with the data keys.
 
 import { type Kysely, sql } from 'kysely'
-import { generateDataKey, unwrapKey, wrapKey } from '../../crypto/data-keys.js'
+import {
+  FieldDecryptionError,
+  generateDataKey,
+  secretId,
+  unwrapBytes,
+  unwrapUnderAny,
+  wrapBytes,
+} from '../../crypto/data-keys.js'
 import type { Secret } from '../../crypto/hmac.js'
+import { secretList } from '../../crypto/signed-cookie.js'
+import { claimKeyOf } from './hashed-claims.js'
 
 export type Keyring = {
-  /** The subject's key, created on first use. */
+  /** The subject's key, created on first use; throws `SubjectErasedError` for an erased subject. */
   keyFor(subject: string): Promise<Buffer>
-  /** The subject's key, or null when it was destroyed or never created. */
+  /** The subject's key, or null when it was erased or never created. */
   existingKey(subject: string): Promise<Buffer | null>
   /** `existingKey` for many subjects in one query; subjects without a key are absent from the map. */
   existingKeys(subjects: Iterable<string>): Promise<Map<string, Buffer>>
+  /** Erases the subject (idempotent): its key is destroyed and a tombstone keeps it from coming back. */
   destroy(subject: string): Promise<void>
+  /** Drops the subject's cached key here: another process erased it. */
+  forget(subject: string): void
   /** Forgets every cached key (they are read again from the table when needed). */
   clearCache(): void
+  /** Re-wraps under the current secret every key still wrapped under a retired one. */
+  rewrapAll(options?: { batchSize?: number }): Promise<RewrapReport>
+  /** The key material kept under a reserved subject (`tessera:` prefix), created by `create` once. */
+  reservedKey(subject: `tessera:${string}`, create: () => Promise<Buffer>): Promise<Buffer>
+  /** The key unique claims are hashed under (hashed-claims.ts); rotation does not change it. */
+  claimKey(): Promise<Buffer>
+}
+
+export type RewrapReport = {
+  /** Keys that were under a retired secret and now are under the current one. */
+  rewrapped: number
+  /** Keys already under the current secret. */
+  current: number
+  /** Subjects whose key no accepted secret opens (wrapped under a secret no longer configured). */
+  unreadable: string[]
 }
 
 export type KeyringOptions = {
   /**
    * How long an unwrapped key is trusted without looking at the table again. Bounds how long
-   * another process that cached a key can still decrypt after this one destroyed it.
+   * another process that cached a key can still decrypt after this one erased the subject.
    */
   cacheTtlMs?: number
   cacheSize?: number
   now?: () => number
 }
 
+/** Short: an erasure on another instance must stop this one decrypting within seconds. */
+export const DEFAULT_KEY_CACHE_TTL_MS = 5_000
+
 type CachedKey = { key: Buffer; until: number }
-type KeyRow = { subject: string; wrapped_key: string }
+type KeyRow = { subject: string; wrapped_key: string | null; wrapped_by: string | null }
 
 // biome-ignore lint/suspicious/noExplicitAny: the keyring reads and writes its own table only
 type Db = Kysely<any>
 
+const DATA_KEY_BYTES = 32
+const isReserved = (subject: string) => subject.startsWith('tessera:')
+
 export class DataKeyUnavailableError extends Error {
   override readonly name = 'DataKeyUnavailableError'
   constructor(readonly subject: string) {
-    super(`The data key of subject ${subject} cannot be unwrapped: was AUTH_SECRET changed?`)
+    super(
+      `The data key of subject ${subject} cannot be unwrapped under AUTH_SECRET or AUTH_SECRET_PREVIOUS: ` +
+        'was the secret that wrapped it removed before `tessera rotate-secret` re-wrapped it?',
+    )
   }
 }
 
-export const createKeyring = (db: Db, secret: Secret, options: KeyringOptions = {}): Keyring => {
-  const { cacheTtlMs = 10 * 60_000, cacheSize = 10_000, now = Date.now } = options
+export class SubjectErasedError extends Error {
+  override readonly name = 'SubjectErasedError'
+  constructor(readonly subject: string) {
+    super(`subject ${subject} was erased: nothing may be sealed for it again`)
+  }
+}
+
+/**
+ * Tombstones for these subjects, in the caller's transaction: the append of the event that erases
+ * them commits its erasure with it, so no crash can leave a deleted user's data readable.
+ */
+export const eraseSubjectsIn = async (db: Db, subjects: readonly string[]): Promise<void> => {
+  if (subjects.length === 0) return
+  await sql`
+    insert into tessera_data_keys (subject, wrapped_key, wrapped_by, erased_at)
+    select subject, null, null, now() from unnest(${[...subjects]}::text[]) as erased(subject)
+    on conflict (subject) do update
+      set wrapped_key = null, wrapped_by = null,
+          erased_at = coalesce(tessera_data_keys.erased_at, excluded.erased_at)`.execute(db)
+}
+
+/** `secrets`: the current secret first, then the retired ones (AUTH_SECRET_PREVIOUS). */
+export const createKeyring = (
+  db: Db,
+  secrets: Secret | readonly Secret[],
+  options: KeyringOptions = {},
+): Keyring => {
+  const accepted = secretList(secrets)
+  const [current] = accepted
+  if (current === undefined) throw new Error('a keyring needs at least one secret')
+  const currentId = secretId(current)
+  const { cacheTtlMs = DEFAULT_KEY_CACHE_TTL_MS, cacheSize = 10_000, now = Date.now } = options
   const cache = new Map<string, CachedKey>()
-  // Bumped by every destroy, so a lookup that overlapped one does not cache what it read.
-  let destroys = 0
+  // Bumped by every erasure seen here, so a lookup that overlapped one does not cache what it read.
+  let erasures = 0
 
   const cached = (subject: string): Buffer | null => {
     const entry = cache.get(subject)
@@ -66,12 +138,26 @@ export const createKeyring = (db: Db, secret: Secret, options: KeyringOptions = 
     return key
   }
 
-  const unwrap = (row: KeyRow): Buffer => {
+  const wrap = (subject: string, key: Uint8Array) => wrapBytes(current, key, subject)
+
+  /** Opens a row under whichever accepted secret wrapped it; throws `DataKeyUnavailableError`. */
+  const open = (row: KeyRow & { wrapped_key: string }): { key: Buffer; stale: boolean } => {
     try {
-      return unwrapKey(secret, row.wrapped_key, row.subject)
-    } catch {
-      throw new DataKeyUnavailableError(row.subject)
+      const { key, secretIndex } = unwrapUnderAny(accepted, row.wrapped_key, row.subject, unwrapBytes)
+      if (!isReserved(row.subject) && key.length !== DATA_KEY_BYTES)
+        throw new FieldDecryptionError('malformed')
+      return { key, stale: secretIndex !== 0 || row.wrapped_by !== currentId }
+    } catch (error) {
+      if (error instanceof FieldDecryptionError) throw new DataKeyUnavailableError(row.subject)
+      throw error
     }
+  }
+
+  /** Compare-and-set: an erasure or another re-wrap that got there first wins. */
+  const rewrap = async (row: KeyRow & { wrapped_key: string }, key: Buffer): Promise<void> => {
+    await sql`
+      update tessera_data_keys set wrapped_key = ${wrap(row.subject, key)}, wrapped_by = ${currentId}
+      where subject = ${row.subject} and wrapped_key = ${row.wrapped_key}`.execute(db)
   }
 
   const existingKeys = async (subjects: Iterable<string>): Promise<Map<string, Buffer>> => {
@@ -83,30 +169,43 @@ export const createKeyring = (db: Db, secret: Secret, options: KeyringOptions = 
       else missing.push(subject)
     }
     if (missing.length === 0) return found
-    const before = destroys
+    const before = erasures
     const { rows } = await sql<KeyRow>`
-      select subject, wrapped_key from tessera_data_keys where subject = any(${missing}::text[])`.execute(db)
+      select subject, wrapped_key, wrapped_by from tessera_data_keys
+      where subject = any(${missing}::text[])`.execute(db)
     for (const row of rows) {
-      const key = unwrap(row)
-      found.set(row.subject, before === destroys ? remember(row.subject, key) : key)
+      if (row.wrapped_key === null) continue
+      const readable = { ...row, wrapped_key: row.wrapped_key }
+      const { key, stale } = open(readable)
+      // Re-wrapped on first use after a rotation, so the retired secret can be dropped sooner.
+      if (stale) await rewrap(readable, key)
+      found.set(row.subject, before === erasures ? remember(row.subject, key) : key)
     }
     return found
   }
 
-  return {
+  const forget = (subject: string) => {
+    // Lookups that began before the erasure committed may still hold the row: they must not cache it.
+    erasures += 1
+    // Not zeroed in place: an append that holds this buffer must not go on sealing under zeros.
+    cache.delete(subject)
+  }
+
+  const keyring: Keyring = {
     async keyFor(subject) {
       const known = cached(subject)
       if (known) return known
       // Two writers may create the first key at once: one insert wins, the other reads the winner.
+      // An erased subject's tombstone is a row too, so no fresh key ever replaces a destroyed one.
       const fresh = generateDataKey()
       const { rows } = await sql<KeyRow>`
-        insert into tessera_data_keys (subject, wrapped_key)
-        values (${subject}, ${wrapKey(secret, fresh, subject)})
+        insert into tessera_data_keys (subject, wrapped_key, wrapped_by)
+        values (${subject}, ${wrap(subject, fresh)}, ${currentId})
         on conflict (subject) do nothing
-        returning subject, wrapped_key`.execute(db)
+        returning subject, wrapped_key, wrapped_by`.execute(db)
       if (rows.length > 0) return remember(subject, fresh)
       const key = (await existingKeys([subject])).get(subject)
-      if (!key) throw new Error(`the data key of subject ${subject} was destroyed while being created`)
+      if (!key) throw new SubjectErasedError(subject)
       return key
     },
 
@@ -117,15 +216,60 @@ export const createKeyring = (db: Db, secret: Secret, options: KeyringOptions = 
     existingKeys,
 
     async destroy(subject) {
-      await sql`delete from tessera_data_keys where subject = ${subject}`.execute(db)
-      // Lookups that began before the delete committed may still hold the row: they must not cache it.
-      destroys += 1
-      // Not zeroed in place: an append that holds this buffer must not go on sealing under zeros.
-      cache.delete(subject)
+      await eraseSubjectsIn(db, [subject])
+      forget(subject)
     },
+
+    forget,
 
     clearCache() {
       cache.clear()
     },
+
+    async rewrapAll({ batchSize = 500 } = {}) {
+      const report: RewrapReport = { rewrapped: 0, current: 0, unreadable: [] }
+      let after = ''
+      for (;;) {
+        const { rows } = await sql<KeyRow>`
+          select subject, wrapped_key, wrapped_by from tessera_data_keys
+          where wrapped_key is not null and subject > ${after}
+          order by subject limit ${batchSize}`.execute(db)
+        for (const row of rows) {
+          after = row.subject
+          if (row.wrapped_key === null) continue
+          if (row.wrapped_by === currentId) {
+            report.current += 1
+            continue
+          }
+          const readable = { ...row, wrapped_key: row.wrapped_key }
+          try {
+            await rewrap(readable, open(readable).key)
+            report.rewrapped += 1
+          } catch (error) {
+            if (!(error instanceof DataKeyUnavailableError)) throw error
+            report.unreadable.push(row.subject)
+          }
+        }
+        if (rows.length < batchSize) return report
+      }
+    },
+
+    async reservedKey(subject, create) {
+      const found = await existingKeys([subject])
+      const known = found.get(subject)
+      if (known) return known
+      const material = await create()
+      await sql`
+        insert into tessera_data_keys (subject, wrapped_key, wrapped_by)
+        values (${subject}, ${wrap(subject, material)}, ${currentId})
+        on conflict (subject) do nothing`.execute(db)
+      // Another process may have created it first: its key is the one.
+      const key = (await existingKeys([subject])).get(subject)
+      if (!key) throw new Error(`the reserved key ${subject} could not be created`)
+      return key
+    },
+
+    claimKey: () => claimKeyOf(db, keyring, current),
   }
+  return keyring
 }

@@ -20,7 +20,7 @@
 /// Every JWT is issued at the event's time (`at`), not at sending time: a mail that is retried an
 /// hour later is the same mail, with the same token and the same expiry.
 
-import { deriveToken } from '../../../infra/crypto/derived-tokens.js'
+import { deriveRecordedToken, deriveToken, type TokenPurpose } from '../../../infra/crypto/derived-tokens.js'
 import { signEmailToken } from '../../../infra/crypto/email-token.js'
 import type { OutgoingMail } from '../../../infra/mail/mail.js'
 import {
@@ -40,6 +40,8 @@ export type MailLinkSettings = {
   /** Where the auth routes are mounted (config.basePath), e.g. `/api/auth`. */
   basePath: string
   secret: string
+  /** Retired secrets (AUTH_SECRET_PREVIOUS): a request hashed under one still mails its own token. */
+  previousSecrets?: readonly string[]
   /** Lifetime of the email JWTs in seconds (config.emailVerification.expiresIn). */
   emailTokenExpiresIn: number
 }
@@ -69,6 +71,14 @@ const render = async (
 ): Promise<RenderedMail> => {
   const link = (path: string, params: Record<string, string>) =>
     buildLink(settings.baseUrl, `${settings.basePath}${path}`, params)
+  // The token whose hash the command recorded, whichever accepted secret it was made under.
+  const recordedToken = (purpose: TokenPurpose, data: { requestId: string; tokenHash: string }) =>
+    deriveRecordedToken(
+      [settings.secret, ...(settings.previousSecrets ?? [])],
+      purpose,
+      data.requestId,
+      data.tokenHash,
+    ) ?? deriveToken(settings.secret, purpose, data.requestId)
   const jwt = (claims: Parameters<typeof signEmailToken>[1]) =>
     signEmailToken(settings.secret, claims, { now: at, expiresInSeconds: settings.emailTokenExpiresIn })
   switch (event.type) {
@@ -81,7 +91,7 @@ const render = async (
       })
     }
     case 'user.password-reset-requested': {
-      const token = deriveToken(settings.secret, 'password-reset', event.data.requestId)
+      const token = recordedToken('password-reset', event.data)
       const callbackURL = callbackOrRoot(event.data.redirectTo)
       return resetPassword({ name, url: link(`/reset-password/${token}`, { callbackURL }) })
     }
@@ -99,7 +109,7 @@ const render = async (
       return verifyNewEmail({ name, currentEmail, url })
     }
     case 'user.deletion-requested': {
-      const token = deriveToken(settings.secret, 'delete-account', event.data.requestId)
+      const token = recordedToken('delete-account', event.data)
       const url = link('/delete-user/callback', {
         token,
         callbackURL: callbackOrRoot(event.data.callbackURL),
