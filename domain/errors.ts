@@ -116,6 +116,22 @@ export const AUTH_ERRORS = defineErrors({
   INVALID_ERROR_CALLBACK_URL: [403, 'Invalid errorCallbackURL'],
   INVALID_NEW_USER_CALLBACK_URL: [403, 'Invalid newUserCallbackURL'],
   TOO_MANY_REQUESTS: [429, 'Too many requests. Please try again later.'],
+  // API keys (better-auth's @better-auth/api-key 1.7: its codes, statuses and messages)
+  UNAUTHORIZED_SESSION: [401, 'Unauthorized or invalid session'],
+  KEY_NOT_FOUND: [404, 'API Key not found'],
+  INVALID_METADATA_TYPE: [400, 'metadata must be an object or undefined'],
+  REFILL_AMOUNT_AND_INTERVAL_REQUIRED: [400, 'refillAmount is required when refillInterval is provided'],
+  REFILL_INTERVAL_AND_AMOUNT_REQUIRED: [400, 'refillInterval is required when refillAmount is provided'],
+  EXPIRES_IN_IS_TOO_SMALL: [400, 'The expiresIn is smaller than the predefined minimum value.'],
+  EXPIRES_IN_IS_TOO_LARGE: [400, 'The expiresIn is larger than the predefined maximum value.'],
+  INVALID_PREFIX_LENGTH: [400, 'The prefix length is either too large or too small.'],
+  INVALID_NAME_LENGTH: [400, 'The name length is either too large or too small.'],
+  METADATA_DISABLED: [400, 'Metadata is disabled.'],
+  NO_VALUES_TO_UPDATE: [400, 'No values to update.'],
+  SERVER_ONLY_PROPERTY: [
+    400,
+    "The property you're trying to set can only be set from the server auth instance only.",
+  ],
   // The server API (query-api/server-api/server-key.ts): Tessera's own, better-auth has no HTTP
   // equivalent (its server-only calls are function calls inside the application).
   SERVER_ONLY_OPERATION: [403, 'This operation is only available to the server API'],

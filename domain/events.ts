@@ -2,6 +2,8 @@
 /// aggregate adds its event union to `KnownEvent` and its declarations here; `handle` accepts only
 /// known events, so an undeclared event type fails typecheck rather than slipping by at run time.
 
+import { API_KEY_EVENT_DECLARATIONS } from './api-key/api-key.declarations.js'
+import type { ApiKeyEvent } from './api-key/api-key.js'
 import { LINKED_ACCOUNT_EVENT_DECLARATIONS } from './linked-accounts/linked-accounts.declarations.js'
 import type { LinkedAccountEvent } from './linked-accounts/linked-accounts.js'
 import { ORGANIZATION_EVENT_DECLARATIONS } from './organization/organization.declarations.js'
@@ -15,7 +17,7 @@ import type { SigningKeyEvent } from './signing-key/signing-key.js'
 import { USER_EVENT_DECLARATIONS } from './user/user.declarations.js'
 import type { UserEvent } from './user/user.events.js'
 
-export type KnownEvent = UserEvent | SessionEvent | SigningKeyEvent | OrganizationEvent | LinkedAccountEvent
+export type KnownEvent = UserEvent | SessionEvent | SigningKeyEvent | OrganizationEvent | LinkedAccountEvent | ApiKeyEvent
 export type KnownEventType = KnownEvent['type']
 
 /** A declaration as code that reads any event sees it: data of an unknown shape, paths as text. */
@@ -32,6 +34,7 @@ const DECLARATIONS = new Map(
     ...SIGNING_KEY_EVENT_DECLARATIONS,
     ...ORGANIZATION_EVENT_DECLARATIONS,
     ...LINKED_ACCOUNT_EVENT_DECLARATIONS,
+    ...API_KEY_EVENT_DECLARATIONS,
   }),
 ) as unknown as ReadonlyMap<string, AnyEventDeclaration>
 

@@ -1,6 +1,7 @@
 /// Every read-model projection, in the order they are applied to each event.
 
 import { linkedAccountsProjection } from './accounts/linked-accounts.projection.js'
+import { apiKeysProjection } from './api-keys/api-keys.projection.js'
 import { activityProjection } from './activity/activity.projection.js'
 import { jwksProjection } from './jwks/jwks.projection.js'
 import { oneTimeTokensProjection } from './one-time-tokens/one-time-tokens.projection.js'
@@ -19,4 +20,5 @@ export const readModelProjections: readonly Projection[] = [
   activityProjection,
   jwksProjection,
   pendingEmailChangesProjection,
+  apiKeysProjection,
 ]

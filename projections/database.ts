@@ -1,6 +1,7 @@
 /// The read-model schema as Kysely sees it: one entry per table, filled by the projections.
 
 import type { ActivityTable } from './activity/activity.table.js'
+import type { ApiKeysTable } from './api-keys/api-keys.table.js'
 import type { JwksTable } from './jwks/jwks.table.js'
 import type { OneTimeTokensTable } from './one-time-tokens/one-time-tokens.table.js'
 import type { PendingEmailChangesTable } from './pending-email-changes/pending-email-changes.table.js'
@@ -17,4 +18,5 @@ export type Database = {
   jwks: JwksTable
   pending_email_changes: PendingEmailChangesTable
   tessera_checkpoints: CheckpointsTable
+  api_keys: ApiKeysTable
 }

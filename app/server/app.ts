@@ -14,6 +14,8 @@ import { multiSessionRoutes } from '../../command-api/multi-session/multi-sessio
 import { passwordResetRoutes } from '../../command-api/password-reset/password-reset.routes.js'
 import { sessionCommandRoutes } from '../../command-api/sessions/session-commands.routes.js'
 import { serverApiRoutes } from '../../command-api/server-api/server-api.routes.js'
+import { apiKeyCommandRoutes } from '../../command-api/api-key/api-key.routes.js'
+import { apiKeyQueryRoutes } from '../../query-api/api-key/api-key.routes.js'
 import { readYourWritesHook } from '../../command-api/shared/read-your-writes.js'
 import { usernameRoutes } from '../../command-api/username/username.routes.js'
 import { AUTH_ERRORS } from '../../domain/errors.js'
@@ -105,6 +107,8 @@ export const buildApp = async (
       await api.register(portalConfigRoutes(ctx))
       await api.register(jwtRoutes(ctx))
       await api.register(serverApiRoutes(ctx))
+      await api.register(apiKeyCommandRoutes(ctx))
+      await api.register(apiKeyQueryRoutes(ctx))
     },
     { prefix: ctx.config.basePath },
   )

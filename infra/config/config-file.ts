@@ -37,6 +37,8 @@ export type FeatureOptions = {
   }
   /** Social sign-in providers by id, as written (secrets may name environment variables). */
   socialProviders: Record<string, SocialProviderFileOptions>
+  /** API keys (better-auth's api-key plugin option of the same name): metadata off by default. */
+  apiKey: { enableMetadata: boolean }
 }
 
 export const DEFAULT_CONFIG_FILE = 'tessera.config.json'
@@ -79,6 +81,7 @@ export const parseFeatureOptions = (json: unknown, label = DEFAULT_CONFIG_FILE):
     username: username(root.section('username')),
     rateLimit: rateLimit(root.section('rateLimit')),
     jwt: jwt(root.section('jwt')),
+    apiKey: apiKey(root.section('apiKey')),
     socialProviders: parseSocialProviders(root.raw('socialProviders'), (path, reason) =>
       root.error(path, reason),
     ),
@@ -152,6 +155,9 @@ const jwt = (section: Section): FeatureOptions['jwt'] =>
     rotationIntervalSeconds: section.integerOrNull('rotationIntervalSeconds', null),
     lifetimeSeconds: section.integer('lifetimeSeconds', 900, 1),
   })
+
+const apiKey = (section: Section): FeatureOptions['apiKey'] =>
+  section.done({ enableMetadata: section.boolean('enableMetadata', false) })
 
 type JsonObject = Record<string, unknown>
 

@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest'
+import { specFor } from '../../tests/support/given-when-then.js'
+import { type ApiKeyEvent, type ApiKeySettings, apiKeyDecider } from './api-key.js'
+import { changesForUpdate, grantsPermissions, settingsForNewKey } from './api-key-rules.js'
+
+const { given } = specFor(apiKeyDecider)
+const NOW = '2030-01-01T00:00:00.000Z'
+const settings: ApiKeySettings = {
+  name: 'ci',
+  expiresAt: '2030-01-02T00:00:00.000Z',
+  remaining: null,
+  refillAmount: null,
+  refillInterval: null,
+  rateLimitEnabled: true,
+  rateLimitTimeWindow: 86_400_000,
+  rateLimitMax: 10,
+  permissions: null,
+  metadata: null,
+}
+const created: ApiKeyEvent = {
+  type: 'api-key.created',
+  data: {
+    keyId: 'k1',
+    userId: 'ada',
+    prefix: null,
+    start: 'abcdef',
+    keyHash: 'h',
+    ...settings,
+    createdAt: NOW,
+  },
+}
+const ref = { keyId: 'k1', userId: 'ada' }
+
+describe('the API-key aggregate', () => {
+  it('creates a key once: a retried creation adds nothing', () => {
+    const command = {
+      type: 'create-api-key' as const,
+      keyId: 'k1',
+      userId: 'ada',
+      prefix: null,
+      start: 'abcdef',
+      keyHash: 'h',
+      settings,
+      now: NOW,
+    }
+    given([]).when(command).then([created])
+    given([created]).when(command).then([])
+  })
+
+  it("answers someone else's key as not found and leaves it alone", () => {
+    given([created])
+      .when({ type: 'update-api-key', userId: 'eve', changes: { name: 'x' } })
+      .thenThrows('KEY_NOT_FOUND')
+    given([created]).when({ type: 'delete-api-key', userId: 'eve' }).thenThrows('KEY_NOT_FOUND')
+  })
+
+  it('records a change and the enabled switch as separate events; the same switch twice is nothing', () => {
+    given([created])
+      .when({ type: 'update-api-key', userId: 'ada', changes: { name: 'x' }, enabled: false })
+      .then([
+        { type: 'api-key.updated', data: { ...ref, changes: { name: 'x' } } },
+        { type: 'api-key.disabled', data: ref },
+      ])
+    given([created]).when({ type: 'update-api-key', userId: 'ada', changes: {}, enabled: true }).then([])
+  })
+
+  it('expires a key only once its time has come, and a gone key is not found', () => {
+    given([created]).when({ type: 'expire-api-key', now: NOW }).then([])
+    given([created])
+      .when({ type: 'expire-api-key', now: '2030-01-02T00:00:01.000Z' })
+      .then([{ type: 'api-key.expired', data: { ...ref, expiresAt: settings.expiresAt as string } }])
+    const deleted: ApiKeyEvent = { type: 'api-key.deleted', data: { ...ref, reason: 'deleted' } }
+    given([created, deleted])
+      .when({ type: 'update-api-key', userId: 'ada', changes: { name: 'x' } })
+      .thenThrows('KEY_NOT_FOUND')
+    given([created, deleted]).when({ type: 'exhaust-api-key' }).then([])
+  })
+
+  it('summarises uses, never an empty summary', () => {
+    given([created])
+      .when({ type: 'record-api-key-use', count: 3, from: NOW, to: NOW })
+      .then([{ type: 'api-key.used', data: { ...ref, count: 3, from: NOW, to: NOW } }])
+    given([created]).when({ type: 'record-api-key-use', count: 0, from: NOW, to: NOW }).then([])
+  })
+})
+
+describe('the rules for new and changed keys', () => {
+  const options = { enableMetadata: false, now: new Date(NOW) }
+  const codeOf = (run: () => unknown) => {
+    try {
+      run()
+      return null
+    } catch (error) {
+      return (error as { code: string }).code
+    }
+  }
+
+  it('gives a user key the default limit of 10 a day, and a refilled key a full start', () => {
+    expect(settingsForNewKey({}, 'user', options)).toMatchObject({
+      rateLimitMax: 10,
+      rateLimitTimeWindow: 86_400_000,
+    })
+    expect(settingsForNewKey({ refillAmount: 5, refillInterval: 1000 }, 'server', options)).toMatchObject({
+      remaining: 5,
+    })
+  })
+
+  it('bounds expiry to 1..365 days', () => {
+    expect(codeOf(() => settingsForNewKey({ expiresIn: 86_399 }, 'user', options))).toBe(
+      'EXPIRES_IN_IS_TOO_SMALL',
+    )
+    expect(codeOf(() => settingsForNewKey({ expiresIn: 365 * 86_400 + 1 }, 'user', options))).toBe(
+      'EXPIRES_IN_IS_TOO_LARGE',
+    )
+    expect(settingsForNewKey({ expiresIn: 86_400 }, 'user', options).expiresAt).toBe(
+      '2030-01-02T00:00:00.000Z',
+    )
+  })
+
+  it('keeps server-only properties from users, and metadata off unless enabled', () => {
+    expect(codeOf(() => settingsForNewKey({ rateLimitEnabled: false }, 'user', options))).toBe(
+      'SERVER_ONLY_PROPERTY',
+    )
+    expect(codeOf(() => settingsForNewKey({ remaining: null }, 'user', options))).toBeNull()
+    expect(codeOf(() => settingsForNewKey({ metadata: { a: 1 } }, 'user', options))).toBe('METADATA_DISABLED')
+    expect(
+      settingsForNewKey({ metadata: { a: 1 } }, 'user', { ...options, enableMetadata: true }).metadata,
+    ).toEqual({ a: 1 })
+    expect(codeOf(() => changesForUpdate({ remaining: 4 }, 'user', options))).toBe('SERVER_ONLY_PROPERTY')
+    expect(codeOf(() => changesForUpdate({}, 'user', options))).toBe('NO_VALUES_TO_UPDATE')
+  })
+
+  it('grants only the actions a key holds, for every resource asked', () => {
+    const held = { files: ['read', 'write'], users: ['read'] }
+    expect(grantsPermissions(held, { files: ['read'], users: ['read'] })).toBe(true)
+    expect(grantsPermissions(held, { files: ['delete'] })).toBe(false)
+    expect(grantsPermissions(held, { billing: ['read'] })).toBe(false)
+    expect(grantsPermissions(null, { files: ['read'] })).toBe(false)
+  })
+})

@@ -1,0 +1,89 @@
+/// GET /api-key/list and GET /api-key/get?id: the signed-in user's keys, never their hashes and
+/// never the whole key. Someone else's key answers 404 KEY_NOT_FOUND, like an unknown id.
+
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { AUTH_ERRORS } from '../../domain/errors.js'
+import { ANY_ROUTE_ERRORS, errorResponses } from '../../infra/http/openapi.js'
+import { findApiKeyById, listApiKeysOfUser } from '../../projections/api-keys/api-keys.repository.js'
+import type { QueryContext } from '../context.js'
+import { authOf, sessionGuards } from '../sessions/require-session.js'
+import { ApiKeySchema, apiKeyJson } from './api-key-json.js'
+
+const ListQuery = Type.Object(
+  {
+    configId: Type.Optional(Type.Literal('default')),
+    limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
+    offset: Type.Optional(Type.Integer({ minimum: 0 })),
+    sortBy: Type.Optional(
+      Type.Union(['createdAt', 'updatedAt', 'name', 'expiresAt'].map((f) => Type.Literal(f))),
+    ),
+    sortDirection: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
+  },
+  { additionalProperties: false },
+)
+
+const GetQuery = Type.Object(
+  { id: Type.String({ maxLength: 256 }), configId: Type.Optional(Type.Literal('default')) },
+  { additionalProperties: false },
+)
+
+export const apiKeyQueryRoutes =
+  (ctx: QueryContext): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const { requireSession } = sessionGuards(ctx)
+
+    app.get(
+      '/api-key/list',
+      {
+        preHandler: requireSession,
+        schema: {
+          summary: 'List your API keys',
+          tags: ['API keys'],
+          querystring: ListQuery,
+          response: {
+            ...errorResponses(...ANY_ROUTE_ERRORS, 'UNAUTHORIZED'),
+            200: Type.Object({
+              apiKeys: Type.Array(ApiKeySchema),
+              total: Type.Integer(),
+              limit: Type.Optional(Type.Integer()),
+              offset: Type.Optional(Type.Integer()),
+            }),
+          },
+        },
+      },
+      async (request) => {
+        const { user } = authOf(request)
+        const { limit, offset, sortBy, sortDirection } = request.query
+        const { keys, total } = await listApiKeysOfUser(ctx.db, user.id, {
+          ...(limit === undefined ? {} : { limit }),
+          ...(offset === undefined ? {} : { offset }),
+          ...(sortBy === undefined ? {} : { sortBy: sortBy as 'createdAt' }),
+          ...(sortDirection === undefined ? {} : { sortDirection }),
+        })
+        return { apiKeys: keys.map(apiKeyJson), total, limit, offset }
+      },
+    )
+
+    app.get(
+      '/api-key/get',
+      {
+        preHandler: requireSession,
+        schema: {
+          summary: 'One of your API keys',
+          tags: ['API keys'],
+          querystring: GetQuery,
+          response: {
+            ...errorResponses(...ANY_ROUTE_ERRORS, 'UNAUTHORIZED', 'KEY_NOT_FOUND'),
+            200: ApiKeySchema,
+          },
+        },
+      },
+      async (request) => {
+        const { user } = authOf(request)
+        const row = await findApiKeyById(ctx.db, request.query.id)
+        if (!row || row.user_id !== user.id) throw AUTH_ERRORS.error('KEY_NOT_FOUND')
+        return apiKeyJson(row)
+      },
+    )
+  }
