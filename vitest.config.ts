@@ -38,6 +38,19 @@ export default defineConfig({
         },
       },
       {
+        // Faults injected into real parts (PostgreSQL stopped, the projector killed, 10,000 forged
+        // requests); each test prints its figures. One file at a time: they load the machine.
+        test: {
+          name: 'faults',
+          include: ['tests/faults/**/*.faults.spec.ts'],
+          environment: 'node',
+          globalSetup: ['tests/support/global-setup.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+      {
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.e2e.spec.ts'],

@@ -5,7 +5,7 @@
 import { once } from 'node:events'
 import { createReadStream, createWriteStream } from 'node:fs'
 import type { Readable, Writable } from 'node:stream'
-import { ConfigError, loadConfig } from '../../infra/config/config.js'
+import { acceptedSecrets, ConfigError, loadConfig } from '../../infra/config/config.js'
 import { formatPosition } from '../../infra/event-store/event-store.js'
 import { readModelProjections } from '../../projections/all.js'
 import { replay } from '../../projections/runner/projector.js'
@@ -55,7 +55,7 @@ export const importCommand = async (args: readonly string[]): Promise<void> => {
   const database = await openTesseraDatabase(databaseTargetOf(config))
   try {
     await migrateTessera(database.db)
-    const imported = await importArchive(database.db, input, config.secret)
+    const imported = await importArchive(database.db, input, acceptedSecrets(config))
     console.log(
       `Imported ${imported.events} events, ${imported.dataKeys} data keys, ${imported.claims} claims, ` +
         `${imported.checkpoints} reactor checkpoints, ${imported.skips} skips (log up to ${formatPosition(imported.lastPosition)}).`,

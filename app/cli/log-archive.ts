@@ -125,13 +125,13 @@ export type ImportResult = Counts & { lastPosition: GlobalPosition }
 
 /**
  * Imports an archive into an empty, migrated store, all in one transaction: a failure (a cut-off
- * file, keys `secret` cannot unwrap, a store that is not empty) leaves the store empty. The read
+ * file, keys none of `secrets` can unwrap, a store that is not empty) leaves the store empty. The read
  * models are not touched: replay them afterwards (their checkpoint starts at the beginning).
  */
 export const importArchive = async (
   db: Kysely<Database>,
   input: Readable,
-  secret: string,
+  secrets: readonly string[],
 ): Promise<ImportResult> => {
   if (!(await storeIsEmpty(db)))
     throw new ArchiveError(
@@ -162,10 +162,10 @@ export const importArchive = async (
     // A wrong AUTH_SECRET would import fine and then fail every request: refuse it here instead.
     const checkKeys = async () => {
       checkedKeys = true
-      const { rows } = await sql<{ subject: string }>`select subject from tessera_data_keys limit 20`.execute(
-        trx,
-      )
-      await createKeyring(trx, secret).existingKeys(rows.map((row) => row.subject))
+      const { rows } = await sql<{
+        subject: string
+      }>`select subject from tessera_data_keys where wrapped_key is not null limit 20`.execute(trx)
+      await createKeyring(trx, secrets).existingKeys(rows.map((row) => row.subject))
     }
 
     let lineNumber = 0
@@ -183,7 +183,13 @@ export const importArchive = async (
       if (line.record !== 'data-key' && !checkedKeys) await checkKeys()
       switch (line.record) {
         case 'data-key':
-          await insertDataKey(trx, line)
+          await insertDataKey(trx, {
+            subject: line.subject,
+            wrappedKey: line.wrappedKey ?? null,
+            wrappedBy: line.wrappedBy ?? null,
+            erasedAt: line.erasedAt ?? null,
+            createdAt: line.createdAt,
+          })
           counts.dataKeys++
           break
         case 'claim':
@@ -252,7 +258,7 @@ const positionOf = (text: string, lineNumber: number): GlobalPosition => {
 
 const REQUIRED: Record<ArchiveLine['record'], readonly string[]> = {
   header: ['format'],
-  'data-key': ['subject', 'wrappedKey', 'createdAt'],
+  'data-key': ['subject', 'createdAt'],
   claim: ['scope', 'value', 'owner'],
   checkpoint: ['name', 'position'],
   skip: ['name', 'eventId', 'eventType', 'skippedAt'],

@@ -27,8 +27,25 @@ export type StoredEvent = {
   position: GlobalPosition
 }
 
-/** A subject's data key, still wrapped under the secret that wrapped it. */
-export type StoredDataKey = { subject: string; wrappedKey: string; createdAt: string }
+/**
+ * A subject's data key, still wrapped under the secret that wrapped it (`wrappedBy` names which), or
+ * its tombstone (`wrappedKey` null, `erasedAt` set): an erased subject must never get a fresh key.
+ */
+export type StoredDataKey = {
+  subject: string
+  wrappedKey: string | null
+  wrappedBy: string | null
+  erasedAt: string | null
+  createdAt: string
+}
+
+type DataKeyRow = {
+  subject: string
+  wrapped_key: string | null
+  wrapped_by: string | null
+  erased_at: Date | null
+  created_at: Date
+}
 
 /** A unique claim; `value` is the keyed hash the store keeps, never the claimed value. */
 export type StoredClaim = { scope: string; value: string; owner: string }
@@ -46,11 +63,15 @@ type EventRow = {
 }
 
 export const readDataKeys = async (db: Db): Promise<StoredDataKey[]> => {
-  const { rows } = await sql<{ subject: string; wrapped_key: string; created_at: Date }>`
-    select subject, wrapped_key, created_at from tessera_data_keys order by subject`.execute(db)
+  const { rows } = await sql<DataKeyRow>`
+    select subject, wrapped_key, wrapped_by, erased_at, created_at from tessera_data_keys order by subject`.execute(
+    db,
+  )
   return rows.map((row) => ({
     subject: row.subject,
     wrappedKey: row.wrapped_key,
+    wrappedBy: row.wrapped_by,
+    erasedAt: row.erased_at ? new Date(row.erased_at).toISOString() : null,
     createdAt: new Date(row.created_at).toISOString(),
   }))
 }
@@ -104,8 +125,9 @@ export const storeIsEmpty = async (db: Db): Promise<boolean> => {
 
 export const insertDataKey = async (trx: Trx, key: StoredDataKey): Promise<void> => {
   await sql`
-    insert into tessera_data_keys (subject, wrapped_key, created_at)
-    values (${key.subject}, ${key.wrappedKey}, ${key.createdAt}::timestamptz)`.execute(trx)
+    insert into tessera_data_keys (subject, wrapped_key, wrapped_by, erased_at, created_at)
+    values (${key.subject}, ${key.wrappedKey}, ${key.wrappedBy}, ${key.erasedAt}::timestamptz,
+            ${key.createdAt}::timestamptz)`.execute(trx)
 }
 
 export const insertClaim = async (trx: Trx, claim: StoredClaim): Promise<void> => {
