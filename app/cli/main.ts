@@ -27,6 +27,7 @@ import {
 } from '../database.js'
 import { createTessera, databaseTargetOf, openEventStore, type Role } from '../server/tessera.js'
 import { exportCommand, importCommand } from './archive-commands.js'
+import { rotateSecretCommand } from './rotate-secret-command.js'
 
 const USAGE = `Usage: tessera <command>
 
@@ -36,6 +37,7 @@ Commands:
   replay                            rebuild every read model from the event log
   set-password <email>              give a password (read from stdin) to a user who has none
   jwks rotate                       retire the current JWT signing key and create the one that signs from now on
+  rotate-secret                     re-wrap every stored key under the current AUTH_SECRET (after a rotation)
   projections status                how far the read models trail the log, and why the projector halted if it did
   projections retry                 let a halted projector try its event again (after a fix)
   projections skip <tx:seq>         skip the event the projector halted on (recorded; replays skip it too)
@@ -181,6 +183,7 @@ const commands: Record<string, (args: readonly string[]) => Promise<void>> = {
   'set-password': setPasswordCommand,
   jwks: jwksCommand,
   projections: projectionsCommand,
+  'rotate-secret': rotateSecretCommand,
   export: exportCommand,
   import: importCommand,
   migrate: () =>
