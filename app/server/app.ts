@@ -13,6 +13,7 @@ import { deviceSessionsHook } from '../../command-api/multi-session/device-sessi
 import { multiSessionRoutes } from '../../command-api/multi-session/multi-session.routes.js'
 import { passwordResetRoutes } from '../../command-api/password-reset/password-reset.routes.js'
 import { sessionCommandRoutes } from '../../command-api/sessions/session-commands.routes.js'
+import { socialRoutes } from '../../command-api/social/social.routes.js'
 import { serverApiRoutes } from '../../command-api/server-api/server-api.routes.js'
 import { apiKeyCommandRoutes } from '../../command-api/api-key/api-key.routes.js'
 import { apiKeyQueryRoutes } from '../../query-api/api-key/api-key.routes.js'
@@ -30,6 +31,7 @@ import { activityQueryRoutes } from '../../query-api/activity/activity.routes.js
 import { pendingEmailChangeRoutes } from '../../query-api/email-change/pending-email-change.routes.js'
 import { healthRoutes } from '../../query-api/health/health.routes.js'
 import { jwtRoutes } from '../../query-api/jwt/jwt.routes.js'
+import { socialQueryRoutes } from '../../query-api/social/social.routes.js'
 import { deviceSessionQueryRoutes } from '../../query-api/multi-session/device-sessions.routes.js'
 import { portalConfigRoutes } from '../../query-api/portal/portal-config.routes.js'
 import { sessionQueryRoutes } from '../../query-api/sessions/session-queries.routes.js'
@@ -106,6 +108,8 @@ export const buildApp = async (
       await api.register(healthRoutes(ctx))
       await api.register(portalConfigRoutes(ctx))
       await api.register(jwtRoutes(ctx))
+      await api.register(socialRoutes(ctx))
+      await api.register(socialQueryRoutes(ctx))
       await api.register(serverApiRoutes(ctx))
       await api.register(apiKeyCommandRoutes(ctx))
       await api.register(apiKeyQueryRoutes(ctx))

@@ -28,7 +28,7 @@ export type SocialProviderSettings = {
   issuer: string | null
   clientId: string
   clientSecret: string
-  scopes: string[]
+  scopes: readonly string[]
   trusted: boolean
 }
 

@@ -1,0 +1,96 @@
+/// The state of a started OAuth flow: 32 random characters sent to the provider, a 128-character
+/// PKCE verifier and (for OpenID providers) a nonce, kept server-side for 10 minutes under the
+/// state's SHA-256 with the flow's data sealed (projections/accounts/oauth-states.ts), and the
+/// state in a signed cookie of the browser that started it. The callback takes the record (it is
+/// gone after one use) and refuses it unless the same browser brings it back, so an attacker cannot
+/// finish their own flow in someone else's browser (login CSRF).
+
+import { timingSafeEqual } from 'node:crypto'
+import { decryptField, encryptField } from '../../infra/crypto/data-keys.js'
+import { hmacSha256 } from '../../infra/crypto/hmac.js'
+import { signCookieValue, unsignCookieValue } from '../../infra/crypto/signed-cookie.js'
+import { ALPHANUMERIC, randomToken, sha256Hex } from '../../infra/crypto/tokens.js'
+import { saveOAuthState, takeOAuthState } from '../../projections/accounts/oauth-states.js'
+import type { CommandContext } from '../context.js'
+
+export const STATE_LIFETIME_MS = 10 * 60 * 1000
+const PKCE_ALPHABET = `${ALPHANUMERIC}-._~`
+
+export type OAuthStateData = {
+  providerId: string
+  callbackURL: string
+  errorURL: string | null
+  newUserURL: string | null
+  codeVerifier: string
+  nonce: string | null
+  /** Set when a signed-in user links another account. */
+  link: { userId: string; email: string } | null
+  requestSignUp: boolean
+  expiresAt: number
+}
+
+export type StartedState = { state: string; data: OAuthStateData; cookie: { name: string; value: string } }
+
+const sealingKey = (ctx: CommandContext) => hmacSha256(ctx.config.secret, 'tessera/oauth-state/v1')
+
+export const stateCookieName = (secure: boolean) =>
+  secure ? '__Secure-better-auth.state' : 'better-auth.state'
+
+export const startState = async (
+  ctx: CommandContext,
+  flow: Omit<OAuthStateData, 'codeVerifier' | 'nonce' | 'expiresAt'> & { openId: boolean },
+): Promise<StartedState> => {
+  const { openId, ...rest } = flow
+  const state = randomToken(32, ALPHANUMERIC)
+  const stateHash = sha256Hex(state)
+  const now = ctx.clock().getTime()
+  const data: OAuthStateData = {
+    ...rest,
+    codeVerifier: randomToken(128, PKCE_ALPHABET),
+    nonce: openId ? randomToken(32, ALPHANUMERIC) : null,
+    expiresAt: now + STATE_LIFETIME_MS,
+  }
+  await saveOAuthState(ctx.db, {
+    state_hash: stateHash,
+    sealed: encryptField(sealingKey(ctx), JSON.stringify(data), stateHash),
+    expires_at: new Date(data.expiresAt),
+  })
+  const secure = ctx.config.baseUrl.startsWith('https:')
+  return {
+    state,
+    data,
+    cookie: { name: stateCookieName(secure), value: signCookieValue(state, ctx.config.secret) },
+  }
+}
+
+export type TakenState =
+  | { ok: true; data: OAuthStateData }
+  | { ok: false; code: 'state_not_found' | 'state_mismatch'; errorURL: string | null }
+
+/** Takes the record once; `cookieValue` is the state cookie the browser sent (signed), if any. */
+export const takeState = async (
+  ctx: CommandContext,
+  state: string,
+  cookieValue: string | undefined,
+): Promise<TakenState> => {
+  if (!state || state.length > 256) return { ok: false, code: 'state_not_found', errorURL: null }
+  const stateHash = sha256Hex(state)
+  const row = await takeOAuthState(ctx.db, stateHash, ctx.clock())
+  if (!row) return { ok: false, code: 'state_not_found', errorURL: null }
+  let data: OAuthStateData
+  try {
+    data = JSON.parse(decryptField(sealingKey(ctx), row.sealed, stateHash)) as OAuthStateData
+  } catch {
+    return { ok: false, code: 'state_not_found', errorURL: null }
+  }
+  const fromCookie = cookieValue ? unsignCookieValue(cookieValue, ctx.config.secret) : null
+  if (fromCookie === null || !sameText(fromCookie, state))
+    return { ok: false, code: 'state_mismatch', errorURL: data.errorURL }
+  return { ok: true, data }
+}
+
+const sameText = (a: string, b: string) => {
+  const left = Buffer.from(a)
+  const right = Buffer.from(b)
+  return left.length === right.length && timingSafeEqual(left, right)
+}
