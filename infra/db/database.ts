@@ -42,6 +42,10 @@ const openPostgres = <Schema>(url: string, poolSize: number): OpenDatabase<Schem
   // here; unheard, the 'error' event would crash the process. The pool has already dropped that
   // client and the next query opens a new one.
   pool.on('error', () => {})
+  // The same for a connection that is checked out but between queries (a transaction awaiting the
+  // application, a held advisory lock): with no listener its 'error' event would end the process.
+  // The next query on it fails instead, and the pool discards it when it is released.
+  pool.on('connect', (client) => client.on('error', () => {}))
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) })
   return {
     db,

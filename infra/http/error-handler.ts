@@ -5,6 +5,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { AUTH_ERRORS, type AuthErrorCode } from '../../domain/errors.js'
 import { isDomainError } from '../../domain/shared/errors.js'
+import { isDatabaseUnavailable } from '../db/unavailable.js'
 
 type ValidationIssue = {
   keyword?: string
@@ -86,6 +87,17 @@ export const installErrorHandling = (app: FastifyInstance): void => {
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)
       return send(reply, error.statusCode, 'BAD_REQUEST', error.message)
+    // The database is down or restarting: say so (a load balancer and a client may retry), never a 500.
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable')
+      reply.header('retry-after', '5')
+      return send(
+        reply,
+        503,
+        'DATABASE_UNAVAILABLE',
+        'The service cannot reach its database. Try again in a moment.',
+      )
+    }
     request.log.error({ err: error }, 'unhandled error')
     return send(reply, 500, 'INTERNAL_SERVER_ERROR', AUTH_ERRORS.INTERNAL_SERVER_ERROR.message)
   })

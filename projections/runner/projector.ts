@@ -271,7 +271,10 @@ export const createProjector = (options: ProjectorOptions): Projector => {
       suspect = { error, attempts }
       if (attempts >= maxAttempts) return halt(error, attempts)
     }
-    const delay = Math.min(30_000, retryBaseMs * 2 ** (failures - 1))
+    // A projection's failure backs off far (it will likely fail again); a database that is away is
+    // asked again every few seconds, so the read models move within seconds of its return.
+    const ceiling = error instanceof ProjectionError ? 30_000 : 2_000
+    const delay = Math.min(ceiling, retryBaseMs * 2 ** (failures - 1))
     retryAt = Date.now() + delay
     logger.error(
       { err: error, group, failures, retryInMs: delay },
