@@ -5,6 +5,7 @@ import { apiKeysProjection } from './api-keys/api-keys.projection.js'
 import { activityProjection } from './activity/activity.projection.js'
 import { jwksProjection } from './jwks/jwks.projection.js'
 import { oneTimeTokensProjection } from './one-time-tokens/one-time-tokens.projection.js'
+import { organizationsProjection } from './organizations/organizations.projection.js'
 import { pendingEmailChangesProjection } from './pending-email-changes/pending-email-changes.projection.js'
 import type { Projection } from './projection.js'
 import { sessionsProjection } from './sessions/sessions.projection.js'
@@ -20,5 +21,6 @@ export const readModelProjections: readonly Projection[] = [
   activityProjection,
   jwksProjection,
   pendingEmailChangesProjection,
+  organizationsProjection,
   apiKeysProjection,
 ]

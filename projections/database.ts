@@ -4,6 +4,14 @@ import type { ActivityTable } from './activity/activity.table.js'
 import type { ApiKeysTable } from './api-keys/api-keys.table.js'
 import type { JwksTable } from './jwks/jwks.table.js'
 import type { OneTimeTokensTable } from './one-time-tokens/one-time-tokens.table.js'
+import type {
+  OrganizationInvitationsTable,
+  OrganizationMembersTable,
+  OrganizationRolesTable,
+  OrganizationsTable,
+  OrganizationTeamMembersTable,
+  OrganizationTeamsTable,
+} from './organizations/organizations.table.js'
 import type { PendingEmailChangesTable } from './pending-email-changes/pending-email-changes.table.js'
 import type { CheckpointsTable } from './runner/checkpoints.table.js'
 import type { SessionsTable } from './sessions/sessions.table.js'
@@ -17,6 +25,12 @@ export type Database = {
   activity: ActivityTable
   jwks: JwksTable
   pending_email_changes: PendingEmailChangesTable
+  organizations: OrganizationsTable
+  organization_members: OrganizationMembersTable
+  organization_invitations: OrganizationInvitationsTable
+  organization_teams: OrganizationTeamsTable
+  organization_team_members: OrganizationTeamMembersTable
+  organization_roles: OrganizationRolesTable
   tessera_checkpoints: CheckpointsTable
   api_keys: ApiKeysTable
 }

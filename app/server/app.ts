@@ -17,6 +17,7 @@ import { socialRoutes } from '../../command-api/social/social.routes.js'
 import { serverApiRoutes } from '../../command-api/server-api/server-api.routes.js'
 import { apiKeyCommandRoutes } from '../../command-api/api-key/api-key.routes.js'
 import { apiKeyQueryRoutes } from '../../query-api/api-key/api-key.routes.js'
+import { organizationRoutes } from '../../command-api/organization/organization.routes.js'
 import { readYourWritesHook } from '../../command-api/shared/read-your-writes.js'
 import { usernameRoutes } from '../../command-api/username/username.routes.js'
 import { AUTH_ERRORS } from '../../domain/errors.js'
@@ -35,6 +36,7 @@ import { socialQueryRoutes } from '../../query-api/social/social.routes.js'
 import { deviceSessionQueryRoutes } from '../../query-api/multi-session/device-sessions.routes.js'
 import { portalConfigRoutes } from '../../query-api/portal/portal-config.routes.js'
 import { sessionQueryRoutes } from '../../query-api/sessions/session-queries.routes.js'
+import { organizationQueryRoutes } from '../../query-api/organization/organization-queries.routes.js'
 import { registerApiReference } from './api-reference.js'
 import type { AppContext } from './context.js'
 import { registerPortal } from './portal.js'
@@ -101,6 +103,8 @@ export const buildApp = async (
       await api.register(passwordResetRoutes(ctx))
       await api.register(accountRoutes(ctx))
       await api.register(multiSessionRoutes(ctx))
+      await api.register(organizationRoutes(ctx))
+      await api.register(organizationQueryRoutes(ctx))
       await api.register(sessionQueryRoutes(ctx))
       await api.register(activityQueryRoutes(ctx))
       await api.register(pendingEmailChangeRoutes(ctx))

@@ -35,6 +35,28 @@ export type FeatureOptions = {
     rotationIntervalSeconds: number | null
     lifetimeSeconds: number
   }
+  /**
+   * Organizations (better-auth's organization plugin options of the same names). Seconds for
+   * `invitationExpiresIn`; null limits are unlimited. `creatorRole` is a built-in role.
+   */
+  organization: {
+    allowUserToCreateOrganization: boolean
+    organizationLimit: number | null
+    creatorRole: 'owner' | 'admin' | 'member'
+    membershipLimit: number
+    invitationLimit: number
+    invitationExpiresIn: number
+    requireEmailVerificationOnInvitation: boolean
+    disableOrganizationDeletion: boolean
+    teams: {
+      enabled: boolean
+      defaultTeam: boolean
+      maximumTeams: number | null
+      maximumMembersPerTeam: number | null
+      allowRemovingAllTeams: boolean
+    }
+    dynamicAccessControl: { enabled: boolean; maximumRolesPerOrganization: number | null }
+  }
   /** Social sign-in providers by id, as written (secrets may name environment variables). */
   socialProviders: Record<string, SocialProviderFileOptions>
   /** API keys (better-auth's api-key plugin option of the same name): metadata off by default. */
@@ -81,6 +103,7 @@ export const parseFeatureOptions = (json: unknown, label = DEFAULT_CONFIG_FILE):
     username: username(root.section('username')),
     rateLimit: rateLimit(root.section('rateLimit')),
     jwt: jwt(root.section('jwt')),
+    organization: organization(root.section('organization')),
     apiKey: apiKey(root.section('apiKey')),
     socialProviders: parseSocialProviders(root.raw('socialProviders'), (path, reason) =>
       root.error(path, reason),
@@ -158,6 +181,32 @@ const jwt = (section: Section): FeatureOptions['jwt'] =>
 
 const apiKey = (section: Section): FeatureOptions['apiKey'] =>
   section.done({ enableMetadata: section.boolean('enableMetadata', false) })
+
+const organization = (section: Section): FeatureOptions['organization'] => {
+  const teams = section.section('teams')
+  const dynamic = section.section('dynamicAccessControl')
+  return section.done({
+    allowUserToCreateOrganization: section.boolean('allowUserToCreateOrganization', true),
+    organizationLimit: section.integerOrNull('organizationLimit', null),
+    creatorRole: section.oneOf('creatorRole', ['owner', 'admin', 'member'], 'owner'),
+    membershipLimit: section.integer('membershipLimit', 100, 1),
+    invitationLimit: section.integer('invitationLimit', 100, 1),
+    invitationExpiresIn: section.integer('invitationExpiresIn', 172_800, 1),
+    requireEmailVerificationOnInvitation: section.boolean('requireEmailVerificationOnInvitation', false),
+    disableOrganizationDeletion: section.boolean('disableOrganizationDeletion', false),
+    teams: teams.done({
+      enabled: teams.boolean('enabled', true),
+      defaultTeam: teams.boolean('defaultTeam', true),
+      maximumTeams: teams.integerOrNull('maximumTeams', null),
+      maximumMembersPerTeam: teams.integerOrNull('maximumMembersPerTeam', null),
+      allowRemovingAllTeams: teams.boolean('allowRemovingAllTeams', false),
+    }),
+    dynamicAccessControl: dynamic.done({
+      enabled: dynamic.boolean('enabled', false),
+      maximumRolesPerOrganization: dynamic.integerOrNull('maximumRolesPerOrganization', null),
+    }),
+  })
+}
 
 type JsonObject = Record<string, unknown>
 

@@ -1,5 +1,6 @@
 /// Projects session events into `sessions`.
 
+import type { OrganizationEvent } from '../../domain/organization/organization.events.js'
 import type { SessionEvent } from '../../domain/session/session.js'
 import type { UserEvent } from '../../domain/user/user.events.js'
 import type { Projection } from '../projection.js'
@@ -9,7 +10,7 @@ export const sessionsProjection: Projection = {
   name: 'sessions',
   tables: ['sessions'],
   async apply(trx, recorded) {
-    const event = recorded as unknown as (SessionEvent | UserEvent) & typeof recorded
+    const event = recorded as unknown as (SessionEvent | UserEvent | OrganizationEvent) & typeof recorded
     const at = new Date(recorded.metadata.at)
     switch (event.type) {
       case 'session.started': {
@@ -25,6 +26,7 @@ export const sessionsProjection: Projection = {
             user_agent: userAgent,
             remember_me: rememberMe,
             active_organization_id: null,
+            active_team_id: null,
             created_at: at,
             updated_at: at,
           })
@@ -42,6 +44,31 @@ export const sessionsProjection: Projection = {
       case 'session.expired':
         await trx.deleteFrom('sessions').where('id', '=', event.data.sessionId).execute()
         await consumeRevocation(trx, recorded)
+        return
+      case 'session.active-organization-set':
+        await trx
+          .updateTable('sessions')
+          .set({ active_organization_id: event.data.organizationId, active_team_id: event.data.teamId })
+          .where('id', '=', event.data.sessionId)
+          .execute()
+        return
+      // Leaving an organization (or a team), being removed or its deletion clears it from all of the
+      // member's sessions, not only the one that asked.
+      case 'organization.member-removed':
+        await trx
+          .updateTable('sessions')
+          .set({ active_organization_id: null, active_team_id: null })
+          .where('user_id', '=', event.data.userId)
+          .where('active_organization_id', '=', event.data.organizationId)
+          .execute()
+        return
+      case 'organization.team-member-removed':
+        await trx
+          .updateTable('sessions')
+          .set({ active_team_id: null })
+          .where('user_id', '=', event.data.userId)
+          .where('active_team_id', '=', event.data.teamId)
+          .execute()
         return
       // Sessions go with their user.
       case 'user.deleted':

@@ -12,6 +12,8 @@ export type SessionsTable = {
   user_agent: string | null
   remember_me: boolean
   active_organization_id: string | null
+  /** The active team (organization plugin; the column comes with the organizations migration). */
+  active_team_id: string | null
   created_at: Date
   updated_at: Date
 }

@@ -26,6 +26,8 @@ export const SessionSchema = Type.Object({
   updatedAt: Type.String(),
   ipAddress: Type.Union([Type.String(), Type.Null()]),
   userAgent: Type.Union([Type.String(), Type.Null()]),
+  activeOrganizationId: Type.Union([Type.String(), Type.Null()]),
+  activeTeamId: Type.Union([Type.String(), Type.Null()]),
 })
 
 export const userJson = (user: UserRow) => ({
@@ -53,6 +55,8 @@ export const sessionJson = (session: SessionRow, token: string) => ({
   updatedAt: session.updated_at.toISOString(),
   ipAddress: session.ip_address,
   userAgent: session.user_agent,
+  activeOrganizationId: session.active_organization_id,
+  activeTeamId: session.active_team_id,
 })
 
 export const StatusSchema = Type.Object({ status: Type.Boolean() })

@@ -1,0 +1,110 @@
+/// What every organization use case shares: the policy from configuration, running a command on an
+/// organization's stream (slug claims, metadata), who is calling, and the session's active
+/// organization and team.
+
+import { AUTH_ERRORS } from '../../domain/errors.js'
+import type { OrganizationCommand, OrganizationPolicy } from '../../domain/organization/organization.js'
+import {
+  organizationClaims,
+  organizationDecider,
+  organizationStream,
+} from '../../domain/organization/organization.js'
+import { sessionDecider, sessionStream } from '../../domain/session/session.js'
+import type { Actor, RequestOrigin } from '../../domain/shared/metadata.js'
+import { metadataFor } from '../../domain/shared/metadata.js'
+import type { Config } from '../../infra/config/config.js'
+import { hmacSha256 } from '../../infra/crypto/hmac.js'
+import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
+import type { FoundSession } from '../../query-api/sessions/resolve-session.js'
+import type { CommandContext } from '../context.js'
+
+export const organizationPolicy = (config: Config): OrganizationPolicy => {
+  const options = config.organization
+  return {
+    creatorRole: options.creatorRole,
+    membershipLimit: options.membershipLimit,
+    invitationLimit: options.invitationLimit,
+    invitationExpiresInSeconds: options.invitationExpiresIn,
+    teams: options.teams,
+    dynamicRoles: options.dynamicAccessControl.enabled
+      ? {
+          maximumRolesPerOrganization:
+            options.dynamicAccessControl.maximumRolesPerOrganization ?? Number.POSITIVE_INFINITY,
+        }
+      : null,
+  }
+}
+
+/** Who acts on an organization: a signed-in user, or the server (the CLI, the server API). */
+export type Caller =
+  | { kind: 'user'; userId: string; session: FoundSession }
+  | { kind: 'server'; actor: Actor }
+
+export const userCaller = (session: FoundSession): Caller => ({
+  kind: 'user',
+  userId: session.user.id,
+  session,
+})
+
+export const actorOf = (caller: Caller): Actor =>
+  caller.kind === 'user' ? { type: 'user', userId: caller.userId } : caller.actor
+
+export const actorUserIdOf = (caller: Caller): string | null =>
+  caller.kind === 'user' ? caller.userId : null
+
+export const runOrganizationCommand = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  organizationId: string,
+  command: OrganizationCommand,
+  actor: Actor,
+) => {
+  try {
+    return await ctx.handle(organizationDecider, organizationStream(organizationId), command, {
+      metadata: metadataFor(origin, actor, ctx.clock()),
+      claims: organizationClaims,
+    })
+  } catch (error) {
+    // The slug was claimed by another organization between our read and our append.
+    if (error instanceof UniqueClaimConflictError)
+      throw AUTH_ERRORS.error(
+        command.type === 'create-organization'
+          ? 'ORGANIZATION_ALREADY_EXISTS'
+          : 'ORGANIZATION_SLUG_ALREADY_TAKEN',
+      )
+    throw error
+  }
+}
+
+/** Records the session's active organization and team; nothing when they are already those. */
+export const setSessionContext = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  found: FoundSession,
+  organizationId: string | null,
+  teamId: string | null,
+): Promise<void> => {
+  const { session } = found
+  if (session.active_organization_id === organizationId && session.active_team_id === teamId) return
+  await ctx.handle(
+    sessionDecider,
+    sessionStream(session.id),
+    { type: 'set-active-organization', requestedBy: session.user_id, organizationId, teamId },
+    { metadata: metadataFor(origin, { type: 'user', userId: session.user_id }, ctx.clock()) },
+  )
+}
+
+/**
+ * The key id an invitee's address is sealed under: an HMAC of the lowercased address, so it names
+ * the person the invitation is for (with or without an account) and nobody can derive it without
+ * the secret. Deleting the account that holds the address destroys this key too.
+ */
+export const inviteeSubjectFor = (secret: Config['secret'], email: string): string =>
+  `invitee:${hmacSha256(secret, `invitee-email:${email.trim().toLowerCase()}`).toString('base64url')}`
+
+/** better-auth takes a role as a string ('admin,member') or an array; blanks are dropped. */
+export const normalizeRoles = (role: string | readonly string[]): string[] =>
+  (Array.isArray(role) ? role : [role])
+    .flatMap((entry: string) => entry.split(','))
+    .map((entry) => entry.trim())
+    .filter((entry) => entry.length > 0)

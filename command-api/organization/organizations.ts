@@ -1,0 +1,304 @@
+/// Organizations and their members: create, update, delete, set-active, leave, remove-member,
+/// update-member-role and (server only) add-member. Each decides against the organization's stream
+/// and answers from the read models, which `handle` has waited for.
+
+import { AUTH_ERRORS, errorWithStatus, invalidBodyField } from '../../domain/errors.js'
+import { DomainError } from '../../domain/shared/errors.js'
+import type { RequestOrigin } from '../../domain/shared/metadata.js'
+import { newId } from '../../infra/crypto/tokens.js'
+import {
+  countOrganizationsOfUser,
+  findMember,
+  findMemberByEmail,
+  findMemberById,
+  findOrganization,
+  findOrganizationBySlug,
+} from '../../projections/organizations/organizations.repository.js'
+import type { MemberRow, OrganizationRow } from '../../projections/organizations/organizations.table.js'
+import { findUserById } from '../../projections/users/users.repository.js'
+import type { FoundSession } from '../../query-api/sessions/resolve-session.js'
+import type { CommandContext } from '../context.js'
+import {
+  actorOf,
+  actorUserIdOf,
+  type Caller,
+  normalizeRoles,
+  organizationPolicy,
+  runOrganizationCommand,
+  setSessionContext,
+  userCaller,
+} from './organization-command.js'
+
+const mustFind = async <T>(lookup: Promise<T | undefined>): Promise<T> => {
+  const found = await lookup
+  // `handle` waited for the read models: a missing row is a bug, not a race.
+  if (found === undefined) throw AUTH_ERRORS.error('INTERNAL_SERVER_ERROR')
+  return found
+}
+
+export type CreateOrganizationInput = {
+  name: string
+  slug: string
+  logo: string | null
+  metadata: Record<string, unknown> | null
+  keepCurrentActiveOrganization: boolean
+}
+
+export const createOrganization = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  creator: { userId: string; session: FoundSession | null; system: boolean },
+  input: CreateOrganizationInput,
+): Promise<{ organization: OrganizationRow; member: MemberRow }> => {
+  const options = ctx.config.organization
+  if (!options.allowUserToCreateOrganization && !creator.system)
+    throw AUTH_ERRORS.error('YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION')
+  if (
+    options.organizationLimit !== null &&
+    (await countOrganizationsOfUser(ctx.db, creator.userId)) >= options.organizationLimit
+  )
+    throw AUTH_ERRORS.error('YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS')
+  // The slug claim decides between concurrent creates; this only answers the common case early.
+  if (await findOrganizationBySlug(ctx.db, input.slug)) throw AUTH_ERRORS.error('ORGANIZATION_ALREADY_EXISTS')
+  const organizationId = newId()
+  const memberId = newId()
+  const defaultTeam = { teamId: newId(), teamMemberId: newId() }
+  const { events } = await runOrganizationCommand(
+    ctx,
+    origin,
+    organizationId,
+    {
+      type: 'create-organization',
+      organizationId,
+      name: input.name,
+      slug: input.slug,
+      logo: input.logo,
+      metadata: input.metadata,
+      userId: creator.userId,
+      memberId,
+      defaultTeam,
+      now: ctx.clock().toISOString(),
+      policy: organizationPolicy(ctx.config),
+    },
+    creator.system ? { type: 'system' } : { type: 'user', userId: creator.userId },
+  )
+  if (creator.session && !input.keepCurrentActiveOrganization) {
+    const teamMade = events.some((event) => event.type === 'organization.team-created')
+    await setSessionContext(
+      ctx,
+      origin,
+      creator.session,
+      organizationId,
+      teamMade ? defaultTeam.teamId : null,
+    )
+  }
+  return {
+    organization: await mustFind(findOrganization(ctx.db, organizationId)),
+    member: await mustFind(findMemberById(ctx.db, memberId)),
+  }
+}
+
+/** The organization a request names, else the session's active one. */
+const targetOrganization = (auth: FoundSession, organizationId: string | undefined | null) =>
+  organizationId || auth.session.active_organization_id
+
+export const updateOrganization = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  auth: FoundSession,
+  input: {
+    organizationId?: string
+    data: { name?: string; slug?: string; logo?: string | null; metadata?: Record<string, unknown> }
+  },
+): Promise<OrganizationRow> => {
+  const organizationId = targetOrganization(auth, input.organizationId)
+  if (!organizationId) throw AUTH_ERRORS.error('ORGANIZATION_NOT_FOUND')
+  const { slug } = input.data
+  if (slug !== undefined) {
+    const holder = await findOrganizationBySlug(ctx.db, slug)
+    if (holder && holder.id !== organizationId) throw AUTH_ERRORS.error('ORGANIZATION_SLUG_ALREADY_TAKEN')
+  }
+  await runOrganizationCommand(
+    ctx,
+    origin,
+    organizationId,
+    {
+      type: 'update-organization',
+      actorUserId: auth.user.id,
+      ...input.data,
+      policy: organizationPolicy(ctx.config),
+    },
+    { type: 'user', userId: auth.user.id },
+  )
+  return mustFind(findOrganization(ctx.db, organizationId))
+}
+
+export const deleteOrganization = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  auth: FoundSession,
+  organizationId: string,
+): Promise<OrganizationRow> => {
+  if (ctx.config.organization.disableOrganizationDeletion)
+    throw new DomainError('ORGANIZATION_DELETION_DISABLED', 404, 'Organization deletion is disabled')
+  const before = await findOrganization(ctx.db, organizationId)
+  await runOrganizationCommand(
+    ctx,
+    origin,
+    organizationId,
+    { type: 'delete-organization', actorUserId: auth.user.id, policy: organizationPolicy(ctx.config) },
+    { type: 'user', userId: auth.user.id },
+  )
+  if (!before) throw AUTH_ERRORS.error('ORGANIZATION_NOT_FOUND')
+  return before
+}
+
+/**
+ * better-auth's set-active: null clears; nothing named keeps (and answers) the current one; a slug
+ * or id must name an organization the caller belongs to, else the active one is cleared and 403.
+ */
+export const setActiveOrganization = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  auth: FoundSession,
+  input: { organizationId?: string | null; organizationSlug?: string },
+): Promise<OrganizationRow | null> => {
+  if (input.organizationId === null) {
+    await setSessionContext(ctx, origin, auth, null, null)
+    return null
+  }
+  let organizationId = input.organizationId
+  if (!organizationId && input.organizationSlug) {
+    const bySlug = await findOrganizationBySlug(ctx.db, input.organizationSlug)
+    if (!bySlug) throw AUTH_ERRORS.error('ORGANIZATION_NOT_FOUND')
+    organizationId = bySlug.id
+  }
+  organizationId ||= auth.session.active_organization_id ?? undefined
+  if (!organizationId) return null
+  if (!(await findMember(ctx.db, organizationId, auth.user.id))) {
+    await setSessionContext(ctx, origin, auth, null, null)
+    throw errorWithStatus('USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION', 403)
+  }
+  const organization = await findOrganization(ctx.db, organizationId)
+  if (!organization) throw AUTH_ERRORS.error('ORGANIZATION_NOT_FOUND')
+  // Another organization's team does not follow the switch.
+  const teamId = auth.session.active_organization_id === organizationId ? auth.session.active_team_id : null
+  await setSessionContext(ctx, origin, auth, organizationId, teamId)
+  return organization
+}
+
+export const leaveOrganization = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  auth: FoundSession,
+  organizationId: string,
+): Promise<MemberRow> => {
+  const member = await findMember(ctx.db, organizationId, auth.user.id)
+  await runOrganizationCommand(
+    ctx,
+    origin,
+    organizationId,
+    { type: 'leave-organization', userId: auth.user.id, policy: organizationPolicy(ctx.config) },
+    { type: 'user', userId: auth.user.id },
+  )
+  if (!member) throw AUTH_ERRORS.error('MEMBER_NOT_FOUND')
+  return member
+}
+
+export const removeMember = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  caller: Caller,
+  input: { memberIdOrEmail: string; organizationId?: string },
+): Promise<MemberRow> => {
+  const organizationId =
+    caller.kind === 'user' ? targetOrganization(caller.session, input.organizationId) : input.organizationId
+  if (!organizationId) throw AUTH_ERRORS.error('NO_ACTIVE_ORGANIZATION')
+  const byEmail = input.memberIdOrEmail.includes('@')
+  const target = byEmail
+    ? await findMemberByEmail(ctx.db, organizationId, input.memberIdOrEmail)
+    : await findMemberById(ctx.db, input.memberIdOrEmail)
+  if (caller.kind === 'user' && !(await findMember(ctx.db, organizationId, caller.userId)))
+    throw AUTH_ERRORS.error('MEMBER_NOT_FOUND')
+  if (!target || target.organization_id !== organizationId) throw AUTH_ERRORS.error('MEMBER_NOT_FOUND')
+  await runOrganizationCommand(
+    ctx,
+    origin,
+    organizationId,
+    {
+      type: 'remove-member',
+      actorUserId: actorUserIdOf(caller),
+      target: { memberId: target.id },
+      policy: organizationPolicy(ctx.config),
+    },
+    actorOf(caller),
+  )
+  const { user: _user, ...member } = target as MemberRow & { user?: unknown }
+  return member
+}
+
+export const updateMemberRole = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  caller: Caller,
+  input: { memberId: string; role: string | string[]; organizationId?: string },
+): Promise<MemberRow> => {
+  const roles = normalizeRoles(input.role)
+  if (roles.length === 0) throw invalidBodyField('role', 'must name at least one role')
+  const organizationId =
+    caller.kind === 'user' ? targetOrganization(caller.session, input.organizationId) : input.organizationId
+  if (!organizationId) throw AUTH_ERRORS.error('NO_ACTIVE_ORGANIZATION')
+  if (caller.kind === 'user' && !(await findMember(ctx.db, organizationId, caller.userId)))
+    throw AUTH_ERRORS.error('MEMBER_NOT_FOUND')
+  const target = await findMemberById(ctx.db, input.memberId)
+  if (!target) throw AUTH_ERRORS.error('MEMBER_NOT_FOUND')
+  if (target.organization_id !== organizationId)
+    throw AUTH_ERRORS.error('YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER')
+  await runOrganizationCommand(
+    ctx,
+    origin,
+    organizationId,
+    {
+      type: 'update-member-role',
+      actorUserId: actorUserIdOf(caller),
+      memberId: input.memberId,
+      roles,
+      policy: organizationPolicy(ctx.config),
+    },
+    actorOf(caller),
+  )
+  return mustFind(findMemberById(ctx.db, input.memberId))
+}
+
+/** Server only (the CLI now, the server API later): adds a user without an invitation. */
+export const addMember = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  caller: Caller,
+  input: { userId: string; role: string | string[]; organizationId: string; teamId?: string },
+): Promise<MemberRow> => {
+  const roles = normalizeRoles(input.role)
+  if (roles.length === 0) throw invalidBodyField('role', 'must name at least one role')
+  if (!(await findUserById(ctx.db, input.userId))) throw errorWithStatus('USER_NOT_FOUND', 400)
+  const memberId = newId()
+  await runOrganizationCommand(
+    ctx,
+    origin,
+    input.organizationId,
+    {
+      type: 'add-member',
+      actorUserId: actorUserIdOf(caller),
+      memberId,
+      userId: input.userId,
+      roles,
+      teamId: input.teamId ?? null,
+      teamMemberId: newId(),
+      now: ctx.clock().toISOString(),
+      policy: organizationPolicy(ctx.config),
+    },
+    actorOf(caller),
+  )
+  return mustFind(findMemberById(ctx.db, memberId))
+}
+
+export { userCaller }

@@ -1,0 +1,214 @@
+/// Projects organization events into the organization tables. A deleted user's memberships and the
+/// invitations to their address go with them (the address is personal data).
+
+import type { OrganizationEvent } from '../../domain/organization/organization.events.js'
+import type { UserEvent } from '../../domain/user/user.events.js'
+import type { Projection } from '../projection.js'
+
+const json = (value: unknown): string | null => (value == null ? null : JSON.stringify(value))
+
+export const organizationsProjection: Projection = {
+  name: 'organizations',
+  tables: [
+    'organizations',
+    'organization_members',
+    'organization_invitations',
+    'organization_teams',
+    'organization_team_members',
+    'organization_roles',
+  ],
+  async apply(trx, recorded) {
+    const event = recorded as unknown as (OrganizationEvent | UserEvent) & typeof recorded
+    switch (event.type) {
+      case 'organization.created': {
+        const { organizationId, name, slug, logo, metadata, createdAt } = event.data
+        await trx
+          .insertInto('organizations')
+          .values({
+            id: organizationId,
+            name,
+            slug,
+            logo,
+            metadata: json(metadata),
+            created_at: new Date(createdAt),
+          })
+          .execute()
+        return
+      }
+      case 'organization.updated': {
+        const { organizationId, name, slug, logo, metadata } = event.data
+        await trx
+          .updateTable('organizations')
+          .set({ name, slug, logo, metadata: json(metadata) })
+          .where('id', '=', organizationId)
+          .execute()
+        return
+      }
+      case 'organization.deleted': {
+        const id = event.data.organizationId
+        await trx.deleteFrom('organization_team_members').where('organization_id', '=', id).execute()
+        await trx.deleteFrom('organization_teams').where('organization_id', '=', id).execute()
+        await trx.deleteFrom('organization_invitations').where('organization_id', '=', id).execute()
+        await trx.deleteFrom('organization_roles').where('organization_id', '=', id).execute()
+        await trx.deleteFrom('organization_members').where('organization_id', '=', id).execute()
+        await trx.deleteFrom('organizations').where('id', '=', id).execute()
+        return
+      }
+      case 'organization.member-added': {
+        const { organizationId, memberId, userId, role, createdAt } = event.data
+        await trx
+          .insertInto('organization_members')
+          .values({
+            id: memberId,
+            organization_id: organizationId,
+            user_id: userId,
+            role,
+            created_at: new Date(createdAt),
+          })
+          .execute()
+        return
+      }
+      case 'organization.member-removed': {
+        const { organizationId, memberId, userId } = event.data
+        await trx.deleteFrom('organization_members').where('id', '=', memberId).execute()
+        await trx
+          .deleteFrom('organization_team_members')
+          .where('organization_id', '=', organizationId)
+          .where('user_id', '=', userId)
+          .execute()
+        return
+      }
+      case 'organization.member-role-updated':
+        await trx
+          .updateTable('organization_members')
+          .set({ role: event.data.role })
+          .where('id', '=', event.data.memberId)
+          .execute()
+        return
+      case 'organization.invitation-created': {
+        const { organizationId, invitationId, email, role, teamId, inviterId, expiresAt, createdAt } =
+          event.data
+        await trx
+          .insertInto('organization_invitations')
+          .values({
+            id: invitationId,
+            organization_id: organizationId,
+            // Null once the invitee's key is destroyed (a replay after erasure).
+            email: email ?? '',
+            role,
+            status: 'pending',
+            team_id: teamId,
+            inviter_id: inviterId,
+            expires_at: new Date(expiresAt),
+            created_at: new Date(createdAt),
+          })
+          .execute()
+        return
+      }
+      case 'organization.invitation-renewed':
+        await trx
+          .updateTable('organization_invitations')
+          .set({ expires_at: new Date(event.data.expiresAt) })
+          .where('id', '=', event.data.invitationId)
+          .execute()
+        return
+      case 'organization.invitation-accepted':
+      case 'organization.invitation-rejected':
+      case 'organization.invitation-canceled': {
+        const status =
+          event.type === 'organization.invitation-accepted'
+            ? 'accepted'
+            : event.type === 'organization.invitation-rejected'
+              ? 'rejected'
+              : 'canceled'
+        await trx
+          .updateTable('organization_invitations')
+          .set({ status })
+          .where('id', '=', event.data.invitationId)
+          .execute()
+        return
+      }
+      case 'organization.team-created': {
+        const { organizationId, teamId, name, createdAt } = event.data
+        await trx
+          .insertInto('organization_teams')
+          .values({
+            id: teamId,
+            organization_id: organizationId,
+            name,
+            created_at: new Date(createdAt),
+            updated_at: null,
+          })
+          .execute()
+        return
+      }
+      case 'organization.team-updated':
+        await trx
+          .updateTable('organization_teams')
+          .set({ name: event.data.name, updated_at: new Date(event.data.updatedAt) })
+          .where('id', '=', event.data.teamId)
+          .execute()
+        return
+      case 'organization.team-removed':
+        await trx.deleteFrom('organization_team_members').where('team_id', '=', event.data.teamId).execute()
+        await trx.deleteFrom('organization_teams').where('id', '=', event.data.teamId).execute()
+        return
+      case 'organization.team-member-added': {
+        const { organizationId, teamId, teamMemberId, userId, createdAt } = event.data
+        await trx
+          .insertInto('organization_team_members')
+          .values({
+            id: teamMemberId,
+            team_id: teamId,
+            organization_id: organizationId,
+            user_id: userId,
+            created_at: new Date(createdAt),
+          })
+          .execute()
+        return
+      }
+      case 'organization.team-member-removed':
+        await trx
+          .deleteFrom('organization_team_members')
+          .where('team_id', '=', event.data.teamId)
+          .where('user_id', '=', event.data.userId)
+          .execute()
+        return
+      case 'organization.role-created': {
+        const { organizationId, roleId, role, permission, createdAt } = event.data
+        await trx
+          .insertInto('organization_roles')
+          .values({
+            id: roleId,
+            organization_id: organizationId,
+            role,
+            permission: JSON.stringify(permission),
+            created_at: new Date(createdAt),
+            updated_at: null,
+          })
+          .execute()
+        return
+      }
+      case 'organization.role-updated': {
+        const { roleId, role, permission, updatedAt } = event.data
+        await trx
+          .updateTable('organization_roles')
+          .set({ role, permission: JSON.stringify(permission), updated_at: new Date(updatedAt) })
+          .where('id', '=', roleId)
+          .execute()
+        return
+      }
+      case 'organization.role-deleted':
+        await trx.deleteFrom('organization_roles').where('id', '=', event.data.roleId).execute()
+        return
+      case 'user.deleted': {
+        const { userId, email } = event.data
+        await trx.deleteFrom('organization_members').where('user_id', '=', userId).execute()
+        await trx.deleteFrom('organization_team_members').where('user_id', '=', userId).execute()
+        if (email)
+          await trx.deleteFrom('organization_invitations').where('email', '=', email.toLowerCase()).execute()
+        return
+      }
+    }
+  },
+}
