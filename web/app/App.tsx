@@ -44,6 +44,7 @@ const EmailPage = page(() => import('../features/account/EmailPage.js'), 'EmailP
 const PasswordPage = page(() => import('../features/account/PasswordPage.js'), 'PasswordPage')
 const SecurityPage = page(() => import('../features/sessions/SecurityPage.js'), 'SecurityPage')
 const ActivityPage = page(() => import('../features/activity/ActivityPage.js'), 'ActivityPage')
+const ApiKeysPage = page(() => import('../features/api-keys/ApiKeysPage.js'), 'ApiKeysPage')
 
 /** Every page of the portal. The server answers these paths with index.html (SPA fallback). */
 export const App = () => (
@@ -81,6 +82,7 @@ export const App = () => (
           <Route path="account/password" element={<PasswordPage />} />
           <Route path="account/security" element={<SecurityPage />} />
           <Route path="account/activity" element={<ActivityPage />} />
+          <Route path="account/api-keys" element={<ApiKeysPage />} />
         </Route>
       </Route>
     </Route>

@@ -15,6 +15,7 @@ const SECTIONS: readonly { to: string; label: string; icon: IconName }[] = [
   { to: '/account/password', label: 'Password', icon: 'key' },
   { to: '/account/security', label: 'Security', icon: 'shield' },
   { to: '/account/activity', label: 'Activity', icon: 'activity' },
+  { to: '/account/api-keys', label: 'API keys', icon: 'terminal' },
 ]
 
 const AccountNav = () => (

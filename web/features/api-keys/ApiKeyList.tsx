@@ -1,0 +1,180 @@
+import { useEffect, useRef, useState } from 'react'
+import { formatTime } from '../../app/time.js'
+import { Badge } from '../../ui/Badge.js'
+import { Button } from '../../ui/Button.js'
+import { Icon } from '../../ui/icons.js'
+import { Notice } from '../../ui/Notice.js'
+import { messageFor } from '../errors/messages.js'
+import { type ApiKey, useDeleteApiKeyMutation, useUpdateApiKeyMutation } from './api-keys.api.js'
+
+const labelOf = (key: ApiKey) => key.name ?? 'Unnamed key'
+
+/** "3 uses", with what is left when the key has a usage limit. */
+export const usageOf = (key: ApiKey): string => {
+  const uses = key.requestCount === 1 ? '1 use' : `${key.requestCount} uses`
+  const limit =
+    key.rateLimitEnabled && key.rateLimitMax !== null && key.rateLimitTimeWindow === 86_400_000
+      ? ` (limit ${key.rateLimitMax} a day)`
+      : ''
+  return key.remaining === null ? `${uses}${limit}` : `${uses}, ${key.remaining} left${limit}`
+}
+
+const expired = (key: ApiKey, now: number) => key.expiresAt !== null && Date.parse(key.expiresAt) <= now
+
+/** Deleting is confirmed in a second step: a program using the key stops working. */
+const DeleteKey = ({
+  apiKey,
+  headingId,
+  onDeleted,
+}: {
+  apiKey: ApiKey
+  headingId: string
+  onDeleted: () => void
+}) => {
+  const [remove, { isLoading, error }] = useDeleteApiKeyMutation()
+  const [asking, setAsking] = useState(false)
+  const opener = useRef<HTMLButtonElement>(null)
+  const confirmButton = useRef<HTMLButtonElement>(null)
+  useEffect(() => {
+    if (asking) confirmButton.current?.focus()
+  }, [asking])
+  const confirm = async () => {
+    const result = await remove({ keyId: apiKey.id })
+    if (!('error' in result)) onDeleted()
+  }
+  const cancel = () => {
+    setAsking(false)
+    requestAnimationFrame(() => opener.current?.focus())
+  }
+  if (!asking)
+    return (
+      <Button
+        ref={opener}
+        size="small"
+        variant="danger-outline"
+        aria-describedby={headingId}
+        onClick={() => setAsking(true)}
+      >
+        Delete
+      </Button>
+    )
+  return (
+    <div className="confirm">
+      <p>
+        <strong>Delete “{labelOf(apiKey)}”?</strong> Anything still using it is refused from now on.
+      </p>
+      <Notice tone="error">{error ? messageFor(error) : null}</Notice>
+      <div className="form-actions">
+        <Button
+          ref={confirmButton}
+          size="small"
+          variant="danger"
+          pending={isLoading}
+          pendingLabel="Deleting…"
+          onClick={() => void confirm()}
+        >
+          Delete key
+        </Button>
+        <Button size="small" onClick={cancel}>
+          Cancel
+        </Button>
+      </div>
+    </div>
+  )
+}
+
+type ItemProps = { apiKey: ApiKey; now: number; onChanged: (message: string) => void }
+
+const ApiKeyItem = ({ apiKey, now, onChanged }: ItemProps) => {
+  const [update, { isLoading, error }] = useUpdateApiKeyMutation()
+  const headingId = `api-key-${apiKey.id}`
+  const toggle = async () => {
+    const result = await update({ keyId: apiKey.id, enabled: !apiKey.enabled })
+    if (!('error' in result)) onChanged(`“${labelOf(apiKey)}” is ${apiKey.enabled ? 'disabled' : 'enabled'}.`)
+  }
+  return (
+    <li className="session" aria-labelledby={headingId}>
+      <span className="session-icon">
+        <Icon name="key" size={20} />
+      </span>
+      <div className="session-body">
+        <h3 id={headingId}>
+          {labelOf(apiKey)}
+          {!apiKey.enabled ? <Badge tone="warning">Disabled</Badge> : null}
+          {expired(apiKey, now) ? <Badge tone="warning">Expired</Badge> : null}
+        </h3>
+        <dl className="facts">
+          <div>
+            <dt>Key</dt>
+            <dd className="api-key-start">{apiKey.start ? `${apiKey.start}…` : '—'}</dd>
+          </div>
+          <div>
+            <dt>Created</dt>
+            <dd>
+              <time dateTime={apiKey.createdAt}>{formatTime(apiKey.createdAt)}</time>
+            </dd>
+          </div>
+          <div>
+            <dt>Expires</dt>
+            <dd>
+              {apiKey.expiresAt ? (
+                <time dateTime={apiKey.expiresAt}>{formatTime(apiKey.expiresAt)}</time>
+              ) : (
+                'Never'
+              )}
+            </dd>
+          </div>
+          <div>
+            <dt>Last used</dt>
+            <dd>
+              {apiKey.lastRequest ? (
+                <time dateTime={apiKey.lastRequest}>{formatTime(apiKey.lastRequest)}</time>
+              ) : (
+                'Never'
+              )}
+            </dd>
+          </div>
+          <div>
+            <dt>Usage</dt>
+            <dd>{usageOf(apiKey)}</dd>
+          </div>
+        </dl>
+        {error ? <Notice tone="error">{messageFor(error)}</Notice> : null}
+      </div>
+      <div className="session-action api-key-actions">
+        <Button
+          size="small"
+          pending={isLoading}
+          pendingLabel="Saving…"
+          aria-describedby={headingId}
+          onClick={() => void toggle()}
+        >
+          {apiKey.enabled ? 'Disable' : 'Enable'}
+        </Button>
+        <DeleteKey
+          apiKey={apiKey}
+          headingId={headingId}
+          onDeleted={() => onChanged(`“${labelOf(apiKey)}” is deleted.`)}
+        />
+      </div>
+    </li>
+  )
+}
+
+export const ApiKeyList = ({
+  keys,
+  onChanged,
+}: {
+  keys: readonly ApiKey[]
+  onChanged: (message: string) => void
+}) => {
+  const now = Date.now()
+  if (keys.length === 0) return <p className="muted">You have no API keys yet.</p>
+  return (
+    <ul className="rows" aria-label="Your API keys">
+      {keys.map((apiKey) => (
+        <ApiKeyItem key={apiKey.id} apiKey={apiKey} now={now} onChanged={onChanged} />
+      ))}
+    </ul>
+  )
+}
