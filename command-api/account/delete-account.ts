@@ -59,13 +59,15 @@ export const deleteAccount = async (
     return 'User deleted'
   }
   const { requestId, tokenHash } = issueToken(ctx.config.secret, 'delete-account')
-  const expiresAt = new Date(ctx.clock().getTime() + DELETE_TOKEN_SECONDS * 1000).toISOString()
+  const now = ctx.clock()
+  const expiresAt = new Date(now.getTime() + DELETE_TOKEN_SECONDS * 1000).toISOString()
   await runUserCommand(ctx, origin, auth.user.id, {
     type: 'request-deletion',
     requestId,
     tokenHash,
     expiresAt,
     callbackURL: input.callbackURL,
+    now: now.toISOString(),
   })
   return 'Verification email sent'
 }

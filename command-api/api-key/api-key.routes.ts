@@ -209,7 +209,7 @@ export const apiKeyCommandRoutes =
           summary: 'Verify an API key (server API)',
           description:
             "Answers `{ valid, error, key }`: a refused key is `valid: false` with the reason in `error` (INVALID_API_KEY, KEY_DISABLED, KEY_EXPIRED, USAGE_EXCEEDED, RATE_LIMITED with `details.tryAgainIn` in ms, KEY_NOT_FOUND for missing permissions), never an HTTP error. A successful verification takes one from `remaining` and counts against the key's rate limit.",
-          tags: ['API keys', 'Server API'],
+          tags: ['API keys'],
           security: SERVER_API_SECURITY,
           body: VerifyBody,
           response: { ...errorResponses(...SERVER_API_ERRORS), 200: VerifyAnswerSchema },

@@ -96,12 +96,6 @@ export const loadConfig = (env: Env = process.env, options: LoadConfigOptions = 
   const databaseUrl = urlWithScheme(get, 'DATABASE_URL', ['postgres:', 'postgresql:'])
   const { rateLimit, socialProviders, ...features } = loadFeatureOptions(cwd, get('TESSERA_CONFIG'))
   const mail = parseMail(get)
-  if (production && !mail.smtpUrl && !mail.httpUrl) {
-    // The log transport prints each mail with its link: live reset and deletion tokens in the logs.
-    warnings.push(
-      'No SMTP_URL or MAIL_HTTP_URL: mails, with their one-time reset, verification and deletion links, are printed to the log.',
-    )
-  }
   checkEventStore(get)
   const shape: ConfigShape = {
     ...features,
@@ -130,6 +124,13 @@ export const loadConfig = (env: Env = process.env, options: LoadConfigOptions = 
     serverKeys: parseServerKeys(get('SERVER_KEYS')),
     warnings,
   }
+  // Checked after the secret, whose problems come first.
+  if (production && !mail.smtpUrl && !mail.httpUrl)
+    // The log transport prints each mail with its link: live reset and deletion tokens in the logs.
+    throw new ConfigError(
+      'SMTP_URL',
+      'SMTP_URL or MAIL_HTTP_URL is required when NODE_ENV=production: without one, mails and their one-time reset, verification and deletion links would be printed to the log.',
+    )
   return deepFreeze(shape)
 }
 

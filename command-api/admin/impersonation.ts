@@ -1,0 +1,76 @@
+/// Impersonation (better-auth's admin plugin): an operator opens a session as a user, marked
+/// `impersonatedBy`, for one hour by default; their own session waits in a signed `admin_session`
+/// cookie, and stop-impersonating ends the impersonation and hands that session back. Another admin
+/// may not be impersonated unless a role holds `impersonate-admins`. While it lasts, every command
+/// carries both identities (the session's user as actor, `impersonatedBy` in the metadata, see
+/// infra/http/request-metadata.ts), and reads in the person's activity as support acting for them.
+
+import {
+  IMPERSONATION_SECONDS,
+  impersonationRefusal,
+  type RoleDefinitions,
+} from '../../domain/admin/permissions.js'
+import { AUTH_ERRORS } from '../../domain/errors.js'
+import { sessionDecider, sessionStream } from '../../domain/session/session.js'
+import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
+import type { SessionWithUser } from '../../projections/sessions/sessions.repository.js'
+import type { UserRow } from '../../projections/users/users.table.js'
+import type { FoundSession } from '../../query-api/sessions/resolve-session.js'
+import type { CommandContext } from '../context.js'
+import { type StartedSession, startSession } from '../sessions/start-session.js'
+import { existingUser } from './manage-users.js'
+
+export type ImpersonationOptions = {
+  lifetimeSeconds?: number
+  allowImpersonatingAdmins?: boolean
+  roles?: RoleDefinitions
+}
+
+export type Impersonation = { session: StartedSession; user: UserRow; expiresAt: Date }
+
+export const impersonateUser = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  operator: FoundSession,
+  targetUserId: string,
+  options: ImpersonationOptions = {},
+): Promise<Impersonation> => {
+  const target = await existingUser(ctx, targetUserId)
+  const refusal = impersonationRefusal(operator.user.role, target.role, options)
+  if (refusal === 'not-allowed') throw AUTH_ERRORS.error('YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS')
+  if (refusal === 'target-is-admin') throw AUTH_ERRORS.error('YOU_CANNOT_IMPERSONATE_ADMINS')
+  const lifetimeSeconds = options.lifetimeSeconds ?? IMPERSONATION_SECONDS
+  const expiresAt = new Date(ctx.clock().getTime() + lifetimeSeconds * 1000)
+  // Not remembered: the cookie ends with the browser and the session never slides past its hour.
+  const session = await startSession(ctx, origin, {
+    userId: target.id,
+    rememberMe: false,
+    impersonatedBy: operator.user.id,
+    lifetimeSeconds,
+  })
+  return { session, user: target, expiresAt }
+}
+
+/**
+ * Ends the impersonation `current` is, and finds the operator's own session from the
+ * `admin_session` cookie's token: it must still be live and belong to the operator who impersonated.
+ */
+export const stopImpersonating = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  current: FoundSession,
+  adminToken: string | null,
+): Promise<SessionWithUser & { token: string }> => {
+  const operatorId = current.session.impersonated_by
+  if (!operatorId) throw AUTH_ERRORS.error('NOT_IMPERSONATING')
+  const lookup = adminToken ? await ctx.sessions.lookup(adminToken, ctx.clock()) : null
+  if (lookup?.status !== 'valid' || lookup.found.user.id !== operatorId)
+    throw AUTH_ERRORS.error('ADMIN_SESSION_NOT_FOUND')
+  await ctx.handle(
+    sessionDecider,
+    sessionStream(current.session.id),
+    { type: 'revoke-session', requestedBy: null, reason: 'sign-out' },
+    { metadata: metadataFor(origin, { type: 'user', userId: operatorId }, ctx.clock()) },
+  )
+  return lookup.found
+}

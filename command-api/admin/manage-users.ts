@@ -1,0 +1,204 @@
+/// What operators do to users (better-auth's admin plugin): create, update, set roles, ban and
+/// unban, set a password, remove. Every action is an event on the user's stream with the operator
+/// (or the server key) as actor; a removed user is erased like one who deleted their own account.
+
+import { joinRoles, rolesExist } from '../../domain/admin/permissions.js'
+import { AUTH_ERRORS, errorWithStatus } from '../../domain/errors.js'
+import type { Actor, RequestOrigin } from '../../domain/shared/metadata.js'
+import { DEFAULT_BAN_REASON } from '../../domain/user/ban.js'
+import { isValidEmail, normalizeEmail } from '../../domain/user/email.js'
+import { assertPasswordPolicy } from '../../domain/user/password-policy.js'
+import { hashPassword } from '../../infra/crypto/password.js'
+import { newId } from '../../infra/crypto/tokens.js'
+import { findUserByEmail, findUserById } from '../../projections/users/users.repository.js'
+import type { UserRow } from '../../projections/users/users.table.js'
+import type { CommandContext } from '../context.js'
+import { passwordLimits } from '../email-password/sign-up.js'
+import { runUserCommand } from '../shared/run-user-command.js'
+
+export type RoleInput = string | readonly string[]
+
+/** A role value as given: strings only (400 INVALID_ROLE_TYPE), each a role that exists. */
+export const checkedRoles = (role: unknown): string => {
+  const roles = Array.isArray(role) ? role : [role]
+  if (roles.length === 0 || roles.some((name) => typeof name !== 'string'))
+    throw AUTH_ERRORS.error('INVALID_ROLE_TYPE')
+  if (!rolesExist(roles as string[])) throw AUTH_ERRORS.error('YOU_ARE_NOT_ALLOWED_TO_SET_NON_EXISTENT_VALUE')
+  return joinRoles(roles as string[])
+}
+
+export const existingUser = async (ctx: CommandContext, userId: string): Promise<UserRow> => {
+  const user = await findUserById(ctx.db, userId)
+  if (!user) throw AUTH_ERRORS.error('USER_NOT_FOUND')
+  return user
+}
+
+const reread = (ctx: CommandContext, userId: string) => existingUser(ctx, userId)
+
+export const createUserByAdmin = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  actor: Actor,
+  input: { email: string; password: string | null; name: string; role: string | null },
+): Promise<UserRow> => {
+  const email = normalizeEmail(input.email)
+  if (!isValidEmail(email)) throw AUTH_ERRORS.error('INVALID_EMAIL')
+  if (input.password !== null) assertPasswordPolicy(input.password, passwordLimits(ctx))
+  // As better-auth's admin route: an address in use is a 400 here (sign-up says 422).
+  if (await findUserByEmail(ctx.db, email))
+    throw errorWithStatus('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL', 400)
+  const userId = newId()
+  const credential =
+    input.password === null ? null : { accountId: userId, passwordHash: await hashPassword(input.password) }
+  try {
+    await runUserCommand(
+      ctx,
+      origin,
+      userId,
+      {
+        type: 'register-user',
+        userId,
+        email,
+        name: input.name,
+        image: null,
+        credential,
+        sendVerification: false,
+        callbackURL: null,
+      },
+      actor,
+    )
+  } catch (error) {
+    // Two creations racing for one address: the store's claim refused the second.
+    if ((error as { code?: string }).code === 'USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL')
+      throw errorWithStatus('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL', 400)
+    throw error
+  }
+  if (input.role !== null)
+    await runUserCommand(ctx, origin, userId, { type: 'set-role', role: input.role }, actor)
+  return reread(ctx, userId)
+}
+
+export const setRoleByAdmin = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  actor: Actor,
+  { userId, role }: { userId: string; role: string },
+): Promise<UserRow> => {
+  await existingUser(ctx, userId)
+  await runUserCommand(ctx, origin, userId, { type: 'set-role', role }, actor)
+  return reread(ctx, userId)
+}
+
+export type BanInput = { userId: string; banReason: string | null; banExpiresIn: number | null }
+
+export const banUserByAdmin = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  actor: Actor,
+  { userId, banReason, banExpiresIn }: BanInput,
+): Promise<UserRow> => {
+  await existingUser(ctx, userId)
+  if (actor.type === 'user' && actor.userId === userId) throw AUTH_ERRORS.error('YOU_CANNOT_BAN_YOURSELF')
+  const expiresAt =
+    banExpiresIn === null ? null : new Date(ctx.clock().getTime() + banExpiresIn * 1000).toISOString()
+  // The ban event ends every session of the user at once, on every instance: it is written to the
+  // pending revocations in its own transaction (projections/sessions/pending-revocations.ts).
+  await runUserCommand(
+    ctx,
+    origin,
+    userId,
+    { type: 'ban-user', reason: banReason || DEFAULT_BAN_REASON, expiresAt },
+    actor,
+  )
+  return reread(ctx, userId)
+}
+
+export const unbanUserByAdmin = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  actor: Actor,
+  userId: string,
+): Promise<UserRow> => {
+  await existingUser(ctx, userId)
+  await runUserCommand(ctx, origin, userId, { type: 'unban-user' }, actor)
+  return reread(ctx, userId)
+}
+
+export const setUserPasswordByAdmin = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  actor: Actor,
+  { userId, newPassword }: { userId: string; newPassword: string },
+): Promise<void> => {
+  assertPasswordPolicy(newPassword, passwordLimits(ctx))
+  await existingUser(ctx, userId)
+  const passwordHash = await hashPassword(newPassword)
+  await runUserCommand(
+    ctx,
+    origin,
+    userId,
+    { type: 'admin-set-password', accountId: userId, passwordHash },
+    actor,
+  )
+}
+
+/** Removed as a self-deleted user is: sessions end, claims go, the data key is destroyed. */
+export const removeUserByAdmin = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  actor: Actor,
+  userId: string,
+): Promise<void> => {
+  if (actor.type === 'user' && actor.userId === userId) throw AUTH_ERRORS.error('YOU_CANNOT_REMOVE_YOURSELF')
+  await existingUser(ctx, userId)
+  await runUserCommand(ctx, origin, userId, { type: 'delete-user', proof: { kind: 'verified' } }, actor)
+  await ctx.eraseUser(userId)
+}
+
+export type AdminUserUpdate = {
+  name?: string
+  image?: string | null
+  email?: string
+  emailVerified?: boolean
+  role?: string
+  banned?: boolean
+  banReason?: string | null
+  banExpires?: string | null
+}
+
+/** update-user: the fields an operator may change, each through its own command. */
+export const updateUserByAdmin = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  actor: Actor,
+  userId: string,
+  data: AdminUserUpdate,
+): Promise<UserRow> => {
+  const user = await existingUser(ctx, userId)
+  const run = (command: Parameters<typeof runUserCommand>[3]) =>
+    runUserCommand(ctx, origin, userId, command, actor)
+  if (data.email !== undefined || data.emailVerified !== undefined) {
+    const email = data.email === undefined ? user.email : normalizeEmail(data.email)
+    if (!isValidEmail(email)) throw AUTH_ERRORS.error('INVALID_EMAIL')
+    const holder = email === user.email ? user : await findUserByEmail(ctx.db, email)
+    if (holder && holder.id !== userId) throw errorWithStatus('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL', 400)
+    await run({
+      type: 'admin-set-email',
+      newEmail: email,
+      emailVerified: data.emailVerified ?? user.email_verified,
+    })
+  }
+  if (data.name !== undefined || data.image !== undefined) {
+    const profile = {
+      ...(data.name !== undefined ? { name: data.name } : {}),
+      ...(data.image !== undefined ? { image: data.image } : {}),
+    }
+    await run({ type: 'update-profile', ...profile })
+  }
+  if (data.role !== undefined) await run({ type: 'set-role', role: data.role })
+  if (data.banned === true) {
+    const expiresAt = data.banExpires ?? null
+    await run({ type: 'ban-user', reason: data.banReason || DEFAULT_BAN_REASON, expiresAt })
+  } else if (data.banned === false) await run({ type: 'unban-user' })
+  return reread(ctx, userId)
+}

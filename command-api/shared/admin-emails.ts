@@ -1,0 +1,45 @@
+/// The first admins: `ADMIN_EMAILS` names addresses whose accounts get the admin role once that
+/// address is verified (a verification link, a verified email change, a provider that vouches for
+/// it at social sign-up), never before: whoever signs up first with an unverified address gets
+/// nothing. Once per account (the aggregate remembers), so an admin who later demotes it is not
+/// overruled. Recorded with the system as actor.
+
+import type { RequestOrigin } from '../../domain/shared/metadata.js'
+import { metadataFor } from '../../domain/shared/metadata.js'
+import type { UserEvent } from '../../domain/user/user.events.js'
+import { type UserCommand, userClaims, userDecider, userStream } from '../../domain/user/user.js'
+import type { CommandContext } from '../context.js'
+
+/** The address `event` proves verified, if it does. */
+const verifiedAddressOf = (event: UserEvent): string | null => {
+  switch (event.type) {
+    case 'user.email-verified':
+      return event.data.email
+    case 'user.email-changed':
+      return event.data.emailVerified ? event.data.email : null
+    case 'user.registered':
+      return event.data.emailVerified ? event.data.email : null
+    default:
+      return null
+  }
+}
+
+/** Call after appending a user's events: grants the admin role when they verified a listed address. */
+export const grantAdminIfListed = async (
+  { handle, clock, config }: Pick<CommandContext, 'handle' | 'clock' | 'config'>,
+  origin: RequestOrigin,
+  userId: string,
+  events: readonly UserEvent[],
+): Promise<void> => {
+  if (config.adminEmails.length === 0) return
+  const listed = events.some((event) => {
+    const address = verifiedAddressOf(event)
+    return address !== null && config.adminEmails.includes(address)
+  })
+  if (!listed) return
+  const command: UserCommand = { type: 'set-role', role: 'admin', grantedBy: 'admin-emails' }
+  await handle(userDecider, userStream(userId), command, {
+    metadata: metadataFor(origin, { type: 'system' }, clock()),
+    claims: userClaims,
+  })
+}

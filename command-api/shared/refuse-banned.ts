@@ -1,0 +1,32 @@
+/// The ban check every way in goes through (password, username, social, email-verification
+/// auto sign-in, impersonation, API-key sessions): `startSession` calls it before a session exists,
+/// as better-auth's admin plugin checks on session creation. A ban past its expiry lifts itself
+/// here, recorded with the system as actor.
+
+import { AUTH_ERRORS } from '../../domain/errors.js'
+import type { RequestOrigin } from '../../domain/shared/metadata.js'
+import { banStanding } from '../../domain/user/ban.js'
+import { findUserById } from '../../projections/users/users.repository.js'
+import type { CommandContext } from '../context.js'
+import { runUserCommand } from './run-user-command.js'
+
+/** Throws 403 BANNED_USER while a ban holds; lifts a ban that has expired. */
+export const refuseBannedUser = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  userId: string,
+): Promise<void> => {
+  const user = await findUserById(ctx.db, userId)
+  if (!user) return
+  const now = ctx.clock()
+  const standing = banStanding({ banned: user.banned, banExpires: user.ban_expires }, now)
+  if (standing === 'banned') throw AUTH_ERRORS.error('BANNED_USER')
+  if (standing === 'expired')
+    await runUserCommand(
+      ctx,
+      origin,
+      userId,
+      { type: 'lift-expired-ban', now: now.toISOString() },
+      { type: 'system' },
+    )
+}

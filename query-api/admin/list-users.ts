@@ -1,0 +1,132 @@
+/// list-users (better-auth's admin plugin): search by email or name (contains, starts_with,
+/// ends_with), one filter on any user field, sort, limit and offset, and the total matching.
+/// Searches ignore case. A field or operator the users table does not know answers an empty page,
+/// as better-auth's adapter failure does.
+
+import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely'
+import type { Database } from '../../projections/database.js'
+import type { UserRow } from '../../projections/users/users.table.js'
+
+export type ListUsersQuery = {
+  searchValue?: string
+  searchField?: 'email' | 'name'
+  searchOperator?: 'contains' | 'starts_with' | 'ends_with'
+  limit?: number
+  offset?: number
+  sortBy?: string
+  sortDirection?: 'asc' | 'desc'
+  filterField?: string
+  filterValue?: string | number | boolean | readonly (string | number)[]
+  filterOperator?: FilterOperator
+}
+
+export const FILTER_OPERATORS = [
+  'eq',
+  'ne',
+  'lt',
+  'lte',
+  'gt',
+  'gte',
+  'in',
+  'not_in',
+  'contains',
+  'starts_with',
+  'ends_with',
+] as const
+export type FilterOperator = (typeof FILTER_OPERATORS)[number]
+
+/** The user fields as the API names them, and their columns. */
+const COLUMNS = {
+  id: 'id',
+  email: 'email',
+  name: 'name',
+  image: 'image',
+  emailVerified: 'email_verified',
+  username: 'username',
+  displayUsername: 'display_username',
+  role: 'role',
+  banned: 'banned',
+  banReason: 'ban_reason',
+  banExpires: 'ban_expires',
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+} as const
+type Column = (typeof COLUMNS)[keyof typeof COLUMNS]
+
+const BOOLEAN_COLUMNS: readonly Column[] = ['email_verified', 'banned']
+const DATE_COLUMNS: readonly Column[] = ['ban_expires', 'created_at', 'updated_at']
+
+const columnOf = (field: string): Column | null =>
+  Object.hasOwn(COLUMNS, field) ? COLUMNS[field as keyof typeof COLUMNS] : null
+
+/** Query strings carry text: "true" is a boolean for a boolean field, a time for a date field. */
+const typed = (column: Column, value: string | number | boolean): unknown => {
+  if (BOOLEAN_COLUMNS.includes(column) && typeof value === 'string') return value === 'true'
+  if (DATE_COLUMNS.includes(column)) return new Date(value as string)
+  return value
+}
+
+const likePattern = (value: string, operator: 'contains' | 'starts_with' | 'ends_with') => {
+  const escaped = value.replace(/[\\%_]/g, (c) => `\\${c}`)
+  if (operator === 'starts_with') return `${escaped}%`
+  if (operator === 'ends_with') return `%${escaped}`
+  return `%${escaped}%`
+}
+
+type Where = (eb: ExpressionBuilder<Database, 'users'>) => Expression<SqlBool>
+
+const likeOn = (column: Column, value: string, operator: 'contains' | 'starts_with' | 'ends_with'): Where => {
+  const pattern = likePattern(value, operator)
+  // The role column holds several roles comma-separated; others are plain text.
+  return () => sql<SqlBool>`${sql.ref(`users.${column}`)} ilike ${pattern}`
+}
+
+const filterOn = (column: Column, operator: FilterOperator, raw: ListUsersQuery['filterValue']): Where => {
+  if (operator === 'contains' || operator === 'starts_with' || operator === 'ends_with')
+    return likeOn(column, String(raw), operator)
+  if (operator === 'in' || operator === 'not_in') {
+    const values = (Array.isArray(raw) ? raw : String(raw).split(',')).map((v) => typed(column, v))
+    if (values.length === 0) return () => sql<SqlBool>`${operator === 'not_in'}`
+    return (eb) => eb(sql.ref(`users.${column}`), operator === 'in' ? 'in' : 'not in', values)
+  }
+  const value = typed(column, raw as string | number | boolean)
+  const ops = { eq: '=', ne: '<>', lt: '<', lte: '<=', gt: '>', gte: '>=' } as const
+  if (value === null && operator === 'eq') return (eb) => eb(sql.ref(`users.${column}`), 'is', null)
+  return (eb) => eb(sql.ref(`users.${column}`), ops[operator], value)
+}
+
+export type UserPage = { users: UserRow[]; total: number }
+
+export const listUsers = async (db: Kysely<Database>, query: ListUsersQuery): Promise<UserPage> => {
+  const conditions: Where[] = []
+  if (query.searchValue) {
+    const column = columnOf(query.searchField ?? 'email')
+    if (!column) return { users: [], total: 0 }
+    conditions.push(likeOn(column, query.searchValue, query.searchOperator ?? 'contains'))
+  }
+  if (query.filterValue !== undefined) {
+    const column = columnOf(query.filterField ?? 'email')
+    if (!column) return { users: [], total: 0 }
+    conditions.push(filterOn(column, query.filterOperator ?? 'eq', query.filterValue))
+  }
+  const sortColumn = query.sortBy === undefined ? null : columnOf(query.sortBy)
+  if (query.sortBy !== undefined && !sortColumn) return { users: [], total: 0 }
+  const where = (eb: ExpressionBuilder<Database, 'users'>) =>
+    eb.and(conditions.map((condition) => condition(eb)))
+  let page = db.selectFrom('users').selectAll().where(where)
+  // A stable order under paging: the id breaks ties.
+  page = sortColumn
+    ? page.orderBy(sortColumn, query.sortDirection ?? 'asc').orderBy('id', 'asc')
+    : page.orderBy('created_at', 'asc').orderBy('id', 'asc')
+  if (query.limit !== undefined) page = page.limit(query.limit)
+  if (query.offset !== undefined) page = page.offset(query.offset)
+  const [users, count] = await Promise.all([
+    page.execute(),
+    db
+      .selectFrom('users')
+      .where(where)
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ])
+  return { users, total: Number(count.n) }
+}
