@@ -115,6 +115,9 @@ const serverEnv = (port: number, workDir: string, databaseUrl: string | undefine
     LOG_LEVEL: 'warn',
     AUTH_SECRET: randomBytes(24).toString('hex'),
     RATE_LIMIT: 'off',
+    // Production refuses to start without a mail transport; the benchmark sends no mail, so a port
+    // nothing listens on will do.
+    SMTP_URL: 'smtp://127.0.0.1:9',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   }
 }

@@ -151,11 +151,14 @@ export const accountRoutes =
       },
       async (request, reply) => {
         await limitRecipient(reply, request.body.newEmail)
-        await changeEmail(ctx, originOf(request), authOf(request), {
+        const record = await changeEmail(ctx, originOf(request), authOf(request), {
           newEmail: request.body.newEmail,
           callbackURL: request.body.callbackURL ?? null,
         })
-        return { status: true }
+        // Answer first: see changeEmail.
+        await reply.send({ status: true })
+        await record().catch((error: unknown) => request.log.error({ err: error }, 'email change failed'))
+        return reply
       },
     )
 

@@ -66,8 +66,18 @@ export const followVerificationLink = async (
   if (!user) return { ok: false, error: 'user_not_found' }
   try {
     if (purpose === 'verify-email') {
-      await runUserCommand(ctx, origin, user.id, { type: 'verify-email', email }, { type: 'anonymous' })
-      if (!ctx.config.emailVerification.autoSignInAfterVerification) return { ok: true, signedIn: null }
+      const { events } = await runUserCommand(
+        ctx,
+        origin,
+        user.id,
+        { type: 'verify-email', email },
+        { type: 'anonymous' },
+      )
+      // A link signs in at most once: followed again (the address is verified by now) it proves
+      // nothing new, and a link that leaked from a mailbox must not be a standing way in.
+      const firstUse = events.length > 0
+      if (!firstUse || !ctx.config.emailVerification.autoSignInAfterVerification)
+        return { ok: true, signedIn: null }
       return {
         ok: true,
         signedIn: await startSession(ctx, origin, { userId: user.id, rememberMe: true }),

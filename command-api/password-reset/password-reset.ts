@@ -14,7 +14,7 @@ import { listSessionsOfUser } from '../../projections/sessions/sessions.reposito
 import { findPasswordHash, findUserByEmail } from '../../projections/users/users.repository.js'
 import type { CommandContext } from '../context.js'
 import { passwordLimits } from '../email-password/sign-up.js'
-import { revokeSession } from '../sessions/end-session.js'
+import { revokeSessionAs } from '../sessions/end-session.js'
 import { runUserCommand } from '../shared/run-user-command.js'
 
 /** Reset links live one hour (spec). */
@@ -38,12 +38,13 @@ export const requestPasswordReset = async (
   if (!user) return async () => {}
   return async () => {
     const { requestId, tokenHash } = issueToken(ctx.config.secret, 'password-reset')
-    const expiresAt = new Date(ctx.clock().getTime() + RESET_TOKEN_SECONDS * 1000).toISOString()
+    const now = ctx.clock()
+    const expiresAt = new Date(now.getTime() + RESET_TOKEN_SECONDS * 1000).toISOString()
     await runUserCommand(
       ctx,
       origin,
       user.id,
-      { type: 'request-password-reset', requestId, tokenHash, expiresAt, redirectTo },
+      { type: 'request-password-reset', requestId, tokenHash, expiresAt, redirectTo, now: now.toISOString() },
       { type: 'anonymous' },
     )
   }
@@ -92,11 +93,12 @@ export const resetPassword = async (
     },
     { type: 'anonymous' },
   )
-  // Whoever held a session before the reset may be the reason for it: end them all.
+  // Whoever held a session before the reset may be the reason for it: end them all, recorded as
+  // the reset's doing (whoever followed the link), not as something the owner did while signed in.
   for (const session of await listSessionsOfUser(ctx.db, live.userId))
-    await revokeSession(ctx, origin, {
+    await revokeSessionAs(ctx, origin, {
       sessionId: session.id,
-      requestedBy: live.userId,
-      reason: 'revoked-all',
+      actor: { type: 'anonymous' },
+      reason: 'password-reset',
     })
 }

@@ -10,7 +10,14 @@ export const sessionStream = (sessionId: string): string => `session-${sessionId
  * `signed-in-again`: the account signed in anew on a device that still held one of its sessions
  * (multi-session keeps one per account and device), so the older one ended.
  */
-export type RevocationReason = 'sign-out' | 'revoked' | 'revoked-others' | 'revoked-all' | 'signed-in-again'
+/** `password-reset`: ended by a password reset, whoever followed the link (not the owner's own act). */
+export type RevocationReason =
+  | 'sign-out'
+  | 'revoked'
+  | 'revoked-others'
+  | 'revoked-all'
+  | 'signed-in-again'
+  | 'password-reset'
 
 /// Events
 
@@ -158,7 +165,8 @@ const setActiveOrganization = (
   command: Extract<SessionCommand, { type: 'set-active-organization' }>,
   state: Session,
 ): SessionEvent[] => {
-  if (state.status !== 'active' || command.requestedBy !== state.userId) throw AUTH_ERRORS.error('UNAUTHORIZED')
+  if (state.status !== 'active' || command.requestedBy !== state.userId)
+    throw AUTH_ERRORS.error('UNAUTHORIZED')
   const { organizationId, teamId } = command
   return [
     {

@@ -30,6 +30,7 @@ export type UserCommand =
       tokenHash: string
       expiresAt: string
       redirectTo: string | null
+      now: string
     }
   /** `sameAsCurrent`: the new password is the one the account has now (checked against its hash). */
   | { type: 'reset-password'; tokenHash: string; passwordHash: string; now: string; sameAsCurrent: boolean }
@@ -47,6 +48,7 @@ export type UserCommand =
       tokenHash: string
       expiresAt: string
       callbackURL: string | null
+      now: string
     }
   | { type: 'discard-token'; tokenHash: string; now: string }
   /** A password sign-in for this account failed at `now` (the caller checked the password). */

@@ -17,13 +17,16 @@ export const decideUser = (command: UserCommand, state: User): UserEvent[] => {
       return requestVerification(command, state)
     case 'verify-email':
       return verifyEmail(command, state)
-    case 'request-password-reset':
+    case 'request-password-reset': {
+      if (liveCount(state.resetTokens, command.now) >= MAX_OUTSTANDING_TOKENS) return []
+      const { now: _now, ...request } = withoutType(command)
       return [
         {
           type: 'user.password-reset-requested',
-          data: { userId: state.userId, email: state.email, ...withoutType(command) },
+          data: { userId: state.userId, email: state.email, ...request },
         },
       ]
+    }
     case 'reset-password':
       return resetPassword(command, state)
     case 'change-password':
@@ -39,13 +42,13 @@ export const decideUser = (command: UserCommand, state: User): UserEvent[] => {
       return confirmEmailChange(command, state)
     case 'complete-email-change':
       return completeEmailChange(command, state)
-    case 'request-deletion':
+    case 'request-deletion': {
+      if (liveCount(state.deletionTokens, command.now) >= MAX_OUTSTANDING_TOKENS) return []
+      const { now: _now, ...request } = withoutType(command)
       return [
-        {
-          type: 'user.deletion-requested',
-          data: { userId: state.userId, email: state.email, ...withoutType(command) },
-        },
+        { type: 'user.deletion-requested', data: { userId: state.userId, email: state.email, ...request } },
       ]
+    }
     case 'delete-user':
       return deleteUser(command, state)
     case 'discard-token':
@@ -71,6 +74,16 @@ const withoutType = <C extends { type: string }>({ type: _type, ...rest }: C): O
 
 const isLive = (token: PendingToken, tokenHash: string, now: string) =>
   token.tokenHash === tokenHash && Date.parse(token.expiresAt) > Date.parse(now)
+
+/**
+ * At most this many reset (and, separately, deletion) links are outstanding: a new one pushes out
+ * the oldest (user.ts), and while this many are still live a further request records nothing, so
+ * neither the list nor the stream grows however often someone asks. The answer stays the same.
+ */
+export const MAX_OUTSTANDING_TOKENS = 3
+
+const liveCount = (tokens: readonly PendingToken[], now: string) =>
+  tokens.filter((token) => Date.parse(token.expiresAt) > Date.parse(now)).length
 
 const register = (command: Command<'register-user'>, state: User): UserEvent[] => {
   if (state.status !== 'none') throw AUTH_ERRORS.error('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL')

@@ -6,7 +6,7 @@ import { AUTH_ERRORS } from '../errors.js'
 import type { Decider } from '../shared/decider.js'
 import type { DomainError } from '../shared/errors.js'
 import type { UserCommand } from './user.commands.js'
-import { decideUser } from './user.decide.js'
+import { decideUser, MAX_OUTSTANDING_TOKENS } from './user.decide.js'
 import type { CredentialAccount, UserEvent } from './user.events.js'
 
 export type { UserCommand } from './user.commands.js'
@@ -27,6 +27,11 @@ export const claimConflictError = (scope: string): DomainError =>
 
 /** A one-time token the user was mailed, kept as its hash. */
 export type PendingToken = { tokenHash: string; expiresAt: string }
+
+// See MAX_OUTSTANDING_TOKENS: the oldest link goes first.
+
+const withNewest = (tokens: PendingToken[], token: PendingToken): PendingToken[] =>
+  [...tokens, token].slice(-MAX_OUTSTANDING_TOKENS)
 
 export type ActiveUser = {
   status: 'active'
@@ -66,10 +71,10 @@ const evolveActive = (user: ActiveUser, event: UserEvent): User => {
     case 'user.password-reset-requested':
       return {
         ...user,
-        resetTokens: [
-          ...user.resetTokens,
-          { tokenHash: event.data.tokenHash, expiresAt: event.data.expiresAt },
-        ],
+        resetTokens: withNewest(user.resetTokens, {
+          tokenHash: event.data.tokenHash,
+          expiresAt: event.data.expiresAt,
+        }),
       }
     case 'user.password-reset':
       return {
@@ -103,14 +108,17 @@ const evolveActive = (user: ActiveUser, event: UserEvent): User => {
         email: event.data.email,
         emailVerified: event.data.emailVerified,
         confirmedNewEmail: null,
+        // Links mailed to the old address must not work once it is no longer the account's.
+        resetTokens: [],
+        deletionTokens: [],
       }
     case 'user.deletion-requested':
       return {
         ...user,
-        deletionTokens: [
-          ...user.deletionTokens,
-          { tokenHash: event.data.tokenHash, expiresAt: event.data.expiresAt },
-        ],
+        deletionTokens: withNewest(user.deletionTokens, {
+          tokenHash: event.data.tokenHash,
+          expiresAt: event.data.expiresAt,
+        }),
       }
     case 'user.token-discarded': {
       const keep = (token: PendingToken) => token.tokenHash !== event.data.tokenHash

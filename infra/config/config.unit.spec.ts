@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { ConfigError, DEVELOPMENT_SECRET, type Env, loadConfig } from './config.js'
 
 const SECRET = 'a-production-secret-of-32-chars!!'
+const MAIL = 'smtp://mail.example.com:587'
 const made: string[] = []
 const emptyDir = () => {
   const dir = mkdtempSync(join(tmpdir(), 'tessera-config-'))
@@ -116,6 +117,7 @@ describe('variables', () => {
       NODE_ENV: 'production',
       AUTH_SECRET: SECRET,
       BASE_URL: 'https://example.com/auth/',
+      SMTP_URL: MAIL,
     })
     expect(config.baseUrl).toBe('https://example.com/auth')
     expect(config.baseOrigin).toBe('https://example.com')
@@ -176,7 +178,9 @@ describe('the secret in production', () => {
   })
 
   it('accepts a 32-character secret', () => {
-    expect(load({ NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(32) }).secret).toBe('x'.repeat(32))
+    expect(load({ NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(32), SMTP_URL: MAIL }).secret).toBe(
+      'x'.repeat(32),
+    )
   })
 
   it('only warns outside production', () => {
@@ -184,9 +188,22 @@ describe('the secret in production', () => {
     expect(load({ AUTH_SECRET: DEVELOPMENT_SECRET }).warnings.join('\n')).toMatch(/PUBLIC development secret/)
   })
 
-  it('warns when production mail would go to the log, one-time links and all', () => {
-    const logged = load({ NODE_ENV: 'production', AUTH_SECRET: SECRET, BASE_URL: 'https://example.com' })
-    expect(logged.warnings.join('\n')).toMatch(/printed to the log/)
+  it('refuses to start production with mail going to the log, one-time links and all', () => {
+    const logged = configError({
+      NODE_ENV: 'production',
+      AUTH_SECRET: SECRET,
+      BASE_URL: 'https://example.com',
+    })
+    expect(logged.key).toBe('SMTP_URL')
+    expect(logged.message).toMatch(/SMTP_URL or MAIL_HTTP_URL is required when NODE_ENV=production/)
+    expect(
+      load({
+        NODE_ENV: 'production',
+        AUTH_SECRET: SECRET,
+        MAIL_HTTP_URL: 'https://mail.example.com/send',
+        MAIL_HTTP_API_KEY: 'k',
+      }).production,
+    ).toBe(true)
     const smtp = load({
       NODE_ENV: 'production',
       AUTH_SECRET: SECRET,
@@ -198,7 +215,12 @@ describe('the secret in production', () => {
   })
 
   it('warns when production cookies cannot be Secure', () => {
-    const config = load({ NODE_ENV: 'production', AUTH_SECRET: SECRET, BASE_URL: 'http://example.com' })
+    const config = load({
+      NODE_ENV: 'production',
+      AUTH_SECRET: SECRET,
+      BASE_URL: 'http://example.com',
+      SMTP_URL: MAIL,
+    })
     expect(config.warnings.join('\n')).toMatch(/not https/)
   })
 })

@@ -1,5 +1,6 @@
 /// Projects the one-time tokens users were mailed into `one_time_tokens`.
 
+import { MAX_OUTSTANDING_TOKENS } from '../../domain/user/user.decide.js'
 import type { UserEvent } from '../../domain/user/user.events.js'
 import type { Projection } from '../projection.js'
 
@@ -11,19 +12,32 @@ export const oneTimeTokensProjection: Projection = {
     const at = new Date(recorded.metadata.at)
     switch (event.type) {
       case 'user.password-reset-requested':
-      case 'user.deletion-requested':
+      case 'user.deletion-requested': {
+        const purpose = event.type === 'user.password-reset-requested' ? 'password-reset' : 'delete-account'
         await trx
           .insertInto('one_time_tokens')
           .values({
             token_hash: event.data.tokenHash,
             user_id: event.data.userId,
-            purpose: event.type === 'user.password-reset-requested' ? 'password-reset' : 'delete-account',
+            purpose,
             expires_at: new Date(event.data.expiresAt),
             created_at: at,
           })
           .onConflict((oc) => oc.column('token_hash').doNothing())
           .execute()
+        // As the aggregate: only the newest few links of a kind stay usable.
+        const outstanding = await trx
+          .selectFrom('one_time_tokens')
+          .select('token_hash')
+          .where('user_id', '=', event.data.userId)
+          .where('purpose', '=', purpose)
+          .orderBy('created_at', 'desc')
+          .execute()
+        const pushedOut = outstanding.slice(MAX_OUTSTANDING_TOKENS).map((row) => row.token_hash)
+        if (pushedOut.length > 0)
+          await trx.deleteFrom('one_time_tokens').where('token_hash', 'in', pushedOut).execute()
         return
+      }
       // A reset voids every outstanding reset token of the user, as the aggregate does.
       case 'user.password-reset':
         await trx
@@ -35,6 +49,8 @@ export const oneTimeTokensProjection: Projection = {
       case 'user.token-discarded':
         await trx.deleteFrom('one_time_tokens').where('token_hash', '=', event.data.tokenHash).execute()
         return
+      // Links mailed to the old address stop working with the change, as in the aggregate.
+      case 'user.email-changed':
       case 'user.deleted':
         await trx.deleteFrom('one_time_tokens').where('user_id', '=', event.data.userId).execute()
         return

@@ -301,9 +301,12 @@ describe('change email', () => {
     expect((await browser.post('/change-email', { newEmail: 'after@example.com' })).json).toEqual({
       status: true,
     })
-    expect((await browser.get('/get-session')).json).toMatchObject({
-      user: { email: 'after@example.com', emailVerified: false },
-    })
+    // The change is recorded just after the answer (command-api/account/change-email.ts).
+    await expect
+      .poll(async () => (await browser.get('/get-session')).json)
+      .toMatchObject({
+        user: { email: 'after@example.com', emailVerified: false },
+      })
     await mailTo('after@example.com', /verify/i)
     // The old address is free again.
     expect(

@@ -71,11 +71,14 @@ describe('GET /pending-email-change', () => {
 
     const requestedAt = new Date(now).toISOString()
     expect((await browser.post('/change-email', { newEmail: 'Ada@New.example' })).status).toBe(200)
-    expect(await pendingOf(browser)).toEqual({
-      newEmail: 'ada@new.example',
-      step: 'confirm-current',
-      requestedAt,
-    })
+    // The change is recorded just after the answer (command-api/account/change-email.ts).
+    await expect
+      .poll(() => pendingOf(browser))
+      .toEqual({
+        newEmail: 'ada@new.example',
+        step: 'confirm-current',
+        requestedAt,
+      })
 
     now += 60_000
     await browser.open(linkIn(await mailTo('ada@old.example', /confirm/i)))
@@ -93,18 +96,22 @@ describe('GET /pending-email-change', () => {
   it('shows the latest request when one replaces another', async () => {
     const browser = await verifiedUser('bea@old.example')
     await browser.post('/change-email', { newEmail: 'bea@first.example' })
+    await expect.poll(() => pendingOf(browser)).toMatchObject({ newEmail: 'bea@first.example' })
     now += 1000
     await browser.post('/change-email', { newEmail: 'bea@second.example' })
-    expect(await pendingOf(browser)).toEqual({
-      newEmail: 'bea@second.example',
-      step: 'confirm-current',
-      requestedAt: new Date(now).toISOString(),
-    })
+    await expect
+      .poll(() => pendingOf(browser))
+      .toEqual({
+        newEmail: 'bea@second.example',
+        step: 'confirm-current',
+        requestedAt: new Date(now).toISOString(),
+      })
   })
 
   it('is null once the link of the current step has expired', async () => {
     const browser = await verifiedUser('cyd@old.example')
     await browser.post('/change-email', { newEmail: 'cyd@new.example' })
+    await expect.poll(() => pendingOf(browser)).toMatchObject({ step: 'confirm-current' })
     now += (LINK_SECONDS - 1) * 1000
     expect(await pendingOf(browser)).toMatchObject({ step: 'confirm-current' })
     // The approval mails a fresh link: its own hour starts then.
@@ -125,7 +132,7 @@ describe('GET /pending-email-change', () => {
     const browser = await verifiedUser('dee@old.example')
     await browser.post('/change-email', { newEmail: 'dee@secret.example' })
     const rows = () => tessera.database.db.selectFrom('pending_email_changes').selectAll().execute()
-    expect(await rows()).toHaveLength(1)
+    await expect.poll(rows).toHaveLength(1)
     expect((await browser.post('/delete-user', { password: PASSWORD })).status).toBe(200)
     expect(await rows()).toEqual([])
     await tessera.projector.stop()

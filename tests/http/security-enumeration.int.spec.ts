@@ -4,6 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { START } from '../../infra/event-store/event-store.js'
+import { browserFor } from '../support/browser.js'
 import { startTessera, type TestTessera } from '../support/tessera.js'
 
 const PASSWORD = 'correct horse battery'
@@ -45,9 +46,9 @@ describe('signed-out routes answer before the work an existing address causes (p
     }
   }
 
-  const answerWhileHeld = async (path: string, body: object) => {
+  const answerWhileHeld = async (path: string, body: object, headers: Record<string, string> = {}) => {
     holdAppends()
-    const answer = tessera.api.request('POST', path, body)
+    const answer = tessera.api.request('POST', path, body, headers)
     const held = new Promise<'held'>((resolve) => setTimeout(() => resolve('held'), 3000))
     const first = await Promise.race([answer, held])
     release()
@@ -73,5 +74,31 @@ describe('signed-out routes answer before the work an existing address causes (p
     expect(first).not.toBe('held')
     expect(answer.status).toBe(200)
     await expect.poll(async () => eventTypes()).toContain('user.password-reset-requested')
+  })
+
+  it('change-email, to a free address and to a taken one alike', async () => {
+    const mover = browserFor(tessera)
+    const signUp = await mover.post('/sign-up/email', {
+      name: 'Mo',
+      email: 'mo@example.com',
+      password: PASSWORD,
+    })
+    expect(signUp.status).toBe(200)
+    const cookie = { cookie: mover.jar.header() ?? '' }
+    const changes = async () => (await eventTypes()).filter((t) => t === 'user.email-changed').length
+    const before = await changes()
+
+    const taken = await answerWhileHeld('/change-email', { newEmail: EMAIL }, cookie)
+    expect(taken.first).not.toBe('held')
+    expect(taken.answer.json).toEqual({ status: true })
+
+    const free = await answerWhileHeld('/change-email', { newEmail: 'mo-new@example.com' }, cookie)
+    expect(free.first).not.toBe('held')
+    expect(free.answer.json).toEqual({ status: true })
+    // The free address is still taken, after the answer; the taken one never was.
+    await expect.poll(changes).toBe(before + 1)
+    await expect
+      .poll(async () => (await mover.session())?.user)
+      .toMatchObject({ email: 'mo-new@example.com' })
   })
 })

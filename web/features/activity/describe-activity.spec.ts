@@ -36,6 +36,18 @@ describe('activity sentences', () => {
     for (const type of RECORDED_TYPES) expect(describeActivity(item(type)), type).not.toContain(type)
   })
 
+  it('tells a sign-out by a password reset from one the person did', () => {
+    const firefox = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0'
+    const byReset = describeActivity(
+      item('session.revoked', { reason: 'password-reset', userAgent: firefox }),
+    )
+    expect(byReset).toMatch(/^The password reset signed out /)
+    expect(byReset).not.toMatch(/^You/)
+    expect(describeActivity(item('session.revoked', { reason: 'revoked', userAgent: firefox }))).toMatch(
+      /^You signed out /,
+    )
+  })
+
   it('says where an email address moved to', () => {
     expect(describeActivity(item('user.email-changed', { previousEmail: 'a@x.org', email: 'b@x.org' }))).toBe(
       'You changed your email address to b@x.org',

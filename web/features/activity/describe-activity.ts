@@ -11,7 +11,7 @@ const SENTENCES: Readonly<Record<string, string>> = {
   'session.ended': 'You signed out',
   'session.expired': 'A session expired',
   'user.signed-out': 'You signed out',
-  // Recorded by the server once it logs failed attempts (web/SERVER-NEEDS.md).
+  // Recorded after a wrong password for an existing account, at most once a minute.
   'user.sign-in-failed': 'Someone tried to sign in with a wrong password',
   'user.email-verified': 'You verified your email address',
   // Sent on sign-up too, without anyone asking: so not "you asked".
@@ -59,6 +59,9 @@ export const describeActivity = (item: ActivityItem): string => {
     case 'session.revoked': {
       // The signed-out device, when the server records it; the entry's own device did the signing out.
       const device = detail(item, 'userAgent')
+      // A reset by mailed link ends every session: nobody signed in did that.
+      if (detail(item, 'reason') === 'password-reset')
+        return `The password reset signed out ${device ? describeUserAgent(device) : 'a device'}`
       return device ? `You signed out ${describeUserAgent(device)}` : base
     }
     default:
