@@ -199,7 +199,7 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
  * after a rotation, the data keys still under a retired secret are re-wrapped in the background.
  */
 const prepareKeys = async (keyring: Keyring, config: Config, logger: Logger): Promise<void> => {
-  await keyring.claimKey()
+  await keyring.prepareClaimKey()
   if (config.previousSecrets.length === 0) return
   void keyring.rewrapAll().then(
     (report) => {

@@ -17,6 +17,9 @@ import type { Keyring } from './keyring.js'
 
 export const CLAIM_KEY_SUBJECT = 'tessera:unique-claims'
 
+// biome-ignore lint/suspicious/noExplicitAny: reads the claims table of any schema
+type AnyDb = Kysely<any>
+
 /** HMAC-SHA256 (hex) of `scope:value`; the prefix keeps these apart from every other use of the key. */
 export const hashClaimValue = (key: Secret, scope: string, value: string): string =>
   hmacSha256(key, `tessera:unique-claim:${scope}:${value}`).toString('hex')
@@ -29,14 +32,23 @@ export const hashClaims = (key: Secret, claims: readonly UniqueClaim[]): UniqueC
  * without a claim key were hashed under AUTH_SECRET itself (before claim keys existed), and
  * `currentSecret` (still AUTH_SECRET at that first start) becomes the key that keeps them valid.
  */
-export const claimKeyOf = (
-  // biome-ignore lint/suspicious/noExplicitAny: reads the claims table of any schema
-  db: Kysely<any>,
-  keyring: Keyring,
-  currentSecret: Secret,
-): Promise<Buffer> =>
-  keyring.reservedKey(CLAIM_KEY_SUBJECT, async () => {
-    const { rows } = await sql<{ legacy: boolean }>`
-      select exists (select 1 from tessera_unique_claims) as legacy`.execute(db)
-    return rows[0]?.legacy ? Buffer.from(currentSecret) : randomBytes(32)
-  })
+export const claimKeyOf = (db: AnyDb, keyring: Keyring, currentSecret: Secret): Promise<Buffer> =>
+  keyring.reservedKey(CLAIM_KEY_SUBJECT, async () =>
+    (await holdsClaims(db)) ? Buffer.from(currentSecret) : randomBytes(32),
+  )
+
+/**
+ * At start: opens the claim key (so a secret that cannot open it stops the start, not a sign-up),
+ * or adopts the secret for claims made before claim keys existed. A store without claims gets its
+ * key at its first claim, so a freshly migrated store stays empty (`tessera import` needs that).
+ */
+export const prepareClaimKey = async (db: AnyDb, keyring: Keyring, currentSecret: Secret): Promise<void> => {
+  const existing = await keyring.existingKey(CLAIM_KEY_SUBJECT)
+  if (!existing && (await holdsClaims(db))) await claimKeyOf(db, keyring, currentSecret)
+}
+
+const holdsClaims = async (db: AnyDb): Promise<boolean> => {
+  const { rows } = await sql<{ found: boolean }>`
+    select exists (select 1 from tessera_unique_claims) as found`.execute(db)
+  return rows[0]?.found === true
+}

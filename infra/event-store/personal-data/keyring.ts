@@ -19,7 +19,7 @@ import {
 } from '../../crypto/data-keys.js'
 import type { Secret } from '../../crypto/hmac.js'
 import { secretList } from '../../crypto/signed-cookie.js'
-import { claimKeyOf } from './hashed-claims.js'
+import { claimKeyOf, prepareClaimKey } from './hashed-claims.js'
 
 export type Keyring = {
   /** The subject's key, created on first use; throws `SubjectErasedError` for an erased subject. */
@@ -40,6 +40,8 @@ export type Keyring = {
   reservedKey(subject: `tessera:${string}`, create: () => Promise<Buffer>): Promise<Buffer>
   /** The key unique claims are hashed under (hashed-claims.ts); rotation does not change it. */
   claimKey(): Promise<Buffer>
+  /** At start: fails when no accepted secret opens the claim key; adopts one for legacy claims. */
+  prepareClaimKey(): Promise<void>
 }
 
 export type RewrapReport = {
@@ -270,6 +272,8 @@ export const createKeyring = (
     },
 
     claimKey: () => claimKeyOf(db, keyring, current),
+
+    prepareClaimKey: () => prepareClaimKey(db, keyring, current),
   }
   return keyring
 }
