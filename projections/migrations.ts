@@ -3,8 +3,9 @@
 import type { Migration } from 'kysely'
 import { linkedAccountsMigration } from './accounts/linked-accounts.table.js'
 import { oauthStatesMigration } from './accounts/oauth-states.js'
-import { apiKeysMigration, apiKeyUsageMigration } from './api-keys/api-keys.table.js'
 import { activityMigration } from './activity/activity.table.js'
+import { adminFieldsMigration } from './admin/admin-fields.migration.js'
+import { apiKeysMigration, apiKeyUsageMigration } from './api-keys/api-keys.table.js'
 import { jwksMigration } from './jwks/jwks.table.js'
 import { oneTimeTokensMigration } from './one-time-tokens/one-time-tokens.table.js'
 import { organizationsMigration } from './organizations/organizations.table.js'
@@ -32,6 +33,7 @@ export const readModelMigrations: Record<string, Migration> = {
   '2026-11-25T03:00:00Z_linked-accounts': linkedAccountsMigration,
   // Operational, not a read model: started OAuth flows (accounts/oauth-states.ts).
   '2026-11-25T03:01:00Z_oauth-states': oauthStatesMigration,
+  '2026-11-25T06:00:00Z_admin-fields': adminFieldsMigration,
   '2026-11-25T02:00:00Z_api-keys': apiKeysMigration,
   // Operational, not a read model: the counters API-key verification moves (api-keys/api-keys.table.ts).
   '2026-11-25T02:01:00Z_api-key-usage': apiKeyUsageMigration,

@@ -7,18 +7,18 @@ import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/typ
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify'
 import type { Logger } from 'pino'
 import { accountRoutes } from '../../command-api/account/account.routes.js'
+import { adminRoutes } from '../../command-api/admin/admin.routes.js'
+import { apiKeyCommandRoutes } from '../../command-api/api-key/api-key.routes.js'
 import { emailPasswordRoutes } from '../../command-api/email-password/email-password.routes.js'
 import { emailVerificationRoutes } from '../../command-api/email-verification/email-verification.routes.js'
 import { deviceSessionsHook } from '../../command-api/multi-session/device-sessions.hook.js'
 import { multiSessionRoutes } from '../../command-api/multi-session/multi-session.routes.js'
-import { passwordResetRoutes } from '../../command-api/password-reset/password-reset.routes.js'
-import { sessionCommandRoutes } from '../../command-api/sessions/session-commands.routes.js'
-import { socialRoutes } from '../../command-api/social/social.routes.js'
-import { serverApiRoutes } from '../../command-api/server-api/server-api.routes.js'
-import { apiKeyCommandRoutes } from '../../command-api/api-key/api-key.routes.js'
-import { apiKeyQueryRoutes } from '../../query-api/api-key/api-key.routes.js'
 import { organizationRoutes } from '../../command-api/organization/organization.routes.js'
+import { passwordResetRoutes } from '../../command-api/password-reset/password-reset.routes.js'
+import { serverApiRoutes } from '../../command-api/server-api/server-api.routes.js'
+import { sessionCommandRoutes } from '../../command-api/sessions/session-commands.routes.js'
 import { readYourWritesHook } from '../../command-api/shared/read-your-writes.js'
+import { socialRoutes } from '../../command-api/social/social.routes.js'
 import { usernameRoutes } from '../../command-api/username/username.routes.js'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import type { Config } from '../../infra/config/config.js'
@@ -29,14 +29,16 @@ import { originCheckHook } from '../../infra/http/origin-check.js'
 import { registerRateLimit } from '../../infra/http/rate-limit.js'
 import { trustedUrlsHook } from '../../infra/http/trusted-url.js'
 import { activityQueryRoutes } from '../../query-api/activity/activity.routes.js'
+import { adminQueryRoutes } from '../../query-api/admin/admin-queries.routes.js'
+import { apiKeyQueryRoutes } from '../../query-api/api-key/api-key.routes.js'
 import { pendingEmailChangeRoutes } from '../../query-api/email-change/pending-email-change.routes.js'
 import { healthRoutes } from '../../query-api/health/health.routes.js'
 import { jwtRoutes } from '../../query-api/jwt/jwt.routes.js'
-import { socialQueryRoutes } from '../../query-api/social/social.routes.js'
 import { deviceSessionQueryRoutes } from '../../query-api/multi-session/device-sessions.routes.js'
+import { organizationQueryRoutes } from '../../query-api/organization/organization-queries.routes.js'
 import { portalConfigRoutes } from '../../query-api/portal/portal-config.routes.js'
 import { sessionQueryRoutes } from '../../query-api/sessions/session-queries.routes.js'
-import { organizationQueryRoutes } from '../../query-api/organization/organization-queries.routes.js'
+import { socialQueryRoutes } from '../../query-api/social/social.routes.js'
 import { registerApiReference } from './api-reference.js'
 import type { AppContext } from './context.js'
 import { registerPortal } from './portal.js'
@@ -112,6 +114,8 @@ export const buildApp = async (
       await api.register(healthRoutes(ctx))
       await api.register(portalConfigRoutes(ctx))
       await api.register(jwtRoutes(ctx))
+      await api.register(adminRoutes(ctx))
+      await api.register(adminQueryRoutes(ctx))
       await api.register(socialRoutes(ctx))
       await api.register(socialQueryRoutes(ctx))
       await api.register(serverApiRoutes(ctx))

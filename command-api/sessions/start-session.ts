@@ -6,21 +6,35 @@ import { sessionDecider, sessionStream } from '../../domain/session/session.js'
 import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
 import { newId, sessionToken, sha256Hex } from '../../infra/crypto/tokens.js'
 import type { CommandContext } from '../context.js'
+import { refuseBannedUser } from '../shared/refuse-banned.js'
 
 /** Lifetime of a session whose owner did not ask to be remembered (spec: 86400 s). */
 export const UNREMEMBERED_SESSION_SECONDS = 86_400
 
 export type StartedSession = { token: string; sessionId: string; rememberMe: boolean }
 
+/**
+ * `impersonatedBy`: an operator opens the session as the user (admin plugin), acting as themselves,
+ * for `lifetimeSeconds`. A banned user gets no session, whoever opens it.
+ */
+export type StartSessionInput = {
+  userId: string
+  rememberMe: boolean
+  impersonatedBy?: string
+  lifetimeSeconds?: number
+}
+
 export const startSession = async (
-  { handle, clock, config }: CommandContext,
+  ctx: CommandContext,
   origin: RequestOrigin,
-  { userId, rememberMe }: { userId: string; rememberMe: boolean },
+  { userId, rememberMe, impersonatedBy, lifetimeSeconds }: StartSessionInput,
 ): Promise<StartedSession> => {
-  const now = clock()
+  const { handle, config } = ctx
+  await refuseBannedUser(ctx, origin, userId)
+  const now = ctx.clock()
   const token = sessionToken()
   const sessionId = newId()
-  const lifetime = rememberMe ? config.session.expiresIn : UNREMEMBERED_SESSION_SECONDS
+  const lifetime = lifetimeSeconds ?? (rememberMe ? config.session.expiresIn : UNREMEMBERED_SESSION_SECONDS)
   await handle(
     sessionDecider,
     sessionStream(sessionId),
@@ -33,8 +47,9 @@ export const startSession = async (
       ipAddress: origin.ip,
       userAgent: origin.userAgent,
       rememberMe,
+      ...(impersonatedBy !== undefined ? { impersonatedBy } : {}),
     },
-    { metadata: metadataFor(origin, { type: 'user', userId }, now) },
+    { metadata: metadataFor(origin, { type: 'user', userId: impersonatedBy ?? userId }, now) },
   )
   return { token, sessionId, rememberMe }
 }

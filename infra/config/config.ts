@@ -6,9 +6,9 @@ import { resolve } from 'node:path'
 import { ConfigError } from './config-error.js'
 import { type FeatureOptions, loadFeatureOptions } from './config-file.js'
 import { readDotenv } from './dotenv.js'
-import { resolveSocialProviders, type SocialProviderSettings } from './social-providers.js'
 import { parseBaseUrl, parseTrustedOrigins } from './origins.js'
 import { parseSecrets } from './secret.js'
+import { resolveSocialProviders, type SocialProviderSettings } from './social-providers.js'
 
 export { ConfigError } from './config-error.js'
 export type { FeatureOptions } from './config-file.js'
@@ -66,6 +66,11 @@ type ConfigShape = Omit<FeatureOptions, 'rateLimit' | 'socialProviders'> & {
    * `SERVER_KEYS` (`name=key,…`); none configured means the server API refuses every call.
    */
   serverKeys: { name: string; key: string }[]
+  /**
+   * `ADMIN_EMAILS` (comma-separated, normalised): accounts with these addresses get the admin role
+   * once the address is verified, once per account.
+   */
+  adminEmails: string[]
   /** Things an operator should read at start (e.g. the development secret is in use). */
   warnings: string[]
 }
@@ -122,6 +127,10 @@ export const loadConfig = (env: Env = process.env, options: LoadConfigOptions = 
       readyMaxLagSeconds: parseCount(get, 'READY_MAX_LAG_SECONDS', 30),
     },
     serverKeys: parseServerKeys(get('SERVER_KEYS')),
+    adminEmails: (get('ADMIN_EMAILS') ?? '')
+      .split(',')
+      .map((email) => email.trim().toLowerCase())
+      .filter((email) => email.length > 0),
     warnings,
   }
   // Checked after the secret, whose problems come first.

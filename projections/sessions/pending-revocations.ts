@@ -25,11 +25,13 @@ export type PendingRevocationsTable = {
   recorded_at: Generated<Date>
 }
 
-/** What each revoking event type ends. Later: bans and member removal join here. */
+/** What each revoking event type ends. Later: member removal joins here. */
 const REVOKES: Record<string, 'session' | 'user'> = {
   'session.revoked': 'session',
   'session.expired': 'session',
   'user.deleted': 'user',
+  // A ban ends every session of the user at once; no new one can start while it holds.
+  'user.banned': 'user',
 }
 
 export const revokes = (type: string): 'session' | 'user' | undefined => REVOKES[type]

@@ -27,6 +27,7 @@ export const sessionsProjection: Projection = {
             remember_me: rememberMe,
             active_organization_id: null,
             active_team_id: null,
+            impersonated_by: event.data.impersonatedBy ?? null,
             created_at: at,
             updated_at: at,
           })
@@ -70,7 +71,8 @@ export const sessionsProjection: Projection = {
           .where('active_team_id', '=', event.data.teamId)
           .execute()
         return
-      // Sessions go with their user.
+      // Sessions go with their user, and end when the user is banned.
+      case 'user.banned':
       case 'user.deleted':
         await trx.deleteFrom('sessions').where('user_id', '=', event.data.userId).execute()
         await consumeRevocation(trx, recorded)

@@ -14,6 +14,8 @@ export type SessionsTable = {
   active_organization_id: string | null
   /** The active team (organization plugin; the column comes with the organizations migration). */
   active_team_id: string | null
+  /** The operator who opened this session as its user (admin impersonation); null otherwise. */
+  impersonated_by: string | null
   created_at: Date
   updated_at: Date
 }

@@ -66,6 +66,10 @@ export const usersProjection: Projection = {
             email_verified: emailVerified,
             username: username ?? null,
             display_username: displayUsername ?? null,
+            role: null,
+            banned: false,
+            ban_reason: null,
+            ban_expires: null,
             created_at: at,
             updated_at: at,
           })
@@ -106,6 +110,18 @@ export const usersProjection: Projection = {
         return
       case 'user.password-set':
         await setPassword(trx, event.data.userId, event.data.passwordHash, at, event.data.accountId)
+        return
+      case 'user.role-set':
+        await touchUser(trx, event.data.userId, { role: event.data.role }, at)
+        return
+      case 'user.banned': {
+        const { userId, reason, expiresAt } = event.data
+        const banExpires = expiresAt === null ? null : new Date(expiresAt)
+        await touchUser(trx, userId, { banned: true, ban_reason: reason, ban_expires: banExpires }, at)
+        return
+      }
+      case 'user.unbanned':
+        await touchUser(trx, event.data.userId, { banned: false, ban_reason: null, ban_expires: null }, at)
         return
       case 'user.deleted':
         await trx.deleteFrom('accounts').where('user_id', '=', event.data.userId).execute()

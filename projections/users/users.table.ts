@@ -13,6 +13,11 @@ export type UsersTable = {
   /** Lowercased; null for a user without one. */
   username: string | null
   display_username: string | null
+  /** Comma-separated roles (admin plugin); null: the default role. */
+  role: string | null
+  banned: boolean
+  ban_reason: string | null
+  ban_expires: Date | null
   created_at: Date
   updated_at: Date
 }

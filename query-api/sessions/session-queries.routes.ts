@@ -91,8 +91,9 @@ export const sessionQueryRoutes =
       async (request) => {
         const { user } = authOf(request)
         const now = ctx.clock().getTime()
+        // As better-auth's admin plugin: a support agent's impersonation is not one of the person's devices.
         const sessions = (await listSessionsOfUser(ctx.db, user.id)).filter(
-          (s) => s.expires_at.getTime() > now,
+          (s) => s.expires_at.getTime() > now && s.impersonated_by === null,
         )
         // "Last active": the later of the session's own change and its last recorded use.
         const lastUses = await lastUsesOfSessions(

@@ -2,6 +2,7 @@
 /// also serve as response schemas (so no column such as `token_hash` can leak).
 
 import { Type } from 'typebox'
+import { DEFAULT_ROLE } from '../../domain/admin/permissions.js'
 import type { SessionRow } from '../../projections/sessions/sessions.table.js'
 import type { UserRow } from '../../projections/users/users.table.js'
 
@@ -15,6 +16,10 @@ export const UserSchema = Type.Object({
   updatedAt: Type.String(),
   username: Type.Union([Type.String(), Type.Null()]),
   displayUsername: Type.Union([Type.String(), Type.Null()]),
+  role: Type.String(),
+  banned: Type.Boolean(),
+  banReason: Type.Union([Type.String(), Type.Null()]),
+  banExpires: Type.Union([Type.String(), Type.Null()]),
 })
 
 export const SessionSchema = Type.Object({
@@ -28,6 +33,7 @@ export const SessionSchema = Type.Object({
   userAgent: Type.Union([Type.String(), Type.Null()]),
   activeOrganizationId: Type.Union([Type.String(), Type.Null()]),
   activeTeamId: Type.Union([Type.String(), Type.Null()]),
+  impersonatedBy: Type.Union([Type.String(), Type.Null()]),
 })
 
 export const userJson = (user: UserRow) => ({
@@ -40,6 +46,11 @@ export const userJson = (user: UserRow) => ({
   updatedAt: user.updated_at.toISOString(),
   username: user.username,
   displayUsername: user.display_username,
+  // The admin plugin's fields: every user holds the default role until given another.
+  role: user.role ?? DEFAULT_ROLE,
+  banned: user.banned,
+  banReason: user.ban_reason,
+  banExpires: user.ban_expires?.toISOString() ?? null,
 })
 
 /**
@@ -57,6 +68,7 @@ export const sessionJson = (session: SessionRow, token: string) => ({
   userAgent: session.user_agent,
   activeOrganizationId: session.active_organization_id,
   activeTeamId: session.active_team_id,
+  impersonatedBy: session.impersonated_by,
 })
 
 export const StatusSchema = Type.Object({ status: Type.Boolean() })

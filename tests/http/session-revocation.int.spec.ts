@@ -21,6 +21,7 @@ const SESSION_KEYS = [
   'createdAt',
   'expiresAt',
   'id',
+  'impersonatedBy',
   'ipAddress',
   'token',
   'updatedAt',

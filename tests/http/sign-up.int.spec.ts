@@ -12,6 +12,9 @@ const DONT_REMEMBER = 'better-auth.dont_remember'
 const PASSWORD = 'correct horse battery'
 const T0 = Date.parse('2030-01-15T10:00:00.000Z')
 const USER_KEYS = [
+  'banExpires',
+  'banReason',
+  'banned',
   'createdAt',
   'displayUsername',
   'email',
@@ -19,6 +22,7 @@ const USER_KEYS = [
   'id',
   'image',
   'name',
+  'role',
   'updatedAt',
   'username',
 ]
@@ -78,6 +82,10 @@ describeEachDatabase('POST /sign-up/email', (_fresh, kind) => {
       updatedAt: new Date(T0).toISOString(),
       username: null,
       displayUsername: null,
+      role: 'user',
+      banned: false,
+      banReason: null,
+      banExpires: null,
     })
     expectNoSecrets(response.body)
   })
