@@ -4,6 +4,7 @@
 /// state replay and cross-browser state, provider errors, a failed code exchange, id-token sign-in,
 /// link and unlink, and provider tokens (get-access-token with a real refresh, account-info).
 
+import { sql } from 'kysely'
 import * as client from 'openid-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { metadataFor } from '../../domain/shared/metadata.js'
@@ -36,6 +37,7 @@ describe('social sign-in against a real OpenID provider (pglite)', () => {
       env: { PORT: String(port), BASE_URL: base, ACME_CLIENT_SECRET: provider.clientSecret },
       features: {
         session: { freshAge: 3600 },
+        user: { deleteUser: { enabled: true, immediate: true } },
         socialProviders: {
           acme: {
             issuer: provider.issuer,
@@ -381,5 +383,42 @@ describe('social sign-in against a real OpenID provider (pglite)', () => {
       json: { accountId: account?.id },
     })
     expect(signedOut.status).toBe(401)
+  })
+
+  it("erases a deleted user's provider tokens and profile, and frees the provider account", async () => {
+    person('kim')
+    const browser = webBrowser()
+    await socialSignIn(browser, 'kim')
+    const userId = (await session(browser))?.user.id ?? ''
+    const [account] = await accounts(browser)
+    const { accessToken } = JSON.parse(
+      (await browser.request('POST', api('/get-access-token'), { json: { accountId: account?.id } })).body,
+    ) as { accessToken: string }
+    const raw = async () =>
+      (
+        await sql<{ data: string }>`select data::text as data from tessera_events
+          where stream_id = ${`linked-accounts-${userId}`}`.execute(tessera.ctx.db)
+      ).rows.map((row) => row.data)
+    // Sealed from the start: the log never holds a token or the provider's subject in clear.
+    expect((await raw()).join()).not.toContain(accessToken)
+    expect((await raw()).join()).not.toContain('kim@example.com')
+
+    const deleted = await browser.request('POST', api('/delete-user'), { json: {} })
+    expect(deleted.status, deleted.body).toBe(200)
+    const [linked] = await tessera.ctx.store.readStream(`linked-accounts-${userId}`)
+    expect(linked?.data).toMatchObject({
+      accessToken: null,
+      refreshToken: null,
+      idToken: null,
+      providerAccountId: null,
+    })
+    const rows = await sql`select id from accounts where user_id = ${userId}`.execute(tessera.ctx.db)
+    expect(rows.rows).toEqual([])
+
+    // The provider account is free again: the same person signs up anew.
+    const again = webBrowser()
+    const { location } = await socialSignIn(again, 'kim', { newUserCallbackURL: '/welcome' })
+    expect(location).toBe('/welcome')
+    expect((await session(again))?.user.id).not.toBe(userId)
   })
 })
