@@ -77,7 +77,16 @@ describe(`a storm of ${SIGNUPS} concurrent sign-ups with ${DUPLICATES} duplicate
       orphanStreams,
       strayDataKeys: strayKeys,
     })
-    expect(statuses).toEqual({ 200: USERS, 422: DUPLICATES })
+    // A winner whose user the read models could not show within the read-your-writes bound (a
+    // loaded machine) answers 503 READ_MODELS_BEHIND: created all the same, never a 422.
+    const behind = answers.filter(
+      (answer) => answer.status === 503 && (answer.json as { code?: string }).code === 'READ_MODELS_BEHIND',
+    ).length
+    expect({ ...statuses, 200: (statuses[200] ?? 0) + behind, 503: (statuses[503] ?? 0) - behind }).toEqual({
+      200: USERS,
+      422: DUPLICATES,
+      503: 0,
+    })
     expect(new Set(refused.map((answer) => (answer.json as { code: string }).code))).toEqual(
       new Set(['USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL']),
     )
