@@ -23,6 +23,7 @@ import {
 } from './report.js'
 import { scenarios } from './scenarios.js'
 import { emailFactory, seedUsers } from './seed.js'
+import { seedApiKeys } from './api-keys.js'
 import { type RunningServer, startServer } from './server.js'
 
 const RESULTS_DIR = fileURLToPath(new URL('../../bench/results/', import.meta.url))
@@ -136,7 +137,8 @@ const benchDatabase = async (database: DatabaseLabel, settings: Settings, postgr
     const seedPeakRssBytes = server.peakRss()
     const results: MeasuredScenario[] = []
     const probe = { serverPid: server.pid, databasePid: () => postgres?.pid() }
-    const chosen = chooseScenarios(scenarios({ ...settings, users, email }), settings.only)
+    const apiKeys = await seedApiKeys(server.baseUrl, users)
+    const chosen = chooseScenarios(scenarios({ ...settings, users, email, apiKeys }), settings.only)
     for (const spec of chosen) {
       process.stdout.write(`  ${spec.name}: ${spec.warmupSeconds} s warm-up + ${spec.durationSeconds} s… `)
       const result = await benchScenario(server, spec, probe)
@@ -182,7 +184,10 @@ const main = async () => {
       `${settings.users} users, ${settings.durationSeconds} s per scenario after ${settings.warmupSeconds} s warm-up`,
   )
   // A typo in BENCH_ONLY should fail now, not after a minute of seeding.
-  chooseScenarios(scenarios({ ...settings, users: [], email: () => '' }), settings.only)
+  chooseScenarios(
+    scenarios({ ...settings, users: [], email: () => '', apiKeys: { unlimited: [], limited: [] } }),
+    settings.only,
+  )
   const runs: RunResult[] = []
   if (settings.pglite) runs.push(await benchDatabase('PGlite', settings))
   const postgres = await postgresTarget(settings)

@@ -1,5 +1,6 @@
 /// The benchmark's scenarios (issue 2, section 7) and the requests each one sends.
 
+import { BENCH_SERVER_KEY, type BenchApiKeys, SERVER_KEY_HEADER } from './api-keys.js'
 import type { ScenarioSpec, Shot } from './load.js'
 import { type BenchUser, signInBody, signUpBody } from './seed.js'
 
@@ -12,6 +13,8 @@ export type ScenarioSettings = {
   warmupSeconds: number
   /** A run-unique email for the n-th sign-up of the sign-up scenario. */
   email(label: string, n: number): string
+  /** Keys for the api-key/verify scenarios; none skips them. */
+  apiKeys?: BenchApiKeys
 }
 
 const parse = (body: string): unknown => {
@@ -130,6 +133,22 @@ const signUpShots = (email: (n: number) => string) => {
   }
 }
 
+/** A backend verifying its clients' keys, rotating over them; only `valid: true` is right. */
+const verifyShots = (keys: readonly string[]) => {
+  const nextKey = rotate(keys)
+  return (): Shot => ({
+    kind: 'api-key/verify',
+    method: 'POST',
+    path: '/api/auth/api-key/verify',
+    headers: { ...JSON_HEADERS, [SERVER_KEY_HEADER]: BENCH_SERVER_KEY },
+    body: JSON.stringify({ key: nextKey() }),
+    isCorrect: (body) => {
+      const value = parse(body)
+      return isRecord(value) && value.valid === true
+    },
+  })
+}
+
 const mixedShots = (users: readonly BenchUser[]) => {
   const getSession = getSessionShots(users)
   const signIn = signInShots(users)
@@ -164,5 +183,18 @@ export const scenarios = (settings: ScenarioSettings): ScenarioSpec[] => {
     // Issue 9: the JWT on the hot path.
     { name: 'get-session+jwt c16', connections: 16, ...timing, next: getSessionWithJwtShots(users) },
     { name: 'token c16', connections: 16, ...timing, next: tokenShots(users) },
+    // Issue 12: API-key verification over the server API, with and without a usage limit.
+    ...(settings.apiKeys ? apiKeyScenarios(settings.apiKeys, timing) : []),
   ]
 }
+
+const apiKeyScenarios = (keys: BenchApiKeys, timing: { durationSeconds: number; warmupSeconds: number }) =>
+  [16, 64].flatMap((connections) => [
+    { name: `api-key/verify c${connections}`, connections, ...timing, next: verifyShots(keys.unlimited) },
+    {
+      name: `api-key/verify limited c${connections}`,
+      connections,
+      ...timing,
+      next: verifyShots(keys.limited),
+    },
+  ])

@@ -9,6 +9,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { BENCH_SERVER_KEY } from './api-keys.js'
 
 const MAIN = fileURLToPath(new URL('../app/cli/main.js', import.meta.url))
 const START_TIMEOUT_MS = 120_000
@@ -115,6 +116,8 @@ const serverEnv = (port: number, workDir: string, databaseUrl: string | undefine
     LOG_LEVEL: 'warn',
     AUTH_SECRET: randomBytes(24).toString('hex'),
     RATE_LIMIT: 'off',
+    // The API-key scenarios verify over the server API (bench/api-keys.ts).
+    SERVER_KEYS: `bench=${BENCH_SERVER_KEY}`,
     // Production refuses to start without a mail transport; the benchmark sends no mail, so a port
     // nothing listens on will do.
     SMTP_URL: 'smtp://127.0.0.1:9',
