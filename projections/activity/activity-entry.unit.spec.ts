@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import type { ApiKeyEvent } from '../../domain/api-key/api-key.js'
 import { knownEventTypes } from '../../domain/events.js'
 import { SIGNED_OUT } from '../../domain/session/session.declarations.js'
 import type { SessionEvent } from '../../domain/session/session.js'
@@ -23,7 +24,7 @@ const metadata = (actor: Actor = OWNER, extra: Partial<EventMetadata> = {}): Eve
 })
 
 const source = (
-  event: UserEvent | SessionEvent | SigningKeyEvent,
+  event: UserEvent | SessionEvent | SigningKeyEvent | ApiKeyEvent,
   meta: EventMetadata = metadata(),
 ): ActivitySource => ({
   id: `event-${event.type}`,
@@ -32,7 +33,7 @@ const source = (
 })
 
 /** One event of every known type, each carrying every secret its type can hold. */
-const EVERY_EVENT: (UserEvent | SessionEvent | SigningKeyEvent)[] = [
+const EVERY_EVENT: (UserEvent | SessionEvent | SigningKeyEvent | ApiKeyEvent)[] = [
   {
     type: 'user.registered',
     data: {
@@ -117,6 +118,33 @@ const EVERY_EVENT: (UserEvent | SessionEvent | SigningKeyEvent)[] = [
     data: { kid: 'k1', alg: 'EdDSA', publicJwk: {}, sealedPrivateKey: HASH, createdAt: 'now' },
   },
   { type: 'signing-key.retired', data: { kid: 'k1', retiredAt: 'later' } },
+  {
+    type: 'api-key.created',
+    data: {
+      keyId: 'key-1',
+      userId: USER,
+      prefix: null,
+      start: 'abcdef',
+      keyHash: HASH,
+      name: 'ci',
+      expiresAt: null,
+      remaining: null,
+      refillAmount: null,
+      refillInterval: null,
+      rateLimitEnabled: true,
+      rateLimitTimeWindow: 86_400_000,
+      rateLimitMax: 10,
+      permissions: null,
+      metadata: null,
+      createdAt: 'now',
+    },
+  },
+  { type: 'api-key.updated', data: { keyId: 'key-1', userId: USER, changes: { name: 'cd' } } },
+  { type: 'api-key.enabled', data: { keyId: 'key-1', userId: USER } },
+  { type: 'api-key.disabled', data: { keyId: 'key-1', userId: USER } },
+  { type: 'api-key.deleted', data: { keyId: 'key-1', userId: USER, reason: 'deleted' } },
+  { type: 'api-key.expired', data: { keyId: 'key-1', userId: USER, expiresAt: 'now' } },
+  { type: 'api-key.used', data: { keyId: 'key-1', userId: USER, count: 3, from: 'then', to: 'now' } },
 ]
 
 const recorded = (change: ActivityChange) => {
