@@ -1,9 +1,10 @@
-import type { SignedIn } from '../features/session/session.api.js'
+import type { SessionAnswer } from '../features/session/session.api.js'
 
 export const CHROME_LINUX =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36'
 
-export const signedInAs = (overrides: Partial<SignedIn['user']> = {}): SignedIn => ({
+/** A get-session answer as the server sends it (token included; the portal drops it on receipt). */
+export const signedInAs = (overrides: Partial<SessionAnswer['user']> = {}): SessionAnswer => ({
   session: {
     id: 'session-1',
     userId: 'user-1',

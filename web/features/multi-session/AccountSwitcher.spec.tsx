@@ -4,10 +4,10 @@ import { App } from '../../app/App.js'
 import { fakeApi } from '../../test/fake-api.js'
 import { signedInAs } from '../../test/fixtures.js'
 import { renderWithProviders } from '../../test/render.js'
-import type { SignedIn } from '../session/session.api.js'
+import type { SessionAnswer } from '../session/session.api.js'
 
 const ada = signedInAs({ username: 'ada_l', displayUsername: 'Ada_L' })
-const grace: SignedIn = {
+const grace: SessionAnswer = {
   session: { ...ada.session, id: 'session-2', userId: 'user-2', token: 'handle-2' },
   user: {
     ...ada.user,
@@ -20,9 +20,9 @@ const grace: SignedIn = {
 }
 
 /** A device with Ada and Grace signed in; Ada active. */
-const device = (start: SignedIn[] = [ada, grace]) => {
-  let active: SignedIn | null = ada
-  let accounts: SignedIn[] = start
+const device = (start: SessionAnswer[] = [ada, grace]) => {
+  let active: SessionAnswer | null = ada
+  let accounts: SessionAnswer[] = start
   const api = fakeApi({
     'POST /sign-in/email': () => {
       accounts = [...accounts, grace]

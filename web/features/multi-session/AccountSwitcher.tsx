@@ -4,7 +4,7 @@ import { Avatar } from '../../ui/Avatar.js'
 import { Icon } from '../../ui/icons.js'
 import { ADD_ACCOUNT_PATH } from '../auth/navigation-state.js'
 import { messageFor } from '../errors/messages.js'
-import type { SignedIn, User } from '../session/session.api.js'
+import { type SignedIn, type User, useSignOutMutation } from '../session/session.api.js'
 import {
   type DeviceSession,
   useListDeviceSessionsQuery,
@@ -15,11 +15,21 @@ import {
 const nameOf = (user: User) => user.name.trim() || user.email
 const handleOf = (user: User) => user.displayUsername ?? user.username ?? null
 
-/** The active account first, the others in the server's order; just the active one without the list. */
-const accountsOf = (listed: DeviceSession[] | undefined, active: SignedIn): DeviceSession[] => {
+/** An account in the menu: the active one may come without its token (the portal never keeps it). */
+type Account = SignedIn | DeviceSession
+
+/**
+ * The active account first (as the device list has it, with the token that signs it out; without
+ * the list, as get-session had it), the others in the server's order.
+ */
+const accountsOf = (listed: DeviceSession[] | undefined, active: SignedIn): Account[] => {
   const others = (listed ?? []).filter((account) => account.user.id !== active.user.id)
-  return [active, ...others]
+  const listedActive = (listed ?? []).find((account) => account.user.id === active.user.id)
+  return [listedActive ?? active, ...others]
 }
+
+const tokenOf = (account: Account): string | null =>
+  'token' in account.session && typeof account.session.token === 'string' ? account.session.token : null
 
 const itemsOf = (menu: HTMLElement | null): HTMLElement[] => [
   ...(menu?.querySelectorAll<HTMLElement>('[role^="menuitem"]') ?? []),
@@ -35,6 +45,7 @@ export const AccountSwitcher = ({ signedIn }: { signedIn: SignedIn }) => {
   const accounts = accountsOf(listed, signedIn)
   const [setActive] = useSetActiveSessionMutation()
   const [revoke] = useRevokeDeviceSessionMutation()
+  const [signOut] = useSignOutMutation()
   const navigate = useNavigate()
   const [open, setOpen] = useState(false)
   const [news, setNews] = useState('')
@@ -118,20 +129,22 @@ export const AccountSwitcher = ({ signedIn }: { signedIn: SignedIn }) => {
     }
   }
 
-  const switchTo = (account: DeviceSession) => {
-    if (account.user.id === user.id) {
+  const switchTo = (account: Account) => {
+    const token = tokenOf(account)
+    if (account.user.id === user.id || token === null) {
       close()
       return
     }
-    void act(
-      () => setActive({ sessionToken: account.session.token }).unwrap(),
-      `Switched to ${nameOf(account.user)}.`,
-    )
+    void act(() => setActive({ sessionToken: token }).unwrap(), `Switched to ${nameOf(account.user)}.`)
   }
 
-  const signOutOf = (account: DeviceSession) =>
+  const signOutOf = (account: Account) =>
     void act(
-      () => revoke({ sessionToken: account.session.token }).unwrap(),
+      () => {
+        const token = tokenOf(account)
+        // Only the active account can lack its token here, and signing out does the same for it.
+        return token === null ? signOut().unwrap() : revoke({ sessionToken: token }).unwrap()
+      },
       `Signed out of ${nameOf(account.user)}.`,
     )
 

@@ -1,8 +1,8 @@
 import { api } from '../../app/api.js'
-import type { SignedIn } from '../session/session.api.js'
+import type { SessionAnswer } from '../session/session.api.js'
 
 /** One account signed in on this device (better-auth's multiSession plugin). */
-export type DeviceSession = SignedIn
+export type DeviceSession = SessionAnswer
 
 // Another account becomes the active one: everything cached was about the previous one.
 const EVERYTHING = ['Session', 'User', 'Sessions', 'Activity', 'DeviceSessions'] as const

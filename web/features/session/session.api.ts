@@ -28,12 +28,30 @@ export type Session = {
   location?: string | null
 }
 
-export type SignedIn = { session: Session; user: User }
+/** The current session as the portal keeps it: without its token (see `getSession`). */
+export type CurrentSession = Omit<Session, 'token'>
+
+export type SignedIn = { session: CurrentSession; user: User }
+
+/** What get-session (and list-device-sessions, per account) answers: the session with its token. */
+export type SessionAnswer = { session: Session; user: User }
+
+/**
+ * get-session answers with the raw session token, as better-auth does. The cookie is the
+ * credential; a copy of it in the Redux cache (readable by any script on the page, and by the
+ * developer tools' store inspector) would only be one more place to steal it from.
+ */
+const withoutToken = (answer: SessionAnswer | null): SignedIn | null => {
+  if (!answer) return null
+  const { token: _token, ...session } = answer.session
+  return { ...answer, session }
+}
 
 export const sessionApi = api.injectEndpoints({
   endpoints: (build) => ({
     getSession: build.query<SignedIn | null, void>({
       query: () => '/get-session',
+      transformResponse: withoutToken,
       providesTags: ['Session', 'User'],
     }),
     signOut: build.mutation<{ success: boolean }, void>({
