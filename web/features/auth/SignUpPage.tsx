@@ -12,6 +12,7 @@ import { EMAIL_MAX, NAME_MAX, PASSWORD_MAX } from '../forms/limits.js'
 import { PasswordRules } from '../password/PasswordRules.js'
 import { checkUsername, UsernameField } from '../username/UsernameField.js'
 import { VERIFIED_CALLBACK } from '../verification/verification.api.js'
+import { SocialButtons } from '../social/SocialButtons.js'
 import { signUp as sendSignUp } from './auth.requests.js'
 
 type Field = 'name' | 'email' | 'username' | 'password'
@@ -78,6 +79,7 @@ export const SignUpPage = () => {
         </p>
       }
     >
+      <SocialButtons returnTo={returnPathFrom(location.state)} />
       <Form label="Create an account" onSubmit={onSubmit} errors={errors} className="form-stretch">
         <TextField
           label="Name"

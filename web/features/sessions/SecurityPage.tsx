@@ -1,5 +1,6 @@
 import { PageHeading } from '../../ui/PageHeading.js'
 import { useSignedIn } from '../session/RequireSession.js'
+import { ConnectedAccounts } from '../social/ConnectedAccounts.js'
 import { SessionList } from './SessionList.js'
 
 export const SecurityPage = () => {
@@ -11,6 +12,7 @@ export const SecurityPage = () => {
         description="The devices signed in to your account, and where they are."
       />
       <SessionList currentSessionId={session.id} />
+      <ConnectedAccounts />
     </>
   )
 }

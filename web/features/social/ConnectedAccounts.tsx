@@ -1,0 +1,127 @@
+import { useCallback, useEffect, useState } from 'react'
+import { useSearchParams } from 'react-router'
+import { Button } from '../../ui/Button.js'
+import { Card } from '../../ui/Card.js'
+import { Notice } from '../../ui/Notice.js'
+import { Loading } from '../../ui/Skeleton.js'
+import { messageFor } from '../errors/messages.js'
+import { describeCallbackError } from './callback-errors.js'
+import {
+  goTo,
+  type LinkedAccount,
+  listAccounts,
+  listProviders,
+  type SocialProvider,
+  startLink,
+  unlinkAccount,
+} from './social.requests.js'
+
+const PASSWORD = 'credential'
+
+/**
+ * The services that can sign in to this account: connect another provider, or disconnect one.
+ * The last way to sign in cannot be disconnected, and the page says why before anyone tries.
+ */
+export const ConnectedAccounts = () => {
+  const [providers, setProviders] = useState<SocialProvider[]>([])
+  const [accounts, setAccounts] = useState<LinkedAccount[] | null>(null)
+  const [pending, setPending] = useState<string | null>(null)
+  const [problem, setProblem] = useState<string | null>(null)
+  const [news, setNews] = useState<string | null>(null)
+  const [params] = useSearchParams()
+
+  const load = useCallback(async () => {
+    const [offered, linked] = await Promise.all([listProviders().catch(() => []), listAccounts()])
+    setProviders(offered)
+    setAccounts(linked)
+  }, [])
+
+  useEffect(() => {
+    load().catch((error) => setProblem(messageFor(error)))
+  }, [load])
+
+  const callbackError = params.get('error')
+  const shownProblem = problem ?? (callbackError ? describeCallbackError(callbackError) : null)
+  const justLinked = params.has('linked') ? 'The account was connected.' : null
+
+  if (accounts === null) return shownProblem ? <Notice tone="error">{shownProblem}</Notice> : <Loading />
+  const nameOf = (providerId: string) =>
+    providers.find((provider) => provider.id === providerId)?.name ?? providerId
+  const social = accounts.filter((account) => account.providerId !== PASSWORD)
+  const hasPassword = accounts.some((account) => account.providerId === PASSWORD)
+  const onlyWayIn = accounts.length <= 1
+  const connectable = providers.filter((provider) => !social.some((a) => a.providerId === provider.id))
+
+  const connect = async (provider: SocialProvider) => {
+    setPending(provider.id)
+    setProblem(null)
+    try {
+      goTo((await startLink(provider.id)).url)
+    } catch (error) {
+      setProblem(messageFor(error))
+      setPending(null)
+    }
+  }
+  const disconnect = async (account: LinkedAccount) => {
+    setPending(account.id)
+    setProblem(null)
+    setNews(null)
+    try {
+      await unlinkAccount(account.id)
+      await load()
+      setNews(`${nameOf(account.providerId)} was disconnected.`)
+    } catch (error) {
+      setProblem(messageFor(error))
+    } finally {
+      setPending(null)
+    }
+  }
+
+  return (
+    <Card title="Connected accounts" description="Services you can sign in with, besides your password.">
+      <Notice tone="error">{shownProblem}</Notice>
+      <Notice tone="success">{news ?? justLinked}</Notice>
+      {social.length === 0 ? <p>No service is connected.</p> : null}
+      <ul className="stack" aria-label="Connected services">
+        {social.map((account) => (
+          <li key={account.id} className="row">
+            <span>{nameOf(account.providerId)}</span>
+            <Button
+              size="small"
+              variant="danger-outline"
+              onClick={() => disconnect(account)}
+              pending={pending === account.id}
+              pendingLabel="Disconnecting…"
+              disabled={onlyWayIn}
+              aria-describedby={onlyWayIn ? 'last-way-in' : undefined}
+            >
+              Disconnect {nameOf(account.providerId)}
+            </Button>
+          </li>
+        ))}
+      </ul>
+      {onlyWayIn && social.length > 0 ? (
+        <p id="last-way-in" className="small">
+          {hasPassword
+            ? 'This is your only way to sign in.'
+            : 'This is your only way to sign in. Set a password or connect another service before disconnecting it.'}
+        </p>
+      ) : null}
+      {connectable.length > 0 ? (
+        <ul className="stack" aria-label="Connect a service">
+          {connectable.map((provider) => (
+            <li key={provider.id}>
+              <Button
+                onClick={() => connect(provider)}
+                pending={pending === provider.id}
+                pendingLabel={`Opening ${provider.name}…`}
+              >
+                Connect {provider.name}
+              </Button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </Card>
+  )
+}
