@@ -45,6 +45,8 @@ const PasswordPage = page(() => import('../features/account/PasswordPage.js'), '
 const SecurityPage = page(() => import('../features/sessions/SecurityPage.js'), 'SecurityPage')
 const ActivityPage = page(() => import('../features/activity/ActivityPage.js'), 'ActivityPage')
 const ApiKeysPage = page(() => import('../features/api-keys/ApiKeysPage.js'), 'ApiKeysPage')
+const AdminUsersPage = page(() => import('../features/admin/AdminUsersPage.js'), 'AdminUsersPage')
+const AdminUserPage = page(() => import('../features/admin/AdminUserPage.js'), 'AdminUserPage')
 
 /** Every page of the portal. The server answers these paths with index.html (SPA fallback). */
 export const App = () => (
@@ -83,6 +85,8 @@ export const App = () => (
           <Route path="account/security" element={<SecurityPage />} />
           <Route path="account/activity" element={<ActivityPage />} />
           <Route path="account/api-keys" element={<ApiKeysPage />} />
+          <Route path="admin/users" element={<AdminUsersPage />} />
+          <Route path="admin/users/:userId" element={<AdminUserPage />} />
         </Route>
       </Route>
     </Route>

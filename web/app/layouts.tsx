@@ -1,5 +1,7 @@
 import { Suspense } from 'react'
 import { NavLink, Outlet } from 'react-router'
+import { isAdmin } from '../features/admin/admin.api.js'
+import { ImpersonationBanner } from '../features/admin/ImpersonationBanner.js'
 import { AccountSwitcher } from '../features/multi-session/AccountSwitcher.js'
 import { useSignedIn } from '../features/session/RequireSession.js'
 import { SignOutButton } from '../features/session/SignOutButton.js'
@@ -18,10 +20,13 @@ const SECTIONS: readonly { to: string; label: string; icon: IconName }[] = [
   { to: '/account/api-keys', label: 'API keys', icon: 'terminal' },
 ]
 
-const AccountNav = () => (
+// The operator console, for those whose role allows it (the server checks every call again).
+const ADMIN_SECTIONS: typeof SECTIONS = [{ to: '/admin/users', label: 'Users', icon: 'users' }]
+
+const AccountNav = ({ admin = false }: { admin?: boolean }) => (
   <nav aria-label="Account" className="side-nav">
     <ul>
-      {SECTIONS.map((section) => (
+      {[...SECTIONS, ...(admin ? ADMIN_SECTIONS : [])].map((section) => (
         <li key={section.to}>
           <NavLink to={section.to} end>
             <Icon name={section.icon} />
@@ -44,7 +49,14 @@ const AccountMenu = ({ signedIn }: { signedIn: SignedIn }) => (
 export const AccountLayout = () => {
   const signedIn = useSignedIn()
   return (
-    <AccountFrame menu={<AccountMenu signedIn={signedIn} />} nav={<AccountNav />}>
+    <AccountFrame
+      menu={<AccountMenu signedIn={signedIn} />}
+      nav={<AccountNav admin={isAdmin(signedIn.user.role)} />}
+    >
+      <ImpersonationBanner
+        name={signedIn.user.name || signedIn.user.email}
+        impersonatedBy={signedIn.session.impersonatedBy}
+      />
       {/* Keyed by the person: switching accounts starts every page afresh, no form keeps the last one's details. */}
       <Suspense key={signedIn.user.id} fallback={<Loading cards={2} />}>
         <Outlet context={signedIn} />

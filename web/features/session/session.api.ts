@@ -10,6 +10,8 @@ export type User = {
   username?: string | null
   /** The username as its owner typed it ("Ada_L"); what the portal shows. */
   displayUsername?: string | null
+  /** Roles, comma-separated (admin plugin); the operator console is shown to admins. */
+  role?: string
   createdAt: string
   updatedAt: string
 }
@@ -26,6 +28,8 @@ export type Session = {
   token: string
   /** Where the IP address is, when the server knows ("Berlin, Germany"); see SERVER-NEEDS.md. */
   location?: string | null
+  /** The operator acting as this person (admin impersonation); null or absent otherwise. */
+  impersonatedBy?: string | null
 }
 
 /** The current session as the portal keeps it: without its token (see `getSession`). */

@@ -1,0 +1,121 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { fakeApi } from '../../test/fake-api.js'
+import { renderWithProviders } from '../../test/render.js'
+import { AdminUserPage } from './AdminUserPage.js'
+import { AdminUsersPage, PAGE_SIZE } from './AdminUsersPage.js'
+import type { AdminUser } from './admin.api.js'
+import { ImpersonationBanner } from './ImpersonationBanner.js'
+
+const person = (n: number, extra: Partial<AdminUser> = {}): AdminUser => ({
+  id: `u${n}`,
+  email: `person${n}@example.com`,
+  name: `Person ${n}`,
+  image: null,
+  emailVerified: true,
+  username: null,
+  displayUsername: null,
+  role: 'user',
+  banned: false,
+  banReason: null,
+  banExpires: null,
+  createdAt: '2026-01-10T09:00:00.000Z',
+  updatedAt: '2026-01-10T09:00:00.000Z',
+  ...extra,
+})
+
+describe('operator console', () => {
+  it('lists users a page at a time and searches by email', async () => {
+    const everyone = Array.from({ length: 45 }, (_, i) => person(i + 1, i === 0 ? { banned: true } : {}))
+    const api = fakeApi({
+      'GET /admin/list-users': (call) => {
+        const search = call.query.get('searchValue')
+        const found = search ? everyone.filter((u) => u.email.includes(search)) : everyone
+        const offset = Number(call.query.get('offset'))
+        return {
+          body: { users: found.slice(offset, offset + Number(call.query.get('limit'))), total: found.length },
+        }
+      },
+    })
+    const { user } = renderWithProviders(<AdminUsersPage />)
+    expect(await screen.findByRole('heading', { name: '45 users' })).toBeDefined()
+    expect(screen.getAllByRole('listitem')).toHaveLength(PAGE_SIZE)
+    expect(within(screen.getAllByRole('listitem')[0] as HTMLElement).getByText('Banned')).toBeDefined()
+    expect(screen.getByText('1–20 of 45')).toBeDefined()
+    await user.click(screen.getByRole('button', { name: 'Next' }))
+    expect(await screen.findByText('21–40 of 45')).toBeDefined()
+    expect(api.to('GET', '/admin/list-users').at(-1)?.query.get('offset')).toBe('20')
+
+    await user.type(screen.getByLabelText(/Search/), 'person7@')
+    expect(await screen.findByRole('heading', { name: '1 user' })).toBeDefined()
+    const last = api.to('GET', '/admin/list-users').at(-1)
+    expect(last?.query.get('searchValue')).toBe('person7@')
+    expect(last?.query.get('searchField')).toBe('email')
+    expect(last?.query.get('offset')).toBe('0')
+  })
+
+  it('bans with a reason and an expiry, and removes only after confirmation', async () => {
+    let current = person(3)
+    const api = fakeApi({
+      'GET /admin/get-user': () => ({ body: current }),
+      'POST /admin/list-user-sessions': { body: { sessions: [] } },
+      'GET /admin/user-activity': {
+        body: {
+          items: [
+            {
+              id: 'e1',
+              type: 'user.profile-updated',
+              at: '2026-01-11T09:00:00.000Z',
+              ip: null,
+              userAgent: null,
+              details: { bySupport: true },
+            },
+          ],
+          nextCursor: null,
+        },
+      },
+      'POST /admin/ban-user': () => {
+        current = { ...current, banned: true, banReason: 'Spam' }
+        return { body: { user: current } }
+      },
+      'POST /admin/remove-user': { body: { success: true } },
+    })
+    const { user } = renderWithProviders(<AdminUserPage />, {
+      route: '/admin/users/u3',
+      path: '/admin/users/:userId',
+    })
+    expect(await screen.findByRole('heading', { name: 'Person 3', level: 1 })).toBeDefined()
+    expect(await screen.findByText('By support')).toBeDefined()
+    await user.type(screen.getByLabelText(/Reason/), 'Spam')
+    await user.selectOptions(screen.getByLabelText('For how long'), '86400')
+    await user.click(screen.getByRole('button', { name: 'Ban Person 3' }))
+    await waitFor(() => expect(api.to('POST', '/admin/ban-user')).toHaveLength(1))
+    expect(api.to('POST', '/admin/ban-user')[0]?.body).toEqual({
+      userId: 'u3',
+      banReason: 'Spam',
+      banExpiresIn: 86400,
+    })
+    expect(await screen.findByRole('button', { name: 'Lift the ban' })).toBeDefined()
+
+    await user.click(screen.getByRole('button', { name: 'Remove user…' }))
+    expect(api.to('POST', '/admin/remove-user')).toHaveLength(0)
+    expect(screen.getByRole('alertdialog').textContent).toContain('person3@example.com')
+    await user.click(screen.getByRole('button', { name: 'Yes, remove' }))
+    await waitFor(() => expect(api.to('POST', '/admin/remove-user')).toHaveLength(1))
+    expect(await screen.findByTestId('location')).toHaveProperty('textContent', '/admin/users')
+  })
+
+  it('shows a banner while impersonating, with the way back', async () => {
+    const api = fakeApi({ 'POST /admin/stop-impersonating': { body: { session: {}, user: {} } } })
+    const { user } = renderWithProviders(<ImpersonationBanner name="Ada" impersonatedBy="admin-1" />)
+    expect(screen.getByRole('status').textContent).toContain('You are acting as Ada')
+    await user.click(screen.getByRole('button', { name: 'Stop impersonating' }))
+    await waitFor(() => expect(api.to('POST', '/admin/stop-impersonating')).toHaveLength(1))
+    expect(await screen.findByTestId('location')).toHaveProperty('textContent', '/admin/users')
+  })
+
+  it("shows no banner on a person's own session", () => {
+    renderWithProviders(<ImpersonationBanner name="Ada" impersonatedBy={null} />)
+    expect(screen.queryByRole('status')).toBeNull()
+  })
+})

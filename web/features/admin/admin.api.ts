@@ -1,0 +1,115 @@
+import { api } from '../../app/api.js'
+import type { Session, User } from '../session/session.api.js'
+
+/// The operator console's calls: better-auth's admin routes, and Tessera's /admin/user-activity.
+
+export type AdminUser = User & {
+  role: string
+  banned: boolean
+  banReason: string | null
+  banExpires: string | null
+}
+
+export type AdminSession = Session & { impersonatedBy: string | null }
+
+export type UserPage = { users: AdminUser[]; total: number; limit?: number; offset?: number }
+
+export type ActivityItem = {
+  id: string
+  type: string
+  at: string
+  ip: string | null
+  userAgent: string | null
+  details: Record<string, unknown>
+}
+
+export type ListUsersArgs = { search: string; limit: number; offset: number }
+
+/** Whether a role value (comma-separated) names the admin role: the console is shown to admins. */
+export const isAdmin = (role: string | null | undefined): boolean =>
+  (role ?? '').split(',').some((name) => name.trim() === 'admin')
+
+const adminApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    listUsers: build.query<UserPage, ListUsersArgs>({
+      query: ({ search, limit, offset }) => ({
+        url: '/admin/list-users',
+        params: {
+          limit: String(limit),
+          offset: String(offset),
+          sortBy: 'createdAt',
+          sortDirection: 'desc',
+          ...(search ? { searchValue: search, searchField: search.includes('@') ? 'email' : 'name' } : {}),
+        },
+      }),
+      providesTags: ['User'],
+    }),
+    getUser: build.query<AdminUser, string>({
+      query: (id) => ({ url: '/admin/get-user', params: { id } }),
+      providesTags: ['User'],
+    }),
+    userActivity: build.query<{ items: ActivityItem[]; nextCursor: string | null }, string>({
+      query: (userId) => ({ url: '/admin/user-activity', params: { userId, limit: '50' } }),
+      providesTags: ['Activity'],
+    }),
+    listUserSessions: build.query<{ sessions: AdminSession[] }, string>({
+      query: (userId) => ({ url: '/admin/list-user-sessions', method: 'POST', body: { userId } }),
+      providesTags: ['Sessions'],
+    }),
+    banUser: build.mutation<
+      { user: AdminUser },
+      { userId: string; banReason?: string; banExpiresIn?: number }
+    >({
+      query: (body) => ({ url: '/admin/ban-user', method: 'POST', body }),
+      invalidatesTags: ['User', 'Sessions', 'Activity'],
+    }),
+    unbanUser: build.mutation<{ user: AdminUser }, { userId: string }>({
+      query: (body) => ({ url: '/admin/unban-user', method: 'POST', body }),
+      invalidatesTags: ['User', 'Activity'],
+    }),
+    setRole: build.mutation<{ user: AdminUser }, { userId: string; role: string }>({
+      query: (body) => ({ url: '/admin/set-role', method: 'POST', body }),
+      invalidatesTags: ['User', 'Activity'],
+    }),
+    setUserPassword: build.mutation<{ status: boolean }, { userId: string; newPassword: string }>({
+      query: (body) => ({ url: '/admin/set-user-password', method: 'POST', body }),
+      invalidatesTags: ['Activity'],
+    }),
+    revokeUserSession: build.mutation<{ success: boolean }, { sessionToken: string }>({
+      query: (body) => ({ url: '/admin/revoke-user-session', method: 'POST', body }),
+      invalidatesTags: ['Sessions', 'Activity'],
+    }),
+    revokeUserSessions: build.mutation<{ success: boolean }, { userId: string }>({
+      query: (body) => ({ url: '/admin/revoke-user-sessions', method: 'POST', body }),
+      invalidatesTags: ['Sessions', 'Activity'],
+    }),
+    removeUser: build.mutation<{ success: boolean }, { userId: string }>({
+      query: (body) => ({ url: '/admin/remove-user', method: 'POST', body }),
+      invalidatesTags: ['User'],
+    }),
+    impersonateUser: build.mutation<unknown, { userId: string }>({
+      query: (body) => ({ url: '/admin/impersonate-user', method: 'POST', body }),
+      invalidatesTags: ['Session', 'Sessions', 'User', 'Activity'],
+    }),
+    stopImpersonating: build.mutation<unknown, void>({
+      query: () => ({ url: '/admin/stop-impersonating', method: 'POST', body: {} }),
+      invalidatesTags: ['Session', 'Sessions', 'User', 'Activity'],
+    }),
+  }),
+})
+
+export const {
+  useListUsersQuery,
+  useGetUserQuery,
+  useUserActivityQuery,
+  useListUserSessionsQuery,
+  useBanUserMutation,
+  useUnbanUserMutation,
+  useSetRoleMutation,
+  useSetUserPasswordMutation,
+  useRevokeUserSessionMutation,
+  useRevokeUserSessionsMutation,
+  useRemoveUserMutation,
+  useImpersonateUserMutation,
+  useStopImpersonatingMutation,
+} = adminApi
