@@ -8,7 +8,7 @@ import { isDomainError } from '../../domain/shared/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { issueToken } from '../../infra/crypto/derived-tokens.js'
 import { verifyPassword } from '../../infra/crypto/password.js'
-import { sha256Hex } from '../../infra/crypto/tokens.js'
+import { newId, sha256Hex } from '../../infra/crypto/tokens.js'
 import { findOneTimeToken } from '../../projections/one-time-tokens/one-time-tokens.repository.js'
 import { findPasswordHash } from '../../projections/users/users.repository.js'
 import type { FoundSession } from '../../query-api/sessions/resolve-session.js'
@@ -38,7 +38,8 @@ const deleteNow = async (
   userId: string,
   proof: { kind: 'verified' } | { kind: 'token'; tokenHash: string; now: string },
 ) => {
-  await runUserCommand(ctx, origin, userId, { type: 'delete-user', proof })
+  // The address is told, by a mail the reactor sends once the deletion has committed.
+  await runUserCommand(ctx, origin, userId, { type: 'delete-user', proof, noticeId: newId() })
   await ctx.eraseUser(userId)
 }
 

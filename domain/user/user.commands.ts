@@ -64,4 +64,9 @@ export type UserCommand =
   /** An operator changes the address, and says whether it counts as verified. */
   | { type: 'admin-set-email'; newEmail: string; emailVerified: boolean }
   /** Deletion with the password checked or a fresh session (`proof: 'verified'`), or a mailed token. */
-  | { type: 'delete-user'; proof: { kind: 'verified' } | { kind: 'token'; tokenHash: string; now: string } }
+  | {
+      type: 'delete-user'
+      proof: { kind: 'verified' } | { kind: 'token'; tokenHash: string; now: string }
+      /** Mail the address a notice of the deletion (see `user.deletion-notice-requested`). */
+      noticeId?: string
+    }

@@ -241,8 +241,16 @@ const deleteUser = (command: Command<'delete-user'>, user: ActiveUser): UserEven
     !user.deletionTokens.some((token) => isLive(token, proof.tokenHash, proof.now))
   )
     throw AUTH_ERRORS.error('INVALID_TOKEN')
-  const { userId, email, username } = user
-  return [{ type: 'user.deleted', data: { userId, email, ...(username !== null ? { username } : {}) } }]
+  const { userId, email, username, name } = user
+  const deleted: UserEvent = {
+    type: 'user.deleted',
+    data: { userId, email, ...(username !== null ? { username } : {}) },
+  }
+  if (command.noticeId === undefined) return [deleted]
+  return [
+    deleted,
+    { type: 'user.deletion-notice-requested', data: { userId, noticeId: command.noticeId, email, name } },
+  ]
 }
 
 // Only a token that exists and has expired is discarded; anything else is left alone.

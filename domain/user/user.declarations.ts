@@ -6,6 +6,9 @@ import type { UserEvent } from './user.events.js'
 
 const nothingShown = () => ({})
 
+/** The data subject a deletion notice's address is sealed under, and its stream once handled. */
+export const deletionNoticeSubject = (noticeId: string): string => `deletion-notice-${noticeId}`
+
 export const USER_EVENT_DECLARATIONS: EventDeclarations<UserEvent> = {
   'user.registered': {
     subject,
@@ -121,6 +124,19 @@ export const USER_EVENT_DECLARATIONS: EventDeclarations<UserEvent> = {
     personal: ['email', 'username'],
     activity: 'forget',
     invalidates: 'subject-sessions',
+  },
+  // The deleted account's address, under a key of its own that the notice's handling destroys.
+  'user.deletion-notice-requested': {
+    subject: ({ noticeId }) => deletionNoticeSubject(noticeId),
+    personal: ['email', 'name'],
+    activity: null,
+    invalidates: 'nothing',
+  },
+  'user.deletion-notice-sent': {
+    subject: ({ noticeId }) => deletionNoticeSubject(noticeId),
+    personal: [],
+    activity: 'forget',
+    invalidates: 'nothing',
   },
   // Administration: the actor is the operator (or the system for ADMIN_EMAILS and expiries).
   'user.role-set': {

@@ -96,6 +96,17 @@ export type UserEvent =
   /** `email` (and `username`) let the store release their claims so they can be used again. */
   | { type: 'user.deleted'; data: { userId: string; email: string; username?: string } }
   /**
+   * Mail the deleted account's address that it was deleted. The address is sealed under a subject
+   * of its own (`deletionNoticeSubject`), not the user's, so it outlives the user's erasure just
+   * until the notice is handled; `user.deletion-notice-sent` then erases it.
+   */
+  | {
+      type: 'user.deletion-notice-requested'
+      data: { userId: string; noticeId: string; email: string; name: string }
+    }
+  /** The deletion notice was handled (sent, or given up): its address is erased with this event. */
+  | { type: 'user.deletion-notice-sent'; data: { userId: string; noticeId: string } }
+  /**
    * The user's roles (comma-separated, see domain/admin/permissions.ts) changed. `grantedBy:
    * 'admin-emails'` marks the one-time grant to an address listed in ADMIN_EMAILS, once verified.
    */

@@ -89,8 +89,11 @@ export const confirmAccountDeletion = (input: { name: string; url: string }): Re
 
 /// Layout
 
-/** Every string in here is plain text: the layout escapes all of it, so no caller can forget to. */
-type MailContent = {
+/**
+ * Every string in here is plain text: the layout escapes all of it, so no caller can forget to.
+ * An empty `action` (and `url`) leaves the button out: a notice may have nothing to click.
+ */
+export type MailContent = {
   subject: string
   name: string
   paragraphs: string[]
@@ -99,8 +102,8 @@ type MailContent = {
   footer: string
 }
 
-const render = (content: MailContent): RenderedMail => {
-  assertHttpUrl(content.url)
+export const render = (content: MailContent): RenderedMail => {
+  if (content.action !== '') assertHttpUrl(content.url)
   return { subject: content.subject, text: renderText(content), html: renderHtml(content) }
 }
 
@@ -117,7 +120,7 @@ const renderText = (content: MailContent): string => {
   const blocks = [
     greeting(content.name),
     ...content.paragraphs,
-    `${content.action}: ${content.url}`,
+    ...(content.action === '' ? [] : [`${content.action}: ${content.url}`]),
     content.footer,
   ]
   return `${blocks.join('\n\n')}\n`
@@ -132,6 +135,13 @@ const BUTTON_STYLE =
 const renderHtml = (content: MailContent): string => {
   const href = escapeHtml(content.url)
   const paragraphs = content.paragraphs.map((p) => `<p style="${TEXT_STYLE}">${escapeHtml(p)}</p>`)
+  const button =
+    content.action === ''
+      ? ''
+      : `<p style="margin:24px 0"><a href="${href}" style="${BUTTON_STYLE}">${escapeHtml(content.action)}</a></p>
+<p style="${SMALL_STYLE}">If the button does not work, copy this link into your browser:<br>
+<a href="${href}" style="color:#2563eb;word-break:break-all">${href}</a></p>
+`
   return `<!doctype html>
 <html lang="en" dir="ltr">
 <head>
@@ -143,10 +153,7 @@ const renderHtml = (content: MailContent): string => {
 <div style="max-width:480px;margin:0 auto;padding:32px;border-radius:8px;background:#ffffff">
 <p style="${TEXT_STYLE}">${escapeHtml(greeting(content.name))}</p>
 ${paragraphs.join('\n')}
-<p style="margin:24px 0"><a href="${href}" style="${BUTTON_STYLE}">${escapeHtml(content.action)}</a></p>
-<p style="${SMALL_STYLE}">If the button does not work, copy this link into your browser:<br>
-<a href="${href}" style="color:#2563eb;word-break:break-all">${href}</a></p>
-<p style="${SMALL_STYLE}">${escapeHtml(content.footer)}</p>
+${button}<p style="${SMALL_STYLE}">${escapeHtml(content.footer)}</p>
 </div>
 </body>
 </html>

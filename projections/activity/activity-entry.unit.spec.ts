@@ -110,6 +110,11 @@ const EVERY_EVENT: (UserEvent | SessionEvent | SigningKeyEvent | ApiKeyEvent)[] 
   { type: 'session.revoked', data: { sessionId: 's1', userId: USER, reason: 'revoked' } },
   { type: 'session.expired', data: { sessionId: 's1', userId: USER } },
   { type: 'user.deleted', data: { userId: USER, email: 'b@x.test' } },
+  {
+    type: 'user.deletion-notice-requested',
+    data: { userId: USER, noticeId: 'n1', email: 'b@x.test', name: 'B' },
+  },
+  { type: 'user.deletion-notice-sent', data: { userId: USER, noticeId: 'n1' } },
   { type: 'user.role-set', data: { userId: USER, role: 'admin', previousRole: null } },
   { type: 'user.banned', data: { userId: USER, reason: 'spam', expiresAt: null } },
   { type: 'user.unbanned', data: { userId: USER, expired: true } },
@@ -175,6 +180,10 @@ describe('activity entries', () => {
     expect(byType.get('session.refreshed')).toBeNull()
     expect(byType.get('user.token-discarded')).toBeNull()
     expect(byType.get('user.deleted')).toEqual({ kind: 'forget', userId: USER })
+    // The notice's address lives under a subject of its own, forgotten once the notice is handled;
+    // the user's history is not touched by it.
+    expect(byType.get('user.deletion-notice-requested')).toBeNull()
+    expect(byType.get('user.deletion-notice-sent')).toEqual({ kind: 'forget', userId: 'deletion-notice-n1' })
   })
 
   it('tells what changed, not the secrets: emails for an email change, field names for a profile', () => {
@@ -297,7 +306,7 @@ describe('activity entries', () => {
     expect(activityChangeOf({ ...undeclared, id: 'h', type: 'org.created' })).toBeNull()
   })
 
-  it('shows what support did while impersonating as done on the person\'s behalf, without their address', () => {
+  it("shows what support did while impersonating as done on the person's behalf, without their address", () => {
     const event: UserEvent = { type: 'user.profile-updated', data: { userId: USER, name: 'Ada L' } }
     const entry = recorded(activityChangeOf(source(event, metadata(OWNER, { impersonatedBy: 'admin-1' }))))
     expect(entry.details).toEqual({ fields: ['name'], bySupport: true })

@@ -30,6 +30,7 @@ import { withAdvisoryLock } from './advisory-lock.js'
 import type { MailLinkSettings } from './compose-mail.js'
 import { type DeliveryDependencies, deliverMail, type MailReactorLogger } from './deliver-mail.js'
 import { isMailEventType } from './mail-events.js'
+import { deliverSecurityNotice, isSecurityNoticeEventType } from './security-notice-mail.js'
 
 export type { MailReactorLogger } from './deliver-mail.js'
 
@@ -107,6 +108,13 @@ export const createMailReactor = (options: MailReactorOptions): MailReactor => {
       const last = batch.at(-1)
       if (!last) return 'idle'
       for (const event of batch) {
+        if (isSecurityNoticeEventType(event.type)) {
+          if (stopped) return 'idle'
+          await deliverSecurityNotice(q, store, event, deps)
+          await writeCheckpoint(q, name, event.position)
+          handled = event.position
+          continue
+        }
         if (!isMailEventType(event.type)) continue
         if (stopped) return 'idle'
         await deliverMail(q, event, deps)
@@ -200,6 +208,7 @@ export const createMailReactor = (options: MailReactorOptions): MailReactor => {
       const { onReadModelsAdvance } = options
       const wakeForMail = (events: readonly RecordedEvent[]) => {
         if (events.some((event) => isMailEventType(event.type))) wake()
+        else if (events.some((event) => isSecurityNoticeEventType(event.type))) wake()
       }
       unsubscribers.push(onReadModelsAdvance ? onReadModelsAdvance(wakeForMail) : store.subscribe(wake))
       // Not awaited: a slow or absent mail server must not hold up the start of the service.
