@@ -14,16 +14,13 @@
 /// (`tessera projections retry|skip`, projector-faults.ts); skipped events stay skipped in a replay.
 
 import { EventEmitter } from 'node:events'
-import { type Kysely, sql, type Transaction } from 'kysely'
 import {
   comparePositions,
-  type EventStore,
   type GlobalPosition,
   type RecordedEvent,
   START,
 } from '../../infra/event-store/event-store.js'
-import type { Database } from '../database.js'
-import type { Projection } from '../projection.js'
+import { applyBatchInTransaction, lockGroup, ProjectionError, retryDelayMs } from './apply-batch.js'
 import { readCheckpoint as readStoredCheckpoint } from './checkpoint-store.js'
 import {
   clearFault,
@@ -33,76 +30,9 @@ import {
   readSkippedEventIds,
   writeFault,
 } from './projector-faults.js'
+import type { Projector, ProjectorLogger, ProjectorOptions } from './projector-types.js'
 
-export type ProjectorLogger = { error(obj: object, msg: string): void; warn(obj: object, msg: string): void }
-
-export type ProjectorStatus = {
-  group: string
-  mode: 'apply' | 'follow'
-  /** `retrying`: the last batch failed and the next try waits for its backoff. */
-  state: 'running' | 'retrying' | 'halted' | 'stopped'
-  position: GlobalPosition
-  /** Failed attempts since the last successful run. */
-  failures: number
-  /** Failed attempts since the process started (a counter for metrics). */
-  failuresTotal: number
-  lastError: string | null
-  fault: ProjectorFault | null
-}
-
-/** A projection threw on an event: the event, not the database, is the suspect. */
-class ProjectionError extends Error {
-  override readonly name = 'ProjectionError'
-  constructor(
-    readonly projection: string,
-    readonly event: RecordedEvent,
-    override readonly cause: unknown,
-  ) {
-    super(`${projection} failed on ${event.type}: ${cause instanceof Error ? cause.message : String(cause)}`)
-  }
-}
-
-export type ProjectorOptions = {
-  db: Kysely<Database>
-  store: EventStore
-  projections: readonly Projection[]
-  /** Name of the checkpoint; one group of projections shares it. */
-  group?: string
-  /** `apply`: this process projects. `follow`: another process does; only track its checkpoint. */
-  mode?: 'apply' | 'follow'
-  batchSize?: number
-  /** Safety net besides commit notifications; also how often a halted group looks for an operator's retry. */
-  pollIntervalMs?: number
-  /** Attempts at one event before the group halts (default 5). */
-  maxAttempts?: number
-  /** First retry delay; doubles with each failure up to 30 s (default 500 ms). */
-  retryBaseMs?: number
-  logger?: ProjectorLogger
-}
-
-export type Projector = {
-  start(): Promise<void>
-  stop(): Promise<void>
-  /** Applies everything readable now; resolves when caught up. */
-  catchUp(): Promise<void>
-  /** Resolves true once the read models include `position`; false after `timeoutMs`, or at once when halted. */
-  waitFor(position: GlobalPosition, timeoutMs?: number): Promise<boolean>
-  position(): GlobalPosition
-  status(): ProjectorStatus
-  /** Clears this group's fault (here and in the database) and tries again. */
-  retry(): Promise<void>
-  /**
-   * Called after each committed batch, with its events (used to invalidate caches). In `apply` mode
-   * this includes batches another instance of the group committed; a `follow` projector reads no
-   * events and never calls it. A listener that throws is logged and does not stop the projector.
-   */
-  onApplied(listener: (events: readonly RecordedEvent[]) => void): () => void
-}
-
-/** Serialises every writer of one group's read models and checkpoint until the transaction ends. */
-const lockGroup = async (trx: Transaction<Database>, group: string): Promise<void> => {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`tessera-projector:${group}`}, 0))`.execute(trx)
-}
+export type { Projector, ProjectorLogger, ProjectorOptions, ProjectorStatus } from './projector-types.js'
 
 const silentLogger: ProjectorLogger = { error: () => {}, warn: () => {} }
 
@@ -196,36 +126,7 @@ export const createProjector = (options: ProjectorOptions): Projector => {
     const last = batch.at(-1)
     if (!last) return rewoundUnderUs()
     const expected = checkpoint
-    const movedTo = await db.transaction().execute(async (trx) => {
-      await lockGroup(trx, group)
-      const row = await trx
-        .selectFrom('tessera_checkpoints')
-        .selectAll()
-        .where('name', '=', group)
-        .forUpdate()
-        .executeTakeFirst()
-      const stored = row ? { tx: BigInt(row.tx), seq: BigInt(row.seq) } : START
-      // Another projector process got here first: take its checkpoint and read again.
-      if (comparePositions(stored, expected) !== 0) return stored
-      for (const event of batch) {
-        // An operator skipped it (`tessera projections skip`): the checkpoint passes it untouched.
-        if (skip.has(event.id)) continue
-        for (const projection of projections) {
-          try {
-            await projection.apply(trx, event)
-          } catch (error) {
-            throw new ProjectionError(projection.name, event, error)
-          }
-        }
-      }
-      const values = { name: group, tx: last.position.tx.toString(), seq: last.position.seq.toString() }
-      await trx
-        .insertInto('tessera_checkpoints')
-        .values(values)
-        .onConflict((oc) => oc.column('name').doUpdateSet({ tx: values.tx, seq: values.seq }))
-        .execute()
-      return null
-    })
+    const movedTo = await applyBatchInTransaction(db, { group, projections, events: batch, expected, skip })
     if (movedTo) adopt(movedTo, expected, batch)
     else advanceTo(last.position, batch)
     return true
@@ -271,10 +172,7 @@ export const createProjector = (options: ProjectorOptions): Projector => {
       suspect = { error, attempts }
       if (attempts >= maxAttempts) return halt(error, attempts)
     }
-    // A projection's failure backs off far (it will likely fail again); a database that is away is
-    // asked again every few seconds, so the read models move within seconds of its return.
-    const ceiling = error instanceof ProjectionError ? 30_000 : 2_000
-    const delay = Math.min(ceiling, retryBaseMs * 2 ** (failures - 1))
+    const delay = retryDelayMs(error, failures, retryBaseMs)
     retryAt = Date.now() + delay
     logger.error(
       { err: error, group, failures, retryInMs: delay },
