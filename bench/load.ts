@@ -4,7 +4,7 @@
 
 import autocannon from 'autocannon'
 
-export type Kind = 'get-session' | 'sign-in' | 'sign-up' | 'token' | 'api-key/verify'
+export type Kind = 'get-session' | 'sign-in' | 'sign-up' | 'token' | 'api-key/verify' | 'admin/list-users'
 
 /** One request to send and how to tell that its answer is right. */
 export type Shot = {

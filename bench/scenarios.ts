@@ -185,7 +185,37 @@ export const scenarios = (settings: ScenarioSettings): ScenarioSpec[] => {
     { name: 'token c16', connections: 16, ...timing, next: tokenShots(users) },
     // Issue 12: API-key verification over the server API, with and without a usage limit.
     ...(settings.apiKeys ? apiKeyScenarios(settings.apiKeys, timing) : []),
+    // Issue 14: an operator's search in the user directory (through the server API's key).
+    { name: 'admin/list-users search c16', connections: 16, ...timing, next: listUsersShots(users) },
   ]
+}
+
+/**
+ * list-users searching a part of a seeded address (contains, any case), first page with the total;
+ * right when the user searched for is on the page and counted.
+ */
+const listUsersShots = (users: readonly BenchUser[]) => {
+  const nextUser = rotate(users)
+  return (): Shot => {
+    const { email } = nextUser()
+    const part = email.slice(0, email.indexOf('@'))
+    return {
+      kind: 'admin/list-users',
+      method: 'GET',
+      path: `/api/auth/admin/list-users?searchValue=${encodeURIComponent(part.toUpperCase())}&limit=20`,
+      headers: { [SERVER_KEY_HEADER]: BENCH_SERVER_KEY },
+      isCorrect: (body) => {
+        const value = parse(body)
+        return (
+          isRecord(value) &&
+          Array.isArray(value.users) &&
+          typeof value.total === 'number' &&
+          value.total >= 1 &&
+          value.users.some((user) => isRecord(user) && user.email === email)
+        )
+      },
+    }
+  }
 }
 
 const apiKeyScenarios = (keys: BenchApiKeys, timing: { durationSeconds: number; warmupSeconds: number }) =>
