@@ -54,6 +54,13 @@ describe('rateLimitKey', () => {
     expect(key('203.0.113.7', '/account')).toBeNull()
   })
 
+  it('keys /forget-password as /request-password-reset: two names, one bucket', () => {
+    expect(key('203.0.113.7', '/api/auth/forget-password')).toBe('203.0.113.7|/request-password-reset')
+    expect(key('203.0.113.7', '/api/auth/FORGET-PASSWORD/')).toBe(
+      key('203.0.113.7', '/api/auth/request-password-reset'),
+    )
+  })
+
   it('keys IPv6 clients by their /64 and IPv4-mapped addresses as IPv4', () => {
     expect(key('2001:db8:1:2::1')).toBe(key('2001:db8:1:2:ffff:ffff:ffff:ffff'))
     expect(key('2001:DB8:1:2::1')).toBe(key('2001:db8:1:2::1'))
