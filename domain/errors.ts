@@ -128,6 +128,12 @@ export const AUTH_ERRORS = defineErrors({
   INVALID_NAME_LENGTH: [400, 'The name length is either too large or too small.'],
   METADATA_DISABLED: [400, 'Metadata is disabled.'],
   NO_VALUES_TO_UPDATE: [400, 'No values to update.'],
+  // A refused key where better-auth throws (sessions from API keys); verify answers them in its body.
+  INVALID_API_KEY: [401, 'Invalid API key.'],
+  KEY_DISABLED: [401, 'API Key is disabled'],
+  KEY_EXPIRED: [401, 'API Key has expired'],
+  USAGE_EXCEEDED: [429, 'API Key has reached its usage limit'],
+  RATE_LIMITED: [429, 'Rate limit exceeded.'],
   SERVER_ONLY_PROPERTY: [
     400,
     "The property you're trying to set can only be set from the server auth instance only.",

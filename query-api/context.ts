@@ -7,6 +7,7 @@ import type { RequestOrigin } from '../domain/shared/metadata.js'
 import type { Config } from '../infra/config/config.js'
 import type { Database } from '../projections/database.js'
 import type { SessionRow } from '../projections/sessions/sessions.table.js'
+import type { ApiKeySessionPort } from './api-key/api-key-session-port.js'
 import type { JwtIssuer } from './jwt/jwt-issuer.js'
 import type { ServerKeyGuards } from './server-api/server-key.js'
 import type { FoundSession, SessionResolver } from './sessions/resolve-session.js'
@@ -27,4 +28,6 @@ export type QueryContext = {
   jwt: JwtIssuer | null
   /** The server API's guard (server keys from SERVER_KEYS), one per process for its rate limits. */
   serverApi: ServerKeyGuards
+  /** get-session from `x-api-key` (apiKey.enableSessionForAPIKeys); null when off. */
+  apiKeySessions: ApiKeySessionPort | null
 }

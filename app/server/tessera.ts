@@ -4,6 +4,7 @@
 
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
+import { apiKeySessionsFor } from '../../command-api/api-key/api-key-sessions.js'
 import {
   createJwtKeySet,
   type JwtKeySet,
@@ -148,6 +149,7 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
     sessionUpkeep: sessionUpkeepFor({ config, db: database.db, store, handle, sessions, clock, eraseUser }),
     jwt: jwtKeys,
     serverApi: serverKeyGuards({ serverKeys: config.serverKeys, clock }),
+    apiKeySessions: config.apiKey.enableSessionForAPIKeys ? apiKeySessionsFor(() => ctx) : null,
     readYourWrites,
     readiness: createReadiness({
       db: database.db,

@@ -39,12 +39,14 @@ const USAGE_EXCEEDED = () => refused('USAGE_EXCEEDED', 'API Key has reached its 
 export const verifyApiKey = async (
   ctx: CommandContext,
   origin: RequestOrigin,
-  actor: Actor,
+  /** Who the verification's events name: the calling backend, or the key itself (sessions from keys). */
+  actorOf: Actor | ((apiKeyId: string) => Actor),
   input: { key: string; permissions?: Record<string, string[]> },
 ): Promise<VerifyAnswer> => {
   const now = ctx.clock()
   const row = await findApiKeyByHash(ctx.db, hashApiKey(input.key))
   if (!row) return INVALID()
+  const actor = typeof actorOf === 'function' ? actorOf(row.id) : actorOf
   const housekeeping = (command: Parameters<typeof apiKeyDecider.decide>[0]) =>
     ctx.handle(apiKeyDecider, apiKeyStream(row.id), command, { metadata: metadataFor(origin, actor, now) })
   if (!row.enabled) return refused('KEY_DISABLED', 'API Key is disabled')

@@ -59,8 +59,8 @@ export type FeatureOptions = {
   }
   /** Social sign-in providers by id, as written (secrets may name environment variables). */
   socialProviders: Record<string, SocialProviderFileOptions>
-  /** API keys (better-auth's api-key plugin option of the same name): metadata off by default. */
-  apiKey: { enableMetadata: boolean }
+  /** API keys (better-auth's api-key plugin options of the same names): both off by default. */
+  apiKey: { enableMetadata: boolean; enableSessionForAPIKeys: boolean }
 }
 
 export const DEFAULT_CONFIG_FILE = 'tessera.config.json'
@@ -180,7 +180,10 @@ const jwt = (section: Section): FeatureOptions['jwt'] =>
   })
 
 const apiKey = (section: Section): FeatureOptions['apiKey'] =>
-  section.done({ enableMetadata: section.boolean('enableMetadata', false) })
+  section.done({
+    enableMetadata: section.boolean('enableMetadata', false),
+    enableSessionForAPIKeys: section.boolean('enableSessionForAPIKeys', false),
+  })
 
 const organization = (section: Section): FeatureOptions['organization'] => {
   const teams = section.section('teams')

@@ -13,6 +13,7 @@ import {
 import { lastUsesOfSessions } from '../../projections/sessions/session-last-use.js'
 import { listSessionsOfUser } from '../../projections/sessions/sessions.repository.js'
 import type { SessionRow } from '../../projections/sessions/sessions.table.js'
+import type { ApiKeySession } from '../api-key/api-key-session-port.js'
 import type { QueryContext } from '../context.js'
 import { SessionSchema, sessionJson, UserSchema, userJson } from '../shared/presenters.js'
 import { authOf, sessionGuards } from './require-session.js'
@@ -46,7 +47,8 @@ export const sessionQueryRoutes =
       async (request, reply) => {
         reply.header('cache-control', 'no-store').header('pragma', 'no-cache')
         const token = ctx.sessions.tokenFrom(request)
-        if (!token) return null
+        if (!token)
+          return ctx.apiKeySessions ? apiKeySessionAnswer(await ctx.apiKeySessions.sessionFor(request)) : null
         const now = ctx.clock()
         const lookup = await ctx.sessions.lookup(token, now)
         if (lookup.status !== 'valid') {
@@ -104,3 +106,7 @@ export const sessionQueryRoutes =
       },
     )
   }
+
+/** A session from an API key (apiKey.enableSessionForAPIKeys): answered, never refreshed or cookied. */
+const apiKeySessionAnswer = (found: ApiKeySession | null) =>
+  found ? { session: sessionJson(found.session, found.token), user: userJson(found.user) } : null
