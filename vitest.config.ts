@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config'
 
 // Tiers: unit (pure, fast), int (real PGlite and PostgreSQL, real SMTP and Redis), web (components in
-// jsdom), e2e (a real Chromium against a running Tessera). `npm test` runs them all.
+// jsdom), e2e (a real Chromium against a running Tessera), faults (failures injected into real parts,
+// with figures printed). `npm test` runs them all.
 export default defineConfig({
   test: {
     projects: [
