@@ -3,6 +3,7 @@
 import { linkedAccountsProjection } from './accounts/linked-accounts.projection.js'
 import { apiKeysProjection } from './api-keys/api-keys.projection.js'
 import { activityProjection } from './activity/activity.projection.js'
+import { adminActionsProjection } from './admin/admin-actions.js'
 import { jwksProjection } from './jwks/jwks.projection.js'
 import { oneTimeTokensProjection } from './one-time-tokens/one-time-tokens.projection.js'
 import { organizationsProjection } from './organizations/organizations.projection.js'
@@ -19,6 +20,7 @@ export const readModelProjections: readonly Projection[] = [
   oneTimeTokensProjection,
   // After users: it records only for users that exist.
   activityProjection,
+  adminActionsProjection,
   jwksProjection,
   pendingEmailChangesProjection,
   organizationsProjection,

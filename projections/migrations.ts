@@ -4,6 +4,7 @@ import type { Migration } from 'kysely'
 import { linkedAccountsMigration } from './accounts/linked-accounts.table.js'
 import { oauthStatesMigration } from './accounts/oauth-states.js'
 import { activityMigration } from './activity/activity.table.js'
+import { adminActionsMigration } from './admin/admin-actions.js'
 import { adminFieldsMigration } from './admin/admin-fields.migration.js'
 import { apiKeysMigration, apiKeyUsageMigration } from './api-keys/api-keys.table.js'
 import { jwksMigration } from './jwks/jwks.table.js'
@@ -34,6 +35,7 @@ export const readModelMigrations: Record<string, Migration> = {
   // Operational, not a read model: started OAuth flows (accounts/oauth-states.ts).
   '2026-11-25T03:01:00Z_oauth-states': oauthStatesMigration,
   '2026-11-25T06:00:00Z_admin-fields': adminFieldsMigration,
+  '2026-11-25T06:01:00Z_admin-actions': adminActionsMigration,
   '2026-11-25T02:00:00Z_api-keys': apiKeysMigration,
   // Operational, not a read model: the counters API-key verification moves (api-keys/api-keys.table.ts).
   '2026-11-25T02:01:00Z_api-key-usage': apiKeyUsageMigration,

@@ -6,6 +6,7 @@ import { Type } from 'typebox'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import { ANY_ROUTE_ERRORS, errorResponses } from '../../infra/http/openapi.js'
 import { listActivityOfUser } from '../../projections/activity/activity.repository.js'
+import { listAdminActions } from '../../projections/admin/admin-actions.js'
 import { findUserById } from '../../projections/users/users.repository.js'
 import { decodeCursor, encodeCursor } from '../activity/activity.routes.js'
 import type { QueryContext } from '../context.js'
@@ -165,6 +166,66 @@ export const adminQueryRoutes =
             details: item.details,
           })),
           nextCursor: page.hasMore && last ? encodeCursor(last.position) : null,
+        }
+      },
+    )
+
+    app.get(
+      '/admin/audit',
+      {
+        schema: {
+          summary: 'Every operator action across the service, newest first (operator console)',
+          description:
+            "Actions on someone else's account: by a user, a server key or through impersonation, and role changes. Filter by the acting admin's id and by action (event type).",
+          tags: ['Admin'],
+          querystring: Type.Object(
+            {
+              actor: Type.Optional(Type.String({ maxLength: 256 })),
+              action: Type.Optional(Type.String({ maxLength: 64 })),
+              limit: Type.Optional(Type.String({ pattern: '^([1-9][0-9]?|100)$' })),
+              offset: Type.Optional(Count),
+            },
+            { additionalProperties: false },
+          ),
+          response: {
+            ...errorResponses(...ANY_ROUTE_ERRORS, 'UNAUTHORIZED', 'YOU_ARE_NOT_ALLOWED_TO_LIST_USERS'),
+            200: Type.Object({
+              actions: Type.Array(
+                Type.Object({
+                  id: Type.String(),
+                  at: Type.String(),
+                  actor: Type.Object({ type: Type.String(), id: Type.Union([Type.String(), Type.Null()]) }),
+                  impersonatedBy: Type.Union([Type.String(), Type.Null()]),
+                  action: Type.String(),
+                  userId: Type.Union([Type.String(), Type.Null()]),
+                  details: Type.Record(Type.String(), Type.Unknown()),
+                }),
+              ),
+              total: Type.Number(),
+            }),
+          },
+        },
+      },
+      async (request, reply) => {
+        await guard.authorize(request, reply, { user: ['list'] }, 'YOU_ARE_NOT_ALLOWED_TO_LIST_USERS')
+        const { actor, action, limit, offset } = request.query
+        const page = await listAdminActions(ctx.db, {
+          ...(actor ? { actor } : {}),
+          ...(action ? { action } : {}),
+          limit: Number(limit ?? 50),
+          offset: Number(offset ?? 0),
+        })
+        return {
+          actions: page.actions.map((row) => ({
+            id: row.id,
+            at: row.at.toISOString(),
+            actor: { type: row.actor_type, id: row.actor_id },
+            impersonatedBy: row.impersonated_by,
+            action: row.action,
+            userId: row.subject_user_id,
+            details: row.details,
+          })),
+          total: page.total,
         }
       },
     )

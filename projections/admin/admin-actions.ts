@@ -1,0 +1,128 @@
+/// Read model: every operator action across the service, for the console's audit view. An event
+/// is an operator action when someone acted on another person's account (a user who is not its
+/// subject, a server key, or anyone through an impersonation session), or when roles changed (the
+/// system's ADMIN_EMAILS grant included). Details are what the subject's own history shows; they
+/// are blanked when that person is erased, leaving who did what, and when.
+
+import type { ColumnType, Kysely, Selectable } from 'kysely'
+import { declarationOf } from '../../domain/events.js'
+import type { ActivityDetails } from '../../domain/shared/event-declaration.js'
+import type { RecordedEvent } from '../../infra/event-store/event-store.js'
+import type { Projection } from '../projection.js'
+
+export type AdminActionsTable = {
+  /** The event id. */
+  id: string
+  at: Date
+  actor_type: string
+  /** The acting user's id, the server key's name, or null for the system. */
+  actor_id: string | null
+  impersonated_by: string | null
+  /** The event type. */
+  action: string
+  subject_user_id: string | null
+  details: ColumnType<ActivityDetails, string, string>
+}
+
+export type AdminActionRow = Selectable<AdminActionsTable>
+
+const CONCERNS_ACCOUNTS = /^(user|session)\./
+
+/** The row an event makes in the audit view, or null when it is not an operator action. */
+export const adminActionOf = (event: Pick<RecordedEvent, 'id' | 'type' | 'data' | 'metadata'>) => {
+  if (!CONCERNS_ACCOUNTS.test(event.type) || event.type === 'session.refreshed') return null
+  const declaration = declarationOf(event.type)
+  if (!declaration) return null
+  const data = event.data as Record<string, unknown>
+  const subject = declaration.subject(data, event.metadata)
+  const { actor, impersonatedBy } = event.metadata
+  const onSomeoneElse =
+    actor.type === 'server' ||
+    (actor.type === 'user' && actor.userId !== subject) ||
+    impersonatedBy !== undefined
+  if (!onSomeoneElse && event.type !== 'user.role-set') return null
+  const activity = declaration.activity
+  const details = activity && activity !== 'forget' ? activity.details(data) : {}
+  return {
+    id: event.id,
+    at: new Date(event.metadata.at),
+    actor_type: actor.type,
+    actor_id: actor.type === 'user' ? actor.userId : actor.type === 'server' ? actor.name : null,
+    impersonated_by: impersonatedBy ?? null,
+    action: event.type,
+    subject_user_id: subject,
+    details: JSON.stringify(event.metadata.erased ? {} : details),
+  }
+}
+
+export const adminActionsProjection: Projection = {
+  name: 'admin-actions',
+  tables: ['admin_actions'],
+  async apply(trx, recorded) {
+    const row = adminActionOf(recorded)
+    if (row)
+      await trx
+        .insertInto('admin_actions')
+        .values(row)
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute()
+    // An erased person's details go; the record that someone acted on the account stays.
+    if (recorded.type === 'user.deleted') {
+      const { userId } = recorded.data as { userId: string }
+      await trx
+        .updateTable('admin_actions')
+        .set({ details: '{}' })
+        .where('subject_user_id', '=', userId)
+        .execute()
+    }
+  },
+}
+
+export type AdminActionFilter = { actor?: string; action?: string; limit: number; offset: number }
+
+// biome-ignore lint/suspicious/noExplicitAny: the repository serves any schema that has the table
+export const listAdminActions = async (db: Kysely<any>, filter: AdminActionFilter) => {
+  const typed = db as unknown as Kysely<{ admin_actions: AdminActionsTable }>
+  let query = typed.selectFrom('admin_actions')
+  if (filter.actor) query = query.where('actor_id', '=', filter.actor)
+  if (filter.action) query = query.where('action', '=', filter.action)
+  const [rows, count] = await Promise.all([
+    query
+      .selectAll()
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(filter.limit)
+      .offset(filter.offset)
+      .execute(),
+    query.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+  ])
+  return { actions: rows, total: Number(count.n) }
+}
+
+export const adminActionsMigration = {
+  // biome-ignore lint/suspicious/noExplicitAny: migrations are written against an untyped schema
+  async up(db: Kysely<any>): Promise<void> {
+    await db.schema
+      .createTable('admin_actions')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('at', 'timestamptz', (c) => c.notNull())
+      .addColumn('actor_type', 'text', (c) => c.notNull())
+      .addColumn('actor_id', 'text')
+      .addColumn('impersonated_by', 'text')
+      .addColumn('action', 'text', (c) => c.notNull())
+      .addColumn('subject_user_id', 'text')
+      .addColumn('details', 'jsonb', (c) => c.notNull())
+      .execute()
+    await db.schema.createIndex('admin_actions_at').on('admin_actions').columns(['at', 'id']).execute()
+    await db.schema
+      .createIndex('admin_actions_actor')
+      .on('admin_actions')
+      .columns(['actor_id', 'at'])
+      .execute()
+    await db.schema
+      .createIndex('admin_actions_subject')
+      .on('admin_actions')
+      .column('subject_user_id')
+      .execute()
+  },
+}
