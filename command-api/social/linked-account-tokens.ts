@@ -21,10 +21,25 @@ import { storedTokens } from './social-sign-in.js'
 
 const REFRESH_MARGIN_MS = 5000
 
-const accountOf = async (ctx: CommandContext, userId: string, accountId: string): Promise<LinkedAccount> => {
+/**
+ * The account by Tessera's own id (better-auth's form), or, with `providerId` (the spec's form), by
+ * the provider and the provider's own account id.
+ */
+const accountOf = async (
+  ctx: CommandContext,
+  userId: string,
+  accountId: string,
+  providerId?: string,
+): Promise<LinkedAccount> => {
   const events = await ctx.store.readStream(linkedAccountsStream(userId))
   const state = fold(linkedAccountsDecider, events as unknown as LinkedAccountEvent[])
-  const account = state.accounts.find((candidate) => candidate.accountId === accountId)
+  const account =
+    state.accounts.find((candidate) => candidate.accountId === accountId) ??
+    (providerId === undefined
+      ? undefined
+      : state.accounts.find(
+          (candidate) => candidate.providerId === providerId && candidate.providerAccountId === accountId,
+        ))
   if (!account) throw AUTH_ERRORS.error('ACCOUNT_NOT_FOUND')
   return account
 }
@@ -68,14 +83,15 @@ export type AccessTokenAnswer = {
 }
 
 /** Whose account, and who asks: the user (a session) or a backend (the server API). */
-export type AccountRef = { userId: string; accountId: string; actor: Actor }
+export type AccountRef = { userId: string; accountId: string; providerId?: string | undefined; actor: Actor }
 
 export const getAccessToken = async (
   ctx: CommandContext,
   origin: RequestOrigin,
-  { userId, accountId, actor }: AccountRef,
+  { userId, accountId: given, providerId, actor }: AccountRef,
 ): Promise<AccessTokenAnswer> => {
-  const account = await accountOf(ctx, userId, accountId)
+  const account = await accountOf(ctx, userId, given, providerId)
+  const { accountId } = account
   const provider = providerFor(ctx, account)
   const expiresAt = account.accessTokenExpiresAt ? Date.parse(account.accessTokenExpiresAt) : null
   const expiring = expiresAt !== null && expiresAt - ctx.clock().getTime() < REFRESH_MARGIN_MS
@@ -104,9 +120,10 @@ export const getAccessToken = async (
 export const refreshAccessToken = async (
   ctx: CommandContext,
   origin: RequestOrigin,
-  { userId, accountId, actor }: AccountRef,
+  { userId, accountId: given, providerId, actor }: AccountRef,
 ) => {
-  const account = await accountOf(ctx, userId, accountId)
+  const account = await accountOf(ctx, userId, given, providerId)
+  const { accountId } = account
   const provider = providerFor(ctx, account)
   if (!account.refreshToken) throw AUTH_ERRORS.error('REFRESH_TOKEN_NOT_FOUND')
   let fresh: ExchangedTokens
@@ -129,8 +146,7 @@ export const refreshAccessToken = async (
 }
 
 export const accountInfo = async (ctx: CommandContext, origin: RequestOrigin, ref: AccountRef) => {
-  const { userId, accountId } = ref
-  const account = await accountOf(ctx, userId, accountId)
+  const account = await accountOf(ctx, ref.userId, ref.accountId, ref.providerId)
   const provider = providerFor(ctx, account)
   const tokens = await getAccessToken(ctx, origin, ref)
   if (!tokens.accessToken) throw AUTH_ERRORS.error('ACCESS_TOKEN_NOT_FOUND')
@@ -158,8 +174,12 @@ export const unlinkAccount = async (
   ctx: CommandContext,
   origin: RequestOrigin,
   userId: string,
-  accountId: string,
+  given: { accountId: string; providerId?: string | undefined },
 ): Promise<void> => {
+  const { accountId } = await accountOf(ctx, userId, given.accountId, given.providerId).catch(() => ({
+    // Unknown: the decider answers as better-auth does (the last-account rule first).
+    accountId: given.accountId,
+  }))
   const hasPassword = (await findPasswordHash(ctx.db, userId)) !== null
   await ctx.handle(
     linkedAccountsDecider,

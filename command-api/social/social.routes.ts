@@ -310,7 +310,7 @@ export const socialRoutes =
         const freshAge = ctx.config.session.freshAge
         const age = ctx.clock().getTime() - new Date(session.created_at).getTime()
         if (freshAge !== 0 && age >= freshAge * 1000) throw AUTH_ERRORS.error('SESSION_NOT_FRESH')
-        await unlinkAccount(ctx, originOf(request), user.id, request.body.accountId)
+        await unlinkAccount(ctx, originOf(request), user.id, request.body)
         return { status: true }
       },
     )
@@ -349,10 +349,8 @@ export const socialRoutes =
       },
       async (request, reply) => {
         const caller = await callerOf(request, reply, request.body.userId)
-        const answer = await getAccessToken(ctx, originOf(request), {
-          ...caller,
-          accountId: request.body.accountId,
-        })
+        const { accountId, providerId } = request.body
+        const answer = await getAccessToken(ctx, originOf(request), { ...caller, accountId, providerId })
         return { ...answer, accessTokenExpiresAt: iso(answer.accessTokenExpiresAt) }
       },
     )
@@ -372,10 +370,8 @@ export const socialRoutes =
       },
       async (request, reply) => {
         const caller = await callerOf(request, reply, request.body.userId)
-        const answer = await refreshAccessToken(ctx, originOf(request), {
-          ...caller,
-          accountId: request.body.accountId,
-        })
+        const { accountId, providerId } = request.body
+        const answer = await refreshAccessToken(ctx, originOf(request), { ...caller, accountId, providerId })
         return {
           ...answer,
           accessTokenExpiresAt: iso(answer.accessTokenExpiresAt),
@@ -393,10 +389,11 @@ export const socialRoutes =
     const info = async (
       request: FastifyRequest,
       reply: FastifyReply,
-      selection: { accountId: string; userId?: string | undefined },
+      selection: { accountId: string; providerId?: string | undefined; userId?: string | undefined },
     ) => {
       const caller = await callerOf(request, reply, selection.userId)
-      return accountInfo(ctx, originOf(request), { ...caller, accountId: selection.accountId })
+      const { accountId, providerId } = selection
+      return accountInfo(ctx, originOf(request), { ...caller, accountId, providerId })
     }
     app.get(
       '/account-info',

@@ -20,6 +20,7 @@ import {
 import { startTessera, type TestTessera } from '../support/tessera.js'
 
 const PASSWORD = 'correct horse battery'
+const SERVER_KEY = 'server-key-for-the-social-tests-0123456789'
 
 describe('social sign-in against a real OpenID provider (pglite)', () => {
   let provider: TestProvider
@@ -34,7 +35,12 @@ describe('social sign-in against a real OpenID provider (pglite)', () => {
     provider = await startProvider([`${base}/api/auth/callback/acme`, testClientRedirect])
     tessera = await startTessera({
       listen: true,
-      env: { PORT: String(port), BASE_URL: base, ACME_CLIENT_SECRET: provider.clientSecret },
+      env: {
+        PORT: String(port),
+        BASE_URL: base,
+        ACME_CLIENT_SECRET: provider.clientSecret,
+        SERVER_KEYS: `backend=${SERVER_KEY}`,
+      },
       features: {
         session: { freshAge: 3600 },
         user: { deleteUser: { enabled: true, immediate: true } },
@@ -420,5 +426,64 @@ describe('social sign-in against a real OpenID provider (pglite)', () => {
     const { location } = await socialSignIn(again, 'kim', { newUserCallbackURL: '/welcome' })
     expect(location).toBe('/welcome')
     expect((await session(again))?.user.id).not.toBe(userId)
+  })
+
+  it("serves a user's provider tokens to a backend with a server key (userId), and the spec's account selection", async () => {
+    person('lou')
+    const browser = webBrowser()
+    await socialSignIn(browser, 'lou')
+    const userId = (await session(browser))?.user.id ?? ''
+    const [account] = await accounts(browser)
+    const backend = (path: string, body: unknown) =>
+      fetch(api(path), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-tessera-server-key': SERVER_KEY },
+        body: JSON.stringify(body),
+      })
+    const byServer = await backend('/get-access-token', { accountId: account?.id, userId })
+    expect(byServer.status).toBe(200)
+    expect(await byServer.json()).toMatchObject({
+      accessToken: expect.any(String),
+      scopes: expect.any(Array),
+    })
+    const noUser = await backend('/get-access-token', { accountId: account?.id })
+    expect((await noUser.json()) as object).toMatchObject({ code: 'USER_ID_OR_SESSION_REQUIRED' })
+    const wrongKey = await fetch(api('/refresh-token'), {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-tessera-server-key': 'not-the-key-0123456789-0123456789',
+      },
+      body: JSON.stringify({ accountId: account?.id, userId }),
+    })
+    expect(wrongKey.status).toBe(401)
+    // Without a server key, a userId alone names nobody.
+    const anonymous = await fetch(api('/get-access-token'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ accountId: account?.id, userId }),
+    })
+    expect(anonymous.status).toBe(401)
+
+    // The spec's form: the provider and the provider's own account id.
+    const specForm = await browser.request('POST', api('/get-access-token'), {
+      json: { providerId: 'acme', accountId: 'lou' },
+    })
+    expect(specForm.status, specForm.body).toBe(200)
+    const info = await browser.request('POST', api('/account-info'), { json: { accountId: account?.id } })
+    expect(JSON.parse(info.body)).toMatchObject({ user: { email: 'lou@example.com' } })
+  })
+
+  it('continues a form_post callback as a GET, so the browser brings its state cookie', async () => {
+    const browser = webBrowser()
+    const { url } = await start(browser, '/sign-in/social', { errorCallbackURL: '/oops' })
+    const state = new URL(url).searchParams.get('state') ?? ''
+    const posted = await browser.request('POST', api('/callback/acme'), {
+      form: { state, error: 'access_denied' },
+    })
+    expect(posted.status).toBe(302)
+    expect(posted.location).toBe(`/api/auth/callback/acme?state=${state}&error=access_denied`)
+    const landed = await browser.request('GET', posted.next ?? '')
+    expect(landed.location).toBe('/oops?error=access_denied')
   })
 })
