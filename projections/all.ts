@@ -13,6 +13,8 @@ import { sessionsProjection } from './sessions/sessions.projection.js'
 import { usersProjection } from './users/users.projection.js'
 
 export const readModelProjections: readonly Projection[] = [
+  // Before users: on a deletion it finds the person's address (their invitations go) in users.
+  organizationsProjection,
   usersProjection,
   // After users: a social sign-up's account row follows its user's row.
   linkedAccountsProjection,

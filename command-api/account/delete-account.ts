@@ -13,6 +13,7 @@ import { findOneTimeToken } from '../../projections/one-time-tokens/one-time-tok
 import { findPasswordHash } from '../../projections/users/users.repository.js'
 import type { FoundSession } from '../../query-api/sessions/resolve-session.js'
 import type { CommandContext } from '../context.js'
+import { afterAccountDeletion, beforeAccountDeletion } from '../organization/account-deletion.js'
 import { runUserCommand } from '../shared/run-user-command.js'
 
 /** Deletion links live one day (spec). */
@@ -38,8 +39,11 @@ const deleteNow = async (
   userId: string,
   proof: { kind: 'verified' } | { kind: 'token'; tokenHash: string; now: string },
 ) => {
+  // The only owner of an organization is refused first (command-api/organization/account-deletion.ts).
+  const departing = await beforeAccountDeletion(ctx, userId)
   // The address is told, by a mail the reactor sends once the deletion has committed.
   await runUserCommand(ctx, origin, userId, { type: 'delete-user', proof, noticeId: newId() })
+  await afterAccountDeletion(ctx, origin, departing)
   await ctx.eraseUser(userId)
 }
 

@@ -87,6 +87,28 @@ export const confirmAccountDeletion = (input: { name: string; url: string }): Re
     footer: 'If you did not ask for this, ignore this email and your account stays as it is.',
   })
 
+/** An invitation to an organization (organization plugin); the link opens the portal's page for it. */
+export const organizationInvitation = (input: {
+  inviterName: string
+  inviterEmail: string
+  organizationName: string
+  role: string
+  url: string
+  validHours: number
+}): RenderedMail =>
+  render({
+    // A subject is one line, whatever the organization's name holds.
+    subject: `You are invited to join ${input.organizationName}`.replace(/[\r\n]+/g, ' '),
+    name: '',
+    paragraphs: [
+      `${input.inviterName} (${input.inviterEmail}) invited you to join ${input.organizationName} as ${input.role}.`,
+      `The invitation is valid for ${input.validHours} hours. Sign in, or create an account with this email address, to accept or decline it.`,
+    ],
+    action: 'View the invitation',
+    url: input.url,
+    footer: 'If you did not expect this invitation, you can ignore this email.',
+  })
+
 /// Layout
 
 /**

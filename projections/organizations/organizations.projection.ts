@@ -202,11 +202,17 @@ export const organizationsProjection: Projection = {
         await trx.deleteFrom('organization_roles').where('id', '=', event.data.roleId).execute()
         return
       case 'user.deleted': {
-        const { userId, email } = event.data
+        const { userId } = event.data
         await trx.deleteFrom('organization_members').where('user_id', '=', userId).execute()
         await trx.deleteFrom('organization_team_members').where('user_id', '=', userId).execute()
-        if (email)
-          await trx.deleteFrom('organization_invitations').where('email', '=', email.toLowerCase()).execute()
+        // The event's own address is erased with the person (same transaction): read it from
+        // users, which this projection runs before.
+        const user = await trx.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst()
+        if (user)
+          await trx
+            .deleteFrom('organization_invitations')
+            .where('email', '=', user.email.toLowerCase())
+            .execute()
         return
       }
     }

@@ -5,37 +5,13 @@
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type Browser, browserFor } from '../support/browser.js'
+import { expectRefusal, signUp } from '../support/organizations.js'
 import { startTessera, type TestTessera } from '../support/tessera.js'
 
 const PASSWORD = 'correct horse battery'
 
 type Org = { id: string; name: string; slug: string; members: { id: string; userId: string; role: string }[] }
 type Member = { id: string; userId: string; role: string; organizationId: string }
-
-export const signUp = async (tessera: TestTessera, name: string) => {
-  const device = browserFor(tessera)
-  const response = await device.post('/sign-up/email', {
-    name,
-    email: `${name}@example.com`,
-    password: PASSWORD,
-  })
-  expect(response.status).toBe(200)
-  const userId = (response.json as { user: { id: string } }).user.id
-  return Object.assign(device, { userId, email: `${name}@example.com` })
-}
-
-export const expectRefusal = (
-  response: { status: number; json: unknown },
-  status: number,
-  code: string,
-  message?: string,
-) => {
-  expect({ status: response.status, code: (response.json as { code?: string }).code }).toEqual({
-    status,
-    code,
-  })
-  if (message) expect((response.json as { message: string }).message).toBe(message)
-}
 
 const activeOf = async (device: Browser) =>
   (
@@ -44,7 +20,7 @@ const activeOf = async (device: Browser) =>
     }
   ).session
 
-describe('organizations (pglite)', () => {
+describe('organizations (pglite)', { timeout: 180_000 }, () => {
   let tessera: TestTessera
   beforeEach(async () => {
     tessera = await startTessera()

@@ -29,6 +29,7 @@ import { readCheckpoint, writeCheckpoint } from '../../runner/checkpoint-store.j
 import { withAdvisoryLock } from './advisory-lock.js'
 import type { MailLinkSettings } from './compose-mail.js'
 import { type DeliveryDependencies, deliverMail, type MailReactorLogger } from './deliver-mail.js'
+import { deliverInvitationMail, isInvitationMailEventType } from './invitation-mail.js'
 import { isMailEventType } from './mail-events.js'
 import { deliverSecurityNotice, isSecurityNoticeEventType } from './security-notice-mail.js'
 
@@ -111,6 +112,13 @@ export const createMailReactor = (options: MailReactorOptions): MailReactor => {
         if (isSecurityNoticeEventType(event.type)) {
           if (stopped) return 'idle'
           await deliverSecurityNotice(q, store, event, deps)
+          await writeCheckpoint(q, name, event.position)
+          handled = event.position
+          continue
+        }
+        if (isInvitationMailEventType(event.type)) {
+          if (stopped) return 'idle'
+          await deliverInvitationMail(q, event, deps)
           await writeCheckpoint(q, name, event.position)
           handled = event.position
           continue
@@ -207,7 +215,7 @@ export const createMailReactor = (options: MailReactorOptions): MailReactor => {
       stopped = false
       const { onReadModelsAdvance } = options
       const wakeForMail = (events: readonly RecordedEvent[]) => {
-        if (events.some((event) => isMailEventType(event.type))) wake()
+        if (events.some((event) => isMailEventType(event.type) || isInvitationMailEventType(event.type))) wake()
         else if (events.some((event) => isSecurityNoticeEventType(event.type))) wake()
       }
       unsubscribers.push(onReadModelsAdvance ? onReadModelsAdvance(wakeForMail) : store.subscribe(wake))

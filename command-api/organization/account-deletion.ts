@@ -1,0 +1,59 @@
+/// What deleting an account means for organizations. better-auth leaves an organization ownerless
+/// when its only owner deletes their account; Tessera refuses instead (ONLY_OWNER_OF_AN_ORGANIZATION)
+/// until another member is made an owner or the organization is deleted. Once the account is gone,
+/// each of its memberships ends with an event in its organization's stream (reason
+/// `account-deleted`), so the organization's rules (limits, owners) count the member no more, and
+/// the key the invitations to the person's address were sealed under is destroyed with theirs.
+
+import { AUTH_ERRORS } from '../../domain/errors.js'
+import { rolesOf } from '../../domain/organization/permissions.js'
+import type { RequestOrigin } from '../../domain/shared/metadata.js'
+import {
+  listMembers,
+  listOrganizationsOfUser,
+} from '../../projections/organizations/organizations.repository.js'
+import { findUserById } from '../../projections/users/users.repository.js'
+import type { CommandContext } from '../context.js'
+import { inviteeSubjectFor, runOrganizationCommand } from './organization-command.js'
+
+export type DepartingMember = { userId: string; email: string | null; organizationIds: string[] }
+
+/** Refuses while the user is the only owner of an organization; what to undo once they are gone. */
+export const beforeAccountDeletion = async (
+  ctx: CommandContext,
+  userId: string,
+): Promise<DepartingMember> => {
+  const creatorRole = ctx.config.organization.creatorRole
+  const organizations = await listOrganizationsOfUser(ctx.db, userId)
+  for (const organization of organizations) {
+    const { members } = await listMembers(ctx.db, organization.id, { limit: 10_000 })
+    const owners = members.filter((member) => rolesOf(member.role).includes(creatorRole))
+    if (owners.length === 1 && owners[0]?.user_id === userId)
+      throw AUTH_ERRORS.error('ONLY_OWNER_OF_AN_ORGANIZATION')
+  }
+  const user = await findUserById(ctx.db, userId)
+  return {
+    userId,
+    email: user?.email ?? null,
+    organizationIds: organizations.map((organization) => organization.id),
+  }
+}
+
+export const afterAccountDeletion = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  departing: DepartingMember,
+): Promise<void> => {
+  // The person's key is gone with the account: these events carry nothing of theirs to seal, not
+  // even where the request came from.
+  const anonymous = { ...origin, ip: null, userAgent: null }
+  for (const organizationId of departing.organizationIds)
+    await runOrganizationCommand(
+      ctx,
+      anonymous,
+      organizationId,
+      { type: 'remove-deleted-user', userId: departing.userId },
+      { type: 'system' },
+    )
+  if (departing.email) await ctx.eraseUser(inviteeSubjectFor(ctx.config.secret, departing.email))
+}
