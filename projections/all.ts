@@ -25,6 +25,5 @@ export const readModelProjections: readonly Projection[] = [
   adminActionsProjection,
   jwksProjection,
   pendingEmailChangesProjection,
-  organizationsProjection,
   apiKeysProjection,
 ]
