@@ -47,6 +47,7 @@ const ActivityPage = page(() => import('../features/activity/ActivityPage.js'), 
 const ApiKeysPage = page(() => import('../features/api-keys/ApiKeysPage.js'), 'ApiKeysPage')
 const AdminUsersPage = page(() => import('../features/admin/AdminUsersPage.js'), 'AdminUsersPage')
 const AdminUserPage = page(() => import('../features/admin/AdminUserPage.js'), 'AdminUserPage')
+const AdminAuditPage = page(() => import('../features/admin/AdminAuditPage.js'), 'AdminAuditPage')
 
 /** Every page of the portal. The server answers these paths with index.html (SPA fallback). */
 export const App = () => (
@@ -87,6 +88,7 @@ export const App = () => (
           <Route path="account/api-keys" element={<ApiKeysPage />} />
           <Route path="admin/users" element={<AdminUsersPage />} />
           <Route path="admin/users/:userId" element={<AdminUserPage />} />
+          <Route path="admin/audit" element={<AdminAuditPage />} />
         </Route>
       </Route>
     </Route>

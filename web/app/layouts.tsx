@@ -21,7 +21,10 @@ const SECTIONS: readonly { to: string; label: string; icon: IconName }[] = [
 ]
 
 // The operator console, for those whose role allows it (the server checks every call again).
-const ADMIN_SECTIONS: typeof SECTIONS = [{ to: '/admin/users', label: 'Users', icon: 'users' }]
+const ADMIN_SECTIONS: typeof SECTIONS = [
+  { to: '/admin/users', label: 'Users', icon: 'users' },
+  { to: '/admin/audit', label: 'Audit', icon: 'activity' },
+]
 
 const AccountNav = ({ admin = false }: { admin?: boolean }) => (
   <nav aria-label="Account" className="side-nav">

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { fakeApi } from '../../test/fake-api.js'
 import { renderWithProviders } from '../../test/render.js'
+import { AdminAuditPage } from './AdminAuditPage.js'
 import { AdminUserPage } from './AdminUserPage.js'
 import { AdminUsersPage, PAGE_SIZE } from './AdminUsersPage.js'
 import type { AdminUser } from './admin.api.js'
@@ -117,5 +118,37 @@ describe('operator console', () => {
   it("shows no banner on a person's own session", () => {
     renderWithProviders(<ImpersonationBanner name="Ada" impersonatedBy={null} />)
     expect(screen.queryByRole('status')).toBeNull()
+  })
+})
+
+describe('audit view', () => {
+  it('lists operator actions and filters them by admin and by action', async () => {
+    const api = fakeApi({
+      'GET /admin/audit': (call) => ({
+        body: {
+          actions: [
+            {
+              id: 'e1',
+              at: '2026-01-11T09:00:00.000Z',
+              actor: { type: 'user', id: 'admin-1' },
+              impersonatedBy: null,
+              action: call.query.get('action') ?? 'user.banned',
+              userId: 'u3',
+              details: {},
+            },
+          ],
+          total: 1,
+        },
+      }),
+    })
+    const { user } = renderWithProviders(<AdminAuditPage />)
+    expect(await screen.findByRole('heading', { name: '1 action' })).toBeDefined()
+    expect(screen.getByRole('link', { name: 'u3' }).getAttribute('href')).toBe('/admin/users/u3')
+    await user.selectOptions(screen.getByLabelText('Action'), 'user.role-set')
+    await waitFor(() =>
+      expect(api.to('GET', '/admin/audit').at(-1)?.query.get('action')).toBe('user.role-set'),
+    )
+    await user.type(screen.getByLabelText(/Admin/), 'admin-1')
+    await waitFor(() => expect(api.to('GET', '/admin/audit').at(-1)?.query.get('actor')).toBe('admin-1'))
   })
 })

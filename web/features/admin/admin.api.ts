@@ -23,6 +23,18 @@ export type ActivityItem = {
   details: Record<string, unknown>
 }
 
+export type AdminAction = {
+  id: string
+  at: string
+  actor: { type: string; id: string | null }
+  impersonatedBy: string | null
+  action: string
+  userId: string | null
+  details: Record<string, unknown>
+}
+
+export type AuditArgs = { actor: string; action: string; offset: number }
+
 export type ListUsersArgs = { search: string; limit: number; offset: number }
 
 /** Whether a role value (comma-separated) names the admin role: the console is shown to admins. */
@@ -43,6 +55,18 @@ const adminApi = api.injectEndpoints({
         },
       }),
       providesTags: ['User'],
+    }),
+    audit: build.query<{ actions: AdminAction[]; total: number }, AuditArgs>({
+      query: ({ actor, action, offset }) => ({
+        url: '/admin/audit',
+        params: {
+          limit: '50',
+          offset: String(offset),
+          ...(actor ? { actor } : {}),
+          ...(action ? { action } : {}),
+        },
+      }),
+      providesTags: ['Activity'],
     }),
     getUser: build.query<AdminUser, string>({
       query: (id) => ({ url: '/admin/get-user', params: { id } }),
@@ -100,6 +124,7 @@ const adminApi = api.injectEndpoints({
 
 export const {
   useListUsersQuery,
+  useAuditQuery,
   useGetUserQuery,
   useUserActivityQuery,
   useListUserSessionsQuery,
