@@ -10,7 +10,11 @@ import { decryptField, encryptField } from '../../infra/crypto/data-keys.js'
 import { hmacSha256 } from '../../infra/crypto/hmac.js'
 import { signCookieValue, unsignCookieValue } from '../../infra/crypto/signed-cookie.js'
 import { ALPHANUMERIC, randomToken, sha256Hex } from '../../infra/crypto/tokens.js'
-import { saveOAuthState, takeOAuthState } from '../../projections/accounts/oauth-states.js'
+import {
+  forgetExpiredOAuthStates,
+  saveOAuthState,
+  takeOAuthState,
+} from '../../projections/accounts/oauth-states.js'
 import type { CommandContext } from '../context.js'
 
 export const STATE_LIFETIME_MS = 10 * 60 * 1000
@@ -50,6 +54,8 @@ export const startState = async (
     nonce: openId ? randomToken(32, ALPHANUMERIC) : null,
     expiresAt: now + STATE_LIFETIME_MS,
   }
+  // Flows nobody came back for go as new ones start; the table holds only the last 10 minutes.
+  await forgetExpiredOAuthStates(ctx.db, new Date(now))
   await saveOAuthState(ctx.db, {
     state_hash: stateHash,
     sealed: encryptField(sealingKey(ctx), JSON.stringify(data), stateHash),

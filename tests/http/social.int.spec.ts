@@ -4,6 +4,7 @@
 /// state replay and cross-browser state, provider errors, a failed code exchange, id-token sign-in,
 /// link and unlink, and provider tokens (get-access-token with a real refresh, account-info).
 
+import { createHash } from 'node:crypto'
 import { sql } from 'kysely'
 import * as client from 'openid-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -485,5 +486,24 @@ describe('social sign-in against a real OpenID provider (pglite)', () => {
     expect(posted.location).toBe(`/api/auth/callback/acme?state=${state}&error=access_denied`)
     const landed = await browser.request('GET', posted.next ?? '')
     expect(landed.location).toBe('/oops?error=access_denied')
+  })
+
+  it('refuses an expired state and removes its record when it is looked up', async () => {
+    const browser = webBrowser()
+    const { url } = await start(browser, '/sign-in/social', { errorCallbackURL: '/oops' })
+    const state = new URL(url).searchParams.get('state') ?? ''
+    const stateHash = createHash('sha256').update(state).digest('hex')
+    const count = async () =>
+      (
+        await sql<{ n: number }>`select count(*)::int as n from tessera_oauth_states
+          where state_hash = ${stateHash}`.execute(tessera.ctx.db)
+      ).rows[0]?.n
+    expect(await count()).toBe(1)
+    // Ten minutes have gone by.
+    await sql`update tessera_oauth_states set expires_at = now() - interval '1 second'
+      where state_hash = ${stateHash}`.execute(tessera.ctx.db)
+    const answer = await browser.request('GET', api(`/callback/acme?state=${state}&code=x`))
+    expect(answer.location).toBe(`${base}/api/auth/error?error=state_not_found`)
+    expect(await count()).toBe(0)
   })
 })
