@@ -25,6 +25,8 @@ const SENTENCES: Readonly<Record<string, string>> = {
   'user.email-change-confirmed': 'You approved the change of your email address',
   'user.profile-updated': 'You updated your profile',
   'user.deletion-requested': 'You asked to delete your account',
+  'account.linked': 'You connected a sign-in service',
+  'account.unlinked': 'You disconnected a sign-in service',
 }
 
 const FIELD_NAMES: Readonly<Record<string, string>> = { name: 'name', image: 'picture' }
@@ -56,6 +58,11 @@ export const describeActivity = (item: ActivityItem): string => {
     }
     case 'user.profile-updated':
       return profileSentence(item) ?? base
+    case 'account.linked':
+    case 'account.unlinked': {
+      const provider = detail(item, 'providerId')
+      return provider ? `${base}: ${provider}` : base
+    }
     case 'session.revoked': {
       // The signed-out device, when the server records it; the entry's own device did the signing out.
       const device = detail(item, 'userAgent')
