@@ -22,6 +22,7 @@ import { findUserByEmail, findUserById } from '../../projections/users/users.rep
 import type { UserRow } from '../../projections/users/users.table.js'
 import type { CommandContext } from '../context.js'
 import { type StartedSession, startSession } from '../sessions/start-session.js'
+import { grantAdminIfListed } from '../shared/admin-emails.js'
 
 /** A flow that ends on the error page (or errorCallbackURL) with `?error=<code>`. */
 export class SocialFlowError extends Error {
@@ -153,13 +154,16 @@ export const signInWithProvider = async (
     throw error
   }
   // The provider vouched for the address: it counts as verified here too.
-  if (profile.emailVerified)
-    await ctx.handle(
+  if (profile.emailVerified) {
+    const verified = await ctx.handle(
       userDecider,
       userStream(userId),
       { type: 'verify-email', email },
       { metadata, claims: userClaims },
     )
+    // A provider-verified address listed in ADMIN_EMAILS makes the account an admin (once).
+    await grantAdminIfListed(ctx, origin, userId, verified.events)
+  }
   await linkAccount(ctx, origin, userId, found, owner.staleOwner)
   const user = await findUserById(ctx.db, userId)
   if (!user) throw new SocialFlowError('unable_to_create_user')

@@ -45,6 +45,13 @@ const MESSAGES: Readonly<Record<string, string>> = {
   FAILED_TO_CREATE_SESSION: 'Something went wrong on our side while signing you in. Please try again.',
   FAILED_TO_UPDATE_USER: 'Something went wrong on our side while saving. Please try again.',
   [NETWORK_ERROR]: 'We could not reach the server. Check your connection and try again.',
+  // Administration (operators, and a banned person signing in)
+  BANNED_USER: 'This account has been suspended. If you think this is a mistake, contact support.',
+  YOU_CANNOT_BAN_YOURSELF: 'You cannot ban your own account.',
+  YOU_CANNOT_REMOVE_YOURSELF: 'You cannot remove your own account from here.',
+  YOU_CANNOT_IMPERSONATE_ADMINS: 'Other admins cannot be impersonated.',
+  NOT_IMPERSONATING: 'You are not acting as anyone right now.',
+  ADMIN_SESSION_NOT_FOUND: 'Your own session has ended. Sign in again.',
 }
 
 const secondsText = (seconds: number): string => (seconds === 1 ? '1 second' : `${seconds} seconds`)
