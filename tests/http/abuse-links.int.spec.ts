@@ -153,3 +153,32 @@ describe('verification links', { timeout: 240_000 }, () => {
     expect(again.setCookie.filter((cookie) => cookie.startsWith('better-auth.session_token='))).toEqual([])
   })
 })
+
+describe('audit attribution', { timeout: 240_000 }, () => {
+  it('records the sign-outs of a reset as the anonymous reset, not as the owner signing out', async () => {
+    await start()
+    const laptop = browserFor(tessera, { 'user-agent': 'Laptop UA' })
+    const userId = await signUp(laptop, 'fay@example.com')
+    const stranger = browserFor(tessera, { 'user-agent': 'Stranger UA' })
+    await stranger.post('/request-password-reset', { email: 'fay@example.com', redirectTo: '/reset' })
+    const link = linkIn(await mailTo('fay@example.com', /reset/i), '/reset-password/')
+    const token = new URL(link).pathname.split('/').at(-1)
+    expect(
+      (await stranger.post('/reset-password', { token, newPassword: 'a brand new passphrase' })).status,
+    ).toBe(200)
+    const revoked = (await eventsOf(userId)).filter((event) => event.type === 'session.revoked')
+    expect(revoked.length).toBeGreaterThan(0)
+    for (const event of revoked) {
+      expect(event.metadata.actor).toEqual({ type: 'anonymous' })
+      expect(event.data).toMatchObject({ reason: 'password-reset' })
+    }
+    // The owner's feed names the device signed out, without the stranger's address or browser.
+    const rows = () =>
+      tessera.ctx.db.selectFrom('activity').selectAll().where('type', '=', 'session.revoked').execute()
+    await expect.poll(async () => (await rows()).length).toBe(revoked.length)
+    for (const row of await rows()) {
+      expect(row.details).toMatchObject({ reason: 'password-reset', userAgent: 'Laptop UA' })
+      expect(row.user_agent).toBeNull()
+    }
+  })
+})
