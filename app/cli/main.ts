@@ -27,6 +27,7 @@ import {
 } from '../database.js'
 import { createTessera, databaseTargetOf, openEventStore, type Role } from '../server/tessera.js'
 import { exportCommand, importCommand } from './archive-commands.js'
+import { organizationCommand } from './organization-command.js'
 import { rotateSecretCommand } from './rotate-secret-command.js'
 
 const USAGE = `Usage: tessera <command>
@@ -36,6 +37,8 @@ Commands:
   migrate                           create or update the database schema
   replay                            rebuild every read model from the event log
   set-password <email>              give a password (read from stdin) to a user who has none
+  organization add-member <organizationId> <email> <role> [teamId]
+                                    add a user to an organization without an invitation (server only)
   jwks rotate                       retire the current JWT signing key and create the one that signs from now on
   rotate-secret                     re-wrap every stored key under the current AUTH_SECRET (after a rotation)
   projections status                how far the read models trail the log, and why the projector halted if it did
@@ -182,6 +185,7 @@ const commands: Record<string, (args: readonly string[]) => Promise<void>> = {
   serve,
   'set-password': setPasswordCommand,
   jwks: jwksCommand,
+  organization: organizationCommand,
   projections: projectionsCommand,
   'rotate-secret': rotateSecretCommand,
   export: exportCommand,
