@@ -43,6 +43,8 @@ describe.skipIf(!hasChromium)('social sign-in in Chromium through a real OpenID 
     context.setDefaultTimeout(15_000)
     const page = await context.newPage()
     await page.goto('/sign-in')
+    await page.getByRole('button', { name: 'Continue with Acme' }).waitFor()
+    await screenshot(page, 'social-sign-in')
     await page.getByRole('button', { name: 'Continue with Acme' }).click()
     // The provider's own pages.
     await page.waitForURL((url) => url.origin === provider.issuer)

@@ -6,6 +6,7 @@ import { Notice } from '../../ui/Notice.js'
 import { Loading } from '../../ui/Skeleton.js'
 import { messageFor } from '../errors/messages.js'
 import { describeCallbackError } from './callback-errors.js'
+import './social.css'
 import {
   goTo,
   type LinkedAccount,
@@ -82,9 +83,9 @@ export const ConnectedAccounts = () => {
       <Notice tone="error">{shownProblem}</Notice>
       <Notice tone="success">{news ?? justLinked}</Notice>
       {social.length === 0 ? <p>No service is connected.</p> : null}
-      <ul className="stack" aria-label="Connected services">
+      <ul className="rows" aria-label="Connected services">
         {social.map((account) => (
-          <li key={account.id} className="row">
+          <li key={account.id} className="social-account">
             <span>{nameOf(account.providerId)}</span>
             <Button
               size="small"

@@ -4,6 +4,7 @@ import { Button } from '../../ui/Button.js'
 import { Notice } from '../../ui/Notice.js'
 import { messageFor } from '../errors/messages.js'
 import { describeCallbackError } from './callback-errors.js'
+import './social.css'
 import { goTo, listProviders, type SocialProvider, startSocialSignIn } from './social.requests.js'
 
 type Props = {
