@@ -10,6 +10,7 @@ import { originOf } from '../../infra/http/request-metadata.js'
 import { findUserById } from '../../projections/users/users.repository.js'
 import { API_KEY_HEADER, type ApiKeySessionPort } from '../../query-api/api-key/api-key-session-port.js'
 import type { CommandContext } from '../context.js'
+import { refuseBannedUser } from '../shared/refuse-banned.js'
 import { verifyApiKey } from './verify-api-key.js'
 
 const STATUS_OF: Record<string, number> = {
@@ -39,6 +40,8 @@ export const apiKeySessionsFor = (context: () => CommandContext): ApiKeySessionP
     }
     const user = await findUserById(ctx.db, answer.key.userId)
     if (!user) throw errorWithStatus('INVALID_API_KEY', 401)
+    // A banned owner's keys open no session (403 BANNED_USER), as no other way in does.
+    await refuseBannedUser(ctx, originOf(request), user.id)
     const now = ctx.clock()
     const expiresAt = answer.key.expiresAt
       ? new Date(answer.key.expiresAt)
