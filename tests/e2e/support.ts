@@ -2,8 +2,9 @@
 /// a free loopback port, and screenshots kept as test artifacts.
 
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type Browser, chromium, type Page } from 'playwright-core'
@@ -23,7 +24,7 @@ function isCi(value: string | undefined): boolean {
 }
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
-export const portalDir = join(root, 'web', 'dist')
+const portalDir = join(root, 'web', 'dist')
 const artifactsDir = join(root, 'test-artifacts', 'e2e')
 
 /** Headless and quiet: nothing may reach the network, only our loopback server. */
@@ -59,18 +60,34 @@ const portalIsStale = (): boolean => {
   return newestIn(join(root, 'web'), ['node_modules', 'dist', 'test']) > statSync(stamp).mtimeMs
 }
 
-/** Builds web/dist (through the same script as `npm start`) when its sources changed since. */
-export const ensurePortalBuilt = (): void => {
-  if (!portalIsStale()) return
+/**
+ * Builds web/dist (through the same script as `npm start`) when its sources changed since, and
+ * returns a private copy of it for this test file's server to serve. Other runs rebuild web/dist
+ * whenever the portal's sources change, and a rebuild deletes the chunks an open page still loads:
+ * served from the copy, a page keeps working until the file's tests end.
+ */
+export const ensurePortalBuilt = (): string => {
+  if (portalIsStale()) buildPortal()
+  const copy = mkdtempSync(join(tmpdir(), 'tessera-portal-'))
+  cpSync(portalDir, copy, { recursive: true })
+  process.once('exit', () => rmSync(copy, { recursive: true, force: true }))
+  return copy
+}
+
+const buildPortal = (): void => {
   try {
     // The script builds the portal for production whatever NODE_ENV Vitest runs under.
-    execFileSync(process.execPath, [join(root, 'scripts', 'ensure-built.mjs')], { cwd: root, stdio: 'pipe' })
+    // The tests run the server from its sources, so its own build (tsc to dist/) is not needed here.
+    execFileSync(process.execPath, [join(root, 'scripts', 'ensure-built.mjs'), '--portal-only'], {
+      cwd: root,
+      stdio: 'pipe',
+    })
   } catch (error) {
     // tsc reports on stdout: without it the failure would say nothing useful.
     const output = (stream: string) =>
       error instanceof Error && stream in error ? String(Reflect.get(error, stream)) : ''
     throw new Error(
-      `Building the portal failed (node scripts/ensure-built.mjs):\n${output('stdout')}${output('stderr')}`,
+      `Building the portal failed (node scripts/ensure-built.mjs --portal-only):\n${output('stdout')}${output('stderr')}`,
     )
   }
 }
@@ -136,4 +153,40 @@ export const screenshotWidths = async (page: Page, name: string): Promise<number
   }
   await page.setViewportSize(original)
   return overflowing
+}
+
+/**
+ * The page as it is now, checked and pictured in both colour schemes: axe violations and sideways
+ * scrolling per scheme (empty when none), screenshots as <name>-<width>.png and
+ * dark-<name>-<width>.png. The page is left in the light scheme.
+ */
+export const checkBothSchemes = async (
+  page: Page,
+  name: string,
+): Promise<{ axe: Record<string, string[]>; overflow: Record<string, number[]> }> => {
+  const axe: Record<string, string[]> = {}
+  const overflow: Record<string, number[]> = {}
+  try {
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme })
+      // Colours change through CSS transitions (buttons): axe must read them once they have ended.
+      // (Transitions only: a loading shimmer or spinner never finishes.)
+      await page.evaluate(() =>
+        Promise.all(
+          document
+            .getAnimations()
+            .filter((animation) => animation instanceof CSSTransition)
+            .map((animation) => animation.finished.catch(() => undefined)),
+        ),
+      )
+      const shot = scheme === 'dark' ? `dark-${name}` : name
+      const violations = await axeViolations(page)
+      const widths = await screenshotWidths(page, shot)
+      if (violations.length > 0) axe[scheme] = violations
+      if (widths.length > 0) overflow[scheme] = widths
+    }
+  } finally {
+    await page.emulateMedia({ colorScheme: 'light' })
+  }
+  return { axe, overflow }
 }

@@ -9,7 +9,7 @@ export const DELETED_CALLBACK = '/goodbye/link'
 /** Where the mailed links of an email change land; the marker tells them from a sign-up's. */
 export const EMAIL_CHANGE_CALLBACK = '/email-verified/change'
 
-/** An email change on its way (see web/SERVER-NEEDS.md): who must open which link next. */
+/** An email change on its way (GET /pending-email-change): who must open which link next. */
 export type PendingEmailChange = {
   newEmail: string
   /** 'confirm-current': the current address must approve; 'verify-new': the new one must verify. */

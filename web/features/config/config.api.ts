@@ -1,8 +1,8 @@
 import { api } from '../../app/api.js'
 
 /**
- * What this Tessera is configured to do, where it changes what the portal must say (see
- * web/SERVER-NEEDS.md). Until the server answers it, every field is unknown and the portal words
+ * What this Tessera is configured to do, where it changes what the portal must say
+ * (GET /portal-config). Until the server answers it, every field is unknown and the portal words
  * things so they are true either way.
  */
 export type PortalConfig = {

@@ -12,7 +12,7 @@ export type ApiError = {
   retryAfter: number | null
   /** For VALIDATION_ERROR: the request field it concerns ('name'), when the server names one. */
   field?: string | null
-  /** For VALIDATION_ERROR: the broken rule and its limit, when the server says (see SERVER-NEEDS.md). */
+  /** For VALIDATION_ERROR: the broken rule and its limit, when the server says (`rule`, `limit`). */
   rule?: { kind: string; limit: number | null } | null
 }
 

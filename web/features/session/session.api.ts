@@ -26,7 +26,7 @@ export type Session = {
   userAgent: string | null
   /** An opaque handle for revoke-session, not a credential the portal keeps. */
   token: string
-  /** Where the IP address is, when the server knows ("Berlin, Germany"); see SERVER-NEEDS.md. */
+  /** Where the IP address is ("Berlin, Germany"), if a server ever sends it: Tessera has no GeoIP source. */
   location?: string | null
   /** The operator acting as this person (admin impersonation); null or absent otherwise. */
   impersonatedBy?: string | null
