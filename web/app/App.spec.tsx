@@ -24,7 +24,7 @@ describe('routing and the session', () => {
       within(nav)
         .getAllByRole('link')
         .map((link) => link.textContent),
-    ).toEqual(['Profile', 'Email', 'Password', 'Security', 'Activity', 'API keys'])
+    ).toEqual(['Profile', 'Email', 'Password', 'Security', 'Activity', 'API keys', 'Organizations'])
     expect(within(nav).getByRole('link', { name: 'Profile' }).getAttribute('aria-current')).toBe('page')
     expect(document.title).toBe('Profile · Tessera')
   })

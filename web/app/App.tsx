@@ -48,6 +48,29 @@ const ApiKeysPage = page(() => import('../features/api-keys/ApiKeysPage.js'), 'A
 const AdminUsersPage = page(() => import('../features/admin/AdminUsersPage.js'), 'AdminUsersPage')
 const AdminUserPage = page(() => import('../features/admin/AdminUserPage.js'), 'AdminUserPage')
 const AdminAuditPage = page(() => import('../features/admin/AdminAuditPage.js'), 'AdminAuditPage')
+const OrganizationsPage = page(
+  () => import('../features/organizations/OrganizationsPage.js'),
+  'OrganizationsPage',
+)
+const OrganizationLayout = page(
+  () => import('../features/organizations/OrganizationLayout.js'),
+  'OrganizationLayout',
+)
+const MembersPage = page(() => import('../features/organizations/MembersPage.js'), 'MembersPage')
+const InvitationsPage = page(() => import('../features/organizations/InvitationsPage.js'), 'InvitationsPage')
+const TeamsPage = page(() => import('../features/organizations/TeamsPage.js'), 'TeamsPage')
+const OrganizationActivityPage = page(
+  () => import('../features/organizations/OrganizationActivityPage.js'),
+  'OrganizationActivityPage',
+)
+const OrganizationSettingsPage = page(
+  () => import('../features/organizations/OrganizationSettingsPage.js'),
+  'OrganizationSettingsPage',
+)
+const AcceptInvitationPage = page(
+  () => import('../features/organizations/AcceptInvitationPage.js'),
+  'AcceptInvitationPage',
+)
 
 /** Every page of the portal. The server answers these paths with index.html (SPA fallback). */
 export const App = () => (
@@ -68,6 +91,7 @@ export const App = () => (
         <Route path="confirm-deletion" element={<ConfirmDeletionPage />} />
         <Route path="goodbye" element={<GoodbyePage />} />
         <Route path="goodbye/:via" element={<GoodbyePage />} />
+        <Route path="accept-invitation/:id" element={<AcceptInvitationPage />} />
       </Route>
       <Route path="*" element={<NotFoundPage />} />
     </Route>
@@ -89,6 +113,14 @@ export const App = () => (
           <Route path="admin/users" element={<AdminUsersPage />} />
           <Route path="admin/users/:userId" element={<AdminUserPage />} />
           <Route path="admin/audit" element={<AdminAuditPage />} />
+          <Route path="account/organizations" element={<OrganizationsPage />} />
+          <Route path="account/organizations/:organizationId" element={<OrganizationLayout />}>
+            <Route index element={<MembersPage />} />
+            <Route path="invitations" element={<InvitationsPage />} />
+            <Route path="teams" element={<TeamsPage />} />
+            <Route path="activity" element={<OrganizationActivityPage />} />
+            <Route path="settings" element={<OrganizationSettingsPage />} />
+          </Route>
         </Route>
       </Route>
     </Route>

@@ -11,18 +11,20 @@ import { Loading } from '../ui/Skeleton.js'
 import { AccountFrame } from './frames.js'
 
 // Later pages (organizations, API keys, connected accounts) join this list.
-const SECTIONS: readonly { to: string; label: string; icon: IconName }[] = [
+const SECTIONS: readonly { to: string; label: string; icon: IconName; end?: boolean }[] = [
   { to: '/account', label: 'Profile', icon: 'user' },
   { to: '/account/email', label: 'Email', icon: 'mail' },
   { to: '/account/password', label: 'Password', icon: 'key' },
   { to: '/account/security', label: 'Security', icon: 'shield' },
   { to: '/account/activity', label: 'Activity', icon: 'activity' },
   { to: '/account/api-keys', label: 'API keys', icon: 'terminal' },
+  // Not `end`: the organization's own pages keep "Organizations" marked.
+  { to: '/account/organizations', label: 'Organizations', icon: 'users', end: false },
 ]
 
 // The operator console, for those whose role allows it (the server checks every call again).
 const ADMIN_SECTIONS: typeof SECTIONS = [
-  { to: '/admin/users', label: 'Users', icon: 'users' },
+  { to: '/admin/users', label: 'Users', icon: 'users', end: false },
   { to: '/admin/audit', label: 'Audit', icon: 'activity' },
 ]
 
@@ -31,7 +33,7 @@ const AccountNav = ({ admin = false }: { admin?: boolean }) => (
     <ul>
       {[...SECTIONS, ...(admin ? ADMIN_SECTIONS : [])].map((section) => (
         <li key={section.to}>
-          <NavLink to={section.to} end>
+          <NavLink to={section.to} end={section.end ?? true}>
             <Icon name={section.icon} />
             {section.label}
           </NavLink>

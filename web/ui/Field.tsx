@@ -142,3 +142,66 @@ export const Checkbox = ({ label, name, checked, onChange, hint, error, disabled
 export const UsernameForPasswordManagers = ({ username }: { username: string }) => (
   <input type="text" name="username" autoComplete="username" value={username} readOnly hidden />
 )
+
+type SelectFieldProps<Value extends string> = {
+  label: string
+  name: string
+  value: Value
+  onChange: (value: Value) => void
+  options: readonly { value: Value; label: string }[]
+  hint?: ReactNode
+  error?: string | undefined
+  disabled?: boolean
+  selectRef?: Ref<HTMLSelectElement>
+  /** For a select in a row that already says what it is about: the label is read, not shown. */
+  hideLabel?: boolean
+}
+
+/** A labelled native select (keyboard and screen readers know it), hint and error tied to it. */
+export const SelectField = <Value extends string>({
+  label,
+  name,
+  value,
+  onChange,
+  options,
+  hint,
+  error,
+  disabled,
+  selectRef,
+  hideLabel,
+}: SelectFieldProps<Value>) => {
+  const id = useId()
+  const hintId = `${id}-hint`
+  const errorId = `${id}-error`
+  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ')
+  return (
+    <div className="field">
+      <div className={hideLabel ? 'visually-hidden' : 'field-label-row'}>
+        <label htmlFor={id}>{label}</label>
+      </div>
+      <select
+        ref={selectRef}
+        id={id}
+        className="input"
+        name={name}
+        value={value}
+        disabled={disabled}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy || undefined}
+        onChange={(event) => onChange(event.target.value as Value)}
+      >
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      {hint ? (
+        <div id={hintId} className="hint">
+          {hint}
+        </div>
+      ) : null}
+      {error ? <FieldError id={errorId}>{error}</FieldError> : null}
+    </div>
+  )
+}

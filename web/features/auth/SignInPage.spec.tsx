@@ -182,4 +182,11 @@ describe('sign-in with a username', () => {
     await submit(ui, 'grace@example.com', 'secret secret')
     expect((await screen.findByTestId('location')).textContent).toBe('/account')
   })
+
+  it('adding the account an invitation was sent to: back to the invitation', async () => {
+    fakeApi({ 'POST /sign-in/email': { body: signInAnswer }, 'GET /get-session': { body: signedIn } })
+    const { user: ui } = open('/sign-in?add-account', { from: '/accept-invitation/inv-1' })
+    await submit(ui, 'grace@example.com', 'secret secret')
+    expect((await screen.findByTestId('location')).textContent).toBe('/accept-invitation/inv-1')
+  })
 })

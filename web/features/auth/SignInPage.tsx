@@ -37,6 +37,15 @@ const asIdentifier = (error: unknown): unknown =>
     ? { ...error, field: 'identifier' }
     : error
 
+/**
+ * Where a sign-in leads: the page that asked for it. An added account goes to the account, since the
+ * page asked from belonged to the other one, except an invitation, which is for the account added.
+ */
+const afterSignIn = (adding: boolean, state: unknown): string => {
+  const back = returnPathFrom(state)
+  return adding && !back.startsWith('/accept-invitation/') ? '/account' : back
+}
+
 export const SignInPage = () => {
   const location = useLocation()
   const navigate = useNavigate()
@@ -64,7 +73,7 @@ export const SignInPage = () => {
       else await signInWithUsername({ username: name, password, rememberMe })
       // Signing in while signed in adds an account: what the store cached was about the other one.
       signedIn()
-      navigate(adding ? '/account' : returnPathFrom(location.state), { replace: true })
+      navigate(afterSignIn(adding, location.state), { replace: true })
     } catch (error) {
       setErrors(placeError<Field>(asIdentifier(error), FIELD_OF_CODE, ['identifier', 'password']))
       setBusy(false)
@@ -87,7 +96,10 @@ export const SignInPage = () => {
           </p>
         ) : (
           <p>
-            New here? <Link to="/sign-up">Create an account</Link>
+            New here?{' '}
+            <Link to="/sign-up" state={location.state}>
+              Create an account
+            </Link>
           </p>
         )
       }

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { Link, useNavigate } from 'react-router'
+import { Link, useLocation, useNavigate } from 'react-router'
 import { useAction } from '../../app/http.js'
 import { signedIn } from '../../app/session-events.js'
 import { SubmitButton } from '../../ui/Button.js'
@@ -10,12 +10,16 @@ import { type FormErrors, fieldErrors, noErrors, placeError } from '../errors/fo
 import { checkEmail, checkNewPassword, checkRequired } from '../forms/checks.js'
 import { EMAIL_MAX, NAME_MAX, PASSWORD_MAX } from '../forms/limits.js'
 import { PasswordRules } from '../password/PasswordRules.js'
+import { SocialButtons } from '../social/SocialButtons.js'
 import { checkUsername, UsernameField } from '../username/UsernameField.js'
 import { VERIFIED_CALLBACK } from '../verification/verification.api.js'
-import { SocialButtons } from '../social/SocialButtons.js'
 import { signUp as sendSignUp } from './auth.requests.js'
+import { emailFrom, returnPathFrom } from './navigation-state.js'
 
 type Field = 'name' | 'email' | 'username' | 'password'
+
+const hasReturnPath = (state: unknown): boolean =>
+  typeof state === 'object' && state !== null && typeof Reflect.get(state, 'from') === 'string'
 
 const FIELD_OF_CODE: Partial<Record<string, Field>> = {
   INVALID_EMAIL: 'email',
@@ -32,9 +36,12 @@ const FIELD_OF_CODE: Partial<Record<string, Field>> = {
 
 export const SignUpPage = () => {
   const navigate = useNavigate()
+  const location = useLocation()
+  // Sent here by a page that needs an account (an invitation): its address, and where to go back.
+  const back = hasReturnPath(location.state) ? returnPathFrom(location.state) : null
   const [signUp, { isLoading }] = useAction(sendSignUp)
   const [name, setName] = useState('')
-  const [email, setEmail] = useState('')
+  const [email, setEmail] = useState(emailFrom(location.state) ?? '')
   const [username, setUsername] = useState('')
   const [password, setPassword] = useState('')
   const [errors, setErrors] = useState<FormErrors<Field>>(noErrors())
@@ -62,7 +69,9 @@ export const SignUpPage = () => {
       })
       // Sign-up signs in (autoSignIn): a store loaded earlier forgets the signed-out state it cached.
       signedIn()
-      navigate('/check-email', { state: { email: address } })
+      // Back to the page that sent the person here (signed in now), or on to verify the address.
+      if (back) navigate(back, { replace: true })
+      else navigate('/check-email', { state: { email: address } })
     } catch (error) {
       setErrors(placeError(error, FIELD_OF_CODE, ['name', 'email', 'username', 'password']))
     }
@@ -75,7 +84,10 @@ export const SignUpPage = () => {
       description="One account for every application that uses Tessera."
       after={
         <p>
-          Already have an account? <Link to="/sign-in">Sign in</Link>
+          Already have an account?{' '}
+          <Link to="/sign-in" state={location.state}>
+            Sign in
+          </Link>
         </p>
       }
     >

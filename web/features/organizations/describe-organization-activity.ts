@@ -1,0 +1,88 @@
+import type { FullOrganization, OrganizationActivityItem } from './organizations.api.js'
+import { roleLabel } from './roles.js'
+
+/// One sentence per entry of the organization's audit feed: who did what to whom, in words
+/// ("Ada Lovelace invited grace@example.com as Member"), never the log's event names. Names come
+/// from the entry when the server gives them, else from the organization's current members.
+
+const text = (item: OrganizationActivityItem, key: string): string | null => {
+  const value = item.details?.[key]
+  return typeof value === 'string' && value !== '' ? value : null
+}
+
+type People = {
+  nameOf: (userId: string | null) => string | null
+  teamName: (teamId: string | null) => string | null
+}
+
+export const peopleOf = (organization: FullOrganization): People => ({
+  nameOf: (userId) => organization.members.find((member) => member.userId === userId)?.user.name ?? null,
+  teamName: (teamId) => organization.teams?.find((team) => team.id === teamId)?.name ?? null,
+})
+
+const actorName = (item: OrganizationActivityItem, people: People): string =>
+  item.actor?.name ??
+  item.actor?.email ??
+  text(item, 'actorName') ??
+  people.nameOf(item.actor?.id ?? null) ??
+  'Someone'
+
+/** Who the entry is about: a name from the entry, else from the members, else "a member". */
+const subjectName = (item: OrganizationActivityItem, people: People): string =>
+  text(item, 'userName') ??
+  text(item, 'memberName') ??
+  text(item, 'email') ??
+  people.nameOf(text(item, 'userId')) ??
+  'a member'
+
+const teamOf = (item: OrganizationActivityItem, people: People): string =>
+  text(item, 'teamName') ?? text(item, 'name') ?? people.teamName(text(item, 'teamId')) ?? 'a team'
+
+export const describeOrganizationActivity = (item: OrganizationActivityItem, people: People): string => {
+  const who = actorName(item, people)
+  const role = text(item, 'role')
+  const as = role ? ` as ${roleLabel(role)}` : ''
+  switch (item.type) {
+    case 'organization.created':
+      return `${who} created the organization`
+    case 'organization.updated':
+      return `${who} changed the organization’s details`
+    case 'organization.member-added':
+      return `${subjectName(item, people)} joined${as}`
+    case 'organization.member-removed': {
+      const reason = text(item, 'reason')
+      if (reason === 'left') return `${subjectName(item, people)} left the organization`
+      if (reason === 'account-deleted')
+        return `${subjectName(item, people)} left when their account was deleted`
+      return `${who} removed ${subjectName(item, people)}`
+    }
+    case 'organization.member-role-updated':
+      return `${who} made ${subjectName(item, people)}${role ? ` ${roleLabel(role)}` : ' a new role'}`
+    case 'organization.invitation-created':
+      return `${who} invited ${text(item, 'email') ?? 'someone'}${as}`
+    case 'organization.invitation-renewed':
+      return `${who} sent an invitation again`
+    case 'organization.invitation-accepted':
+      return `${who} accepted an invitation`
+    case 'organization.invitation-rejected':
+      return `${who} declined an invitation`
+    case 'organization.invitation-canceled':
+      return `${who} cancelled an invitation${text(item, 'email') ? ` to ${text(item, 'email')}` : ''}`
+    case 'organization.team-created':
+      return `${who} created the team ${teamOf(item, people)}`
+    case 'organization.team-updated':
+      return `${who} renamed a team to ${teamOf(item, people)}`
+    case 'organization.team-removed':
+      return `${who} removed the team ${teamOf(item, people)}`
+    case 'organization.team-member-added':
+      return `${who} added ${subjectName(item, people)} to ${teamOf(item, people)}`
+    case 'organization.team-member-removed':
+      return `${who} took ${subjectName(item, people)} out of ${teamOf(item, people)}`
+    case 'organization.role-created':
+    case 'organization.role-updated':
+    case 'organization.role-deleted':
+      return `${who} ${item.type.endsWith('created') ? 'created' : item.type.endsWith('updated') ? 'changed' : 'deleted'} the role ${role ?? ''}`.trim()
+    default:
+      return `${who}: ${item.type.replace(/^organization\./, '').replace(/-/g, ' ')}`
+  }
+}

@@ -1,0 +1,19 @@
+import { useOutletContext } from 'react-router'
+import type { SignedIn } from '../session/session.api.js'
+import type { FullOrganization, Member } from './organizations.api.js'
+
+/// What the organization's pages share: the organization as loaded, and who the reader is in it.
+/// It extends the signed-in person, so that `useSignedIn` keeps working below the layout.
+export type OrganizationContext = SignedIn & {
+  organization: FullOrganization
+  /** The reader's membership; null only in the moment after they left or were removed. */
+  me: Member | null
+}
+
+export const useOrganization = (): OrganizationContext => useOutletContext<OrganizationContext>()
+
+/** The session's active organization (better-auth adds it to the session). */
+export const activeOrganizationIdOf = (signedIn: SignedIn): string | null => {
+  const value: unknown = Reflect.get(signedIn.session, 'activeOrganizationId')
+  return typeof value === 'string' && value !== '' ? value : null
+}
