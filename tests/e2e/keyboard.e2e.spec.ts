@@ -206,6 +206,9 @@ describe.skipIf(!hasChromium)('every account form with the keyboard only', () =>
     await keyTo(page, page.getByRole('button', { name: 'Sign out' }), 'Shift+Tab')
     await page.keyboard.press('Enter')
     await page.waitForURL('**/sign-in')
+    // Walk the page once its form is there, not the frame while the page's code loads.
+    await page.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor()
+    await page.getByRole('form', { name: 'Sign in' }).waitFor()
     await expectKeyboardWalk(page, 'sign-in')
     await keyTo(page, page.getByRole('link', { name: 'Forgot your password?' }))
     await page.keyboard.press('Enter')

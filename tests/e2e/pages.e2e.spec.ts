@@ -148,7 +148,8 @@ describe.skipIf(!hasChromium)('every page, checked and pictured', () => {
     await page.waitForURL('**/sign-in')
   })
 
-  it('the public pages a person reaches from links and mails', async () => {
+  // About twenty pages, each checked and pictured at two widths in two schemes: minutes on a busy machine.
+  it('the public pages a person reaches from links and mails', { timeout: 360_000 }, async () => {
     await page.goto('/forgot-password')
     await check(page, 'forgot-password')
     await page.getByLabel('Email').fill(EMAIL)
