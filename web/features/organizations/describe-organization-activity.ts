@@ -21,11 +21,7 @@ export const peopleOf = (organization: FullOrganization): People => ({
 })
 
 const actorName = (item: OrganizationActivityItem, people: People): string =>
-  item.actor?.name ??
-  item.actor?.email ??
-  text(item, 'actorName') ??
-  people.nameOf(item.actor?.id ?? null) ??
-  'Someone'
+  text(item, 'actorName') ?? people.nameOf(item.actorUserId) ?? 'Someone'
 
 /** Who the entry is about: a name from the entry, else from the members, else "a member". */
 const subjectName = (item: OrganizationActivityItem, people: People): string =>

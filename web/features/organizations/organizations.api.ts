@@ -66,12 +66,12 @@ export type OrganizationActivityItem = {
   id: string
   type: string
   at: string
-  /** Who did it, when the server names them (null: the system, or an erased person). */
-  actor?: { id: string; name?: string | null; email?: string | null } | null
+  /** Who did it (null: the system, or a person since erased). */
+  actorUserId: string | null
   details: Record<string, unknown> | null
 }
 
-export type OrganizationActivityPage = { items: OrganizationActivityItem[]; nextCursor: string | null }
+export type OrganizationActivityPage = { entries: OrganizationActivityItem[]; nextCursor: string | null }
 
 type Id = { organizationId: string }
 

@@ -418,12 +418,12 @@ describe('the audit feed', () => {
         call.query.get('cursor') === 'c1'
           ? {
               body: {
-                items: [
+                entries: [
                   {
                     id: 'e1',
                     type: 'organization.created',
                     at: '2026-01-02T09:00:00.000Z',
-                    actor: { id: 'user-1', name: 'Ada Lovelace' },
+                    actorUserId: 'user-1',
                     details: {},
                   },
                 ],
@@ -432,19 +432,19 @@ describe('the audit feed', () => {
             }
           : {
               body: {
-                items: [
+                entries: [
                   {
                     id: 'e3',
                     type: 'organization.member-role-updated',
                     at: '2026-01-04T09:00:00.000Z',
-                    actor: { id: 'user-1', name: 'Ada Lovelace' },
+                    actorUserId: 'user-1',
                     details: { userId: 'user-2', role: 'admin' },
                   },
                   {
                     id: 'e2',
                     type: 'organization.invitation-created',
                     at: '2026-01-03T09:00:00.000Z',
-                    actor: { id: 'user-1' },
+                    actorUserId: 'user-1',
                     details: { email: 'grace@example.com', role: 'member' },
                   },
                 ],

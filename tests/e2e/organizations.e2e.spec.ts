@@ -1,0 +1,223 @@
+/// Organizations in the portal, in a real Chromium against a Tessera with a real SMTP sink: an owner
+/// creates an organization and invites a second person by mail; the invitee signs up from the link
+/// and accepts; the owner sees them among the members and in the audit feed, changes their role and
+/// removes them. Every page is checked with axe and pictured at 1280 and 375 px, light and dark.
+
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.js'
+import { startTessera, type TestTessera } from '../support/tessera.js'
+import { announced } from './page-helpers.js'
+import {
+  checkBothSchemes,
+  ensurePortalBuilt,
+  freePort,
+  hasChromium,
+  launchChromium,
+  screenshot,
+} from './support.js'
+
+const OWNER = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'analytical-engine-1843' }
+const INVITEE = { name: 'Grace Hopper', email: 'grace@example.com', password: 'compiler-a0-1952' }
+const ORGANIZATION = { name: 'Analytical Engines', slug: 'analytical-engines' }
+
+/** No axe violation and nothing scrolling sideways, in both schemes; screenshots either way. */
+const checkPage = async (page: Page, name: string) => {
+  await page.locator('h1').first().waitFor()
+  await page.waitForLoadState('networkidle')
+  expect(await checkBothSchemes(page, `org-${name}`), `axe and overflow on ${name}`).toEqual({
+    axe: {},
+    overflow: {},
+  })
+}
+
+const signUp = async (page: Page, person: typeof OWNER) => {
+  await page.getByLabel('Name', { exact: true }).fill(person.name)
+  const email = page.getByLabel('Email')
+  if ((await email.inputValue()) !== person.email) await email.fill(person.email)
+  await page.getByLabel('Password', { exact: true }).fill(person.password)
+  await page.getByRole('button', { name: 'Create account' }).click()
+}
+
+describe.skipIf(!hasChromium)('organizations in Chromium', () => {
+  let sink: SmtpSink
+  let tessera: TestTessera
+  let browser: Browser
+  let baseUrl: string
+  let ownerContext: BrowserContext
+  let owner: Page
+  let inviteeContext: BrowserContext
+  let invitee: Page
+  const pageErrors: string[] = []
+
+  const newContext = async (): Promise<BrowserContext> => {
+    const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 800 } })
+    context.setDefaultTimeout(10_000)
+    context.on('weberror', (error) => pageErrors.push(error.error().message))
+    return context
+  }
+
+  beforeAll(async () => {
+    const portalDir = ensurePortalBuilt()
+    sink = await startSmtpSink()
+    const port = await freePort()
+    baseUrl = `http://127.0.0.1:${port}`
+    tessera = await startTessera({
+      kind: 'postgres',
+      listen: true,
+      portalDir,
+      env: { PORT: String(port), BASE_URL: baseUrl, SMTP_URL: sink.url },
+    })
+    browser = await launchChromium()
+    ownerContext = await newContext()
+    owner = await ownerContext.newPage()
+    inviteeContext = await newContext()
+    invitee = await inviteeContext.newPage()
+  })
+
+  afterAll(async () => {
+    await ownerContext?.close()
+    await inviteeContext?.close()
+    await browser?.close()
+    await tessera?.cleanup()
+    await sink?.close()
+  })
+
+  afterEach(async ({ task }) => {
+    if (task.result?.state !== 'fail') return
+    const slug = task.name.replace(/\W+/g, '-')
+    if (owner) await screenshot(owner, `failed-org-owner-${slug}`)
+    if (invitee) await screenshot(invitee, `failed-org-invitee-${slug}`)
+  })
+
+  it('the owner signs up, finds Organizations in the navigation, and creates one', async () => {
+    await owner.goto('/sign-up')
+    await signUp(owner, OWNER)
+    await owner.waitForURL('**/check-email')
+    await owner.goto('/account')
+    await owner
+      .getByRole('navigation', { name: 'Account' })
+      .getByRole('link', { name: 'Organizations' })
+      .click()
+    await owner.getByRole('heading', { name: 'Organizations', level: 1 }).waitFor()
+    await owner.getByText(/You do not belong to any organization yet/).waitFor()
+    await checkPage(owner, 'list-empty')
+
+    await owner.getByLabel('Organization name').fill(ORGANIZATION.name)
+    expect(await owner.getByLabel('Slug').inputValue()).toBe(ORGANIZATION.slug)
+    await owner.getByText(`${ORGANIZATION.slug} is free.`).waitFor()
+    await owner.getByRole('button', { name: 'Create organization' }).click()
+    await owner.getByRole('heading', { name: 'Members', level: 1 }).waitFor()
+    await announced(owner, 'status', `${ORGANIZATION.name} is created, and you are its owner.`)
+    // The creator's new organization is the active one.
+    await owner.getByText('Active', { exact: true }).waitFor()
+    await checkPage(owner, 'members-owner-alone')
+  })
+
+  it('the owner invites the second person by mail, as a member', async () => {
+    await owner
+      .getByRole('navigation', { name: 'Organization' })
+      .getByRole('link', { name: 'Invitations' })
+      .click()
+    await owner.getByRole('heading', { name: 'Invitations', level: 1 }).waitFor()
+    await owner.getByLabel('Email address').fill(INVITEE.email)
+    await owner.getByLabel('Role').selectOption('member')
+    await owner.getByRole('button', { name: 'Send invitation' }).click()
+    await announced(owner, 'status', `Invitation sent to ${INVITEE.email}`)
+    const pending = owner.getByRole('list', { name: 'Pending invitations' })
+    await pending.getByText(INVITEE.email).waitFor()
+    await checkPage(owner, 'invitations')
+  })
+
+  it('the invitee opens the mailed link signed out, signs up from it, and accepts', async () => {
+    const mail = await sink.waitForMail((m) => m.to.includes(INVITEE.email), 10_000)
+    const link = mail.links.find((candidate) => candidate.includes('/accept-invitation/')) ?? ''
+    expect(link.startsWith(`${baseUrl}/accept-invitation/`)).toBe(true)
+    await invitee.goto(link)
+    await invitee
+      .getByRole('heading', { name: 'You have been invited to an organization', level: 1 })
+      .waitFor()
+    await checkPage(invitee, 'accept-signed-out')
+
+    await invitee.getByRole('link', { name: 'Create an account' }).click()
+    await invitee.getByRole('heading', { name: 'Create your account', level: 1 }).waitFor()
+    await signUp(invitee, INVITEE)
+    // Back on the invitation, signed in now: who invited them to what.
+    await invitee.waitForURL('**/accept-invitation/**')
+    await invitee.getByRole('heading', { name: `Join ${ORGANIZATION.name}?`, level: 1 }).waitFor()
+    expect(await invitee.getByRole('main').textContent()).toContain(
+      `${OWNER.email} invited you to join ${ORGANIZATION.name} as Member.`,
+    )
+    await checkPage(invitee, 'accept-signed-in')
+
+    await invitee.getByRole('button', { name: 'Accept invitation' }).click()
+    await invitee.getByRole('heading', { name: 'Members', level: 1 }).waitFor()
+    await announced(invitee, 'status', `You joined ${ORGANIZATION.name}.`)
+    await checkPage(invitee, 'members-as-member')
+  })
+
+  it('the owner sees them among the members and in the audit feed', async () => {
+    await owner
+      .getByRole('navigation', { name: 'Organization' })
+      .getByRole('link', { name: 'Members' })
+      .click()
+    await owner.reload()
+    const grace = owner.getByRole('listitem', { name: new RegExp(INVITEE.name) })
+    await grace.waitFor()
+    expect(await grace.getByLabel(`Role of ${INVITEE.name}`).inputValue()).toBe('member')
+    await checkPage(owner, 'members')
+
+    await owner
+      .getByRole('navigation', { name: 'Organization' })
+      .getByRole('link', { name: 'Activity' })
+      .click()
+    const feed = owner.getByRole('list', { name: 'Organization activity' })
+    await feed.getByRole('listitem').first().waitFor()
+    const entries = await feed.getByRole('listitem').allTextContents()
+    // The feed names no invitee address (personal data): the person shows up once they accept.
+    expect(entries.some((entry) => entry.includes(`${OWNER.name} invited someone as Member`))).toBe(true)
+    expect(entries.some((entry) => entry.includes(`${INVITEE.name} accepted an invitation`))).toBe(true)
+    expect(entries.at(-1)).toContain('created the organization')
+    await checkPage(owner, 'activity')
+  })
+
+  it('the owner makes them an admin, then removes them', async () => {
+    await owner
+      .getByRole('navigation', { name: 'Organization' })
+      .getByRole('link', { name: 'Members' })
+      .click()
+    const grace = owner.getByRole('listitem', { name: new RegExp(INVITEE.name) })
+    await grace.getByLabel(`Role of ${INVITEE.name}`).selectOption('admin')
+    await grace.getByRole('button', { name: 'Save role' }).click()
+    await announced(grace, 'status', `${INVITEE.name} is now Admin.`)
+    await checkPage(owner, 'members-role-changed')
+
+    await grace.getByRole('button', { name: 'Remove' }).click()
+    await grace.getByRole('button', { name: `Remove ${INVITEE.name}` }).click()
+    await expect.poll(() => grace.count(), { timeout: 10_000 }).toBe(0)
+
+    // The removed person's page says they are no longer a member.
+    await invitee.reload()
+    await invitee.getByRole('heading', { name: 'Organization not available', level: 1 }).waitFor()
+  })
+
+  it('the teams and settings pages, and the organization list with one in it', async () => {
+    await owner.getByRole('navigation', { name: 'Organization' }).getByRole('link', { name: 'Teams' }).click()
+    await owner.getByRole('heading', { name: 'Teams', level: 1 }).waitFor()
+    await checkPage(owner, 'teams')
+    await owner
+      .getByRole('navigation', { name: 'Organization' })
+      .getByRole('link', { name: 'Settings' })
+      .click()
+    await owner.getByRole('heading', { name: 'Settings', level: 1 }).waitFor()
+    await owner.getByRole('button', { name: 'Delete organization…' }).click()
+    await checkPage(owner, 'settings-delete-open')
+    await owner.getByRole('link', { name: 'All organizations' }).click()
+    await owner.getByRole('list', { name: 'Your organizations' }).waitFor()
+    await checkPage(owner, 'list')
+  })
+
+  it('raised no uncaught errors in the pages', () => {
+    expect(pageErrors).toEqual([])
+  })
+})
