@@ -2,7 +2,7 @@
 /// cluster, `tessera export` writes the log, `tessera import` loads it into a second, fresh cluster
 /// (whose transaction ids start far below the first one's) and replays. There the read models equal
 /// the source's, old passwords and old cookies work, revocations hold, the claims still refuse a
-/// taken email, and new events project.
+/// taken email, an erased user stays erased, and new events project.
 
 import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTesseraDatabase } from '../../app/database.js'
 import { createTessera } from '../../app/server/tessera.js'
 import { loadConfig } from '../../infra/config/config.js'
-import { START } from '../../infra/event-store/event-store.js'
+import { parsePosition, START } from '../../infra/event-store/event-store.js'
 import { browserFor, devicesFor } from '../support/browser.js'
 import { type PostgresCluster, startPostgresCluster } from '../support/postgres-cluster.js'
 import { readModelTables, snapshotTables, type TableSnapshot } from '../support/table-snapshot.js'
@@ -60,7 +60,11 @@ describe('export from one cluster, import into a fresh one', () => {
 
   beforeAll(async () => {
     ;[source, cluster] = await Promise.all([
-      startTessera({ kind: 'postgres', env: { AUTH_SECRET: SECRET } }),
+      startTessera({
+        kind: 'postgres',
+        env: { AUTH_SECRET: SECRET },
+        features: { user: { deleteUser: { immediate: true } } },
+      }),
       startPostgresCluster(),
     ])
   })
@@ -78,20 +82,30 @@ describe('export from one cluster, import into a fresh one', () => {
     const graceLaptop = await devices.signedIn('grace@example.com')
     const signedOutCookie = graceLaptop.jar.header()
     expect((await graceLaptop.post('/sign-out')).status).toBe(200)
-    await devices.signedUp('linus@example.com')
+    // Linus erases his account: the restore must not bring his data (or a fresh key for it) back.
+    const linus = await devices.signedUp('linus@example.com')
+    const linusId = (await linus.session())?.user.id
+    expect((await linus.post('/delete-user', { password: PASSWORD })).status).toBe(200)
     const sourceUrl = (source.database as unknown as { url: string }).url
-    const sourceEvents = await source.store.readAll(START, 10_000)
+    const before = await source.store.readAll(START, 10_000)
 
     const file = join(dir, 'tessera.ndjson')
     const exported = await tessera(sourceUrl, 'export', file)
-    expect(exported).toMatchObject({
-      code: 0,
-      output: expect.stringContaining(`Exported ${sourceEvents.length} events`),
-    })
+    expect(exported.code, exported.output).toBe(0)
     const lines = readFileSync(file, 'utf8')
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line))
+    // The export is the log as committed when it ran: all read before, and possibly an event the
+    // shared server's xmin horizon (other tests' transactions) still hid from that read.
+    const sourceEvents = lines.filter((line) => line.record === 'event') as { id: string; position: string }[]
+    expect(sourceEvents.slice(0, before.length).map((event) => event.id)).toEqual(
+      before.map((event) => event.id),
+    )
+    expect(exported).toMatchObject({
+      code: 0,
+      output: expect.stringContaining(`Exported ${sourceEvents.length} events`),
+    })
     expect(lines[0]).toMatchObject({ record: 'header', format: 1 })
     expect(lines.at(-1)).toMatchObject({ record: 'end', events: sourceEvents.length })
     // Sealed as stored: no address in the clear anywhere in the file.
@@ -116,6 +130,10 @@ describe('export from one cluster, import into a fresh one', () => {
     )
     const restoredEvents = await restored.store.readAll(START, 10_000)
     expect(restoredEvents.map((event) => event.id)).toEqual(sourceEvents.map((event) => event.id))
+    // Read models are compared once the source has applied everything the export holds (other
+    // tests' transactions on the shared server can hold its projector back for a moment).
+    const lastExported = parsePosition((sourceEvents.at(-1) as { position?: string })?.position ?? '')
+    expect(lastExported && (await source.projector.waitFor(lastExported, 30_000))).toBe(true)
     expect(restoredEvents.every((event) => event.position.tx < BigInt(rows[0]?.now ?? 0))).toBe(true)
     // Equal but for the positions some rows record, which are the new cluster's own.
     expect(withoutPositions(await snapshotTables(restored.ctx.db, readModelTables()))).toEqual(
@@ -144,6 +162,16 @@ describe('export from one cluster, import into a fresh one', () => {
       password: PASSWORD,
     })
     expect(taken.status).toBe(422)
+    const erased = await sql<{ wrapped_key: string | null; erased_at: Date | null }>`
+      select wrapped_key, erased_at from tessera_data_keys where subject = ${linusId}`.execute(
+      restored.ctx.db,
+    )
+    expect(erased.rows).toEqual([{ wrapped_key: null, erased_at: expect.any(Date) }])
+    const linusThere = await browserFor(restored).post('/sign-in/email', {
+      email: 'linus@example.com',
+      password: PASSWORD,
+    })
+    expect(linusThere.status).toBe(401)
     const newcomer = await there.signedUp('barbara@example.com')
     expect((await newcomer.session())?.user).toMatchObject({ email: 'barbara@example.com' })
     const after = await restored.store.readAll(START, 10_000)
