@@ -6,6 +6,7 @@ import type { ApiKeysTable } from './api-keys/api-keys.table.js'
 import type { JwksTable } from './jwks/jwks.table.js'
 import type { OneTimeTokensTable } from './one-time-tokens/one-time-tokens.table.js'
 import type {
+  OrganizationActivityTable,
   OrganizationInvitationsTable,
   OrganizationMembersTable,
   OrganizationRolesTable,
@@ -33,6 +34,7 @@ export type Database = {
   organization_teams: OrganizationTeamsTable
   organization_team_members: OrganizationTeamMembersTable
   organization_roles: OrganizationRolesTable
+  organization_activity: OrganizationActivityTable
   tessera_checkpoints: CheckpointsTable
   api_keys: ApiKeysTable
 }

@@ -9,7 +9,7 @@ import { adminFieldsMigration } from './admin/admin-fields.migration.js'
 import { apiKeysMigration, apiKeyUsageMigration } from './api-keys/api-keys.table.js'
 import { jwksMigration } from './jwks/jwks.table.js'
 import { oneTimeTokensMigration } from './one-time-tokens/one-time-tokens.table.js'
-import { organizationsMigration } from './organizations/organizations.table.js'
+import { organizationActivityMigration, organizationsMigration } from './organizations/organizations.table.js'
 import { pendingEmailChangesMigration } from './pending-email-changes/pending-email-changes.table.js'
 import { mailDeadLettersMigration } from './reactors/mail/dead-letters.table.js'
 import { checkpointsMigration } from './runner/checkpoints.table.js'
@@ -31,6 +31,7 @@ export const readModelMigrations: Record<string, Migration> = {
   '2026-11-24T00:11:00Z_session-last-use': sessionLastUseMigration,
   // Also adds sessions.active_team_id.
   '2026-11-25T01:00:00Z_organizations': organizationsMigration,
+  '2026-11-25T01:01:00Z_organization-activity': organizationActivityMigration,
   '2026-11-25T03:00:00Z_linked-accounts': linkedAccountsMigration,
   // Operational, not a read model: started OAuth flows (accounts/oauth-states.ts).
   '2026-11-25T03:01:00Z_oauth-states': oauthStatesMigration,

@@ -4,6 +4,7 @@
 import type { OrganizationEvent } from '../../domain/organization/organization.events.js'
 import type { UserEvent } from '../../domain/user/user.events.js'
 import type { Projection } from '../projection.js'
+import { organizationActivityDetails } from './organization-activity.js'
 
 const json = (value: unknown): string | null => (value == null ? null : JSON.stringify(value))
 
@@ -16,9 +17,12 @@ export const organizationsProjection: Projection = {
     'organization_teams',
     'organization_team_members',
     'organization_roles',
+    'organization_activity',
   ],
   async apply(trx, recorded) {
     const event = recorded as unknown as (OrganizationEvent | UserEvent) & typeof recorded
+    if (event.type.startsWith('organization.'))
+      await recordActivity(trx, recorded, event as OrganizationEvent)
     switch (event.type) {
       case 'organization.created': {
         const { organizationId, name, slug, logo, metadata, createdAt } = event.data
@@ -52,6 +56,8 @@ export const organizationsProjection: Projection = {
         await trx.deleteFrom('organization_roles').where('organization_id', '=', id).execute()
         await trx.deleteFrom('organization_members').where('organization_id', '=', id).execute()
         await trx.deleteFrom('organizations').where('id', '=', id).execute()
+        // The feed goes with the organization; the log keeps its story.
+        await trx.deleteFrom('organization_activity').where('organization_id', '=', id).execute()
         return
       }
       case 'organization.member-added': {
@@ -217,4 +223,26 @@ export const organizationsProjection: Projection = {
       }
     }
   },
+}
+
+const recordActivity = async (
+  trx: Parameters<Projection['apply']>[0],
+  recorded: Parameters<Projection['apply']>[1],
+  event: OrganizationEvent,
+) => {
+  const details = organizationActivityDetails(event)
+  if (!details) return
+  const { actor } = recorded.metadata
+  await trx
+    .insertInto('organization_activity')
+    .values({
+      id: recorded.id,
+      organization_id: event.data.organizationId,
+      type: event.type,
+      actor_user_id: actor.type === 'user' ? actor.userId : null,
+      details: JSON.stringify(details),
+      at: new Date(recorded.metadata.at),
+      position: `${recorded.position.tx.toString().padStart(20, '0')}:${recorded.position.seq.toString().padStart(10, '0')}`,
+    })
+    .execute()
 }

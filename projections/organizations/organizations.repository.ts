@@ -5,6 +5,7 @@ import type { Database } from '../database.js'
 import type {
   InvitationRow,
   MemberRow,
+  OrganizationActivityRow,
   OrganizationRow,
   RoleRow,
   TeamMemberRow,
@@ -210,3 +211,15 @@ export const customRolesOf = async (
       JSON.parse(row.permission) as Record<string, string[]>,
     ]),
   )
+
+/** The feed newest first (log order), after `before` (the last position of the previous page). */
+export const listOrganizationActivity = (
+  db: Db,
+  organizationId: string,
+  before: string | null,
+  limit: number,
+): Promise<OrganizationActivityRow[]> => {
+  let query = db.selectFrom('organization_activity').selectAll().where('organization_id', '=', organizationId)
+  if (before) query = query.where('position', '<', before)
+  return query.orderBy('position', 'desc').limit(limit).execute()
+}

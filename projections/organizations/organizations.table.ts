@@ -161,3 +161,41 @@ export const organizationsMigration = {
     await db.schema.alterTable('sessions').addColumn('active_team_id', 'text').execute()
   },
 }
+
+/** The organization's audit feed: who did what, when (newest first in `GET /organization/activity`). */
+export type OrganizationActivityTable = {
+  /** The event id. */
+  id: string
+  organization_id: string
+  type: string
+  /** The user who acted; null for the system (the CLI, a deleted account's memberships). */
+  actor_user_id: string | null
+  /** JSON text of the allowlisted details (ids, roles, names; no addresses). */
+  details: string
+  at: Date
+  /** The event's place in the log, zero-padded so that text order is log order. */
+  position: string
+}
+
+export type OrganizationActivityRow = Selectable<OrganizationActivityTable>
+
+export const organizationActivityMigration = {
+  // biome-ignore lint/suspicious/noExplicitAny: migrations are written against an untyped schema
+  async up(db: Kysely<any>): Promise<void> {
+    await db.schema
+      .createTable('organization_activity')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('organization_id', 'text', (c) => c.notNull())
+      .addColumn('type', 'text', (c) => c.notNull())
+      .addColumn('actor_user_id', 'text')
+      .addColumn('details', 'text', (c) => c.notNull())
+      .addColumn('at', 'timestamptz', (c) => c.notNull())
+      .addColumn('position', 'text', (c) => c.notNull())
+      .execute()
+    await db.schema
+      .createIndex('organization_activity_feed')
+      .on('organization_activity')
+      .columns(['organization_id', 'position'])
+      .execute()
+  },
+}

@@ -19,6 +19,7 @@ import {
   listInvitations,
   listInvitationsOfEmail,
   listMembers,
+  listOrganizationActivity,
   listOrganizationsOfUser,
   listRoles,
   listTeamMembers,
@@ -44,6 +45,17 @@ import {
 } from './organization-presenters.js'
 
 const TAGS = ['Organization']
+
+/** An opaque position in the feed: the last entry's place in the log. */
+const encodeCursor = (position: string) => Buffer.from(position).toString('base64url')
+const decodeCursor = (cursor: string | undefined): string | null => {
+  if (!cursor) return null
+  const position = Buffer.from(cursor, 'base64url').toString('utf8')
+  if (!/^\d{20}:\d{10}$/.test(position)) throw invalidQueryCursor()
+  return position
+}
+const invalidQueryCursor = () =>
+  new DomainError('VALIDATION_ERROR', 400, 'Invalid query parameters: [query.cursor] is not a cursor')
 const SIGNED_IN = [...ANY_ROUTE_ERRORS, 'UNAUTHORIZED'] as const
 const Id = Type.String({ minLength: 1, maxLength: 256 })
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
@@ -353,6 +365,72 @@ export const organizationQueryRoutes =
         return rows
           .filter((row) => row.status === 'pending')
           .map((row) => ({ ...invitationJson(row), organizationName: row.organization_name }))
+      },
+    )
+
+    app.get(
+      '/organization/activity',
+      {
+        preHandler: requireSession,
+        schema: {
+          summary: "The organization's audit feed (owners and admins): who did what and when, newest first",
+          tags: TAGS,
+          querystring: Type.Object({
+            organizationId: Type.Optional(Id),
+            cursor: Type.Optional(Type.String({ maxLength: 512 })),
+            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+          }),
+          response: {
+            ...errorResponses(
+              ...SIGNED_IN,
+              'NO_ACTIVE_ORGANIZATION',
+              'YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION',
+              'YOU_ARE_NOT_ALLOWED_TO_ACCESS_THIS_ORGANIZATION',
+            ),
+            200: Type.Object({
+              entries: Type.Array(
+                Type.Object({
+                  id: Type.String(),
+                  type: Type.String(),
+                  actorUserId: Nullable(Type.String()),
+                  details: Type.Record(Type.String(), Type.Unknown()),
+                  at: Type.String(),
+                }),
+              ),
+              nextCursor: Nullable(Type.String()),
+            }),
+          },
+        },
+      },
+      async (request) => {
+        const auth = authOf(request)
+        const organizationId = request.query.organizationId || auth.session.active_organization_id
+        if (!organizationId) throw AUTH_ERRORS.error('NO_ACTIVE_ORGANIZATION')
+        const own = await findMember(ctx.db, organizationId, auth.user.id)
+        if (!own) throw AUTH_ERRORS.error('YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION')
+        // Those who may change the organization (owners and admins by default) may read its history.
+        const custom = rolesOn ? await customRolesOf(ctx.db, organizationId) : {}
+        if (!hasPermission(own.role, { organization: ['update'] }, custom))
+          throw AUTH_ERRORS.error('YOU_ARE_NOT_ALLOWED_TO_ACCESS_THIS_ORGANIZATION')
+        const limit = request.query.limit ?? 50
+        const rows = await listOrganizationActivity(
+          ctx.db,
+          organizationId,
+          decodeCursor(request.query.cursor),
+          limit + 1,
+        )
+        const page = rows.slice(0, limit)
+        const last = page.at(-1)
+        return {
+          entries: page.map((row) => ({
+            id: row.id,
+            type: row.type,
+            actorUserId: row.actor_user_id,
+            details: JSON.parse(row.details) as Record<string, unknown>,
+            at: row.at.toISOString(),
+          })),
+          nextCursor: rows.length > limit && last ? encodeCursor(last.position) : null,
+        }
       },
     )
 

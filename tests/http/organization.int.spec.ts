@@ -389,4 +389,47 @@ describe('organizations (pglite)', { timeout: 180_000 }, () => {
       'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION',
     )
   })
+
+  it('the audit feed: owners and admins read who did what, newest first, paged; members may not', async () => {
+    const ada = await signUp(tessera, 'ada')
+    const bob = await signUp(tessera, 'bob')
+    const org = await create(ada, 'acme')
+    const bobMember = await join(ada, org.id, bob, 'member')
+    expectRefusal(
+      await bob.get(`/organization/activity?organizationId=${org.id}`),
+      403,
+      'YOU_ARE_NOT_ALLOWED_TO_ACCESS_THIS_ORGANIZATION',
+    )
+    await ada.post('/organization/update-member-role', { memberId: bobMember.id, role: 'admin' })
+    await ada.post('/organization/remove-member', { memberIdOrEmail: bobMember.id })
+    type Page = {
+      entries: { type: string; actorUserId: string | null; details: Record<string, unknown> }[]
+      nextCursor: string | null
+    }
+    const all = (await ada.get(`/organization/activity?organizationId=${org.id}`)).json as Page
+    expect(all.entries.map((entry) => entry.type).slice(0, 5)).toEqual([
+      'organization.member-removed',
+      'organization.member-role-updated',
+      'organization.member-added',
+      'organization.invitation-accepted',
+      'organization.invitation-created',
+    ])
+    expect(all.entries[0]).toMatchObject({
+      actorUserId: ada.userId,
+      details: { userId: bob.userId, reason: 'removed' },
+    })
+    expect(all.entries.at(-1)?.type).toBe('organization.created')
+    // The invitee's address is not in the feed.
+    expect(JSON.stringify(all)).not.toContain('bob@example.com')
+    const first = (await ada.get(`/organization/activity?organizationId=${org.id}&limit=2`)).json as Page
+    const second = (
+      await ada.get(`/organization/activity?organizationId=${org.id}&limit=2&cursor=${first.nextCursor}`)
+    ).json as Page
+    expect([...first.entries, ...second.entries]).toEqual(all.entries.slice(0, 4))
+    expectRefusal(
+      await ada.get(`/organization/activity?organizationId=${org.id}&cursor=bogus`),
+      400,
+      'VALIDATION_ERROR',
+    )
+  })
 })

@@ -1,0 +1,35 @@
+/// The organization audit feed's entries: what each organization event shows owners and admins.
+/// An allowlist: ids, roles, names and reasons, never an address (the invitee's is personal data).
+
+import type { OrganizationEvent } from '../../domain/organization/organization.events.js'
+
+const pick = (data: Record<string, unknown>, keys: readonly string[]) =>
+  Object.fromEntries(keys.filter((key) => data[key] !== undefined).map((key) => [key, data[key]]))
+
+const SHOWN: Record<OrganizationEvent['type'], readonly string[] | null> = {
+  'organization.created': ['name', 'slug'],
+  'organization.updated': ['name', 'slug', 'previousSlug'],
+  'organization.deleted': null,
+  'organization.member-added': ['memberId', 'userId', 'role', 'invitationId'],
+  'organization.member-removed': ['memberId', 'userId', 'reason'],
+  'organization.member-role-updated': ['memberId', 'userId', 'role', 'previousRole'],
+  'organization.invitation-created': ['invitationId', 'role', 'teamId', 'expiresAt'],
+  'organization.invitation-renewed': ['invitationId', 'expiresAt'],
+  'organization.invitation-accepted': ['invitationId', 'userId', 'memberId'],
+  'organization.invitation-rejected': ['invitationId', 'userId'],
+  'organization.invitation-canceled': ['invitationId'],
+  'organization.team-created': ['teamId', 'name'],
+  'organization.team-updated': ['teamId', 'name'],
+  'organization.team-removed': ['teamId'],
+  'organization.team-member-added': ['teamId', 'userId'],
+  'organization.team-member-removed': ['teamId', 'userId'],
+  'organization.role-created': ['roleId', 'role', 'permission'],
+  'organization.role-updated': ['roleId', 'role', 'permission'],
+  'organization.role-deleted': ['roleId', 'role'],
+}
+
+/** The entry's details, or null for an event the feed does not show. */
+export const organizationActivityDetails = (event: OrganizationEvent): Record<string, unknown> | null => {
+  const keys = SHOWN[event.type]
+  return keys ? pick(event.data as Record<string, unknown>, keys) : null
+}
