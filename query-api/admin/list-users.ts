@@ -4,6 +4,7 @@
 /// as better-auth's adapter failure does.
 
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely'
+import { DEFAULT_ROLE } from '../../domain/admin/permissions.js'
 import type { Database } from '../../projections/database.js'
 import type { UserRow } from '../../projections/users/users.table.js'
 
@@ -75,10 +76,13 @@ const likePattern = (value: string, operator: 'contains' | 'starts_with' | 'ends
 
 type Where = (eb: ExpressionBuilder<Database, 'users'>) => Expression<SqlBool>
 
+/** The column as the API shows it: a user without a role holds the default one. */
+const valueOf = (column: Column) =>
+  column === 'role' ? sql`coalesce(users.role, ${DEFAULT_ROLE})` : sql.ref(`users.${column}`)
+
 const likeOn = (column: Column, value: string, operator: 'contains' | 'starts_with' | 'ends_with'): Where => {
   const pattern = likePattern(value, operator)
-  // The role column holds several roles comma-separated; others are plain text.
-  return () => sql<SqlBool>`${sql.ref(`users.${column}`)} ilike ${pattern}`
+  return () => sql<SqlBool>`${valueOf(column)} ilike ${pattern}`
 }
 
 const filterOn = (column: Column, operator: FilterOperator, raw: ListUsersQuery['filterValue']): Where => {
@@ -87,12 +91,12 @@ const filterOn = (column: Column, operator: FilterOperator, raw: ListUsersQuery[
   if (operator === 'in' || operator === 'not_in') {
     const values = (Array.isArray(raw) ? raw : String(raw).split(',')).map((v) => typed(column, v))
     if (values.length === 0) return () => sql<SqlBool>`${operator === 'not_in'}`
-    return (eb) => eb(sql.ref(`users.${column}`), operator === 'in' ? 'in' : 'not in', values)
+    return (eb) => eb(valueOf(column), operator === 'in' ? 'in' : 'not in', values)
   }
   const value = typed(column, raw as string | number | boolean)
   const ops = { eq: '=', ne: '<>', lt: '<', lte: '<=', gt: '>', gte: '>=' } as const
-  if (value === null && operator === 'eq') return (eb) => eb(sql.ref(`users.${column}`), 'is', null)
-  return (eb) => eb(sql.ref(`users.${column}`), ops[operator], value)
+  if (value === null && operator === 'eq') return (eb) => eb(valueOf(column), 'is', null)
+  return (eb) => eb(valueOf(column), ops[operator], value)
 }
 
 export type UserPage = { users: UserRow[]; total: number }

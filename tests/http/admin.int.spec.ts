@@ -233,6 +233,11 @@ describe('admin API (pglite)', () => {
       .json as typeof answer
     expect(admins.users.map((u) => u.email)).toContain(BOSS)
     expect(admins.users.every((u) => u.role === 'admin')).toBe(true)
+    // A user never given a role holds the default one, and is found by it.
+    const plainUsers = (
+      await admin.get(`/admin/list-users?filterField=role&filterValue=user&searchValue=${marker}`)
+    ).json as typeof answer
+    expect(plainUsers.total).toBe(3)
     // A field the users table does not know answers an empty page, as better-auth does.
     expect((await admin.get('/admin/list-users?sortBy=password')).json).toEqual({ users: [], total: 0 })
   })
