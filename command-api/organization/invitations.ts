@@ -97,7 +97,7 @@ export const acceptInvitation = async (
 ): Promise<{ invitation: InvitationRow; member: MemberRow }> => {
   const now = ctx.clock()
   const invitation = await findInvitation(ctx.db, invitationId)
-  if (!invitation || invitation.status !== 'pending' || invitation.expires_at <= now)
+  if (invitation?.status !== 'pending' || invitation.expires_at <= now)
     throw AUTH_ERRORS.error('INVITATION_NOT_FOUND')
   assertRecipient(ctx, auth, invitation)
   const memberId = newId()
@@ -138,7 +138,7 @@ export const rejectInvitation = async (
   invitationId: string,
 ): Promise<InvitationRow> => {
   const invitation = await findInvitation(ctx.db, invitationId)
-  if (!invitation || invitation.status !== 'pending')
+  if (invitation?.status !== 'pending')
     throw new DomainError('INVITATION_NOT_FOUND', 400, 'Invitation not found!')
   assertRecipient(ctx, auth, invitation)
   await runOrganizationCommand(

@@ -301,7 +301,7 @@ export const organizationQueryRoutes =
       async (request) => {
         const auth = authOf(request)
         const invitation = await findInvitation(ctx.db, request.query.id)
-        if (!invitation || invitation.status !== 'pending' || invitation.expires_at <= ctx.clock())
+        if (invitation?.status !== 'pending' || invitation.expires_at <= ctx.clock())
           throw new DomainError('INVITATION_NOT_FOUND', 400, 'Invitation not found!')
         if (invitation.email.toLowerCase() !== auth.user.email.toLowerCase())
           throw AUTH_ERRORS.error('YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION')
