@@ -1,8 +1,8 @@
 /// The admin plugin's fields on users (roles, ban) and sessions (the impersonating operator), and
-/// the indexes operators' searches need: list-users searches email and name by substring, prefix
-/// or suffix, so both get trigram indexes where PostgreSQL has pg_trgm.
+/// indexes for list-users' usual orders (by creation, by name). Searches by part of an email or
+/// name (`ilike`) scan the table: no trigram index yet.
 
-import { type Kysely, sql } from 'kysely'
+import type { Kysely } from 'kysely'
 
 export const adminFieldsMigration = {
   // biome-ignore lint/suspicious/noExplicitAny: migrations are written against an untyped schema

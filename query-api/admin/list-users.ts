@@ -77,12 +77,12 @@ const likePattern = (value: string, operator: 'contains' | 'starts_with' | 'ends
 type Where = (eb: ExpressionBuilder<Database, 'users'>) => Expression<SqlBool>
 
 /** The column as the API shows it: a user without a role holds the default one. */
-const valueOf = (column: Column) =>
+const shownValue = (column: Column) =>
   column === 'role' ? sql`coalesce(users.role, ${DEFAULT_ROLE})` : sql.ref(`users.${column}`)
 
 const likeOn = (column: Column, value: string, operator: 'contains' | 'starts_with' | 'ends_with'): Where => {
   const pattern = likePattern(value, operator)
-  return () => sql<SqlBool>`${valueOf(column)} ilike ${pattern}`
+  return () => sql<SqlBool>`${shownValue(column)} ilike ${pattern}`
 }
 
 const filterOn = (column: Column, operator: FilterOperator, raw: ListUsersQuery['filterValue']): Where => {
@@ -91,12 +91,12 @@ const filterOn = (column: Column, operator: FilterOperator, raw: ListUsersQuery[
   if (operator === 'in' || operator === 'not_in') {
     const values = (Array.isArray(raw) ? raw : String(raw).split(',')).map((v) => typed(column, v))
     if (values.length === 0) return () => sql<SqlBool>`${operator === 'not_in'}`
-    return (eb) => eb(valueOf(column), operator === 'in' ? 'in' : 'not in', values)
+    return (eb) => eb(shownValue(column), operator === 'in' ? 'in' : 'not in', values)
   }
   const value = typed(column, raw as string | number | boolean)
   const ops = { eq: '=', ne: '<>', lt: '<', lte: '<=', gt: '>', gte: '>=' } as const
-  if (value === null && operator === 'eq') return (eb) => eb(valueOf(column), 'is', null)
-  return (eb) => eb(valueOf(column), ops[operator], value)
+  if (value === null && operator === 'eq') return (eb) => eb(shownValue(column), 'is', null)
+  return (eb) => eb(shownValue(column), ops[operator], value)
 }
 
 export type UserPage = { users: UserRow[]; total: number }
