@@ -27,7 +27,7 @@ const Feed = () => {
   } = useGetOrganizationActivityInfiniteQuery({ organizationId: organization.id })
   const firstNew = useRef<number | null>(null)
   const list = useRef<HTMLOListElement>(null)
-  const items = data?.pages.flatMap((page) => page.entries) ?? []
+  const items = data?.pages.flatMap((page) => page.entries ?? []) ?? []
 
   // "Load more" leaves focus on the first new entry, where reading continues.
   useEffect(() => {
