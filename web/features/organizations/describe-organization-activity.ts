@@ -71,9 +71,9 @@ export const describeOrganizationActivity = (item: OrganizationActivityItem, peo
     case 'organization.team-removed':
       return `${who} removed the team ${teamOf(item, people)}`
     case 'organization.team-member-added':
-      return `${who} added ${subjectName(item, people)} to ${teamOf(item, people)}`
+      return `${who} added ${subjectName(item, people)} to the team ${teamOf(item, people)}`
     case 'organization.team-member-removed':
-      return `${who} took ${subjectName(item, people)} out of ${teamOf(item, people)}`
+      return `${who} took ${subjectName(item, people)} out of the team ${teamOf(item, people)}`
     case 'organization.role-created':
     case 'organization.role-updated':
     case 'organization.role-deleted':
