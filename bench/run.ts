@@ -11,6 +11,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { cpus, totalmem } from 'node:os'
 import { fileURLToPath } from 'node:url'
+import { seedApiKeys } from './api-keys.js'
 import { type CpuProbe, type CpuUse, measureCpu, waitUntilIdle } from './cpu.js'
 import { type EmbeddedServer, startEmbeddedPostgres } from './embedded-postgres.js'
 import { runScenario, type ScenarioSpec } from './load.js'
@@ -23,7 +24,6 @@ import {
 } from './report.js'
 import { scenarios } from './scenarios.js'
 import { emailFactory, seedUsers } from './seed.js'
-import { seedApiKeys } from './api-keys.js'
 import { type RunningServer, startServer } from './server.js'
 
 const RESULTS_DIR = fileURLToPath(new URL('../../bench/results/', import.meta.url))

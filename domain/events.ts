@@ -17,7 +17,13 @@ import type { SigningKeyEvent } from './signing-key/signing-key.js'
 import { USER_EVENT_DECLARATIONS } from './user/user.declarations.js'
 import type { UserEvent } from './user/user.events.js'
 
-export type KnownEvent = UserEvent | SessionEvent | SigningKeyEvent | OrganizationEvent | LinkedAccountEvent | ApiKeyEvent
+export type KnownEvent =
+  | UserEvent
+  | SessionEvent
+  | SigningKeyEvent
+  | OrganizationEvent
+  | LinkedAccountEvent
+  | ApiKeyEvent
 export type KnownEventType = KnownEvent['type']
 
 /** A declaration as code that reads any event sees it: data of an unknown shape, paths as text. */

@@ -1,9 +1,9 @@
 /// Every read-model projection, in the order they are applied to each event.
 
 import { linkedAccountsProjection } from './accounts/linked-accounts.projection.js'
-import { apiKeysProjection } from './api-keys/api-keys.projection.js'
 import { activityProjection } from './activity/activity.projection.js'
 import { adminActionsProjection } from './admin/admin-actions.js'
+import { apiKeysProjection } from './api-keys/api-keys.projection.js'
 import { jwksProjection } from './jwks/jwks.projection.js'
 import { oneTimeTokensProjection } from './one-time-tokens/one-time-tokens.projection.js'
 import { organizationsProjection } from './organizations/organizations.projection.js'

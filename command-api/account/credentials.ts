@@ -56,11 +56,5 @@ export const setPassword = async (
 ): Promise<void> => {
   assertPasswordPolicy(newPassword, passwordLimits(ctx))
   const passwordHash = await hashPassword(newPassword)
-  await runUserCommand(
-    ctx,
-    origin,
-    userId,
-    { type: 'set-password', accountId: newId(), passwordHash },
-    actor,
-  )
+  await runUserCommand(ctx, origin, userId, { type: 'set-password', accountId: newId(), passwordHash }, actor)
 }

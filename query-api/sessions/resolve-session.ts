@@ -7,7 +7,11 @@ import type { FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import { sha256Hex } from '../../infra/crypto/tokens.js'
 import { readBearerToken } from '../../infra/http/bearer-token.js'
-import { readSessionToken, type SessionCookieSettings, verifyingSecrets } from '../../infra/http/session-cookie.js'
+import {
+  readSessionToken,
+  type SessionCookieSettings,
+  verifyingSecrets,
+} from '../../infra/http/session-cookie.js'
 import type { Database } from '../../projections/database.js'
 import {
   findSessionByTokenHash,

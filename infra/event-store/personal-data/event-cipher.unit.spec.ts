@@ -20,7 +20,13 @@ const metadata = (overrides: Partial<EventMetadata> = {}): EventMetadata => ({
 
 /** Data holding a distinct string at every declared path of `type`, plus a non-personal field. */
 const dataFor = (type: string, paths: readonly string[]): Record<string, unknown> => {
-  const data: Record<string, unknown> = { userId: 'u-1', tokenHash: 'not-personal' }
+  // Subjects other than the user come from these: an invitee's address key, a deletion notice's own.
+  const data: Record<string, unknown> = {
+    userId: 'u-1',
+    inviteeSubject: 'u-1',
+    noticeId: 'n-1',
+    tokenHash: 'not-personal',
+  }
   for (const path of paths) {
     const [head = '', child] = path.split('.')
     if (child) data[head] = { accountId: 'acc-1', [child]: `${type}:${path}` }
@@ -50,7 +56,9 @@ describe('event cipher', () => {
     const paths = declarationOf(type)?.personal ?? []
     it(`seals and opens ${type}`, () => {
       const event: CipherEvent = { id: randomUUID(), type, data: dataFor(type, paths), metadata: own }
-      expect(subjectToSeal(event)).toBe('u-1')
+      const subject = declarationOf(type)?.subject(event.data, own)
+      expect(subject).toMatch(/^(u-1|deletion-notice-n-1)$/)
+      expect(subjectToSeal(event)).toBe(subject)
       const sealed = sealEvent(event, key)
       const text = JSON.stringify(sealed)
       for (const path of paths) expect(text).not.toContain(`${type}:${path}`)

@@ -215,7 +215,8 @@ export const createMailReactor = (options: MailReactorOptions): MailReactor => {
       stopped = false
       const { onReadModelsAdvance } = options
       const wakeForMail = (events: readonly RecordedEvent[]) => {
-        if (events.some((event) => isMailEventType(event.type) || isInvitationMailEventType(event.type))) wake()
+        if (events.some((event) => isMailEventType(event.type) || isInvitationMailEventType(event.type)))
+          wake()
         else if (events.some((event) => isSecurityNoticeEventType(event.type))) wake()
       }
       unsubscribers.push(onReadModelsAdvance ? onReadModelsAdvance(wakeForMail) : store.subscribe(wake))
