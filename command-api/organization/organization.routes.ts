@@ -6,6 +6,7 @@ import { Type } from 'typebox'
 import { AUTH_ERRORS, errorWithStatus } from '../../domain/errors.js'
 import { hasPermission } from '../../domain/organization/permissions.js'
 import { errorResponses, SIGNED_IN_POST_ERRORS } from '../../infra/http/openapi.js'
+import { limitRecipient } from '../../infra/http/rate-limit.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import {
   customRolesOf,
@@ -392,8 +393,13 @@ export const organizationRoutes =
           },
         },
       },
-      async (request) =>
-        invitationJson(await inviteMember(ctx, originOf(request), userCaller(authOf(request)), request.body)),
+      async (request, reply) => {
+        // The invitation is mailed: nobody may mail-bomb an address through invitations either.
+        await limitRecipient(reply, request.body.email)
+        return invitationJson(
+          await inviteMember(ctx, originOf(request), userCaller(authOf(request)), request.body),
+        )
+      },
     )
 
     const InvitationIdBody = Type.Object({ invitationId: Id }, Strict)

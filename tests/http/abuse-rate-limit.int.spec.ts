@@ -116,6 +116,23 @@ describe('per-recipient limit', { timeout: 240_000 }, () => {
     expect((await call('/change-email', { newEmail: target }, { cookie })).status).toBe(429)
   })
 
+  it('counts organization invitations against the invited address', async () => {
+    const cookie = await signUp('inviter@example.com')
+    const created = await call('/organization/create', { name: 'Mailers', slug: 'mailers' }, { cookie })
+    expect(created.status).toBe(200)
+    const invite = () =>
+      call(
+        '/organization/invite-member',
+        { email: 'invitee@example.com', role: 'member', resend: true },
+        { cookie },
+      )
+    const seen: number[] = []
+    for (let i = 0; i <= RECIPIENT_RULE.max; i++) seen.push((await invite()).status)
+    expect(seen).toEqual([...Array(RECIPIENT_RULE.max).fill(200), 429])
+    // The address is the bucket: the reset route to it is now refused as well.
+    expect((await call('/request-password-reset', { email: 'invitee@example.com' })).status).toBe(429)
+  })
+
   it('counts delete-user attempts per account, whatever IPs the session comes from', async () => {
     const cookie = await signUp('many-ips@example.com')
     const seen: number[] = []
