@@ -151,7 +151,18 @@ export const removeUserByAdmin = async (
 ): Promise<void> => {
   if (actor.type === 'user' && actor.userId === userId) throw AUTH_ERRORS.error('YOU_CANNOT_REMOVE_YOURSELF')
   await existingUser(ctx, userId)
-  await runUserCommand(ctx, origin, userId, { type: 'delete-user', proof: { kind: 'verified' } }, actor)
+  await runUserCommand(
+    ctx,
+    origin,
+    userId,
+    {
+      type: 'delete-user',
+      proof: { kind: 'verified' },
+      // The person hears of it as a self-deletion would tell them.
+      noticeId: newId(),
+    },
+    actor,
+  )
   await ctx.eraseUser(userId)
 }
 
