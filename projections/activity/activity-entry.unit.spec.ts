@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { ApiKeyEvent } from '../../domain/api-key/api-key.js'
 import { knownEventTypes } from '../../domain/events.js'
+import type { LinkedAccountEvent } from '../../domain/linked-accounts/linked-accounts.js'
+import type { OrganizationEvent } from '../../domain/organization/organization.events.js'
 import { SIGNED_OUT } from '../../domain/session/session.declarations.js'
 import type { SessionEvent } from '../../domain/session/session.js'
 import type { Actor, EventMetadata } from '../../domain/shared/metadata.js'
@@ -13,6 +15,14 @@ const HASH = 'c0ffee-secret-hash'
 const REQUEST_ID = 'request-id-secret'
 const OWNER: Actor = { type: 'user', userId: USER }
 
+type ExampleEvent =
+  | UserEvent
+  | SessionEvent
+  | SigningKeyEvent
+  | ApiKeyEvent
+  | LinkedAccountEvent
+  | OrganizationEvent
+
 const metadata = (actor: Actor = OWNER, extra: Partial<EventMetadata> = {}): EventMetadata => ({
   actor,
   ip: '203.0.113.7',
@@ -23,17 +33,14 @@ const metadata = (actor: Actor = OWNER, extra: Partial<EventMetadata> = {}): Eve
   ...extra,
 })
 
-const source = (
-  event: UserEvent | SessionEvent | SigningKeyEvent | ApiKeyEvent,
-  meta: EventMetadata = metadata(),
-): ActivitySource => ({
+const source = (event: ExampleEvent, meta: EventMetadata = metadata()): ActivitySource => ({
   id: `event-${event.type}`,
   ...event,
   metadata: meta,
 })
 
 /** One event of every known type, each carrying every secret its type can hold. */
-const EVERY_EVENT: (UserEvent | SessionEvent | SigningKeyEvent | ApiKeyEvent)[] = [
+const EVERY_EVENT: ExampleEvent[] = [
   {
     type: 'user.registered',
     data: {
@@ -150,6 +157,168 @@ const EVERY_EVENT: (UserEvent | SessionEvent | SigningKeyEvent | ApiKeyEvent)[] 
   { type: 'api-key.deleted', data: { keyId: 'key-1', userId: USER, reason: 'deleted' } },
   { type: 'api-key.expired', data: { keyId: 'key-1', userId: USER, expiresAt: 'now' } },
   { type: 'api-key.used', data: { keyId: 'key-1', userId: USER, count: 3, from: 'then', to: 'now' } },
+  {
+    type: 'session.active-organization-set',
+    data: { sessionId: 's1', userId: USER, organizationId: 'org-1', teamId: 'team-1' },
+  },
+  {
+    type: 'account.linked',
+    data: {
+      userId: USER,
+      accountId: 'link-1',
+      providerId: 'github',
+      providerAccountId: 'gh-42',
+      email: 'a@x.test',
+      linkedAt: 'now',
+      accessToken: HASH,
+      refreshToken: HASH,
+      idToken: HASH,
+      accessTokenExpiresAt: 'later',
+      refreshTokenExpiresAt: 'later',
+      scope: 'read:user',
+    },
+  },
+  {
+    type: 'account.tokens-updated',
+    data: {
+      userId: USER,
+      accountId: 'link-1',
+      updatedAt: 'now',
+      accessToken: HASH,
+      refreshToken: HASH,
+      idToken: HASH,
+      accessTokenExpiresAt: 'later',
+      refreshTokenExpiresAt: 'later',
+      scope: 'read:user',
+    },
+  },
+  {
+    type: 'account.unlinked',
+    data: {
+      userId: USER,
+      accountId: 'link-1',
+      providerId: 'github',
+      providerAccountId: 'gh-42',
+      unlinkedAt: 'now',
+    },
+  },
+  {
+    type: 'organization.created',
+    data: {
+      organizationId: 'org-1',
+      name: 'Acme',
+      slug: 'acme',
+      logo: null,
+      metadata: { plan: 'team' },
+      createdAt: 'now',
+      createdBy: USER,
+    },
+  },
+  {
+    type: 'organization.updated',
+    data: {
+      organizationId: 'org-1',
+      name: 'Acme Inc',
+      slug: 'acme-inc',
+      previousSlug: 'acme',
+      logo: null,
+      metadata: null,
+    },
+  },
+  { type: 'organization.deleted', data: { organizationId: 'org-1', slug: 'acme-inc' } },
+  {
+    type: 'organization.member-added',
+    data: {
+      organizationId: 'org-1',
+      memberId: 'm1',
+      userId: USER,
+      role: 'member',
+      createdAt: 'now',
+      invitationId: 'inv-1',
+    },
+  },
+  {
+    type: 'organization.member-removed',
+    data: { organizationId: 'org-1', memberId: 'm1', userId: USER, reason: 'left' },
+  },
+  {
+    type: 'organization.member-role-updated',
+    data: { organizationId: 'org-1', memberId: 'm1', userId: USER, role: 'admin', previousRole: 'member' },
+  },
+  {
+    type: 'organization.invitation-created',
+    data: {
+      organizationId: 'org-1',
+      invitationId: 'inv-1',
+      email: 'a@x.test',
+      inviteeSubject: 'invitee-a',
+      role: 'member',
+      teamId: 'team-1',
+      inviterId: 'user-2',
+      expiresAt: 'later',
+      createdAt: 'now',
+    },
+  },
+  {
+    type: 'organization.invitation-renewed',
+    data: { organizationId: 'org-1', invitationId: 'inv-1', inviteeSubject: 'invitee-a', expiresAt: 'later' },
+  },
+  {
+    type: 'organization.invitation-accepted',
+    data: {
+      organizationId: 'org-1',
+      invitationId: 'inv-1',
+      inviteeSubject: 'invitee-a',
+      userId: USER,
+      memberId: 'm1',
+    },
+  },
+  {
+    type: 'organization.invitation-rejected',
+    data: { organizationId: 'org-1', invitationId: 'inv-1', inviteeSubject: 'invitee-a', userId: USER },
+  },
+  {
+    type: 'organization.invitation-canceled',
+    data: { organizationId: 'org-1', invitationId: 'inv-1', inviteeSubject: 'invitee-a' },
+  },
+  {
+    type: 'organization.team-created',
+    data: { organizationId: 'org-1', teamId: 'team-1', name: 'Core', createdAt: 'now' },
+  },
+  {
+    type: 'organization.team-updated',
+    data: { organizationId: 'org-1', teamId: 'team-1', name: 'Platform', updatedAt: 'now' },
+  },
+  { type: 'organization.team-removed', data: { organizationId: 'org-1', teamId: 'team-1' } },
+  {
+    type: 'organization.team-member-added',
+    data: { organizationId: 'org-1', teamId: 'team-1', teamMemberId: 'tm1', userId: USER, createdAt: 'now' },
+  },
+  {
+    type: 'organization.team-member-removed',
+    data: { organizationId: 'org-1', teamId: 'team-1', userId: USER },
+  },
+  {
+    type: 'organization.role-created',
+    data: {
+      organizationId: 'org-1',
+      roleId: 'r1',
+      role: 'auditor',
+      permission: { member: ['read'] },
+      createdAt: 'now',
+    },
+  },
+  {
+    type: 'organization.role-updated',
+    data: {
+      organizationId: 'org-1',
+      roleId: 'r1',
+      role: 'auditor',
+      permission: { member: ['read', 'update'] },
+      updatedAt: 'now',
+    },
+  },
+  { type: 'organization.role-deleted', data: { organizationId: 'org-1', roleId: 'r1', role: 'auditor' } },
 ]
 
 const recorded = (change: ActivityChange) => {
