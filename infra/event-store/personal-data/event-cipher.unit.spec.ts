@@ -55,8 +55,9 @@ describe('event cipher', () => {
   for (const type of aboutSomeone) {
     const paths = declarationOf(type)?.personal ?? []
     it(`seals and opens ${type}`, () => {
-      const event: CipherEvent = { id: randomUUID(), type, data: dataFor(type, paths), metadata: own }
-      const subject = declarationOf(type)?.subject(event.data, own)
+      const data = dataFor(type, paths)
+      const event: CipherEvent = { id: randomUUID(), type, data, metadata: own }
+      const subject = declarationOf(type)?.subject(data, own)
       expect(subject).toMatch(/^(u-1|deletion-notice-n-1)$/)
       expect(subjectToSeal(event)).toBe(subject)
       const sealed = sealEvent(event, key)
