@@ -18,6 +18,9 @@ const UNAUTHORIZED = { code: 'UNAUTHORIZED', message: 'Unauthorized' }
 // What a browser on the application sends with every POST (the CSRF check wants it with cookies).
 const ORIGIN = 'http://localhost:3000'
 const SESSION_KEYS = [
+  // The organization plugin's session fields, listed as better-auth lists them.
+  'activeOrganizationId',
+  'activeTeamId',
   'createdAt',
   'expiresAt',
   'id',
