@@ -31,9 +31,7 @@ export const erasedSubjects = (events: readonly ErasableEvent[]): string[] => {
 }
 
 /** The inline hook: tombstones the subjects the appended events erase, in the append's transaction. */
-export const eraseInline: InlineProjection = (trx, events) =>
-  // biome-ignore lint/suspicious/noExplicitAny: the keyring's table is outside the typed schema
-  eraseSubjectsIn(trx as any, erasedSubjects(events))
+export const eraseInline: InlineProjection = (trx, events) => eraseSubjectsIn(trx, erasedSubjects(events))
 
 /** Erases a subject outside an append (idempotent): an operator's repair, or a belt to the braces. */
 export const eraseSubject = (keyring: Keyring, subject: string): Promise<void> => keyring.destroy(subject)

@@ -96,7 +96,7 @@ export class SubjectErasedError extends Error {
  * Tombstones for these subjects, in the caller's transaction: the append of the event that erases
  * them commits its erasure with it, so no crash can leave a deleted user's data readable.
  */
-export const eraseSubjectsIn = async (db: Db, subjects: readonly string[]): Promise<void> => {
+export const eraseSubjectsIn = async (db: Kysely<unknown>, subjects: readonly string[]): Promise<void> => {
   if (subjects.length === 0) return
   await sql`
     insert into tessera_data_keys (subject, wrapped_key, wrapped_by, erased_at)
