@@ -27,6 +27,7 @@ import { installErrorHandling } from '../../infra/http/error-handler.js'
 import { nulGuardHook } from '../../infra/http/nul-guard.js'
 import { originCheckHook } from '../../infra/http/origin-check.js'
 import { registerRateLimit } from '../../infra/http/rate-limit.js'
+import { registerRequestPlace } from '../../infra/http/request-place.js'
 import { trustedUrlsHook } from '../../infra/http/trusted-url.js'
 import { activityQueryRoutes } from '../../query-api/activity/activity.routes.js'
 import { adminQueryRoutes } from '../../query-api/admin/admin-queries.routes.js'
@@ -75,6 +76,8 @@ export const buildApp = async (
   // body into a string and the caller gets a confusing 400 instead of 415 (better-auth: 415).
   base.removeContentTypeParser('text/plain')
   base.decorateRequest('auth', null)
+  // Where a trusted proxy placed the client, for the sessions a request starts.
+  registerRequestPlace(base, ctx.config.placeHeaders)
   installErrorHandling(base)
   // A command the read models cannot show within the request's bound answers 503, never 200.
   base.addHook('onSend', readYourWritesHook(ctx.readYourWrites))

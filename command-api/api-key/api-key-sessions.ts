@@ -57,6 +57,8 @@ export const apiKeySessionsFor = (context: () => CommandContext): ApiKeySessionP
         expires_at: expiresAt,
         ip_address: origin.ip,
         user_agent: origin.userAgent,
+        place_country: origin.place?.country ?? null,
+        place_city: origin.place?.city ?? null,
         remember_me: false,
         active_organization_id: null,
         active_team_id: null,

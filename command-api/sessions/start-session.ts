@@ -46,6 +46,7 @@ export const startSession = async (
       expiresAt: new Date(now.getTime() + lifetime * 1000).toISOString(),
       ipAddress: origin.ip,
       userAgent: origin.userAgent,
+      ...(origin.place ? { place: origin.place } : {}),
       rememberMe,
       ...(impersonatedBy !== undefined ? { impersonatedBy } : {}),
     },

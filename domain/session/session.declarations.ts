@@ -19,12 +19,14 @@ const actingUser = (_data: unknown, metadata: EventMetadata): string | null =>
 export const SESSION_EVENT_DECLARATIONS: EventDeclarations<SessionEvent> = {
   'session.started': {
     subject,
-    personal: ['ipAddress', 'userAgent'],
+    personal: ['ipAddress', 'userAgent', 'place'],
     activity: {
       // A session an operator opened as the user reads as support acting on their behalf.
-      details: ({ sessionId, rememberMe, impersonatedBy }) => ({
+      details: ({ sessionId, rememberMe, impersonatedBy, place }) => ({
         sessionId,
         rememberMe,
+        // Where the device was, when the operator's proxy said so (absent when unknown or erased).
+        ...(place ? { place } : {}),
         ...(impersonatedBy !== undefined ? { bySupport: true } : {}),
       }),
       causedByOwner: true,
@@ -40,7 +42,8 @@ export const SESSION_EVENT_DECLARATIONS: EventDeclarations<SessionEvent> = {
     personal: [],
     activity: {
       details: ({ sessionId, reason }) => ({ sessionId, reason }),
-      // Plus the signed-out session's own `userAgent` and `ip`, added by the activity projection.
+      // Plus the signed-out session's own `userAgent`, `ip` and `place`, added by the activity
+      // projection.
       deviceOfSession: ({ sessionId }) => sessionId,
       // Signing in anew on a device ends that device's older session of the account: to its owner,
       // that session was signed out there, not on "another device".

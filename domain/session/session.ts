@@ -3,6 +3,7 @@
 
 import { AUTH_ERRORS } from '../errors.js'
 import type { Decider } from '../shared/decider.js'
+import type { Place } from '../shared/metadata.js'
 
 export const sessionStream = (sessionId: string): string => `session-${sessionId}`
 
@@ -31,6 +32,11 @@ export type SessionEvent =
         expiresAt: string
         ipAddress: string | null
         userAgent: string | null
+        /**
+         * Where the device was when the session started, as a trusted proxy placed its address;
+         * absent when unknown (and on events older than the field), null once erased.
+         */
+        place?: Place | null
         rememberMe: boolean
         /** The operator acting as this user (admin impersonation); absent on the user's own. */
         impersonatedBy?: string
@@ -56,6 +62,7 @@ export type SessionCommand =
       expiresAt: string
       ipAddress: string | null
       userAgent: string | null
+      place?: Place
       rememberMe: boolean
       impersonatedBy?: string
     }

@@ -41,8 +41,8 @@ export type ActivityDeclaration<Data> =
       /**
        * The session whose device the entry names (a revocation names the device signed out, not the
        * one that did it). Details are a pure function of the data, and a revocation does not carry
-       * the device, so the activity projection adds it: `userAgent` and `ip` as that session's own
-       * `session.started` entry recorded them, when it has one.
+       * the device, so the activity projection adds it: `userAgent`, `ip` and `place` as that
+       * session's own `session.started` entry recorded them, when it has one.
        */
       deviceOfSession?: (data: Data) => string
     }

@@ -29,6 +29,13 @@ export type EventMetadata = {
 }
 
 /**
+ * Where a client was, as the operator's proxy or CDN placed its address (their GeoIP, passed on in
+ * headers Tessera is told to believe): an ISO 3166-1 alpha-2 country code and a city name, each
+ * null when the proxy did not say. Personal data, like the address it derives from.
+ */
+export type Place = { country: string | null; city: string | null }
+
+/**
  * Where a command came from, in plain terms: an HTTP request, the CLI or the server API each
  * describe themselves this way, so use cases never see a transport's objects.
  */
@@ -37,6 +44,8 @@ export type RequestOrigin = {
   requestId: string
   ip: string | null
   userAgent: string | null
+  /** Where the client was, when a trusted proxy said so; absent or null when unknown. */
+  place?: Place | null
   /** The operator behind the request's session when it is an impersonation. */
   impersonatedBy?: string | null
 }

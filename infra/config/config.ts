@@ -7,6 +7,7 @@ import { ConfigError } from './config-error.js'
 import { type FeatureOptions, loadFeatureOptions } from './config-file.js'
 import { readDotenv } from './dotenv.js'
 import { parseBaseUrl, parseTrustedOrigins } from './origins.js'
+import { type PlaceHeaders, parsePlaceHeaders } from './place-headers.js'
 import { parseSecrets } from './secret.js'
 import { resolveSocialProviders, type SocialProviderSettings } from './social-providers.js'
 
@@ -51,6 +52,8 @@ type ConfigShape = Omit<FeatureOptions, 'rateLimit' | 'socialProviders'> & {
    * false (the socket address is the client), a hop count, or a list of addresses/CIDRs.
    */
   trustProxy: boolean | number | string[]
+  /** Headers in which a trusted proxy says where it placed the client (place-headers.ts). */
+  placeHeaders: PlaceHeaders
   logLevel: LogLevel
   /** Read-your-writes and the projector's failure handling (docs/architecture.md, "Consistency"). */
   consistency: {
@@ -102,6 +105,7 @@ export const loadConfig = (env: Env = process.env, options: LoadConfigOptions = 
   const { rateLimit, socialProviders, ...features } = loadFeatureOptions(cwd, get('TESSERA_CONFIG'))
   const mail = parseMail(get)
   checkEventStore(get)
+  const trustProxy = parseTrustProxy(get('TRUST_PROXY'))
   const shape: ConfigShape = {
     ...features,
     socialProviders: resolveSocialProviders(socialProviders, get, warnings),
@@ -119,7 +123,8 @@ export const loadConfig = (env: Env = process.env, options: LoadConfigOptions = 
     mail,
     trustedOrigins: parseTrustedOrigins(get('TRUSTED_ORIGINS'), base.origin),
     rateLimit: { enabled: parseRateLimitSwitch(get('RATE_LIMIT'), production), ...rateLimit },
-    trustProxy: parseTrustProxy(get('TRUST_PROXY')),
+    trustProxy,
+    placeHeaders: parsePlaceHeaders(get, trustProxy !== false && trustProxy !== 0, warnings),
     logLevel: parseLogLevel(get('LOG_LEVEL')),
     consistency: {
       readYourWritesMs: parseCount(get, 'READ_YOUR_WRITES_TIMEOUT_MS', 5000),

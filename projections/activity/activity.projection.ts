@@ -14,19 +14,21 @@ const userExists = async (trx: Trx, userId: string): Promise<boolean> =>
   (await trx.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst()) !== undefined
 
 /**
- * The device of a session as its own sign-in entry recorded it. Looked up here, in the batch's
+ * The device of a session (and where it was, when known) as its own sign-in entry recorded it. Looked up here, in the batch's
  * transaction, because the revocation does not carry it and the sessions row may be gone; a replay
  * rebuilds the sign-in entry before the revocation, so it finds the same answer.
  */
 const deviceOf = async (trx: Trx, userId: string, sessionId: string) => {
   const started = await trx
     .selectFrom('activity')
-    .select(['ip', 'user_agent'])
+    .select(['ip', 'user_agent', sql<unknown>`details->'place'`.as('place')])
     .where('user_id', '=', userId)
     .where('type', '=', 'session.started')
     .where(sql<string>`details->>'sessionId'`, '=', sessionId)
     .executeTakeFirst()
-  return started ? { userAgent: started.user_agent, ip: started.ip } : {}
+  if (!started) return {}
+  const { user_agent: userAgent, ip, place } = started
+  return { userAgent, ip, ...(place ? { place } : {}) }
 }
 
 export const activityProjection: Projection = {

@@ -14,7 +14,8 @@ export const sessionsProjection: Projection = {
     const at = new Date(recorded.metadata.at)
     switch (event.type) {
       case 'session.started': {
-        const { sessionId, userId, tokenHash, expiresAt, ipAddress, userAgent, rememberMe } = event.data
+        const { sessionId, userId, tokenHash, expiresAt, ipAddress, userAgent, place, rememberMe } =
+          event.data
         await trx
           .insertInto('sessions')
           .values({
@@ -24,6 +25,8 @@ export const sessionsProjection: Projection = {
             expires_at: new Date(expiresAt),
             ip_address: ipAddress,
             user_agent: userAgent,
+            place_country: place?.country ?? null,
+            place_city: place?.city ?? null,
             remember_me: rememberMe,
             active_organization_id: null,
             active_team_id: null,

@@ -10,6 +10,10 @@ export type SessionsTable = {
   expires_at: Date
   ip_address: string | null
   user_agent: string | null
+  /** ISO 3166-1 alpha-2 code of the country a trusted proxy placed the device in; null when unknown. */
+  place_country: string | null
+  /** The city a trusted proxy placed the device in; null when unknown. */
+  place_city: string | null
   remember_me: boolean
   active_organization_id: string | null
   /** The active team (organization plugin; the column comes with the organizations migration). */
@@ -39,5 +43,14 @@ export const sessionsMigration = {
       .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
       .execute()
     await db.schema.createIndex('sessions_user').on('sessions').column('user_id').execute()
+  },
+}
+
+/** Where each device was when its session started (`session.started`'s `place`), when known. */
+export const sessionPlaceMigration = {
+  // biome-ignore lint/suspicious/noExplicitAny: migrations are written against an untyped schema
+  async up(db: Kysely<any>): Promise<void> {
+    await db.schema.alterTable('sessions').addColumn('place_country', 'text').execute()
+    await db.schema.alterTable('sessions').addColumn('place_city', 'text').execute()
   },
 }

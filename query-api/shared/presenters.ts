@@ -31,6 +31,9 @@ export const SessionSchema = Type.Object({
   updatedAt: Type.String(),
   ipAddress: Type.Union([Type.String(), Type.Null()]),
   userAgent: Type.Union([Type.String(), Type.Null()]),
+  /** Where the device was when the session started, as the operator's trusted proxy placed its IP. */
+  country: Type.Union([Type.String({ description: 'ISO 3166-1 alpha-2 country code' }), Type.Null()]),
+  city: Type.Union([Type.String(), Type.Null()]),
   activeOrganizationId: Type.Union([Type.String(), Type.Null()]),
   activeTeamId: Type.Union([Type.String(), Type.Null()]),
   impersonatedBy: Type.Union([Type.String(), Type.Null()]),
@@ -66,6 +69,8 @@ export const sessionJson = (session: SessionRow, token: string) => ({
   updatedAt: session.updated_at.toISOString(),
   ipAddress: session.ip_address,
   userAgent: session.user_agent,
+  country: session.place_country,
+  city: session.place_city,
   activeOrganizationId: session.active_organization_id,
   activeTeamId: session.active_team_id,
   impersonatedBy: session.impersonated_by,

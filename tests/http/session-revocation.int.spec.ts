@@ -21,6 +21,9 @@ const SESSION_KEYS = [
   // The organization plugin's session fields, listed as better-auth lists them.
   'activeOrganizationId',
   'activeTeamId',
+  // Where a trusted proxy placed the device (null without one).
+  'city',
+  'country',
   'createdAt',
   'expiresAt',
   'id',
