@@ -128,6 +128,12 @@ export const AUTH_ERRORS = defineErrors({
   INVALID_NAME_LENGTH: [400, 'The name length is either too large or too small.'],
   METADATA_DISABLED: [400, 'Metadata is disabled.'],
   NO_VALUES_TO_UPDATE: [400, 'No values to update.'],
+  // Organization-owned keys: a caller who is not a member, or whose role lacks the `apiKey` action.
+  USER_NOT_MEMBER_OF_ORGANIZATION: [403, 'You are not a member of the organization that owns this API key.'],
+  INSUFFICIENT_API_KEY_PERMISSIONS: [
+    403,
+    'You do not have permission to perform this action on organization API keys.',
+  ],
   // A refused key where better-auth throws (sessions from API keys); verify answers them in its body.
   INVALID_API_KEY: [401, 'Invalid API key.'],
   KEY_DISABLED: [401, 'API Key is disabled'],
@@ -166,6 +172,8 @@ export const AUTH_ERRORS = defineErrors({
   MEMBER_NOT_FOUND: [400, 'Member not found'],
   ROLE_NOT_FOUND: [400, 'Role not found'],
   TEAM_NOT_FOUND: [400, 'Team not found'],
+  // better-auth answers this message without a code (add-member naming a team while teams are off).
+  TEAMS_NOT_ENABLED: [400, 'Teams are not enabled'],
   YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER: [
     400,
     'You cannot leave the organization as the only owner',

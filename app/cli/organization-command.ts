@@ -1,6 +1,7 @@
 /// `tessera organization add-member <organizationId> <email> <role> [teamId]`: the server-only
-/// add-member (better-auth's `addMember`, which no browser may call) until the server API offers it.
-/// The CLI acts as the system; roles may be comma-separated ('admin,member').
+/// add-member (better-auth's `addMember`, which no browser may call) for an operator at the console;
+/// a backend calls the same use case through the server API (`POST /organization/add-member`). The
+/// CLI acts as the system; roles may be comma-separated ('admin,member').
 
 import { randomUUID } from 'node:crypto'
 import pino from 'pino'

@@ -14,6 +14,7 @@ import type { InvitationRow, MemberRow } from '../../projections/organizations/o
 import { findUserByEmail } from '../../projections/users/users.repository.js'
 import type { FoundSession } from '../../query-api/sessions/resolve-session.js'
 import type { CommandContext } from '../context.js'
+import { withMembershipSeat } from './membership-seats.js'
 import {
   actorOf,
   actorUserIdOf,
@@ -102,21 +103,25 @@ export const acceptInvitation = async (
   assertRecipient(ctx, auth, invitation)
   const memberId = newId()
   const teamIds = invitation.team_id ? invitation.team_id.split(',') : []
-  const { events } = await runOrganizationCommand(
-    ctx,
-    origin,
-    invitation.organization_id,
-    {
-      type: 'accept-invitation',
-      invitationId,
-      userId: auth.user.id,
-      email: auth.user.email,
-      memberId,
-      teamMemberIds: teamIds.map(() => newId()),
-      now: now.toISOString(),
-      policy: organizationPolicy(ctx.config),
-    },
-    { type: 'user', userId: auth.user.id },
+  const teamMemberIds = teamIds.map(() => newId())
+  const { events } = await withMembershipSeat(ctx, auth.user.id, 'join', (seat) =>
+    runOrganizationCommand(
+      ctx,
+      origin,
+      invitation.organization_id,
+      {
+        type: 'accept-invitation',
+        invitationId,
+        userId: auth.user.id,
+        email: auth.user.email,
+        memberId,
+        seat,
+        teamMemberIds,
+        now: now.toISOString(),
+        policy: organizationPolicy(ctx.config),
+      },
+      { type: 'user', userId: auth.user.id },
+    ),
   )
   const joinedTeam = events.find((event) => event.type === 'organization.team-member-added')
   await setSessionContext(

@@ -8,6 +8,7 @@ import {
   organizationClaims,
   organizationDecider,
   organizationStream,
+  SLUG_SCOPE,
 } from '../../domain/organization/organization.js'
 import { sessionDecider, sessionStream } from '../../domain/session/session.js'
 import type { Actor, RequestOrigin } from '../../domain/shared/metadata.js'
@@ -65,8 +66,9 @@ export const runOrganizationCommand = async (
       claims: organizationClaims,
     })
   } catch (error) {
-    // The slug was claimed by another organization between our read and our append.
-    if (error instanceof UniqueClaimConflictError)
+    // The slug was claimed by another organization between our read and our append. (A membership
+    // seat taken meanwhile goes back to `withMembershipSeat`, which picks another.)
+    if (error instanceof UniqueClaimConflictError && error.scope === SLUG_SCOPE)
       throw AUTH_ERRORS.error(
         command.type === 'create-organization'
           ? 'ORGANIZATION_ALREADY_EXISTS'

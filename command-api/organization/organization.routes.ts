@@ -1,5 +1,6 @@
 /// The organization plugin's POST routes (better-auth 1.7's paths, bodies, answers and refusals):
-/// organizations, members, invitations, teams, custom roles, check-slug and has-permission.
+/// organizations, members, invitations, teams, custom roles, check-slug and has-permission; and
+/// add-member, server-only in better-auth, here on the server API (a server key, never a session).
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
@@ -27,11 +28,19 @@ import {
   teamJson,
   teamMemberJson,
 } from '../../query-api/organization/organization-presenters.js'
+import {
+  SERVER_API_ERRORS,
+  SERVER_API_SECURITY,
+  type ServerKeyGuards,
+  serverActor,
+  serverCallerOf,
+} from '../../query-api/server-api/server-key.js'
 import { authOf, sessionGuards } from '../../query-api/sessions/require-session.js'
 import type { CommandContext } from '../context.js'
 import { acceptInvitation, cancelInvitation, inviteMember, rejectInvitation } from './invitations.js'
 import { userCaller } from './organization-command.js'
 import {
+  addMember,
   createOrganization,
   deleteOrganization,
   leaveOrganization,
@@ -70,7 +79,7 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T)
   Type.Union([schema, Type.Null()])
 
 export const organizationRoutes =
-  (ctx: CommandContext): FastifyPluginAsyncTypebox =>
+  (ctx: CommandContext & { serverApi: ServerKeyGuards }): FastifyPluginAsyncTypebox =>
   async (app) => {
     const { requireSession } = sessionGuards(ctx)
     const teamsOn = ctx.config.organization.teams.enabled
@@ -317,6 +326,43 @@ export const organizationRoutes =
       },
       async (request) =>
         memberJson(await updateMemberRole(ctx, originOf(request), userCaller(authOf(request)), request.body)),
+    )
+
+    app.post(
+      '/organization/add-member',
+      {
+        onRequest: ctx.serverApi.requireServerKey,
+        schema: {
+          summary: 'Add a user to an organization without an invitation (server API)',
+          description:
+            "better-auth's server-only `addMember`: the user joins with the role (and team) given, recorded as done by `server:<name>`. Refused to browser sessions. The membership limit applies; the per-user organization limit does not (as better-auth), though the membership counts against the user's later creates.",
+          tags: TAGS,
+          security: SERVER_API_SECURITY,
+          body: Type.Object(
+            { userId: Id, role: Role, organizationId: Type.Optional(Id), teamId: Type.Optional(Id) },
+            Strict,
+          ),
+          response: {
+            ...errorResponses(
+              ...SERVER_API_ERRORS,
+              'NO_ACTIVE_ORGANIZATION',
+              'TEAMS_NOT_ENABLED',
+              ['USER_NOT_FOUND', 400],
+              'USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION',
+              'TEAM_NOT_FOUND',
+              'ORGANIZATION_NOT_FOUND',
+              'ROLE_NOT_FOUND',
+              'ORGANIZATION_MEMBERSHIP_LIMIT_REACHED',
+              'TEAM_MEMBER_LIMIT_REACHED',
+            ),
+            200: MemberSchema,
+          },
+        },
+      },
+      async (request) => {
+        const actor = serverActor(serverCallerOf(request))
+        return memberJson(await addMember(ctx, originOf(request), { kind: 'server', actor }, request.body))
+      },
     )
 
     app.post(

@@ -7,7 +7,6 @@ import { DomainError } from '../../domain/shared/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { newId } from '../../infra/crypto/tokens.js'
 import {
-  countOrganizationsOfUser,
   findMember,
   findMemberByEmail,
   findMemberById,
@@ -18,6 +17,7 @@ import type { MemberRow, OrganizationRow } from '../../projections/organizations
 import { findUserById } from '../../projections/users/users.repository.js'
 import type { FoundSession } from '../../query-api/sessions/resolve-session.js'
 import type { CommandContext } from '../context.js'
+import { withMembershipSeat } from './membership-seats.js'
 import {
   actorOf,
   actorUserIdOf,
@@ -53,35 +53,35 @@ export const createOrganization = async (
   const options = ctx.config.organization
   if (!options.allowUserToCreateOrganization && !creator.system)
     throw AUTH_ERRORS.error('YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION')
-  if (
-    options.organizationLimit !== null &&
-    (await countOrganizationsOfUser(ctx.db, creator.userId)) >= options.organizationLimit
-  )
-    throw AUTH_ERRORS.error('YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS')
-  // The slug claim decides between concurrent creates; this only answers the common case early.
-  if (await findOrganizationBySlug(ctx.db, input.slug)) throw AUTH_ERRORS.error('ORGANIZATION_ALREADY_EXISTS')
   const organizationId = newId()
   const memberId = newId()
   const defaultTeam = { teamId: newId(), teamMemberId: newId() }
-  const { events } = await runOrganizationCommand(
-    ctx,
-    origin,
-    organizationId,
-    {
-      type: 'create-organization',
+  // The seat bounds the user's organizations under concurrency (membership-seats.ts), as the slug
+  // claim decides between concurrent creates of one slug; the lookup only answers early.
+  const { events } = await withMembershipSeat(ctx, creator.userId, 'create', async (seat) => {
+    if (await findOrganizationBySlug(ctx.db, input.slug))
+      throw AUTH_ERRORS.error('ORGANIZATION_ALREADY_EXISTS')
+    return runOrganizationCommand(
+      ctx,
+      origin,
       organizationId,
-      name: input.name,
-      slug: input.slug,
-      logo: input.logo,
-      metadata: input.metadata,
-      userId: creator.userId,
-      memberId,
-      defaultTeam,
-      now: ctx.clock().toISOString(),
-      policy: organizationPolicy(ctx.config),
-    },
-    creator.system ? { type: 'system' } : { type: 'user', userId: creator.userId },
-  )
+      {
+        type: 'create-organization',
+        organizationId,
+        name: input.name,
+        slug: input.slug,
+        logo: input.logo,
+        metadata: input.metadata,
+        userId: creator.userId,
+        memberId,
+        seat,
+        defaultTeam,
+        now: ctx.clock().toISOString(),
+        policy: organizationPolicy(ctx.config),
+      },
+      creator.system ? { type: 'system' } : { type: 'user', userId: creator.userId },
+    )
+  })
   if (creator.session && !input.keepCurrentActiveOrganization) {
     const teamMade = events.some((event) => event.type === 'organization.team-created')
     await setSessionContext(
@@ -270,33 +270,52 @@ export const updateMemberRole = async (
   return mustFind(findMemberById(ctx.db, input.memberId))
 }
 
-/** Server only (the CLI now, the server API later): adds a user without an invitation. */
+export type AddMemberInput = {
+  userId: string
+  role: string | string[]
+  organizationId?: string
+  teamId?: string
+}
+
+/**
+ * Server only (the server API's `POST /organization/add-member` and `tessera organization
+ * add-member`): adds a user without an invitation, with better-auth's checks in its order (the user,
+ * an existing membership, the team, the organization, the membership limit).
+ */
 export const addMember = async (
   ctx: CommandContext,
   origin: RequestOrigin,
   caller: Caller,
-  input: { userId: string; role: string | string[]; organizationId: string; teamId?: string },
+  input: AddMemberInput,
 ): Promise<MemberRow> => {
   const roles = normalizeRoles(input.role)
   if (roles.length === 0) throw invalidBodyField('role', 'must name at least one role')
+  // The server has no session, hence no active organization to fall back on.
+  const organizationId =
+    input.organizationId || (caller.kind === 'user' ? caller.session.session.active_organization_id : null)
+  if (!organizationId) throw AUTH_ERRORS.error('NO_ACTIVE_ORGANIZATION')
+  if (input.teamId && !ctx.config.organization.teams.enabled) throw AUTH_ERRORS.error('TEAMS_NOT_ENABLED')
   if (!(await findUserById(ctx.db, input.userId))) throw errorWithStatus('USER_NOT_FOUND', 400)
   const memberId = newId()
-  await runOrganizationCommand(
-    ctx,
-    origin,
-    input.organizationId,
-    {
-      type: 'add-member',
-      actorUserId: actorUserIdOf(caller),
-      memberId,
-      userId: input.userId,
-      roles,
-      teamId: input.teamId ?? null,
-      teamMemberId: newId(),
-      now: ctx.clock().toISOString(),
-      policy: organizationPolicy(ctx.config),
-    },
-    actorOf(caller),
+  await withMembershipSeat(ctx, input.userId, 'join', (seat) =>
+    runOrganizationCommand(
+      ctx,
+      origin,
+      organizationId,
+      {
+        type: 'add-member',
+        actorUserId: actorUserIdOf(caller),
+        memberId,
+        userId: input.userId,
+        seat,
+        roles,
+        teamId: input.teamId || null,
+        teamMemberId: newId(),
+        now: ctx.clock().toISOString(),
+        policy: organizationPolicy(ctx.config),
+      },
+      actorOf(caller),
+    ),
   )
   return mustFind(findMemberById(ctx.db, memberId))
 }

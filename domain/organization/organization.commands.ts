@@ -31,6 +31,8 @@ export type CreateOrganization = {
   metadata: Record<string, unknown> | null
   userId: string
   memberId: string
+  /** The creator's membership seat (see `MEMBERSHIP_SEAT_SCOPE`); null when no seat is taken. */
+  seat: number | null
   /** The default team's ids, used when teams and the default team are on. */
   defaultTeam: { teamId: string; teamMemberId: string }
   now: string
@@ -55,6 +57,7 @@ export type OrganizationCommand =
       type: 'add-member'
       memberId: string
       userId: string
+      seat: number | null
       roles: string[]
       teamId: string | null
       teamMemberId: string
@@ -96,6 +99,7 @@ export type OrganizationCommand =
       /** The signed-in user's email. */
       email: string
       memberId: string
+      seat: number | null
       teamMemberIds: string[]
       now: string
       policy: OrganizationPolicy

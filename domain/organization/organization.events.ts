@@ -42,11 +42,24 @@ export type OrganizationEvent =
         createdAt: string
         /** The invitation this membership came from, if any. */
         invitationId: string | null
+        /**
+         * The user's membership seat (claimed as `organization.membership-seat`), which bounds how
+         * many organizations they belong to under concurrency; absent while no `organizationLimit`
+         * is configured, and in memberships made before seats existed.
+         */
+        seat?: number
       }
     }
   | {
       type: 'organization.member-removed'
-      data: { organizationId: string; memberId: string; userId: string; reason: MemberRemovalReason }
+      data: {
+        organizationId: string
+        memberId: string
+        userId: string
+        reason: MemberRemovalReason
+        /** The seat this membership held, released with it. */
+        seat?: number
+      }
     }
   | {
       type: 'organization.member-role-updated'

@@ -8,7 +8,7 @@ import { AUTH_ERRORS } from '../errors.js'
 import type { Decider } from '../shared/decider.js'
 import { DomainError } from '../shared/errors.js'
 import type { OrganizationCommand, OrganizationPolicy } from './organization.commands.js'
-import type { OrganizationEvent, PermissionStatements } from './organization.events.js'
+import type { MemberRemovalReason, OrganizationEvent, PermissionStatements } from './organization.events.js'
 import { hasPermission, isBuiltInRole, rolesOf, type Statements, unknownResources } from './permissions.js'
 
 export type { OrganizationCommand, OrganizationPolicy } from './organization.commands.js'
@@ -19,9 +19,19 @@ export const organizationStream = (organizationId: string): string => `organizat
 /** The unique-claim scope of organization slugs (one slug, one organization). */
 export const SLUG_SCOPE = 'organization.slug'
 
+/**
+ * The unique-claim scope of membership seats: each membership of a user (while an
+ * `organizationLimit` is configured) claims one of the user's seats, `<userId>:<n>`, in the append
+ * that adds it, and releases it in the append that ends it. A create may only take a seat below the
+ * limit, so concurrent creates by one user cannot pass the limit: two that pick the same seat
+ * conflict in the store, and the loser looks for another.
+ */
+export const MEMBERSHIP_SEAT_SCOPE = 'organization.membership-seat'
+export const membershipSeatValue = (userId: string, seat: number): string => `${userId}:${seat}`
+
 /// State
 
-export type Member = { memberId: string; userId: string; role: string }
+export type Member = { memberId: string; userId: string; role: string; seat: number | null }
 export type Invitation = {
   invitationId: string
   email: string
@@ -87,8 +97,11 @@ export const evolve = (state: Organization, event: OrganizationEvent): Organizat
     case 'organization.deleted':
       return { ...state, status: 'deleted' }
     case 'organization.member-added': {
-      const { memberId, userId, role } = event.data
-      return { ...state, members: withEntry(state.members, memberId, { memberId, userId, role }) }
+      const { memberId, userId, role, seat } = event.data
+      return {
+        ...state,
+        members: withEntry(state.members, memberId, { memberId, userId, role, seat: seat ?? null }),
+      }
     }
     case 'organization.member-removed': {
       const { memberId, userId } = event.data
@@ -298,7 +311,7 @@ const assertKnownRoles = (state: Organization, roles: readonly string[]) => {
 
 const create = (command: Command<'create-organization'>, state: Organization): OrganizationEvent[] => {
   if (state.status !== 'none') fail('ORGANIZATION_ALREADY_EXISTS')
-  const { organizationId, name, slug, logo, metadata, userId, memberId, now, policy } = command
+  const { organizationId, name, slug, logo, metadata, userId, memberId, seat, now, policy } = command
   const events: OrganizationEvent[] = [
     {
       type: 'organization.created',
@@ -313,6 +326,7 @@ const create = (command: Command<'create-organization'>, state: Organization): O
         role: policy.creatorRole,
         createdAt: now,
         invitationId: null,
+        ...seatOf(seat),
       },
     },
   ]
@@ -362,27 +376,40 @@ const remove = (command: Command<'delete-organization'>, state: Organization): O
   const { organizationId } = state
   // Every membership ends with it, each as its own event: each member's sessions forget it.
   return [
-    ...[...state.members.values()].map(
-      ({ memberId, userId }): OrganizationEvent => ({
-        type: 'organization.member-removed',
-        data: { organizationId, memberId, userId, reason: 'organization-deleted' },
-      }),
-    ),
+    ...[...state.members.values()].map((member) => memberRemoval(state, member, 'organization-deleted')),
     { type: 'organization.deleted', data: { organizationId, slug: state.slug } },
   ]
 }
 
+/** A seat in an event's data: none recorded when no seat was taken. */
+const seatOf = (seat: number | null): { seat?: number } => (seat === null ? {} : { seat })
+
 const memberAddition = (
   state: Organization,
-  input: { memberId: string; userId: string; role: string; now: string; invitationId: string | null },
+  input: {
+    memberId: string
+    userId: string
+    seat: number | null
+    role: string
+    now: string
+    invitationId: string | null
+  },
   policy: OrganizationPolicy,
 ): OrganizationEvent => {
   if (memberOfUser(state, input.userId)) fail('USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION')
   if (state.members.size >= policy.membershipLimit) fail('ORGANIZATION_MEMBERSHIP_LIMIT_REACHED')
-  const { memberId, userId, role, now, invitationId } = input
+  const { memberId, userId, seat, role, now, invitationId } = input
   return {
     type: 'organization.member-added',
-    data: { organizationId: state.organizationId, memberId, userId, role, createdAt: now, invitationId },
+    data: {
+      organizationId: state.organizationId,
+      memberId,
+      userId,
+      role,
+      createdAt: now,
+      invitationId,
+      ...seatOf(seat),
+    },
   }
 }
 
@@ -414,6 +441,8 @@ const addMember = (command: Command<'add-member'>, state: Organization): Organiz
     () => fail('YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_TEAM_MEMBER'),
   )
   assertKnownRoles(state, command.roles)
+  // better-auth's order: an existing member, then the team, then the membership limit.
+  if (memberOfUser(state, command.userId)) fail('USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION')
   if (command.teamId !== null && !state.teams.has(command.teamId)) fail('TEAM_NOT_FOUND')
   const added = memberAddition(
     state,
@@ -448,11 +477,11 @@ const removeMember = (command: Command<'remove-member'>, state: Organization): O
 
 const memberRemoval = (
   state: Organization,
-  { memberId, userId }: Member,
-  reason: 'left' | 'removed' | 'account-deleted',
+  { memberId, userId, seat }: Member,
+  reason: MemberRemovalReason,
 ): OrganizationEvent => ({
   type: 'organization.member-removed',
-  data: { organizationId: state.organizationId, memberId, userId, reason },
+  data: { organizationId: state.organizationId, memberId, userId, reason, ...seatOf(seat) },
 })
 
 const leave = (command: Command<'leave-organization'>, state: Organization): OrganizationEvent[] => {
@@ -577,6 +606,7 @@ const accept = (command: Command<'accept-invitation'>, state: Organization): Org
     {
       memberId: command.memberId,
       userId: command.userId,
+      seat: command.seat,
       role: invitation.role,
       now: command.now,
       invitationId: invitation.invitationId,
@@ -860,10 +890,27 @@ export const organizationDecider: Decider<OrganizationCommand, OrganizationEvent
   initialState,
 }
 
-/** The slug claims the events take and release (one slug, one organization). */
+/**
+ * The claims the events take and release: slugs (one slug, one organization) and membership seats
+ * (see `MEMBERSHIP_SEAT_SCOPE`).
+ */
 export const organizationClaims = (events: readonly OrganizationEvent[]) =>
   events.flatMap((event) => {
     switch (event.type) {
+      case 'organization.member-added':
+      case 'organization.member-removed': {
+        const { seat, userId, organizationId } = event.data
+        if (seat === undefined) return []
+        const op = event.type === 'organization.member-added' ? ('claim' as const) : ('release' as const)
+        return [
+          {
+            op,
+            scope: MEMBERSHIP_SEAT_SCOPE,
+            value: membershipSeatValue(userId, seat),
+            owner: organizationId,
+          },
+        ]
+      }
       case 'organization.created':
         return [
           {

@@ -91,6 +91,7 @@ describe('organization: create', () => {
     metadata: null,
     userId: 'u-owner',
     memberId: 'm-owner',
+    seat: null,
     defaultTeam: { teamId: 't-default', teamMemberId: 'tm-1' },
     now: T0,
     policy,
@@ -137,6 +138,47 @@ describe('organization: create', () => {
     expect(organizationClaims(renamed)).toEqual([
       { op: 'release', scope: 'organization.slug', value: 'acme', owner: O },
       { op: 'claim', scope: 'organization.slug', value: 'acme-2', owner: O },
+    ])
+  })
+
+  it("records the creator's membership seat, which the append claims", () => {
+    const [, joined] = organizationDecider.decide({ ...create, seat: 2 }, organizationDecider.initialState())
+    expect(joined).toEqual({
+      ...memberAdded('m-owner', 'u-owner', 'owner'),
+      data: { ...memberAdded('m-owner', 'u-owner', 'owner').data, seat: 2 },
+    })
+    expect(organizationClaims(joined ? [joined] : [])).toEqual([
+      { op: 'claim', scope: 'organization.membership-seat', value: 'u-owner:2', owner: O },
+    ])
+  })
+
+  it('releases the seat of every membership that ends (leaving, removal, deletion); none without a seat', () => {
+    const seated = (event: OrganizationEvent, seat: number) =>
+      ({ ...event, data: { ...event.data, seat } }) as OrganizationEvent
+    const history = [
+      created,
+      seated(memberAdded('m-owner', 'u-owner', 'owner'), 0),
+      seated(memberAdded('m-admin', 'u-admin', 'admin'), 4),
+      memberAdded('m-member', 'u-member', 'member'),
+    ]
+    const state = history.reduce(organizationDecider.evolve, organizationDecider.initialState())
+    const left = organizationDecider.decide({ type: 'leave-organization', userId: 'u-admin', policy }, state)
+    expect(organizationClaims(left)).toEqual([
+      { op: 'release', scope: 'organization.membership-seat', value: 'u-admin:4', owner: O },
+    ])
+    expect(
+      organizationClaims(
+        organizationDecider.decide({ type: 'leave-organization', userId: 'u-member', policy }, state),
+      ),
+    ).toEqual([])
+    const deleted = organizationDecider.decide(
+      { type: 'delete-organization', actorUserId: 'u-owner', policy },
+      state,
+    )
+    expect(organizationClaims(deleted)).toEqual([
+      { op: 'release', scope: 'organization.membership-seat', value: 'u-owner:0', owner: O },
+      { op: 'release', scope: 'organization.membership-seat', value: 'u-admin:4', owner: O },
+      { op: 'release', scope: 'organization.slug', value: 'acme', owner: O },
     ])
   })
 })
@@ -306,6 +348,7 @@ describe('organization: members', () => {
       .when({
         type: 'add-member',
         actorUserId: null,
+        seat: null,
         memberId: 'm-4',
         userId: 'u-4',
         roles: ['member'],
@@ -320,6 +363,7 @@ describe('organization: members', () => {
       .when({
         type: 'add-member',
         actorUserId: null,
+        seat: null,
         memberId: 'm-4',
         userId: 'u-4',
         roles: ['admin'],
@@ -334,10 +378,26 @@ describe('organization: members', () => {
       .when({
         type: 'add-member',
         actorUserId: null,
+        seat: null,
         memberId: 'm-4',
         userId: 'u-member',
         roles: ['member'],
         teamId: null,
+        teamMemberId: 'tm-4',
+        now: T0,
+        policy,
+      })
+      .thenThrows('USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION'))
+  it("answers an existing member before an unknown team (better-auth's order)", () =>
+    given(acme)
+      .when({
+        type: 'add-member',
+        actorUserId: null,
+        seat: null,
+        memberId: 'm-4',
+        userId: 'u-member',
+        roles: ['member'],
+        teamId: 'no-such-team',
         teamMemberId: 'tm-4',
         now: T0,
         policy,
@@ -372,6 +432,7 @@ describe('organization: invitations', () => {
       userId: 'u-new',
       email,
       memberId: 'm-new',
+      seat: null,
       teamMemberIds: ['tm-new'],
       now,
       policy,
