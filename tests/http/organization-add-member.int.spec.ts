@@ -48,7 +48,9 @@ describe('add-member over the server API (pglite)', { timeout: 180_000 }, () => 
 
     const events = await tessera.store.readStream(organizationStream(org.id))
     const event = events.find(
-      (candidate) => candidate.type === 'organization.member-added' && candidate.data.userId === bob.userId,
+      (candidate) =>
+        candidate.type === 'organization.member-added' &&
+        (candidate.data as { userId?: string }).userId === bob.userId,
     )
     expect(event?.metadata.actor).toEqual({ type: 'server', name: 'billing' })
   })
