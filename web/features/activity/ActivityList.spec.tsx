@@ -6,6 +6,8 @@ import { ActivityList } from './ActivityList.js'
 import type { ActivityItem } from './activity.api.js'
 
 const FIREFOX_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14.5; rv:128.0) Gecko/20100101 Firefox/128.0'
+const SAFARI_IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1'
 
 const item = (id: string, type: string, at: string, extra: Partial<ActivityItem> = {}): ActivityItem => ({
   id,
@@ -64,6 +66,48 @@ describe('activity list', () => {
     ])
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull()
     expect(screen.getByText('That is everything.')).toBeTruthy()
+  })
+
+  it('says where a sign-in was and where a signed-out device was, when the server knows', async () => {
+    fakeApi({
+      'GET /activity': {
+        body: {
+          items: [
+            item('e3', 'session.revoked', '2026-03-05T12:00:00.000Z', {
+              ip: '192.0.2.1',
+              userAgent: FIREFOX_MAC,
+              details: {
+                sessionId: 's2',
+                reason: 'revoked',
+                userAgent: SAFARI_IPHONE,
+                place: { country: 'FR', city: 'Lyon' },
+              },
+            }),
+            item('e2', 'session.started', '2026-03-05T11:00:00.000Z', {
+              ip: '198.51.100.4',
+              userAgent: SAFARI_IPHONE,
+              details: { sessionId: 's2', place: { country: 'FR', city: 'Lyon' } },
+            }),
+            item('e1', 'session.started', '2026-03-05T10:00:00.000Z', {
+              ip: '192.0.2.1',
+              userAgent: FIREFOX_MAC,
+              details: { sessionId: 's1' },
+            }),
+          ],
+          nextCursor: null,
+        },
+      },
+    })
+    renderWithProviders(<ActivityList />)
+    const list = await screen.findByRole('list', { name: 'Account activity' })
+    const [revoked, phone, laptop] = within(list).getAllByRole('listitem')
+    if (!revoked || !phone || !laptop) throw new Error('expected three entries')
+    expect(within(phone).getByText('Safari on iOS · Lyon, France · 198.51.100.4')).toBeTruthy()
+    // Unknown: the entry says nothing of a place.
+    expect(within(laptop).getByText('Firefox on macOS · 192.0.2.1')).toBeTruthy()
+    // The revocation names the signed-out device and its place; its own line is the device that did it.
+    expect(within(revoked).getByText('You signed out Safari on iOS in Lyon, France')).toBeTruthy()
+    expect(within(revoked).getByText('From Firefox on macOS · 192.0.2.1')).toBeTruthy()
   })
 
   it('disables Load more while the next page is on its way', async () => {

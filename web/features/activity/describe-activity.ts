@@ -1,3 +1,4 @@
+import { placeName } from '../sessions/place.js'
 import { describeUserAgent } from '../sessions/user-agent.js'
 import type { ActivityItem } from './activity.api.js'
 
@@ -36,6 +37,20 @@ const detail = (item: ActivityItem, key: string): string | null => {
   return typeof value === 'string' && value !== '' ? value : null
 }
 
+/**
+ * Where the entry's session was, when the operator's proxy placed it: a sign-in's own device, or on
+ * a revocation the device signed out.
+ */
+const sessionPlace = (item: ActivityItem): string | null => {
+  const place = item.details?.place
+  if (typeof place !== 'object' || place === null) return null
+  const { country, city } = place as Record<string, unknown>
+  return placeName({
+    country: typeof country === 'string' ? country : null,
+    city: typeof city === 'string' ? city : null,
+  })
+}
+
 const profileSentence = (item: ActivityItem): string | null => {
   const fields = item.details?.fields
   if (!Array.isArray(fields)) return null
@@ -67,9 +82,12 @@ export const describeActivity = (item: ActivityItem): string => {
       // The signed-out device, when the server records it; the entry's own device did the signing out.
       const device = detail(item, 'userAgent')
       // A reset by mailed link ends every session: nobody signed in did that.
+      const signedOut = device ? describeUserAgent(device) : null
+      const place = sessionPlace(item)
+      const where = place ? ` in ${place}` : ''
       if (detail(item, 'reason') === 'password-reset')
-        return `The password reset signed out ${device ? describeUserAgent(device) : 'a device'}`
-      return device ? `You signed out ${describeUserAgent(device)}` : base
+        return `The password reset signed out ${signedOut ?? 'a device'}${where}`
+      return signedOut ? `You signed out ${signedOut}${where}` : base
     }
     default:
       return base
@@ -78,7 +96,9 @@ export const describeActivity = (item: ActivityItem): string => {
 
 /** Where the entry happened from, and for a revoked session, that it is the device that did it. */
 export const describePlace = (item: ActivityItem): string | null => {
-  const parts = [item.userAgent ? describeUserAgent(item.userAgent) : null, item.ip].filter(Boolean)
+  // A revocation's place is the signed-out device's, told in its sentence, not where it came from.
+  const located = item.type === 'session.started' ? sessionPlace(item) : null
+  const parts = [item.userAgent ? describeUserAgent(item.userAgent) : null, located, item.ip].filter(Boolean)
   if (parts.length === 0) return null
   const place = parts.join(' · ')
   return item.type === 'session.revoked' ? `From ${place}` : place

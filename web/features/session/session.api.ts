@@ -26,8 +26,14 @@ export type Session = {
   userAgent: string | null
   /** An opaque handle for revoke-session, not a credential the portal keeps. */
   token: string
-  /** Where the IP address is ("Berlin, Germany"), if a server ever sends it: Tessera has no GeoIP source. */
-  location?: string | null
+  /**
+   * Where the device was when it signed in, as the operator's proxy or CDN placed its address
+   * (Tessera's PLACE_COUNTRY_HEADER): an ISO 3166-1 country code; null (or absent on older
+   * servers) when unknown.
+   */
+  country?: string | null
+  /** The city, as that proxy named it; null or absent when unknown. */
+  city?: string | null
   /** The operator acting as this person (admin impersonation); null or absent otherwise. */
   impersonatedBy?: string | null
 }

@@ -64,6 +64,24 @@ describe('sessions list', () => {
     )
   })
 
+  it('says where a device was when the server knows, and nothing where it does not', async () => {
+    serveSessions(
+      [
+        { ...session('mine', CHROME_LINUX, '2026-01-12T09:00:00.000Z'), country: 'DE', city: 'Berlin' },
+        { ...session('phone', SAFARI_IPHONE, '2026-01-13T09:00:00.000Z'), country: 'JP', city: null },
+        // Unknown (no proxy placed it), and an older server that sends no such fields at all.
+        { ...session('old', FIREFOX_WINDOWS, '2026-01-11T09:00:00.000Z'), country: null, city: null },
+        session('older', FIREFOX_WINDOWS, '2026-01-10T09:00:00.000Z'),
+      ],
+      'mine',
+    )
+    renderWithProviders(<SessionList currentSessionId="mine" />)
+    const items = await screen.findAllByRole('listitem')
+    const locationOf = (item: HTMLElement) =>
+      within(item).queryByText('Location')?.nextElementSibling?.textContent ?? null
+    expect(items.map(locationOf)).toEqual(['Berlin, Germany', 'Japan', null, null])
+  })
+
   it('revokes one device by its handle and refreshes the list', async () => {
     const api = serveSessions(three, 'mine')
     const { user } = renderWithProviders(<SessionList currentSessionId="mine" />)

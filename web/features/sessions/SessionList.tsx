@@ -9,6 +9,7 @@ import { Notice } from '../../ui/Notice.js'
 import { Loading } from '../../ui/Skeleton.js'
 import { messageFor } from '../errors/messages.js'
 import type { Session } from '../session/session.api.js'
+import { placeName } from './place.js'
 import {
   useListSessionsQuery,
   useRevokeOtherSessionsMutation,
@@ -38,6 +39,8 @@ type ItemProps = { session: Session; current: boolean; onEnded: (device: string)
 const SessionItem = ({ session, current, onEnded }: ItemProps) => {
   const [revoke, { isLoading, error }] = useRevokeSessionMutation()
   const device = describeUserAgent(session.userAgent)
+  // Known only when the operator's proxy placed the device's address: otherwise nothing is shown.
+  const place = placeName(session)
   const headingId = `session-${session.id}`
   const end = async () => {
     const result = await revoke({ token: session.token })
@@ -59,12 +62,15 @@ const SessionItem = ({ session, current, onEnded }: ItemProps) => {
           ) : null}
         </h3>
         <dl className="facts">
+          {place ? (
+            <div>
+              <dt>Location</dt>
+              <dd>{place}</dd>
+            </div>
+          ) : null}
           <div>
             <dt>IP address</dt>
-            <dd>
-              {session.ipAddress || 'Unknown'}
-              {session.location ? ` · ${session.location}` : null}
-            </dd>
+            <dd>{session.ipAddress || 'Unknown'}</dd>
           </div>
           <div>
             <dt>Signed in</dt>
