@@ -1,7 +1,8 @@
 /// Password hashing with scrypt, in better-auth's exact format (`<salt hex>:<key hex>`), so hashes
 /// written by better-auth verify here and the other way round.
 
-import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
+import { randomBytes, timingSafeEqual } from 'node:crypto'
+import { scryptInPool } from './scrypt-pool.js'
 
 const COST = 16384
 const BLOCK_SIZE = 16
@@ -16,15 +17,12 @@ const STORED_KEY = /^[0-9a-fA-F]{128}$/
 // better-auth feeds the salt to scrypt as its hex *text*, not the decoded bytes; so do we, or
 // its hashes would not verify.
 const deriveKey = (password: string, salt: string): Promise<Buffer> =>
-  new Promise((resolve, reject) => {
-    // The asynchronous scrypt runs on libuv's thread pool: a sign-in never blocks the event loop.
-    scrypt(
-      password.normalize('NFKC'),
-      salt,
-      KEY_BYTES,
-      { N: COST, r: BLOCK_SIZE, p: PARALLELISM, maxmem: MAX_MEMORY },
-      (error, key) => (error ? reject(error) : resolve(key)),
-    )
+  // On low-priority worker threads (scrypt-pool.ts): a sign-in never blocks or starves the event loop.
+  scryptInPool(password.normalize('NFKC'), salt, KEY_BYTES, {
+    N: COST,
+    r: BLOCK_SIZE,
+    p: PARALLELISM,
+    maxmem: MAX_MEMORY,
   })
 
 export const hashPassword = async (password: string): Promise<string> => {

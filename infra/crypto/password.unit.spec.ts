@@ -1,6 +1,15 @@
+import { readdirSync, readFileSync } from 'node:fs'
 import * as betterAuth from 'better-auth/crypto'
 import { describe, expect, it } from 'vitest'
 import { burnPasswordCheck, dummyPasswordHash, hashPassword, verifyPassword } from './password.js'
+import { WORKER_NICE } from './scrypt-pool.js'
+
+/** The nice value of every thread of this process (Linux: field 19 of its stat line). */
+const threadNiceValues = (): number[] =>
+  readdirSync('/proc/self/task').map((tid) => niceOf(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')))
+
+// The command name (field 2) may hold spaces; the fields after its closing parenthesis do not.
+const niceOf = (stat: string): number => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])
 
 describe('password hashing', () => {
   it('stores a 16-byte salt and a 64-byte key as hex, salted afresh each time', async () => {
@@ -52,6 +61,17 @@ describe('password hashing', () => {
     }
     expect(ticks).toBeGreaterThan(0)
   })
+
+  it.runIf(process.platform === 'linux')(
+    'runs scrypt on threads at the lowest priority, so sign-ins cannot starve other requests',
+    async () => {
+      // As many checks at once as a small machine has cores: the pool starts its workers.
+      await Promise.all([hashPassword('correct horse'), hashPassword('battery staple')])
+      expect(threadNiceValues().filter((nice) => nice === WORKER_NICE).length).toBeGreaterThanOrEqual(1)
+      // The thread running this test (an event loop) keeps the normal priority.
+      expect(niceOf(readFileSync('/proc/thread-self/stat', 'utf8'))).toBe(0)
+    },
+  )
 })
 
 describe('the unknown-user password check', () => {
