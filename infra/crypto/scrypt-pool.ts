@@ -1,4 +1,4 @@
-/// scrypt on a few worker threads that run at the lowest CPU priority.
+/// scrypt on a few worker threads that run at a low CPU priority.
 ///
 /// A password check costs about 100 ms of one core. On libuv's thread pool four of them compete
 /// with the event loop at equal priority, so on a small machine a burst of sign-ins starves every
@@ -21,8 +21,12 @@ type Job = {
   reject: (error: Error) => void
 }
 
-/** Linux's lowest priority; lowering one's own priority needs no privilege. */
-export const WORKER_NICE = 19
+/**
+ * Nice 10 weighs about a tenth of a normal thread: the event loop wins whenever it has work, while
+ * password checks still get a share when some other program on the host keeps the CPU busy (at
+ * 19 they would get almost nothing). Lowering one's own priority needs no privilege.
+ */
+export const WORKER_NICE = 10
 
 // Plain CommonJS so it runs as an `eval` worker from the TypeScript sources under test and from
 // the compiled build alike, without a separate file to locate.
