@@ -1,21 +1,19 @@
 /// The provider tokens kept for the application: get-access-token (refreshing at the provider when
 /// the access token expires within 5 seconds), refresh-token (always at the provider), account-info
-/// (the provider's current user info), and unlinking. Tokens are read from the user's
-/// linked-accounts stream, where they sit sealed under the user's key; no table holds them.
+/// (the provider's current user info). Tokens are read from the user's linked-accounts stream,
+/// where they sit sealed under the user's key; no table holds them.
 
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import {
   type LinkedAccount,
-  type LinkedAccountEvent,
   linkedAccountClaims,
   linkedAccountsDecider,
   linkedAccountsStream,
 } from '../../domain/linked-accounts/linked-accounts.js'
-import { fold } from '../../domain/shared/decider.js'
 import { type Actor, metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
 import type { ExchangedTokens } from '../../infra/oauth/oauth-client.js'
-import { findPasswordHash } from '../../projections/users/users.repository.js'
 import type { CommandContext } from '../context.js'
+import { linkedAccountsOf } from './linked-accounts-of.js'
 import { socialProviders } from './social-providers.js'
 import { storedTokens } from './social-sign-in.js'
 
@@ -31,8 +29,7 @@ const accountOf = async (
   accountId: string,
   providerId?: string,
 ): Promise<LinkedAccount> => {
-  const events = await ctx.store.readStream(linkedAccountsStream(userId))
-  const state = fold(linkedAccountsDecider, events as unknown as LinkedAccountEvent[])
+  const state = await linkedAccountsOf(ctx, userId)
   const account =
     state.accounts.find((candidate) => candidate.accountId === accountId) ??
     (providerId === undefined
@@ -168,29 +165,4 @@ export const accountInfo = async (ctx: CommandContext, origin: RequestOrigin, re
     data,
     account: { id: account.accountId, providerId: account.providerId, accountId: account.providerAccountId },
   }
-}
-
-export const unlinkAccount = async (
-  ctx: CommandContext,
-  origin: RequestOrigin,
-  userId: string,
-  given: { accountId: string; providerId?: string | undefined },
-): Promise<void> => {
-  const { accountId } = await accountOf(ctx, userId, given.accountId, given.providerId).catch(() => ({
-    // Unknown: the decider answers as better-auth does (the last-account rule first).
-    accountId: given.accountId,
-  }))
-  const hasPassword = (await findPasswordHash(ctx.db, userId)) !== null
-  await ctx.handle(
-    linkedAccountsDecider,
-    linkedAccountsStream(userId),
-    {
-      type: 'unlink-account',
-      accountId,
-      hasPassword,
-      allowUnlinkingAll: false,
-      now: ctx.clock().toISOString(),
-    },
-    { metadata: metadataFor(origin, { type: 'user', userId }, ctx.clock()), claims: linkedAccountClaims },
-  )
 }

@@ -3,11 +3,14 @@
 /// state's SHA-256 with the flow's data sealed (projections/accounts/oauth-states.ts), and the
 /// state in a signed cookie of the browser that started it. The callback takes the record (it is
 /// gone after one use) and refuses it unless the same browser brings it back, so an attacker cannot
-/// finish their own flow in someone else's browser (login CSRF).
+/// finish their own flow in someone else's browser (login CSRF). Both are made under AUTH_SECRET
+/// and opened under it or a retired one (AUTH_SECRET_PREVIOUS), so a flow that was under way when
+/// the secret was rotated still finishes.
 
 import { timingSafeEqual } from 'node:crypto'
+import { acceptedSecrets } from '../../infra/config/config.js'
 import { decryptField, encryptField } from '../../infra/crypto/data-keys.js'
-import { hmacSha256 } from '../../infra/crypto/hmac.js'
+import { hmacSha256, type Secret } from '../../infra/crypto/hmac.js'
 import { signCookieValue, unsignCookieValue } from '../../infra/crypto/signed-cookie.js'
 import { ALPHANUMERIC, randomToken, sha256Hex } from '../../infra/crypto/tokens.js'
 import {
@@ -35,7 +38,7 @@ export type OAuthStateData = {
 
 export type StartedState = { state: string; data: OAuthStateData; cookie: { name: string; value: string } }
 
-const sealingKey = (ctx: CommandContext) => hmacSha256(ctx.config.secret, 'tessera/oauth-state/v1')
+const sealingKey = (secret: Secret) => hmacSha256(secret, 'tessera/oauth-state/v1')
 
 export const stateCookieName = (secure: boolean) =>
   secure ? '__Secure-better-auth.state' : 'better-auth.state'
@@ -58,7 +61,7 @@ export const startState = async (
   await forgetExpiredOAuthStates(ctx.db, new Date(now))
   await saveOAuthState(ctx.db, {
     state_hash: stateHash,
-    sealed: encryptField(sealingKey(ctx), JSON.stringify(data), stateHash),
+    sealed: encryptField(sealingKey(ctx.config.secret), JSON.stringify(data), stateHash),
     expires_at: new Date(data.expiresAt),
   })
   const secure = ctx.config.baseUrl.startsWith('https:')
@@ -83,16 +86,25 @@ export const takeState = async (
   const stateHash = sha256Hex(state)
   const row = await takeOAuthState(ctx.db, stateHash, ctx.clock())
   if (!row) return { ok: false, code: 'state_not_found', errorURL: null }
-  let data: OAuthStateData
-  try {
-    data = JSON.parse(decryptField(sealingKey(ctx), row.sealed, stateHash)) as OAuthStateData
-  } catch {
-    return { ok: false, code: 'state_not_found', errorURL: null }
-  }
-  const fromCookie = cookieValue ? unsignCookieValue(cookieValue, ctx.config.secret) : null
+  const secrets = acceptedSecrets(ctx.config)
+  const data = openState(secrets, row.sealed, stateHash)
+  if (data === null) return { ok: false, code: 'state_not_found', errorURL: null }
+  const fromCookie = cookieValue ? unsignCookieValue(cookieValue, secrets) : null
   if (fromCookie === null || !sameText(fromCookie, state))
     return { ok: false, code: 'state_mismatch', errorURL: data.errorURL }
   return { ok: true, data }
+}
+
+/** The flow's data, opened under the current secret or a retired one; null under none. */
+const openState = (secrets: readonly Secret[], sealed: string, stateHash: string): OAuthStateData | null => {
+  for (const secret of secrets) {
+    try {
+      return JSON.parse(decryptField(sealingKey(secret), sealed, stateHash)) as OAuthStateData
+    } catch {
+      // Sealed under another of the accepted secrets, or under none of them.
+    }
+  }
+  return null
 }
 
 const sameText = (a: string, b: string) => {

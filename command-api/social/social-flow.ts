@@ -8,7 +8,14 @@ import { OAuthFlowError, type SocialProvider } from '../../infra/oauth/oauth-cli
 import type { CommandContext } from '../context.js'
 import { startState, takeState } from './oauth-state.js'
 import { callbackUrlOf, providerOf } from './social-providers.js'
-import { linkToUser, SocialFlowError, type SocialSignInResult, signInWithProvider } from './social-sign-in.js'
+import {
+  type Found,
+  linkIdTokenAccount,
+  linkToUser,
+  SocialFlowError,
+  type SocialSignInResult,
+  signInWithProvider,
+} from './social-sign-in.js'
 
 export type StartInput = {
   provider: string
@@ -105,17 +112,15 @@ export const finishSocialFlow = async (
     const { profile } = await provider.profile(tokens, claims)
     const found = { provider, profile, tokens }
     if (flow.link) {
-      await linkToUser(ctx, origin, flow.link, found, { allowDifferentEmails: false })
+      await linkToUser(ctx, origin, flow.link, found)
       return { location: flow.callbackURL, signedIn: null }
     }
-    const signedIn = await signInWithProvider(ctx, origin, found)
+    const signedIn = await signInWithProvider(ctx, origin, found, { requestSignUp: flow.requestSignUp })
     const location = signedIn.isNewUser ? (flow.newUserURL ?? flow.callbackURL) : flow.callbackURL
     return { location, signedIn }
   } catch (error) {
     if (error instanceof OAuthFlowError) return fail(error.code, errorURL)
     if (error instanceof SocialFlowError) return fail(error.code, errorURL)
-    if (error instanceof DomainError && error.code === 'SOCIAL_ACCOUNT_ALREADY_LINKED')
-      return fail('unable_to_link_account', errorURL)
     throw error
   }
 }
@@ -129,7 +134,7 @@ export type IdTokenInput = {
 }
 
 /** Verifies the id token against the provider, then reads its profile from the token's claims. */
-const profileFromIdToken = async (provider: SocialProvider, idToken: IdTokenInput) => {
+const profileFromIdToken = async (provider: SocialProvider, idToken: IdTokenInput): Promise<Found> => {
   if (!provider.openId) throw AUTH_ERRORS.error('ID_TOKEN_NOT_SUPPORTED')
   let claims: Record<string, unknown>
   try {
@@ -156,21 +161,31 @@ const profileFromIdToken = async (provider: SocialProvider, idToken: IdTokenInpu
   return { provider, profile, tokens }
 }
 
+/**
+ * A sign-in the flow refused answers as better-auth's id-token sign-in does: 401
+ * `OAUTH_LINK_ERROR` with the reason in words ("account not linked", "signup disabled", …).
+ */
 export const signInWithIdToken = async (
   ctx: CommandContext,
   origin: RequestOrigin,
   providerId: string,
   idToken: IdTokenInput,
+  request: { requestSignUp: boolean },
 ): Promise<SocialSignInResult> => {
   const found = await profileFromIdToken(providerOf(ctx.config, providerId), idToken)
   try {
-    return await signInWithProvider(ctx, origin, found)
+    return await signInWithProvider(ctx, origin, found, request)
   } catch (error) {
     if (!(error instanceof SocialFlowError)) throw error
-    if (error.code === 'account_not_linked') throw AUTH_ERRORS.error('LINKING_NOT_ALLOWED')
-    throw AUTH_ERRORS.error('LINKING_FAILED')
+    throw new DomainError('OAUTH_LINK_ERROR', 401, error.code.replaceAll('_', ' '))
   }
 }
+
+const ID_TOKEN_LINK_ERRORS = {
+  account_already_linked_to_different_user: 'SOCIAL_ACCOUNT_ALREADY_LINKED',
+  linking_not_allowed: 'LINKING_NOT_ALLOWED',
+  email_does_not_match: 'LINKING_DIFFERENT_EMAILS_NOT_ALLOWED',
+} as const
 
 export const linkWithIdToken = async (
   ctx: CommandContext,
@@ -180,14 +195,11 @@ export const linkWithIdToken = async (
   idToken: IdTokenInput,
 ): Promise<void> => {
   const found = await profileFromIdToken(providerOf(ctx.config, providerId), idToken)
-  if (!found.provider.trusted && !found.profile.emailVerified) throw AUTH_ERRORS.error('LINKING_NOT_ALLOWED')
   try {
-    await linkToUser(ctx, origin, link, found, { allowDifferentEmails: false })
+    await linkIdTokenAccount(ctx, origin, link, found)
   } catch (error) {
     if (!(error instanceof SocialFlowError)) throw error
-    if (error.code === 'email_does_not_match') throw AUTH_ERRORS.error('LINKING_DIFFERENT_EMAILS_NOT_ALLOWED')
-    if (error.code === 'account_already_linked_to_different_user')
-      throw AUTH_ERRORS.error('SOCIAL_ACCOUNT_ALREADY_LINKED')
-    throw AUTH_ERRORS.error('LINKING_FAILED')
+    const code = ID_TOKEN_LINK_ERRORS[error.code as keyof typeof ID_TOKEN_LINK_ERRORS]
+    throw AUTH_ERRORS.error(code ?? 'LINKING_FAILED')
   }
 }

@@ -1,18 +1,21 @@
 /// The configured providers as openid-client adapters, made once per configuration. A provider on
-/// plain http is accepted only on a loopback address (a provider run beside Tessera or in tests).
+/// plain http (its issuer, or an endpoint moved in the configuration) is accepted only on a
+/// loopback address (a provider run beside Tessera or in tests).
 
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import type { Config } from '../../infra/config/config.js'
+import type { SocialProviderSettings } from '../../infra/config/social-providers.js'
 import { createSocialProvider, type SocialProvider } from '../../infra/oauth/oauth-client.js'
 
 const made = new WeakMap<Config, ReadonlyMap<string, SocialProvider>>()
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]'])
-const isLoopbackHttp = (issuer: string | null) => {
-  if (issuer === null) return false
-  const url = new URL(issuer)
+const isLoopbackHttp = (address: string) => {
+  const url = new URL(address)
   return url.protocol === 'http:' && LOOPBACK.has(url.hostname)
 }
+const onLoopback = ({ issuer, endpoints }: SocialProviderSettings) =>
+  [issuer, ...Object.values(endpoints)].some((address) => address && isLoopbackHttp(address))
 
 export const socialProviders = (config: Config): ReadonlyMap<string, SocialProvider> => {
   let providers = made.get(config)
@@ -20,7 +23,7 @@ export const socialProviders = (config: Config): ReadonlyMap<string, SocialProvi
     providers = new Map(
       Object.values(config.socialProviders).map((settings) => [
         settings.id,
-        createSocialProvider(settings, { allowInsecureRequests: isLoopbackHttp(settings.issuer) }),
+        createSocialProvider(settings, { allowInsecureRequests: onLoopback(settings) }),
       ]),
     )
     made.set(config, providers)

@@ -1,8 +1,15 @@
 /// What a provider's answer leads to, once its profile is known: sign in the user the provider
-/// account is linked to, link it to the user with the same email (when the provider is trusted or
-/// says the email is verified, and the local email is verified too, as better-auth's defaults), or
-/// create a new user; and, in a link flow, attach it to the signed-in user. Failures carry the
-/// codes better-auth puts in the error redirect.
+/// account is linked to, link it to the user with the same email, or create a new user; and, in a
+/// link flow, attach it to the signed-in user. The configuration decides as better-auth's options
+/// do (`account.accountLinking` and the provider's `disableSignUp`, `disableImplicitSignUp`,
+/// `overrideUserInfoOnSignIn`). Failures carry the codes better-auth puts in the error redirect.
+///
+/// A new user is made in one append: `user.registered` together with the claims on the address
+/// and on the provider account. The link (`account.linked`, its own stream) follows in a second
+/// append. A process that dies between the two leaves a user who owns the provider account but
+/// has no link yet; the next sign-in through that account finds the owner, sees the missing link
+/// and finishes the sign-up. Nobody else can take the provider account meanwhile: the claim is
+/// already held. (The store appends to one stream at a time, so one append cannot hold both.)
 
 import {
   linkedAccountClaims,
@@ -12,8 +19,10 @@ import {
   type ProviderTokens,
   providerAccountKey,
 } from '../../domain/linked-accounts/linked-accounts.js'
+import { DomainError } from '../../domain/shared/errors.js'
 import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
-import { parseEmail } from '../../domain/user/email.js'
+import { isValidEmail, normalizeEmail } from '../../domain/user/email.js'
+import type { UserEvent } from '../../domain/user/user.events.js'
 import { userClaims, userDecider, userStream } from '../../domain/user/user.js'
 import { newId } from '../../infra/crypto/tokens.js'
 import { type UniqueClaim, UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
@@ -23,6 +32,9 @@ import type { UserRow } from '../../projections/users/users.table.js'
 import type { CommandContext } from '../context.js'
 import { type StartedSession, startSession } from '../sessions/start-session.js'
 import { grantAdminIfListed } from '../shared/admin-emails.js'
+import { runUserCommand } from '../shared/run-user-command.js'
+import { linkedAccountsOf } from './linked-accounts-of.js'
+import { copyNameAndImage, overrideUserInfo } from './provider-user-info.js'
 
 /** A flow that ends on the error page (or errorCallbackURL) with `?error=<code>`. */
 export class SocialFlowError extends Error {
@@ -43,7 +55,28 @@ export const storedTokens = (tokens: ExchangedTokens): ProviderTokens => ({
   scope: tokens.scope,
 })
 
-type Found = { provider: SocialProvider; profile: ProviderProfile; tokens: ExchangedTokens }
+export type Found = { provider: SocialProvider; profile: ProviderProfile; tokens: ExchangedTokens }
+
+const linkingOf = (ctx: CommandContext) => ctx.config.account.accountLinking
+
+/** Trusted: its word on an address is enough to link by it (its own `trusted` or the linking list). */
+export const isTrusted = (ctx: CommandContext, provider: SocialProvider): boolean =>
+  provider.trusted || linkingOf(ctx).trustedProviders.includes(provider.id)
+
+/** A provider vouches for linking by email: trusted, or it says it verified the address. */
+const vouches = (ctx: CommandContext, { provider, profile }: Found) =>
+  isTrusted(ctx, provider) || profile.emailVerified
+
+const settingsOf = (ctx: CommandContext, providerId: string) => {
+  const settings = ctx.config.socialProviders[providerId]
+  if (!settings) throw new SocialFlowError('oauth_provider_not_found')
+  return settings
+}
+
+const addressOf = (profile: ProviderProfile): string => {
+  if (!profile.email || !isValidEmail(profile.email)) throw new SocialFlowError('email_not_found')
+  return normalizeEmail(profile.email)
+}
 
 /** The live user that holds this provider account, if any, and a stale owner (deleted user). */
 const ownerOf = async (ctx: CommandContext, providerId: string, providerAccountId: string) => {
@@ -56,24 +89,28 @@ const ownerOf = async (ctx: CommandContext, providerId: string, providerAccountI
   return user ? { user, staleOwner: null } : { user: null, staleOwner: ownerId }
 }
 
-const linkAccount = async (
-  ctx: CommandContext,
-  origin: RequestOrigin,
-  userId: string,
-  { provider, profile, tokens }: Found,
-  staleOwner: string | null,
-) => {
-  // A deleted user's claim on this provider account is given up in the same append.
-  const release: UniqueClaim[] = staleOwner
+/** A deleted user's claim on the provider account, given up in the append that claims it anew. */
+const releaseStale = (found: Found, staleOwner: string | null): UniqueClaim[] =>
+  staleOwner
     ? [
         {
           op: 'release',
           scope: PROVIDER_ACCOUNT_CLAIM_SCOPE,
-          value: providerAccountKey(provider.id, profile.id),
+          value: providerAccountKey(found.provider.id, found.profile.id),
           owner: staleOwner,
         },
       ]
     : []
+
+/** Links the account to `userId`, or, when it is linked there already, renews its tokens. */
+const linkAccount = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  userId: string,
+  found: Found,
+  staleOwner: string | null,
+) => {
+  const { provider, profile, tokens } = found
   try {
     await ctx.handle(
       linkedAccountsDecider,
@@ -90,14 +127,46 @@ const linkAccount = async (
       },
       {
         metadata: metadataFor(origin, { type: 'user', userId }, ctx.clock()),
-        claims: (events) => [...release, ...linkedAccountClaims(events)],
+        claims: (events) => [...releaseStale(found, staleOwner), ...linkedAccountClaims(events)],
       },
     )
   } catch (error) {
     if (error instanceof UniqueClaimConflictError)
       throw new SocialFlowError('account_already_linked_to_different_user')
+    // A user has one account per provider (domain/linked-accounts): another one of it cannot link.
+    if (error instanceof DomainError && error.code === 'SOCIAL_ACCOUNT_ALREADY_LINKED')
+      throw new SocialFlowError('unable_to_link_account')
     throw error
   }
+}
+
+const isLinked = async (ctx: CommandContext, userId: string, { provider, profile }: Found) =>
+  (await linkedAccountsOf(ctx, userId)).accounts.some(
+    (account) => account.providerId === provider.id && account.providerAccountId === profile.id,
+  )
+
+/** better-auth verifies the local address when the provider verified the same one. */
+const adoptVerification = async (ctx: CommandContext, origin: RequestOrigin, user: UserRow, found: Found) => {
+  if (!found.profile.emailVerified || user.email_verified) return
+  if (addressOf(found.profile) !== user.email) return
+  await runUserCommand(ctx, origin, user.id, { type: 'verify-email', email: user.email })
+}
+
+const signedIn = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  userId: string,
+  isNewUser: boolean,
+): Promise<SocialSignInResult> => {
+  const session = await startSession(ctx, origin, { userId, rememberMe: true })
+  const user = await findUserById(ctx.db, userId)
+  if (!user) throw new SocialFlowError('unable_to_create_session')
+  return { session, user, isNewUser }
+}
+
+export type SignInRequest = {
+  /** The sign-in asked to create a user (`requestSignUp`), for a provider with implicit sign-up off. */
+  requestSignUp: boolean
 }
 
 /** Sign-in or sign-up through a provider (the callback, or an id token given directly). */
@@ -105,35 +174,67 @@ export const signInWithProvider = async (
   ctx: CommandContext,
   origin: RequestOrigin,
   found: Found,
+  request: SignInRequest,
 ): Promise<SocialSignInResult> => {
-  const { provider, profile } = found
-  if (!profile.email) throw new SocialFlowError('email_not_found')
-  const email = parseEmail(profile.email)
-  const owner = await ownerOf(ctx, provider.id, profile.id)
+  const email = addressOf(found.profile)
+  const settings = settingsOf(ctx, found.provider.id)
+  const owner = await ownerOf(ctx, found.provider.id, found.profile.id)
   if (owner.user) {
-    // Renews the tokens kept for the application.
-    await linkAccount(ctx, origin, owner.user.id, found, null)
-    return {
-      session: await startSession(ctx, origin, { userId: owner.user.id, rememberMe: true }),
-      user: owner.user,
-      isNewUser: false,
-    }
+    const user = owner.user
+    // Holding the claim without the link: a sign-up that stopped between its two appends.
+    const unfinished = !(await isLinked(ctx, user.id, found))
+    if (unfinished) await finishSignUp(ctx, origin, user.id)
+    await linkAccount(ctx, origin, user.id, found, null)
+    await adoptVerification(ctx, origin, user, found)
+    if (settings.overrideUserInfoOnSignIn) await overrideUserInfo(ctx, origin, user, found.profile)
+    return signedIn(ctx, origin, user.id, unfinished)
   }
   const existing = await findUserByEmail(ctx.db, email)
   if (existing) {
-    const providerVouches = provider.trusted || profile.emailVerified
-    if (!providerVouches || !existing.email_verified) throw new SocialFlowError('account_not_linked')
+    const linking = linkingOf(ctx)
+    if (
+      !vouches(ctx, found) ||
+      (linking.requireLocalEmailVerified && !existing.email_verified) ||
+      !linking.enabled ||
+      linking.disableImplicitLinking
+    )
+      throw new SocialFlowError('account_not_linked')
     await linkAccount(ctx, origin, existing.id, found, owner.staleOwner)
-    return {
-      session: await startSession(ctx, origin, { userId: existing.id, rememberMe: true }),
-      user: existing,
-      isNewUser: false,
-    }
+    await adoptVerification(ctx, origin, existing, found)
+    if (linking.updateUserInfoOnLink) await copyNameAndImage(ctx, origin, existing.id, found.profile)
+    if (settings.overrideUserInfoOnSignIn) await overrideUserInfo(ctx, origin, existing, found.profile)
+    return signedIn(ctx, origin, existing.id, false)
   }
+  if (settings.disableSignUp || (settings.disableImplicitSignUp && !request.requestSignUp))
+    throw new SocialFlowError('signup_disabled')
+  const userId = await signUp(ctx, origin, email, found, owner.staleOwner)
+  await linkAccount(ctx, origin, userId, found, null)
+  return signedIn(ctx, origin, userId, true)
+}
+
+/**
+ * The user, in one append with the claims on their address and on the provider account; the
+ * provider's word on the address counts as verification (`emailVerified` from the start). Then
+ * the admin role when ADMIN_EMAILS lists that verified address.
+ */
+const signUp = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  email: string,
+  found: Found,
+  staleOwner: string | null,
+): Promise<string> => {
+  const { provider, profile } = found
   const userId = newId()
-  const metadata = metadataFor(origin, { type: 'anonymous' }, ctx.clock())
+  const providerAccount: UniqueClaim = {
+    op: 'claim',
+    scope: PROVIDER_ACCOUNT_CLAIM_SCOPE,
+    value: providerAccountKey(provider.id, profile.id),
+    owner: userId,
+  }
+  let registered: UserEvent[]
   try {
-    await ctx.handle(
+    ;({ events: registered } = await ctx.handle(
       userDecider,
       userStream(userId),
       {
@@ -143,52 +244,76 @@ export const signInWithProvider = async (
         name: profile.name || email,
         image: profile.image,
         credential: null,
+        emailVerified: profile.emailVerified,
         sendVerification: false,
         callbackURL: null,
       },
-      { metadata, claims: userClaims },
-    )
+      {
+        metadata: metadataFor(origin, { type: 'anonymous' }, ctx.clock()),
+        claims: (events) => [...releaseStale(found, staleOwner), ...userClaims(events), providerAccount],
+      },
+    ))
   } catch (error) {
-    // Someone signed up with this address a moment ago: treat it as the existing-user case next time.
+    // Someone signed up with this address, or this provider account, a moment ago.
     if (error instanceof UniqueClaimConflictError) throw new SocialFlowError('unable_to_create_user')
     throw error
   }
-  // The provider vouched for the address: it counts as verified here too.
-  if (profile.emailVerified) {
-    const verified = await ctx.handle(
-      userDecider,
-      userStream(userId),
-      { type: 'verify-email', email },
-      { metadata, claims: userClaims },
-    )
-    // A provider-verified address listed in ADMIN_EMAILS makes the account an admin (once).
-    await grantAdminIfListed(ctx, origin, userId, verified.events)
-  }
-  await linkAccount(ctx, origin, userId, found, owner.staleOwner)
-  const user = await findUserById(ctx.db, userId)
-  if (!user) throw new SocialFlowError('unable_to_create_user')
-  return { session: await startSession(ctx, origin, { userId, rememberMe: true }), user, isNewUser: true }
+  await grantAdminIfListed(ctx, origin, userId, registered)
+  return userId
 }
 
-/** Attaches the provider account to the signed-in user who started a link flow. */
+/** What a sign-up does after its first append, for one that stopped there: the admin grant. */
+const finishSignUp = async (ctx: CommandContext, origin: RequestOrigin, userId: string) => {
+  const [registered] = (await ctx.store.readStream(userStream(userId))) as unknown as UserEvent[]
+  // The grant is once per account (the aggregate remembers), so a repeat changes nothing.
+  if (registered) await grantAdminIfListed(ctx, origin, userId, [registered])
+}
+
+/**
+ * Attaches the provider account to the signed-in user who started a link flow (better-auth's
+ * order: the provider must vouch and linking be on, then the same address unless different ones
+ * are allowed, then the account must not be another user's).
+ */
 export const linkToUser = async (
   ctx: CommandContext,
   origin: RequestOrigin,
   link: { userId: string; email: string },
   found: Found,
-  options: { allowDifferentEmails: boolean },
 ): Promise<void> => {
-  const { provider, profile } = found
-  if (!profile.email) throw new SocialFlowError('email_not_found')
-  if (profile.email.toLowerCase() !== link.email.toLowerCase() && !options.allowDifferentEmails)
+  const linking = linkingOf(ctx)
+  if (!vouches(ctx, found) || !linking.enabled) throw new SocialFlowError('unable_to_link_account')
+  const email = found.profile.email?.toLowerCase()
+  if (email !== link.email.toLowerCase() && !linking.allowDifferentEmails)
     throw new SocialFlowError('email_does_not_match')
-  const owner = await ownerOf(ctx, provider.id, profile.id)
-  if (owner.user && owner.user.id !== link.userId)
+  await attach(ctx, origin, link.userId, found)
+}
+
+/** Links (or renews) the account for `userId`, refusing one that belongs to someone else. */
+const attach = async (ctx: CommandContext, origin: RequestOrigin, userId: string, found: Found) => {
+  const owner = await ownerOf(ctx, found.provider.id, found.profile.id)
+  if (owner.user && owner.user.id !== userId)
     throw new SocialFlowError('account_already_linked_to_different_user')
-  try {
-    await linkAccount(ctx, origin, link.userId, found, owner.staleOwner)
-  } catch (error) {
-    if (error instanceof SocialFlowError) throw error
-    throw new SocialFlowError('unable_to_link_account')
-  }
+  await linkAccount(ctx, origin, userId, found, owner.staleOwner)
+  if (linkingOf(ctx).updateUserInfoOnLink) await copyNameAndImage(ctx, origin, userId, found.profile)
+}
+
+/**
+ * link-social with an id token, in better-auth's order: an account already linked to this user
+ * only renews its tokens; one of another user is refused; then the provider must vouch and
+ * linking be on, and the address match unless different ones are allowed.
+ */
+export const linkIdTokenAccount = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  link: { userId: string; email: string },
+  found: Found,
+): Promise<void> => {
+  const owner = await ownerOf(ctx, found.provider.id, found.profile.id)
+  if (owner.user?.id === link.userId) return attach(ctx, origin, link.userId, found)
+  if (owner.user) throw new SocialFlowError('account_already_linked_to_different_user')
+  const linking = linkingOf(ctx)
+  if (!vouches(ctx, found) || !linking.enabled) throw new SocialFlowError('linking_not_allowed')
+  if (found.profile.email?.toLowerCase() !== link.email.toLowerCase() && !linking.allowDifferentEmails)
+    throw new SocialFlowError('email_does_not_match')
+  await attach(ctx, origin, link.userId, found)
 }

@@ -22,9 +22,10 @@ import { serverActor } from '../../query-api/server-api/server-key.js'
 import { authOf, sessionGuards } from '../../query-api/sessions/require-session.js'
 import { StatusSchema, UserSchema, userJson } from '../../query-api/shared/presenters.js'
 import type { CommandContext } from '../context.js'
-import { accountInfo, getAccessToken, refreshAccessToken, unlinkAccount } from './linked-account-tokens.js'
+import { accountInfo, getAccessToken, refreshAccessToken } from './linked-account-tokens.js'
 import { stateCookieName } from './oauth-state.js'
 import { finishSocialFlow, linkWithIdToken, signInWithIdToken, startSocialFlow } from './social-flow.js'
+import { unlinkAccount } from './unlink-account.js'
 
 const IdTokenSchema = Type.Object(
   {
@@ -168,8 +169,6 @@ export const socialRoutes =
               'ID_TOKEN_NOT_SUPPORTED',
               'FAILED_TO_GET_USER_INFO',
               'USER_EMAIL_NOT_FOUND',
-              'LINKING_NOT_ALLOWED',
-              'LINKING_FAILED',
             ),
             200: Type.Union([RedirectSchema, SignedInSchema]),
           },
@@ -178,7 +177,9 @@ export const socialRoutes =
       async (request, reply) => {
         const { body } = request
         if (body.idToken) {
-          const result = await signInWithIdToken(ctx, originOf(request), body.provider, body.idToken)
+          const result = await signInWithIdToken(ctx, originOf(request), body.provider, body.idToken, {
+            requestSignUp: body.requestSignUp === true,
+          })
           setSessionCookie(reply, result.session, settings)
           return {
             redirect: false,
@@ -285,7 +286,8 @@ export const socialRoutes =
       {
         preHandler: requireSession,
         schema: {
-          summary: 'Unlink a social account (not the last way to sign in); needs a fresh session',
+          summary:
+            'Unlink an account, a social one or the password ("credential"), not the last one; needs a fresh session',
           tags: ['Social sign-in'],
           body: Type.Object(
             {

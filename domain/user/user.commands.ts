@@ -16,6 +16,8 @@ export type UserCommand =
       name: string
       image: string | null
       credential: CredentialAccount | null
+      /** A social provider vouched for the address at sign-up: it counts as verified from the start. */
+      emailVerified?: boolean
       /** Send a verification mail right away (emailVerification.sendOnSignUp). */
       sendVerification: boolean
       callbackURL: string | null
@@ -36,6 +38,11 @@ export type UserCommand =
   | { type: 'reset-password'; tokenHash: string; passwordHash: string; now: string; sameAsCurrent: boolean }
   | { type: 'change-password'; currentPasswordMatches: boolean; passwordHash: string; sameAsCurrent: boolean }
   | { type: 'set-password'; accountId: string; passwordHash: string }
+  /**
+   * Unlink the credential (password) account, as better-auth's unlink-account does.
+   * `otherAccounts`: the user's linked social accounts, each another way to sign in.
+   */
+  | { type: 'remove-password'; otherAccounts: number; allowUnlinkingAll: boolean }
   | ({ type: 'update-profile'; name?: string; image?: string | null } & UsernameInput)
   | { type: 'change-email'; newEmail: string; callbackURL: string | null }
   /** The confirmation link sent to the current address was followed. */

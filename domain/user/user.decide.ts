@@ -34,6 +34,8 @@ export const decideUser = (command: UserCommand, state: User): UserEvent[] => {
     case 'set-password':
       if (state.credential) throw AUTH_ERRORS.error('PASSWORD_ALREADY_SET')
       return [{ type: 'user.password-set', data: { userId: state.userId, ...withoutType(command) } }]
+    case 'remove-password':
+      return removePassword(command, state)
     case 'update-profile':
       return updateProfile(command, state)
     case 'change-email':
@@ -98,7 +100,7 @@ const register = (command: Command<'register-user'>, state: User): UserEvent[] =
       email,
       name: name.trim(),
       image,
-      emailVerified: false,
+      emailVerified: command.emailVerified === true,
       credential,
       ...(username !== null ? { username } : {}),
       ...(displayUsername !== null ? { displayUsername } : {}),
@@ -106,6 +108,16 @@ const register = (command: Command<'register-user'>, state: User): UserEvent[] =
   }
   if (!sendVerification) return [registered]
   return [registered, { type: 'user.verification-email-requested', data: { userId, email, callbackURL } }]
+}
+
+// better-auth counts the accounts first: the last one is refused before the id is even looked at.
+const removePassword = (command: Command<'remove-password'>, user: ActiveUser): UserEvent[] => {
+  const accounts = command.otherAccounts + (user.credential ? 1 : 0)
+  if (accounts <= 1 && !command.allowUnlinkingAll) throw AUTH_ERRORS.error('FAILED_TO_UNLINK_LAST_ACCOUNT')
+  if (!user.credential) throw AUTH_ERRORS.error('ACCOUNT_NOT_FOUND')
+  return [
+    { type: 'user.password-removed', data: { userId: user.userId, accountId: user.credential.accountId } },
+  ]
 }
 
 // A request for someone else's address, or an already verified one, sends nothing.

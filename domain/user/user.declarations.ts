@@ -59,6 +59,12 @@ export const USER_EVENT_DECLARATIONS: EventDeclarations<UserEvent> = {
     activity: { details: nothingShown },
     invalidates: 'subject-sessions',
   },
+  'user.password-removed': {
+    subject,
+    personal: [],
+    activity: { details: nothingShown, causedByOwner: true },
+    invalidates: 'nothing',
+  },
   'user.profile-updated': {
     subject,
     personal: ['name', 'image'],

@@ -45,6 +45,8 @@ export type UserEvent =
   | { type: 'user.password-changed'; data: { userId: string; passwordHash: string } }
   /** A server-side operation gave a password to a user who had none (e.g. social only). */
   | { type: 'user.password-set'; data: { userId: string; accountId: string; passwordHash: string } }
+  /** The credential account was unlinked: no password signs in any more (social accounts do). */
+  | { type: 'user.password-removed'; data: { userId: string; accountId: string } }
   | { type: 'user.profile-updated'; data: { userId: string; name?: string; image?: string | null } }
   /**
    * The username or its display form changed; both hold their new values. `previousUsername` lets

@@ -94,6 +94,8 @@ const evolveActive = (user: ActiveUser, event: UserEvent): User => {
         ...user,
         credential: { accountId: event.data.accountId, passwordHash: event.data.passwordHash },
       }
+    case 'user.password-removed':
+      return { ...user, credential: null }
     case 'user.profile-updated': {
       const { name, image } = event.data
       return { ...user, ...(name !== undefined ? { name } : {}), ...(image !== undefined ? { image } : {}) }

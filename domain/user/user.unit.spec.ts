@@ -180,6 +180,38 @@ describe('user: credentials and profile', () => {
       .then([{ type: 'user.password-set', data: { userId: 'u1', accountId: 'a9', passwordHash: 'n:h' } }])
   })
 
+  it('unlinks the password (the credential account) unless it is the last way to sign in', () => {
+    const remove = (otherAccounts: number, allowUnlinkingAll = false): UserCommand => ({
+      type: 'remove-password',
+      otherAccounts,
+      allowUnlinkingAll,
+    })
+    given([registered])
+      .when(remove(1))
+      .then([{ type: 'user.password-removed', data: { userId: 'u1', accountId: 'a1' } }])
+    given([registered]).when(remove(0)).thenThrows('FAILED_TO_UNLINK_LAST_ACCOUNT')
+    given([registered])
+      .when(remove(0, true))
+      .then([{ type: 'user.password-removed', data: { userId: 'u1', accountId: 'a1' } }])
+    const removed: UserEvent = { type: 'user.password-removed', data: { userId: 'u1', accountId: 'a1' } }
+    // Gone once removed; with a single social account left, the count answers first (as better-auth).
+    given([registered, removed]).when(remove(2)).thenThrows('ACCOUNT_NOT_FOUND')
+    given([registered, removed]).when(remove(1)).thenThrows('FAILED_TO_UNLINK_LAST_ACCOUNT')
+    given([registered, removed])
+      .when({
+        type: 'change-password',
+        currentPasswordMatches: true,
+        passwordHash: 'n:h',
+        sameAsCurrent: false,
+      })
+      .thenThrows('CREDENTIAL_ACCOUNT_NOT_FOUND')
+  })
+
+  it('registers an address a provider vouched for as verified', () =>
+    given([])
+      .when(register({ credential: null, emailVerified: true }))
+      .then([{ ...registered, data: { ...registered.data, credential: null, emailVerified: true } }]))
+
   it('updates only what changed', () => {
     given([registered])
       .when({ type: 'update-profile', name: ' Ada L. ', image: null })

@@ -59,6 +59,21 @@ export type FeatureOptions = {
   }
   /** Social sign-in providers by id, as written (secrets may name environment variables). */
   socialProviders: Record<string, SocialProviderFileOptions>
+  /**
+   * Linking social accounts to users (better-auth's `account.accountLinking` options of the same
+   * names and defaults): `trustedProviders` link by email whatever they say about verification.
+   */
+  account: {
+    accountLinking: {
+      enabled: boolean
+      trustedProviders: string[]
+      allowDifferentEmails: boolean
+      allowUnlinkingAll: boolean
+      updateUserInfoOnLink: boolean
+      disableImplicitLinking: boolean
+      requireLocalEmailVerified: boolean
+    }
+  }
   /** API keys (better-auth's api-key plugin options of the same names): both off by default. */
   apiKey: { enableMetadata: boolean; enableSessionForAPIKeys: boolean }
 }
@@ -105,6 +120,7 @@ export const parseFeatureOptions = (json: unknown, label = DEFAULT_CONFIG_FILE):
     jwt: jwt(root.section('jwt')),
     organization: organization(root.section('organization')),
     apiKey: apiKey(root.section('apiKey')),
+    account: account(root.section('account')),
     socialProviders: parseSocialProviders(root.raw('socialProviders'), (path, reason) =>
       root.error(path, reason),
     ),
@@ -184,6 +200,21 @@ const apiKey = (section: Section): FeatureOptions['apiKey'] =>
     enableMetadata: section.boolean('enableMetadata', false),
     enableSessionForAPIKeys: section.boolean('enableSessionForAPIKeys', false),
   })
+
+const account = (section: Section): FeatureOptions['account'] => {
+  const linking = section.section('accountLinking')
+  return section.done({
+    accountLinking: linking.done({
+      enabled: linking.boolean('enabled', true),
+      trustedProviders: linking.idList('trustedProviders'),
+      allowDifferentEmails: linking.boolean('allowDifferentEmails', false),
+      allowUnlinkingAll: linking.boolean('allowUnlinkingAll', false),
+      updateUserInfoOnLink: linking.boolean('updateUserInfoOnLink', false),
+      disableImplicitLinking: linking.boolean('disableImplicitLinking', false),
+      requireLocalEmailVerified: linking.boolean('requireLocalEmailVerified', true),
+    }),
+  })
+}
 
 const organization = (section: Section): FeatureOptions['organization'] => {
   const teams = section.section('teams')
@@ -275,6 +306,18 @@ class Section {
     if (known === undefined)
       throw this.error(this.pathOf(key), `must be one of ${values.map((v) => `"${v}"`).join(', ')}`)
     return known
+  }
+
+  /** A list of lowercase ids (letters, digits, - and _); empty when left out. */
+  idList(key: string): string[] {
+    const value = this.take(key)
+    if (value === undefined) return []
+    if (
+      !Array.isArray(value) ||
+      !value.every((id) => typeof id === 'string' && /^[a-z0-9][a-z0-9_-]*$/.test(id))
+    )
+      throw this.error(this.pathOf(key), 'must be a list of provider ids')
+    return [...new Set(value as string[])]
   }
 
   /** Returns `result` once no key of this object is left unread. */

@@ -6,22 +6,49 @@
 /// OpenID provider found by discovery from `issuer`. `clientId` and `clientSecret` are text or
 /// `{"env": "NAME"}` (read from the environment, so secrets stay out of the file). A provider whose
 /// id or secret is missing is not offered, with a warning at start.
+///
+/// Per provider, as better-auth's provider options of the same names: `disableSignUp` (nobody new
+/// signs up through it), `disableImplicitSignUp` (only a sign-in that asks with `requestSignUp`
+/// does), `overrideUserInfoOnSignIn` (each sign-in copies the provider's name, picture and address
+/// onto the user). Endpoints may be moved (`authorizationEndpoint`, `tokenEndpoint`,
+/// `userInfoEndpoint`, and GitHub's `emailsEndpoint`) for the OAuth 2.0 providers (github,
+/// discord): a GitHub Enterprise server, a proxy, or a local server in tests; an OpenID provider
+/// moves with its `issuer`. Microsoft takes `tenantId` (its issuer is then that tenant's).
 
 import { BUILT_IN_PROVIDERS, displayNameOf } from '../oauth/provider-catalogue.js'
 
 /** Text written in the file, or the name of an environment variable that holds it. */
 export type SecretSource = { value: string } | { env: string }
 
-export type SocialProviderFileOptions = {
+/** Where a provider's endpoints are, when not where the catalogue says. */
+export type EndpointOverrides = {
+  authorizationEndpoint?: string
+  tokenEndpoint?: string
+  userInfoEndpoint?: string
+  /** GitHub's list of the user's addresses (`/user/emails`). */
+  emailsEndpoint?: string
+}
+
+/** Whether and how a provider may create users or rewrite them (better-auth's names). */
+export type SignUpOptions = {
+  disableSignUp: boolean
+  disableImplicitSignUp: boolean
+  overrideUserInfoOnSignIn: boolean
+}
+
+export type SocialProviderFileOptions = SignUpOptions & {
   issuer: string | null
   clientId: SecretSource | null
   clientSecret: SecretSource | null
   scopes: string[]
   trusted: boolean
+  endpoints: EndpointOverrides
+  /** Microsoft: `common` (default), `organizations`, `consumers`, or one tenant. */
+  tenantId: string | null
 }
 
 /** A provider ready to offer: secrets resolved. */
-export type SocialProviderSettings = {
+export type SocialProviderSettings = SignUpOptions & {
   id: string
   name: string
   /** Null for a built-in provider with fixed endpoints (or a built-in issuer). */
@@ -30,12 +57,31 @@ export type SocialProviderSettings = {
   clientSecret: string
   scopes: readonly string[]
   trusted: boolean
+  endpoints: EndpointOverrides
+  tenantId: string | null
 }
 
 type Fail = (path: string, reason: string) => Error
 
 const PROVIDER_ID = /^[a-z0-9][a-z0-9_-]{0,39}$/
-const KEYS = new Set(['issuer', 'clientId', 'clientSecret', 'scopes', 'trusted'])
+const ENDPOINT_KEYS = [
+  'authorizationEndpoint',
+  'tokenEndpoint',
+  'userInfoEndpoint',
+  'emailsEndpoint',
+] as const
+const SWITCHES = ['trusted', 'disableSignUp', 'disableImplicitSignUp', 'overrideUserInfoOnSignIn'] as const
+const KEYS = new Set<string>([
+  'issuer',
+  'clientId',
+  'clientSecret',
+  'scopes',
+  ...SWITCHES,
+  ...ENDPOINT_KEYS,
+  'tenantId',
+])
+// A tenant's GUID or domain, or one of Microsoft's multi-tenant names: it becomes a URL path segment.
+const TENANT = /^[A-Za-z0-9][A-Za-z0-9.-]{0,99}$/
 
 export const parseSocialProviders = (
   value: unknown,
@@ -57,17 +103,55 @@ export const parseSocialProviders = (
     const scopes = entry.scopes ?? []
     if (!Array.isArray(scopes) || !scopes.every((scope) => typeof scope === 'string' && /^\S+$/.test(scope)))
       throw fail(`${path}.scopes`, 'must be a list of scope names')
-    const trusted = entry.trusted ?? false
-    if (typeof trusted !== 'boolean') throw fail(`${path}.trusted`, 'must be true or false')
+    const switches = {} as Record<(typeof SWITCHES)[number], boolean>
+    for (const key of SWITCHES) {
+      const flag = entry[key] ?? false
+      if (typeof flag !== 'boolean') throw fail(`${path}.${key}`, 'must be true or false')
+      switches[key] = flag
+    }
     providers[id] = {
       issuer: typeof issuer === 'string' ? issuer.replace(/\/$/, '') : null,
       clientId: secretSource(entry.clientId, `${path}.clientId`, fail),
       clientSecret: secretSource(entry.clientSecret, `${path}.clientSecret`, fail),
       scopes: scopes as string[],
-      trusted,
+      ...switches,
+      endpoints: endpointOverrides(id, entry, path, fail),
+      tenantId: tenantOf(id, entry, path, fail),
     }
   }
   return providers
+}
+
+const endpointOverrides = (
+  id: string,
+  entry: Record<string, unknown>,
+  path: string,
+  fail: Fail,
+): EndpointOverrides => {
+  const endpoints: EndpointOverrides = {}
+  for (const key of ENDPOINT_KEYS) {
+    const url = entry[key]
+    if (url === undefined) continue
+    if (BUILT_IN_PROVIDERS[id]?.endpoints.kind !== 'oauth2' || entry.issuer !== undefined)
+      throw fail(
+        `${path}.${key}`,
+        'is for the OAuth 2.0 providers (github, discord); an OpenID one moves with issuer',
+      )
+    if (!isHttpUrl(url)) throw fail(`${path}.${key}`, 'must be an http(s) URL')
+    if (key === 'emailsEndpoint' && id !== 'github') throw fail(`${path}.${key}`, 'is for GitHub only')
+    endpoints[key] = url
+  }
+  return endpoints
+}
+
+const tenantOf = (id: string, entry: Record<string, unknown>, path: string, fail: Fail): string | null => {
+  const tenant = entry.tenantId
+  if (tenant === undefined) return null
+  if (id !== 'microsoft') throw fail(`${path}.tenantId`, 'is for Microsoft only')
+  if (typeof tenant !== 'string' || !TENANT.test(tenant))
+    throw fail(`${path}.tenantId`, 'must be common, organizations, consumers, or a tenant id or domain')
+  if (entry.issuer !== undefined) throw fail(`${path}.tenantId`, 'and issuer name the same thing: give one')
+  return tenant
 }
 
 const secretSource = (value: unknown, path: string, fail: Fail): SecretSource | null => {
@@ -88,8 +172,9 @@ export const resolveSocialProviders = (
   const read = (source: SecretSource | null) =>
     source === null ? undefined : 'value' in source ? source.value : get(source.env)
   for (const [id, options] of Object.entries(providers)) {
-    const clientId = read(options.clientId)
-    const clientSecret = read(options.clientSecret)
+    const { clientId: idSource, clientSecret: secretSource_, ...rest } = options
+    const clientId = read(idSource)
+    const clientSecret = read(secretSource_)
     if (!clientId || !clientSecret) {
       // better-auth's warning, word for word; the provider is not offered.
       warnings.push(`Social provider ${id} is missing clientId or clientSecret`)
@@ -98,11 +183,9 @@ export const resolveSocialProviders = (
     resolved[id] = {
       id,
       name: displayNameOf(id),
-      issuer: options.issuer,
+      ...rest,
       clientId,
       clientSecret,
-      scopes: options.scopes,
-      trusted: options.trusted,
     }
   }
   return resolved

@@ -27,6 +27,11 @@ describe('socialProviders in tessera.config.json', () => {
       clientSecret: 's',
       scopes: ['groups'],
       trusted: true,
+      disableSignUp: false,
+      disableImplicitSignUp: false,
+      overrideUserInfoOnSignIn: false,
+      endpoints: {},
+      tenantId: null,
     })
     expect(resolved.github).toMatchObject({
       name: 'GitHub',
@@ -58,7 +63,53 @@ describe('socialProviders in tessera.config.json', () => {
     [{ google: { trusted: 'yes' } }, 'socialProviders.google.trusted must be true or false'],
     [{ google: { clientSecret: { name: 'X' } } }, 'socialProviders.google.clientSecret must be text or'],
     [{ acme: { issuer: 'ftp://x' } }, 'socialProviders.acme.issuer must be an http(s) URL'],
+    [
+      { google: { tokenEndpoint: 'https://x.test/t' } },
+      'socialProviders.google.tokenEndpoint is for the OAuth 2.0',
+    ],
+    [
+      { github: { tokenEndpoint: 'file:///t' } },
+      'socialProviders.github.tokenEndpoint must be an http(s) URL',
+    ],
+    [
+      { discord: { emailsEndpoint: 'https://x.test/e' } },
+      'socialProviders.discord.emailsEndpoint is for GitHub only',
+    ],
+    [{ google: { tenantId: 'common' } }, 'socialProviders.google.tenantId is for Microsoft only'],
+    [{ microsoft: { tenantId: '../x' } }, 'socialProviders.microsoft.tenantId must be common'],
+    [{ google: { disableSignUp: 1 } }, 'socialProviders.google.disableSignUp must be true or false'],
   ])('refuses %j', (value, message) => {
     expect(() => parse(value)).toThrow(message)
+  })
+})
+
+describe('account.accountLinking in tessera.config.json', () => {
+  it("takes better-auth's defaults, and its options of the same names", () => {
+    expect(parseFeatureOptions({}).account.accountLinking).toEqual({
+      enabled: true,
+      trustedProviders: [],
+      allowDifferentEmails: false,
+      allowUnlinkingAll: false,
+      updateUserInfoOnLink: false,
+      disableImplicitLinking: false,
+      requireLocalEmailVerified: true,
+    })
+    const linking = parseFeatureOptions({
+      account: {
+        accountLinking: { enabled: false, trustedProviders: ['acme', 'acme'], allowUnlinkingAll: true },
+      },
+    }).account.accountLinking
+    expect(linking).toMatchObject({ enabled: false, trustedProviders: ['acme'], allowUnlinkingAll: true })
+  })
+
+  it.each([
+    [
+      { accountLinking: { trustedProviders: 'acme' } },
+      'account.accountLinking.trustedProviders must be a list',
+    ],
+    [{ accountLinking: { enabled: 'yes' } }, 'account.accountLinking.enabled'],
+    [{ accountLinking: { updateAccountOnSignIn: true } }, 'account.accountLinking.updateAccountOnSignIn'],
+  ])('refuses %j', (account, message) => {
+    expect(() => parseFeatureOptions({ account })).toThrow(message)
   })
 })

@@ -77,17 +77,7 @@ export const createSocialProvider = (
   settings: SocialProviderSettings,
   options: OAuthClientOptions = {},
 ): SocialProvider => {
-  const builtIn = BUILT_IN_PROVIDERS[settings.id]
-  const definition: ProviderDefinition =
-    settings.issuer !== null
-      ? {
-          name: settings.name,
-          endpoints: { kind: 'oidc', issuer: settings.issuer },
-          scopes: builtIn?.scopes ?? ['openid', 'email', 'profile'],
-          tokenAuth: builtIn?.tokenAuth ?? 'basic',
-          profile: builtIn?.profile ?? oidcProfile,
-        }
-      : (builtIn as ProviderDefinition)
+  const definition = definitionOf(settings)
   const { endpoints } = definition
   const openId = endpoints.kind === 'oidc'
   const auth =
@@ -216,6 +206,26 @@ export const createSocialProvider = (
       }
     },
   }
+}
+
+/** The catalogue's definition with the configuration applied: an issuer, a tenant, moved endpoints. */
+const definitionOf = (settings: SocialProviderSettings): ProviderDefinition => {
+  const builtIn = BUILT_IN_PROVIDERS[settings.id]
+  const issuer =
+    settings.issuer ??
+    (settings.tenantId !== null ? `https://login.microsoftonline.com/${settings.tenantId}/v2.0` : null)
+  if (issuer !== null)
+    return {
+      name: settings.name,
+      endpoints: { kind: 'oidc', issuer },
+      scopes: builtIn?.scopes ?? ['openid', 'email', 'profile'],
+      tokenAuth: builtIn?.tokenAuth ?? 'basic',
+      profile: builtIn?.profile ?? oidcProfile,
+    }
+  // Without an issuer the id is built in (the configuration refuses anything else).
+  const definition = builtIn as ProviderDefinition
+  if (definition.endpoints.kind !== 'oauth2') return definition
+  return { ...definition, endpoints: { ...definition.endpoints, ...settings.endpoints } }
 }
 
 const tokensOf = (response: client.TokenEndpointResponse): ExchangedTokens => {

@@ -111,6 +111,13 @@ export const usersProjection: Projection = {
       case 'user.password-set':
         await setPassword(trx, event.data.userId, event.data.passwordHash, at, event.data.accountId)
         return
+      case 'user.password-removed':
+        await trx
+          .deleteFrom('accounts')
+          .where('user_id', '=', event.data.userId)
+          .where('provider_id', '=', CREDENTIAL_PROVIDER)
+          .execute()
+        return
       case 'user.role-set':
         await touchUser(trx, event.data.userId, { role: event.data.role }, at)
         return

@@ -20,6 +20,7 @@ const RECORDED_TYPES = [
   'user.password-reset',
   'user.password-changed',
   'user.password-set',
+  'user.password-removed',
   'user.profile-updated',
   'user.email-change-requested',
   'user.email-change-confirmed',

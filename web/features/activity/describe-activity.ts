@@ -19,6 +19,7 @@ const SENTENCES: Readonly<Record<string, string>> = {
   'user.verification-email-requested': 'A link to verify your email address was sent',
   'user.password-changed': 'You changed your password',
   'user.password-set': 'A password was set for your account',
+  'user.password-removed': 'You removed your password: you sign in with a connected service',
   'user.password-reset': 'You reset your password',
   'user.password-reset-requested': 'A password reset link was requested',
   'user.email-changed': 'You changed your email address',
