@@ -7,6 +7,8 @@ import type { Config } from '../infra/config/config.js'
 import type { EventStore } from '../infra/event-store/event-store.js'
 import type { Database } from '../projections/database.js'
 import type { SessionResolver } from '../query-api/sessions/resolve-session.js'
+import type { ApiKeyCache } from './api-key/api-key-cache.js'
+import type { ApiKeyUses } from './api-key/api-key-uses.js'
 import type { Handle } from './shared/handle.js'
 
 export type CommandContext = {
@@ -18,4 +20,8 @@ export type CommandContext = {
   clock: () => Date
   /** Erases a deleted user's personal data from the log (destroys their data key). */
   eraseUser: (userId: string) => Promise<void>
+  /** API keys by hash, where this process may trust a cache (it projects); null elsewhere. */
+  apiKeyCache: ApiKeyCache | null
+  /** Uses of API keys counted in memory and written in batches (api-key/api-key-uses.ts). */
+  apiKeyUses: ApiKeyUses
 }

@@ -6,7 +6,11 @@ import { oauthStatesMigration } from './accounts/oauth-states.js'
 import { activityMigration } from './activity/activity.table.js'
 import { adminActionsMigration } from './admin/admin-actions.js'
 import { adminFieldsMigration } from './admin/admin-fields.migration.js'
-import { apiKeysMigration, apiKeyUsageMigration } from './api-keys/api-keys.table.js'
+import {
+  apiKeyOwnersAndRevocationsMigration,
+  apiKeysMigration,
+  apiKeyUsageMigration,
+} from './api-keys/api-keys.table.js'
 import { jwksMigration } from './jwks/jwks.table.js'
 import { oneTimeTokensMigration } from './one-time-tokens/one-time-tokens.table.js'
 import { organizationActivityMigration, organizationsMigration } from './organizations/organizations.table.js'
@@ -41,4 +45,6 @@ export const readModelMigrations: Record<string, Migration> = {
   // Operational, not a read model: the counters API-key verification moves (api-keys/api-keys.table.ts).
   '2026-11-25T02:01:00Z_api-key-usage': apiKeyUsageMigration,
   '2026-11-26T06:00:00Z_session-place': sessionPlaceMigration,
+  // Organization-owned keys; the usage table's inline refusals (disabled, revoked_at).
+  '2026-11-27T01:00:00Z_api-key-owners-and-revocations': apiKeyOwnersAndRevocationsMigration,
 }

@@ -16,10 +16,12 @@ import { createReadYourWrites } from '../../command-api/shared/read-your-writes.
 import { acceptedSecrets, type Config } from '../../infra/config/config.js'
 import type { DatabaseTarget } from '../../infra/db/database.js'
 import type { EventStore } from '../../infra/event-store/event-store.js'
+import { createKurrentDbEventStore } from '../../infra/event-store/kurrentdb/kurrentdb-event-store.js'
+import { openKurrentLog } from '../../infra/event-store/kurrentdb/open-kurrentdb.js'
 import { withPersonalDataEncryption } from '../../infra/event-store/personal-data/encrypting-event-store.js'
 import { eraseInline, eraseSubject } from '../../infra/event-store/personal-data/erasure.js'
 import { createKeyring, type Keyring } from '../../infra/event-store/personal-data/keyring.js'
-import { createSqlEventStore } from '../../infra/event-store/sql-event-store.js'
+import { createSqlEventStore, type InlineProjection } from '../../infra/event-store/sql-event-store.js'
 import { createMailTransport } from '../../infra/mail/create-transport.js'
 import type { MailTransport } from '../../infra/mail/mail.js'
 import { readModelProjections } from '../../projections/all.js'
@@ -67,23 +69,35 @@ export const databaseTargetOf = (config: Config): DatabaseTarget =>
     ? { kind: 'postgres', url: config.database.url }
     : { kind: 'pglite', dataDir: config.database.dataDir }
 
-/** The event store every part of Tessera uses (serving, replay, the CLI): the SQL log with
- * personal data sealed per user before it is written, so deleting a user can erase it. */
+/** The event store every part of Tessera uses (serving, replay, the CLI): the SQL log, or KurrentDB
+ * (EVENT_STORE=kurrentdb), with personal data sealed per user before it is written, so deleting a
+ * user can erase it. `checkReachable` stops a start whose KurrentDB does not answer. */
 export const openEventStore = (
   database: TesseraDatabase,
   config: Config,
-): { store: EventStore; keyring: Keyring } => {
+): { store: EventStore; keyring: Keyring; checkReachable(): Promise<void> } => {
+  // What ends a session is enforced in the append's own transaction, never behind the projector;
+  // so is an erasure (the deleted user's data key is destroyed as the deletion commits). On
+  // KurrentDB the same hook runs right after the append, exactly once (kurrentdb/append-effects.ts).
+  const inline: InlineProjection = async (trx, events) => {
+    await recordRevocations(trx, events)
+    await eraseInline(trx, events)
+  }
+  const keyring = createKeyring(database.db, acceptedSecrets(config))
+  if (config.eventStore.kind === 'kurrentdb') {
+    const opened = openKurrentLog(config.eventStore.url)
+    const store = createKurrentDbEventStore({ log: opened.log, inline: { db: database.db, hook: inline } })
+    return {
+      store: withPersonalDataEncryption(store, keyring),
+      keyring,
+      checkReachable: () => opened.checkReachable(),
+    }
+  }
   const sqlStore = createSqlEventStore(database.db, {
     ...(database.listenForeignCommits ? { listenForeignCommits: database.listenForeignCommits } : {}),
-    // What ends a session is enforced in the append's own transaction, never behind the projector;
-    // so is an erasure (the deleted user's data key is destroyed as the deletion commits).
-    inline: async (trx, events) => {
-      await recordRevocations(trx, events)
-      await eraseInline(trx, events)
-    },
+    inline,
   })
-  const keyring = createKeyring(database.db, acceptedSecrets(config))
-  return { store: withPersonalDataEncryption(sqlStore, keyring), keyring }
+  return { store: withPersonalDataEncryption(sqlStore, keyring), keyring, checkReachable: async () => {} }
 }
 
 export const createTessera = async (options: TesseraOptions): Promise<Tessera> => {
@@ -92,7 +106,12 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
   await migrateTessera(database.db)
   const opened = openEventStore(database, config)
   const { keyring } = opened
-  await prepareKeys(keyring, config, logger).catch(async (error: unknown) => {
+  const prepared = async () => {
+    await opened.checkReachable()
+    await prepareKeys(keyring, config, logger)
+  }
+  await prepared().catch(async (error: unknown) => {
+    await opened.store.close().catch(() => {})
     await database.close().catch(() => {})
     throw error
   })

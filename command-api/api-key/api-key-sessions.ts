@@ -38,7 +38,8 @@ export const apiKeySessionsFor = (context: () => CommandContext): ApiKeySessionP
         STATUS_OF[code] ?? 401,
       )
     }
-    const user = await findUserById(ctx.db, answer.key.userId)
+    // An organization's key is nobody's session (better-auth refuses it too, 401).
+    const user = answer.key.userId === null ? null : await findUserById(ctx.db, answer.key.userId)
     if (!user) throw errorWithStatus('INVALID_API_KEY', 401)
     // A banned owner's keys open no session (403 BANNED_USER), as no other way in does.
     await refuseBannedUser(ctx, originOf(request), user.id)

@@ -49,6 +49,8 @@ const CreateBody = Type.Object(
     rateLimitEnabled: Type.Optional(Type.Boolean()),
     permissions: Type.Optional(Permissions),
     userId: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+    /** The key is the organization's (better-auth: a configuration that `references` organizations). */
+    organizationId: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
   },
   { additionalProperties: false },
 )
@@ -109,6 +111,8 @@ const USER_OR_SERVER_ERRORS = [
   'EXPIRES_IN_IS_TOO_SMALL',
   'EXPIRES_IN_IS_TOO_LARGE',
   'INVALID_NAME_LENGTH',
+  'USER_NOT_MEMBER_OF_ORGANIZATION',
+  'INSUFFICIENT_API_KEY_PERMISSIONS',
 ] as const
 
 export const apiKeyCommandRoutes =
@@ -142,7 +146,7 @@ export const apiKeyCommandRoutes =
         schema: {
           summary: 'Create an API key (the whole key is in this answer only)',
           description:
-            'Signed in: a key for yourself. Server API (`x-tessera-server-key`): a key for `userId`, with the server-only properties (remaining, refill, rate limit, permissions).',
+            "Signed in: a key for yourself, or with `organizationId` the organization's (its creator role, or a role granting `apiKey: ['create']`). Server API (`x-tessera-server-key`): a key for `userId`, with the server-only properties (remaining, refill, rate limit, permissions).",
           tags: ['API keys'],
           security: [{ sessionCookie: [] }, ...SERVER_API_SECURITY],
           body: CreateBody,
@@ -185,11 +189,16 @@ export const apiKeyCommandRoutes =
       {
         preHandler: requireSession,
         schema: {
-          summary: 'Delete one of your API keys',
+          summary: "Delete one of your API keys, or an organization's you may manage",
           tags: ['API keys'],
           body: DeleteBody,
           response: {
-            ...errorResponses(...SIGNED_IN_POST_ERRORS, 'KEY_NOT_FOUND'),
+            ...errorResponses(
+              ...SIGNED_IN_POST_ERRORS,
+              'KEY_NOT_FOUND',
+              'USER_NOT_MEMBER_OF_ORGANIZATION',
+              'INSUFFICIENT_API_KEY_PERMISSIONS',
+            ),
             200: Type.Object({ success: Type.Boolean() }),
           },
         },

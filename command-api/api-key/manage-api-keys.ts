@@ -1,7 +1,10 @@
 /// Creating, changing and deleting API keys, for their owner (a signed-in user) or for a backend
-/// over the server API (which names the user and may set the server-only properties).
+/// over the server API (which names the user and may set the server-only properties). A key may
+/// belong to an organization instead (`organizationId` on create, better-auth's keys whose
+/// configuration `references` organizations): then the acting user must be a member whose role
+/// grants the `apiKey` action (query-api/api-key/organization-key-access.ts).
 
-import { apiKeyDecider, apiKeyStream } from '../../domain/api-key/api-key.js'
+import { type ApiKeyOwner, apiKeyDecider, apiKeyStream } from '../../domain/api-key/api-key.js'
 import {
   type ApiKeyInput,
   type ApiKeyUpdateInput,
@@ -9,13 +12,16 @@ import {
   settingsForNewKey,
 } from '../../domain/api-key/api-key-rules.js'
 import { AUTH_ERRORS } from '../../domain/errors.js'
+import type { ApiKeyAction } from '../../domain/organization/permissions.js'
 import { type Actor, metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
 import { newId } from '../../infra/crypto/tokens.js'
 import { findApiKeyById } from '../../projections/api-keys/api-keys.repository.js'
 import { findUserById } from '../../projections/users/users.repository.js'
 import { type ApiKeyJson, apiKeyJson } from '../../query-api/api-key/api-key-json.js'
+import { assertMayManageOrganizationKeys } from '../../query-api/api-key/organization-key-access.js'
 import type { CommandContext } from '../context.js'
 import { newApiKey } from './api-key-secret.js'
+import { closingUses } from './api-key-uses.js'
 
 /** Who acts: the signed-in owner, or a backend (its actor) on behalf of the user it names. */
 export type ApiKeyCaller = { kind: 'user'; userId: string } | { kind: 'server'; actor: Actor; userId: string }
@@ -33,7 +39,7 @@ export const createApiKey = async (
   ctx: CommandContext,
   origin: RequestOrigin,
   caller: ApiKeyCaller,
-  input: ApiKeyInput,
+  { organizationId, ...input }: ApiKeyInput & { organizationId?: string },
 ): Promise<ApiKeyJson & { key: string }> => {
   const now = ctx.clock()
   const { prefix, ...settings } = settingsForNewKey(input, caller.kind, {
@@ -43,6 +49,10 @@ export const createApiKey = async (
   // A backend may name anyone; the key must still belong to someone who exists.
   if (caller.kind === 'server' && !(await findUserById(ctx.db, caller.userId)))
     throw AUTH_ERRORS.error('USER_NOT_FOUND')
+  if (organizationId !== undefined)
+    await assertMayManageOrganizationKeys(ctx, caller.userId, organizationId, 'create')
+  const owner: ApiKeyOwner =
+    organizationId === undefined ? { userId: caller.userId } : { userId: null, organizationId }
   const keyId = newId()
   const { key, keyHash, start } = newApiKey(prefix)
   await ctx.handle(
@@ -51,7 +61,8 @@ export const createApiKey = async (
     {
       type: 'create-api-key',
       keyId,
-      userId: caller.userId,
+      owner,
+      ...(organizationId === undefined ? {} : { byUserId: caller.userId }),
       prefix,
       start,
       keyHash,
@@ -63,12 +74,28 @@ export const createApiKey = async (
   return { ...(await readBack(ctx, keyId)), key }
 }
 
-/** The caller's key, or KEY_NOT_FOUND for an unknown id and for someone else's key alike. */
-const ownedKey = async (ctx: CommandContext, caller: ApiKeyCaller, keyId: string) => {
+/**
+ * The owner of a key the caller may `action`: their own key, or an organization's key they may
+ * manage. An unknown id and another user's key alike are KEY_NOT_FOUND.
+ */
+const ownerFor = async (
+  ctx: CommandContext,
+  caller: ApiKeyCaller,
+  keyId: string,
+  action: ApiKeyAction,
+): Promise<ApiKeyOwner> => {
   const row = await findApiKeyById(ctx.db, keyId)
-  if (!row || row.user_id !== caller.userId) throw AUTH_ERRORS.error('KEY_NOT_FOUND')
-  return row
+  if (!row) throw AUTH_ERRORS.error('KEY_NOT_FOUND')
+  if (row.organization_id !== null) {
+    await assertMayManageOrganizationKeys(ctx, caller.userId, row.organization_id, action)
+    return { userId: null, organizationId: row.organization_id }
+  }
+  if (row.user_id !== caller.userId) throw AUTH_ERRORS.error('KEY_NOT_FOUND')
+  return { userId: caller.userId }
 }
+
+const asked = (owner: ApiKeyOwner, caller: ApiKeyCaller) =>
+  owner.userId === null ? { owner, byUserId: caller.userId } : { owner }
 
 export const updateApiKey = async (
   ctx: CommandContext,
@@ -81,27 +108,36 @@ export const updateApiKey = async (
     enableMetadata: ctx.config.apiKey.enableMetadata,
     now,
   })
-  await ownedKey(ctx, caller, keyId)
+  const owner = await ownerFor(ctx, caller, keyId, 'update')
   await ctx.handle(
     apiKeyDecider,
     apiKeyStream(keyId),
-    { type: 'update-api-key', userId: caller.userId, changes, ...(enabled === undefined ? {} : { enabled }) },
+    {
+      type: 'update-api-key',
+      ...asked(owner, caller),
+      changes,
+      ...(enabled === undefined ? {} : { enabled }),
+    },
     { metadata: metadataFor(origin, actorOf(caller), now) },
   )
   return readBack(ctx, keyId)
 }
 
+/** Deletes the key; the uses not yet in the log are recorded in the same append, before the end. */
 export const deleteApiKey = async (
   ctx: CommandContext,
   origin: RequestOrigin,
   caller: ApiKeyCaller,
   keyId: string,
 ): Promise<void> => {
-  await ownedKey(ctx, caller, keyId)
-  await ctx.handle(
-    apiKeyDecider,
-    apiKeyStream(keyId),
-    { type: 'delete-api-key', userId: caller.userId },
-    { metadata: metadataFor(origin, actorOf(caller), ctx.clock()) },
+  const owner = await ownerFor(ctx, caller, keyId, 'delete')
+  const now = ctx.clock()
+  await closingUses(ctx, keyId, (unrecorded) =>
+    ctx.handle(
+      apiKeyDecider,
+      apiKeyStream(keyId),
+      { type: 'delete-api-key', ...asked(owner, caller), ...(unrecorded ? { unrecorded } : {}) },
+      { metadata: metadataFor(origin, actorOf(caller), now) },
+    ),
   )
 }

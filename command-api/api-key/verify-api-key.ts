@@ -1,26 +1,29 @@
 /// Verifying an API key for a backend (server API `POST /api-key/verify`), as better-auth's
 /// `verifyApiKey` answers: `{ valid, error, key }`, never an HTTP error for a bad key.
 ///
-/// The hot path reads the key's row by hash and takes one use with one guarded UPDATE of its
-/// counters (projections/api-keys/api-keys.repository.ts, `consumeUse`): no event per verification.
-/// Events are appended only when the key's life changes (expired, used up) and, at most once an
-/// hour per key, for a summary of its uses (`api-key.used`, see docs/architecture.md).
+/// The hot path (docs/architecture.md, "API keys: log and counters"):
+/// - the key's settings come from the in-process cache (api-key-cache.ts), or one read by hash;
+/// - a key without a usage limit and without a per-key rate limit is answered at once, its use
+///   counted in memory and written with the next second's batch (api-key-uses.ts);
+/// - a metered or rate-limited key takes its use with one guarded UPDATE of its counters, which
+///   also refuses a key disabled or revoked meanwhile on any instance (committed asynchronously).
+/// No event per verification: events only when the key's life changes (expired, used up) and, at
+/// most once an hour per key, for a summary of its uses.
 
-import { apiKeyDecider, apiKeyStream } from '../../domain/api-key/api-key.js'
+import { type ApiKeyCommand, apiKeyDecider, apiKeyStream } from '../../domain/api-key/api-key.js'
 import { grantsPermissions } from '../../domain/api-key/api-key-rules.js'
 import { type Actor, metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
 import {
-  type ApiKeyWithUsage,
   consumeUse,
-  findApiKeyByHash,
+  findUsage,
+  findVerifiableKey,
   takeUsageSummary,
 } from '../../projections/api-keys/api-keys.repository.js'
-import { type ApiKeyJson, apiKeyJson } from '../../query-api/api-key/api-key-json.js'
+import type { ApiKeyJson } from '../../query-api/api-key/api-key-json.js'
 import type { CommandContext } from '../context.js'
+import { type CachedApiKey, cachedKeyOf } from './api-key-cache.js'
 import { hashApiKey } from './api-key-secret.js'
-
-/** How often a key's uses are summarised in the log (at most; the next use after that writes it). */
-export const USAGE_SUMMARY_EVERY_MS = 60 * 60 * 1000
+import { closingUses, USAGE_SUMMARY_EVERY_MS } from './api-key-uses.js'
 
 export type VerifyError = { code: string; message: string; details?: { tryAgainIn: number } }
 export type VerifyAnswer =
@@ -34,7 +37,23 @@ const refused = (code: string, message: string, details?: VerifyError['details']
 })
 
 const INVALID = () => refused('INVALID_API_KEY', 'Invalid API key.')
+const DISABLED = () => refused('KEY_DISABLED', 'API Key is disabled')
 const USAGE_EXCEEDED = () => refused('USAGE_EXCEEDED', 'API Key has reached its usage limit')
+
+type Housekeeping = (command: ApiKeyCommand) => Promise<{ events: readonly { type: string }[] }>
+
+/** The key behind a hash: from the cache when this process may trust it, else from the database. */
+const keyFor = async (ctx: CommandContext, keyHash: string): Promise<CachedApiKey | null> => {
+  const cache = ctx.apiKeyCache
+  const cached = cache?.get(keyHash)
+  if (cached) return cached
+  const generation = cache?.generation() ?? 0
+  const row = await findVerifiableKey(ctx.db, keyHash)
+  if (!row) return null
+  const key = cachedKeyOf(row)
+  cache?.set(keyHash, key, generation)
+  return key
+}
 
 export const verifyApiKey = async (
   ctx: CommandContext,
@@ -44,45 +63,41 @@ export const verifyApiKey = async (
   input: { key: string; permissions?: Record<string, string[]> },
 ): Promise<VerifyAnswer> => {
   const now = ctx.clock()
-  const row = await findApiKeyByHash(ctx.db, hashApiKey(input.key))
-  if (!row) return INVALID()
-  const actor = typeof actorOf === 'function' ? actorOf(row.id) : actorOf
-  const housekeeping = (command: Parameters<typeof apiKeyDecider.decide>[0]) =>
-    ctx.handle(apiKeyDecider, apiKeyStream(row.id), command, { metadata: metadataFor(origin, actor, now) })
-  if (!row.enabled) return refused('KEY_DISABLED', 'API Key is disabled')
-  if (row.expires_at !== null && new Date(row.expires_at).getTime() < now.getTime()) {
-    await housekeeping({ type: 'expire-api-key', now: now.toISOString() })
+  const key = await keyFor(ctx, hashApiKey(input.key))
+  if (!key) return INVALID()
+  const housekeeping: Housekeeping = (command) => {
+    const actor = typeof actorOf === 'function' ? actorOf(key.id) : actorOf
+    return ctx.handle(apiKeyDecider, apiKeyStream(key.id), command, {
+      metadata: metadataFor(origin, actor, now),
+    })
+  }
+  if (!key.enabled) return DISABLED()
+  if (key.expiresAt !== null && key.expiresAt < now.getTime()) {
+    await closingUses(ctx, key.id, (unrecorded) =>
+      housekeeping({ type: 'expire-api-key', now: now.toISOString(), ...(unrecorded ? { unrecorded } : {}) }),
+    )
     return refused('KEY_EXPIRED', 'API Key has expired')
   }
   // A key asked for permissions it lacks answers as better-auth does: as if it were not there.
-  if (input.permissions && !grantsPermissions(parsePermissions(row), input.permissions))
+  if (input.permissions && !grantsPermissions(key.permissions, input.permissions))
     return refused('KEY_NOT_FOUND', 'API Key not found')
-  if (row.remaining === 0 && row.refill_amount === null) {
-    await housekeeping({ type: 'exhaust-api-key' })
-    return USAGE_EXCEEDED()
+  if (!key.metered && !key.rateLimited) {
+    // Nothing to decide from the counters: count the use in memory (api-key-uses.ts).
+    ctx.apiKeyUses.count(key.id, now)
+    return { valid: true, error: null, key: { ...key.json, lastRequest: now.toISOString() } }
   }
-  const rateLimited = rateLimitOf(row)
   const usage = await consumeUse(
     ctx.db,
     {
-      keyId: row.id,
-      createdAt: new Date(row.created_at),
-      refillAmount: row.refill_amount,
-      refillInterval: row.refill_interval,
-      rateLimited,
+      keyId: key.id,
+      createdAt: key.createdAt,
+      refillAmount: key.refillAmount,
+      refillInterval: key.refillInterval,
+      rateLimited: key.rateLimited,
     },
     now,
   )
-  if (!usage) {
-    // Gone between the read and the update (deleted, expired) reads as unknown.
-    const fresh = await findApiKeyByHash(ctx.db, row.key_hash)
-    if (!fresh) return INVALID()
-    if (fresh.remaining !== null && fresh.remaining <= 0) return USAGE_EXCEEDED()
-    const sinceLast = fresh.last_request ? now.getTime() - new Date(fresh.last_request).getTime() : 0
-    return refused('RATE_LIMITED', 'Rate limit exceeded.', {
-      tryAgainIn: Math.max(0, Math.ceil((rateLimited?.windowMs ?? 0) - sinceLast)),
-    })
-  }
+  if (!usage) return whyRefused(ctx, key, now, housekeeping)
   const summary = await takeUsageSummary(ctx.db, usage, now, USAGE_SUMMARY_EVERY_MS)
   if (summary)
     await housekeeping({
@@ -94,20 +109,37 @@ export const verifyApiKey = async (
   return {
     valid: true,
     error: null,
-    key: apiKeyJson({
-      ...row,
+    key: {
+      ...key.json,
       remaining: usage.remaining,
-      last_refill_at: usage.last_refill_at,
-      request_count: usage.request_count,
-      last_request: usage.last_request,
-    }),
+      lastRefillAt: usage.last_refill_at === null ? null : new Date(usage.last_refill_at).toISOString(),
+      requestCount: usage.request_count,
+      lastRequest: now.toISOString(),
+    },
   }
 }
 
-const parsePermissions = (row: ApiKeyWithUsage): Record<string, string[]> | null =>
-  row.permissions === null ? null : (JSON.parse(row.permissions) as Record<string, string[]>)
-
-const rateLimitOf = (row: ApiKeyWithUsage) =>
-  row.rate_limit_enabled && row.rate_limit_time_window !== null && row.rate_limit_max !== null
-    ? { windowMs: row.rate_limit_time_window, max: row.rate_limit_max }
-    : null
+/** The guarded UPDATE took nothing: the counters say why (as the row is now). */
+const whyRefused = async (
+  ctx: CommandContext,
+  key: CachedApiKey,
+  now: Date,
+  housekeeping: Housekeeping,
+): Promise<VerifyAnswer> => {
+  const usage = await findUsage(ctx.db, key.id)
+  // Deleted, expired or its owner gone since it was read (on any instance) reads as unknown.
+  if (!usage || usage.revoked_at !== null) return INVALID()
+  if (usage.disabled) return DISABLED()
+  if (usage.remaining !== null && usage.remaining <= 0) {
+    // Used up with no refill to come: better-auth deletes the key as it refuses it.
+    if (key.refillAmount === null)
+      await closingUses(ctx, key.id, (unrecorded) =>
+        housekeeping({ type: 'exhaust-api-key', ...(unrecorded ? { unrecorded } : {}) }),
+      )
+    return USAGE_EXCEEDED()
+  }
+  const sinceLast = usage.last_request ? now.getTime() - new Date(usage.last_request).getTime() : 0
+  return refused('RATE_LIMITED', 'Rate limit exceeded.', {
+    tryAgainIn: Math.max(0, Math.ceil((key.rateLimited?.windowMs ?? 0) - sinceLast)),
+  })
+}

@@ -3,6 +3,10 @@
 /// moves (remaining, requestCount, lastRequest, lastRefillAt) are operational state kept beside the
 /// read model and updated atomically (see docs/architecture.md, "API keys: log and counters").
 /// The key itself never arrives here: only its SHA-256 hash and its first characters.
+///
+/// A key belongs to a user, or to an organization (better-auth's `references: "organization"`):
+/// then `userId` is null, `organizationId` names it, and `byUserId` the member who acted (whose
+/// words the name and metadata are, and whose permission the use case checked).
 
 import { AUTH_ERRORS } from '../errors.js'
 import type { Decider } from '../shared/decider.js'
@@ -25,57 +29,85 @@ export type ApiKeySettings = {
 
 export type ApiKeyChanges = Partial<ApiKeySettings>
 
+/** Who a key belongs to. */
+export type ApiKeyOwner =
+  | { userId: string; organizationId?: undefined }
+  | { userId: null; organizationId: string }
+
+/**
+ * What every event names: the key and its owner; for an organization's key, the member who acted
+ * (absent when nobody did: an expiry, a summary of uses).
+ */
+export type ApiKeyRef = { keyId: string; userId: string | null; organizationId?: string; byUserId?: string }
+
+/** Successful verifications not yet in the log: how many, from when to when (ISO instants). */
+export type UseSummary = { count: number; from: string; to: string }
+
+export type ApiKeyDeletionReason = 'deleted' | 'usage-exhausted'
+
 /// Events
 
 export type ApiKeyEvent =
   | {
       type: 'api-key.created'
-      data: ApiKeySettings & {
-        keyId: string
-        userId: string
-        prefix: string | null
-        start: string
-        keyHash: string
-        createdAt: string
-      }
+      data: ApiKeySettings &
+        ApiKeyRef & {
+          prefix: string | null
+          start: string
+          keyHash: string
+          createdAt: string
+        }
     }
-  | { type: 'api-key.updated'; data: { keyId: string; userId: string; changes: ApiKeyChanges } }
-  | { type: 'api-key.enabled'; data: { keyId: string; userId: string } }
-  | { type: 'api-key.disabled'; data: { keyId: string; userId: string } }
+  | { type: 'api-key.updated'; data: ApiKeyRef & { changes: ApiKeyChanges } }
+  | { type: 'api-key.enabled'; data: ApiKeyRef }
+  | { type: 'api-key.disabled'; data: ApiKeyRef }
   | {
       type: 'api-key.deleted'
       /** `usage-exhausted`: verified with nothing remaining and no refill (better-auth deletes it). */
-      data: { keyId: string; userId: string; reason: 'deleted' | 'usage-exhausted' }
+      data: ApiKeyRef & { reason: ApiKeyDeletionReason }
     }
-  | { type: 'api-key.expired'; data: { keyId: string; userId: string; expiresAt: string } }
-  /** A summary of successful verifications (at most one a key an hour), not one event per use. */
-  | { type: 'api-key.used'; data: { keyId: string; userId: string; count: number; from: string; to: string } }
+  | { type: 'api-key.expired'; data: ApiKeyRef & { expiresAt: string } }
+  /**
+   * A summary of successful verifications (at most one a key an hour, and one when the key goes),
+   * not one event per use. Uses answered just before a key went may arrive after its deletion.
+   */
+  | { type: 'api-key.used'; data: ApiKeyRef & UseSummary }
 
 /// Commands
 
+/** What a person (or a backend for them) asks of an existing key; the owner they believe it has. */
+type Asked = { owner: ApiKeyOwner; byUserId?: string }
+
 export type ApiKeyCommand =
-  | {
+  | (Asked & {
       type: 'create-api-key'
       keyId: string
-      userId: string
       prefix: string | null
       start: string
       keyHash: string
       settings: ApiKeySettings
       now: string
-    }
-  /** `userId`: who asks (the owner, or the user a backend names); another user's key is not found. */
-  | { type: 'update-api-key'; userId: string; changes: ApiKeyChanges; enabled?: boolean }
-  | { type: 'delete-api-key'; userId: string }
-  | { type: 'expire-api-key'; now: string }
-  | { type: 'exhaust-api-key' }
-  | { type: 'record-api-key-use'; count: number; from: string; to: string }
+    })
+  /** Another owner's key is not found. */
+  | (Asked & { type: 'update-api-key'; changes: ApiKeyChanges; enabled?: boolean })
+  /** `unrecorded`: the uses not yet summarised, recorded before the key goes. */
+  | (Asked & { type: 'delete-api-key'; unrecorded?: UseSummary })
+  | { type: 'expire-api-key'; now: string; unrecorded?: UseSummary }
+  | { type: 'exhaust-api-key'; unrecorded?: UseSummary }
+  | ({ type: 'record-api-key-use' } & UseSummary)
 
 /// State
 
 export type ApiKey =
   | { status: 'none' }
-  | { status: 'active' | 'gone'; keyId: string; userId: string; enabled: boolean; expiresAt: string | null }
+  | {
+      status: 'active' | 'gone'
+      keyId: string
+      userId: string | null
+      organizationId: string | null
+      enabled: boolean
+      expiresAt: string | null
+    }
 
 export const initialState = (): ApiKey => ({ status: 'none' })
 
@@ -84,8 +116,15 @@ export const initialState = (): ApiKey => ({ status: 'none' })
 export const evolve = (state: ApiKey, event: ApiKeyEvent): ApiKey => {
   switch (event.type) {
     case 'api-key.created': {
-      const { keyId, userId, expiresAt } = event.data
-      return { status: 'active', keyId, userId, enabled: true, expiresAt }
+      const { keyId, userId, organizationId, expiresAt } = event.data
+      return {
+        status: 'active',
+        keyId,
+        userId,
+        organizationId: organizationId ?? null,
+        enabled: true,
+        expiresAt,
+      }
     }
     case 'api-key.updated':
       return state.status === 'none' || event.data.changes.expiresAt === undefined
@@ -104,52 +143,82 @@ export const evolve = (state: ApiKey, event: ApiKeyEvent): ApiKey => {
 
 /// Decide: every rule
 
+const ownedBy = (state: Extract<ApiKey, { keyId: string }>, owner: ApiKeyOwner): boolean =>
+  owner.userId === null
+    ? state.organizationId === owner.organizationId
+    : state.userId === owner.userId && state.organizationId === null
+
+const refOf = (state: Extract<ApiKey, { keyId: string }>, byUserId?: string): ApiKeyRef => ({
+  keyId: state.keyId,
+  userId: state.userId,
+  ...(state.organizationId === null ? {} : { organizationId: state.organizationId }),
+  ...(state.organizationId !== null && byUserId !== undefined ? { byUserId } : {}),
+})
+
+const usedEvents = (ref: ApiKeyRef, summary: UseSummary | undefined): ApiKeyEvent[] =>
+  summary && summary.count > 0
+    ? [{ type: 'api-key.used', data: { ...ref, count: summary.count, from: summary.from, to: summary.to } }]
+    : []
+
 export const decide = (command: ApiKeyCommand, state: ApiKey): ApiKeyEvent[] => {
   if (command.type === 'create-api-key') {
     // A retried creation (same id) adds nothing; the id is random, so it is never someone else's.
     if (state.status !== 'none') return []
-    const { keyId, userId, prefix, start, keyHash, settings, now } = command
+    const { keyId, owner, byUserId, prefix, start, keyHash, settings, now } = command
+    const ref: ApiKeyRef =
+      owner.userId === null
+        ? { keyId, userId: null, organizationId: owner.organizationId, ...(byUserId ? { byUserId } : {}) }
+        : { keyId, userId: owner.userId }
     return [
-      {
-        type: 'api-key.created',
-        data: { keyId, userId, prefix, start, keyHash, ...settings, createdAt: now },
-      },
+      { type: 'api-key.created', data: { ...ref, prefix, start, keyHash, ...settings, createdAt: now } },
     ]
   }
-  if (state.status !== 'active') {
-    // Housekeeping on a key already gone is nothing to do; anything a person asked is "not found".
+  if (state.status === 'none') {
     if (command.type === 'expire-api-key' || command.type === 'exhaust-api-key') return []
     if (command.type === 'record-api-key-use') return []
     throw AUTH_ERRORS.error('KEY_NOT_FOUND')
   }
-  const { keyId, userId } = state
+  if (state.status === 'gone') {
+    // Uses answered before the key went, counted by an instance that had not yet written them.
+    if (command.type === 'record-api-key-use') return usedEvents(refOf(state), command)
+    // Housekeeping on a key already gone is nothing to do; anything a person asked is "not found".
+    if (command.type === 'expire-api-key' || command.type === 'exhaust-api-key') return []
+    throw AUTH_ERRORS.error('KEY_NOT_FOUND')
+  }
   switch (command.type) {
     case 'update-api-key': {
       // Someone else's key answers exactly as an unknown one, and stays untouched.
-      if (command.userId !== userId) throw AUTH_ERRORS.error('KEY_NOT_FOUND')
+      if (!ownedBy(state, command.owner)) throw AUTH_ERRORS.error('KEY_NOT_FOUND')
+      const ref = refOf(state, command.byUserId)
       const events: ApiKeyEvent[] = []
       if (Object.keys(command.changes).length > 0)
-        events.push({ type: 'api-key.updated', data: { keyId, userId, changes: command.changes } })
+        events.push({ type: 'api-key.updated', data: { ...ref, changes: command.changes } })
       if (command.enabled !== undefined && command.enabled !== state.enabled)
-        events.push({
-          type: command.enabled ? 'api-key.enabled' : 'api-key.disabled',
-          data: { keyId, userId },
-        })
+        events.push({ type: command.enabled ? 'api-key.enabled' : 'api-key.disabled', data: ref })
       return events
     }
-    case 'delete-api-key':
-      if (command.userId !== userId) throw AUTH_ERRORS.error('KEY_NOT_FOUND')
-      return [{ type: 'api-key.deleted', data: { keyId, userId, reason: 'deleted' } }]
+    case 'delete-api-key': {
+      if (!ownedBy(state, command.owner)) throw AUTH_ERRORS.error('KEY_NOT_FOUND')
+      const ref = refOf(state, command.byUserId)
+      return [
+        ...usedEvents(refOf(state), command.unrecorded),
+        { type: 'api-key.deleted', data: { ...ref, reason: 'deleted' } },
+      ]
+    }
     case 'expire-api-key':
       return state.expiresAt !== null && Date.parse(state.expiresAt) <= Date.parse(command.now)
-        ? [{ type: 'api-key.expired', data: { keyId, userId, expiresAt: state.expiresAt } }]
+        ? [
+            ...usedEvents(refOf(state), command.unrecorded),
+            { type: 'api-key.expired', data: { ...refOf(state), expiresAt: state.expiresAt } },
+          ]
         : []
     case 'exhaust-api-key':
-      return [{ type: 'api-key.deleted', data: { keyId, userId, reason: 'usage-exhausted' } }]
-    case 'record-api-key-use': {
-      const { count, from, to } = command
-      return count > 0 ? [{ type: 'api-key.used', data: { keyId, userId, count, from, to } }] : []
-    }
+      return [
+        ...usedEvents(refOf(state), command.unrecorded),
+        { type: 'api-key.deleted', data: { ...refOf(state), reason: 'usage-exhausted' } },
+      ]
+    case 'record-api-key-use':
+      return usedEvents(refOf(state), command)
   }
 }
 

@@ -5,6 +5,7 @@ import { changesForUpdate, grantsPermissions, settingsForNewKey } from './api-ke
 
 const { given } = specFor(apiKeyDecider)
 const NOW = '2030-01-01T00:00:00.000Z'
+const LATER = '2030-01-03T00:00:00.000Z'
 const settings: ApiKeySettings = {
   name: 'ci',
   expiresAt: '2030-01-02T00:00:00.000Z',
@@ -36,7 +37,7 @@ describe('the API-key aggregate', () => {
     const command = {
       type: 'create-api-key' as const,
       keyId: 'k1',
-      userId: 'ada',
+      owner: { userId: 'ada' },
       prefix: null,
       start: 'abcdef',
       keyHash: 'h',
@@ -49,19 +50,23 @@ describe('the API-key aggregate', () => {
 
   it("answers someone else's key as not found and leaves it alone", () => {
     given([created])
-      .when({ type: 'update-api-key', userId: 'eve', changes: { name: 'x' } })
+      .when({ type: 'update-api-key', owner: { userId: 'eve' }, changes: { name: 'x' } })
       .thenThrows('KEY_NOT_FOUND')
-    given([created]).when({ type: 'delete-api-key', userId: 'eve' }).thenThrows('KEY_NOT_FOUND')
+    given([created])
+      .when({ type: 'delete-api-key', owner: { userId: 'eve' } })
+      .thenThrows('KEY_NOT_FOUND')
   })
 
   it('records a change and the enabled switch as separate events; the same switch twice is nothing', () => {
     given([created])
-      .when({ type: 'update-api-key', userId: 'ada', changes: { name: 'x' }, enabled: false })
+      .when({ type: 'update-api-key', owner: { userId: 'ada' }, changes: { name: 'x' }, enabled: false })
       .then([
         { type: 'api-key.updated', data: { ...ref, changes: { name: 'x' } } },
         { type: 'api-key.disabled', data: ref },
       ])
-    given([created]).when({ type: 'update-api-key', userId: 'ada', changes: {}, enabled: true }).then([])
+    given([created])
+      .when({ type: 'update-api-key', owner: { userId: 'ada' }, changes: {}, enabled: true })
+      .then([])
   })
 
   it('expires a key only once its time has come, and a gone key is not found', () => {
@@ -71,7 +76,7 @@ describe('the API-key aggregate', () => {
       .then([{ type: 'api-key.expired', data: { ...ref, expiresAt: settings.expiresAt as string } }])
     const deleted: ApiKeyEvent = { type: 'api-key.deleted', data: { ...ref, reason: 'deleted' } }
     given([created, deleted])
-      .when({ type: 'update-api-key', userId: 'ada', changes: { name: 'x' } })
+      .when({ type: 'update-api-key', owner: { userId: 'ada' }, changes: { name: 'x' } })
       .thenThrows('KEY_NOT_FOUND')
     given([created, deleted]).when({ type: 'exhaust-api-key' }).then([])
   })
@@ -81,6 +86,87 @@ describe('the API-key aggregate', () => {
       .when({ type: 'record-api-key-use', count: 3, from: NOW, to: NOW })
       .then([{ type: 'api-key.used', data: { ...ref, count: 3, from: NOW, to: NOW } }])
     given([created]).when({ type: 'record-api-key-use', count: 0, from: NOW, to: NOW }).then([])
+  })
+
+  it('records the uses not yet in the log before the end of a key, and late uses after it', () => {
+    const uses = { count: 4, from: NOW, to: LATER }
+    const used: ApiKeyEvent = { type: 'api-key.used', data: { ...ref, ...uses } }
+    given([created])
+      .when({ type: 'delete-api-key', owner: { userId: 'ada' }, unrecorded: uses })
+      .then([used, { type: 'api-key.deleted', data: { ...ref, reason: 'deleted' } }])
+    given([created])
+      .when({ type: 'exhaust-api-key', unrecorded: uses })
+      .then([used, { type: 'api-key.deleted', data: { ...ref, reason: 'usage-exhausted' } }])
+    const deleted: ApiKeyEvent = { type: 'api-key.deleted', data: { ...ref, reason: 'deleted' } }
+    // Another instance's uses, answered before the deletion reached it, still enter the log.
+    given([created, deleted])
+      .when({ type: 'record-api-key-use', ...uses })
+      .then([used])
+    given([])
+      .when({ type: 'record-api-key-use', ...uses })
+      .then([])
+  })
+})
+
+describe("an organization's key", () => {
+  const orgCreated: ApiKeyEvent = {
+    type: 'api-key.created',
+    data: {
+      keyId: 'k2',
+      userId: null,
+      organizationId: 'acme',
+      byUserId: 'ada',
+      prefix: null,
+      start: 'abcdef',
+      keyHash: 'h2',
+      ...settings,
+      createdAt: NOW,
+    },
+  }
+  const orgRef = { keyId: 'k2', userId: null, organizationId: 'acme' }
+
+  it('belongs to the organization and names the member who acted', () => {
+    given([])
+      .when({
+        type: 'create-api-key',
+        keyId: 'k2',
+        owner: { userId: null, organizationId: 'acme' },
+        byUserId: 'ada',
+        prefix: null,
+        start: 'abcdef',
+        keyHash: 'h2',
+        settings,
+        now: NOW,
+      })
+      .then([orgCreated])
+    given([orgCreated])
+      .when({
+        type: 'update-api-key',
+        owner: { userId: null, organizationId: 'acme' },
+        byUserId: 'bob',
+        changes: {},
+        enabled: false,
+      })
+      .then([{ type: 'api-key.disabled', data: { ...orgRef, byUserId: 'bob' } }])
+  })
+
+  it('is not found by its creator as a personal key, nor by another organization', () => {
+    given([orgCreated])
+      .when({ type: 'delete-api-key', owner: { userId: 'ada' } })
+      .thenThrows('KEY_NOT_FOUND')
+    given([orgCreated])
+      .when({ type: 'delete-api-key', owner: { userId: null, organizationId: 'other' }, byUserId: 'ada' })
+      .thenThrows('KEY_NOT_FOUND')
+    // Nor is a personal key reachable as an organization's.
+    given([created])
+      .when({ type: 'delete-api-key', owner: { userId: null, organizationId: 'acme' }, byUserId: 'ada' })
+      .thenThrows('KEY_NOT_FOUND')
+  })
+
+  it('expires with nobody named as having acted', () => {
+    given([orgCreated])
+      .when({ type: 'expire-api-key', now: LATER })
+      .then([{ type: 'api-key.expired', data: { ...orgRef, expiresAt: settings.expiresAt as string } }])
   })
 })
 

@@ -2,6 +2,10 @@
 /// function answers whether a member's role string grants what is asked. Built-in roles follow the
 /// spec (owner: all; admin: all but deleting the organization; member: nothing but reading roles);
 /// an organization's custom roles (dynamic access control) are passed in beside them.
+///
+/// The organization's API keys (`apiKey`) follow better-auth 1.7.5's api-key plugin: the creator
+/// role (owner by default) manages them whatever its statements say (`allowCreatorAllPermissions`),
+/// the built-in admin and member roles hold none of them, and a custom role may grant any.
 
 /** resource → actions, e.g. `{ member: ['update'], invitation: ['cancel'] }`. */
 export type Statements = Readonly<Record<string, readonly string[]>>
@@ -13,13 +17,27 @@ export const RESOURCES: Statements = {
   invitation: ['create', 'cancel'],
   team: ['create', 'update', 'delete'],
   ac: ['create', 'read', 'update', 'delete'],
+  apiKey: ['create', 'read', 'update', 'delete'],
 }
 
+// better-auth's built-in roles hold no `apiKey` statement; the creator role is let in below.
+const { apiKey: _heldByCreatorRoleOnly, ...OWNER } = RESOURCES
+
 export const BUILT_IN_ROLES: Readonly<Record<string, Statements>> = {
-  owner: RESOURCES,
-  admin: { ...RESOURCES, organization: ['update'] },
+  owner: OWNER,
+  admin: { ...OWNER, organization: ['update'] },
   member: { ac: ['read'] },
 }
+
+export type ApiKeyAction = 'create' | 'read' | 'update' | 'delete'
+
+/** Whether a member may `action` the organization's API keys (see the top of this file). */
+export const mayManageApiKeys = (
+  role: string,
+  action: ApiKeyAction,
+  creatorRole: string,
+  customRoles: Readonly<Record<string, Statements>> = {},
+): boolean => rolesOf(role).includes(creatorRole) || hasPermission(role, { apiKey: [action] }, customRoles)
 
 export const isBuiltInRole = (role: string): boolean => Object.hasOwn(BUILT_IN_ROLES, role)
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { hasPermission } from './permissions.js'
+import { hasPermission, mayManageApiKeys, unknownResources } from './permissions.js'
 
 describe('organization permissions', () => {
   it('owner holds everything, admin all but deleting the organization, member nothing', () => {
@@ -27,5 +27,19 @@ describe('organization permissions', () => {
   it('unknown roles and actions grant nothing', () => {
     expect(hasPermission('wizard', { member: ['update'] })).toBe(false)
     expect(hasPermission('owner', { member: ['fly'] })).toBe(false)
+  })
+  it("lets the creator role manage the organization's API keys, others only as a custom role grants", () => {
+    for (const action of ['create', 'read', 'update', 'delete'] as const) {
+      expect(mayManageApiKeys('owner', action, 'owner')).toBe(true)
+      expect(mayManageApiKeys('admin', action, 'owner')).toBe(false)
+      expect(mayManageApiKeys('member', action, 'owner')).toBe(false)
+    }
+    // As better-auth: the built-in owner role itself holds no apiKey statement; being the creator does.
+    expect(hasPermission('owner', { apiKey: ['read'] })).toBe(false)
+    expect(mayManageApiKeys('admin', 'read', 'admin')).toBe(true)
+    const custom = { keyReader: { apiKey: ['read'] } }
+    expect(mayManageApiKeys('member, keyReader', 'read', 'owner', custom)).toBe(true)
+    expect(mayManageApiKeys('keyReader', 'delete', 'owner', custom)).toBe(false)
+    expect(unknownResources({ apiKey: ['read'] })).toEqual([])
   })
 })

@@ -1,6 +1,8 @@
 /// Projects the API-key events into `api_keys`, and starts (or resets `remaining` of) each key's
 /// operational counters in `tessera_api_key_usage` (see api-keys.table.ts for why a replay keeps them).
-/// A user's deletion takes their keys with it.
+/// A user's deletion takes their keys with it, an organization's deletion its keys. The usage row
+/// of a key that goes stays: it was marked revoked inline as the event committed, and the sweep
+/// deletes it once the uses other instances still held are in the log (command-api/api-key).
 
 import type { Transaction } from 'kysely'
 import type { ApiKeyEvent } from '../../domain/api-key/api-key.js'
@@ -13,12 +15,6 @@ type Tables = Database & { tessera_api_key_usage: ApiKeyUsageTable }
 const json = (value: unknown): string | null =>
   value === null || value === undefined ? null : JSON.stringify(value)
 
-const forget = async (trx: Transaction<Tables>, keyIds: readonly string[]) => {
-  if (keyIds.length === 0) return
-  await trx.deleteFrom('api_keys').where('id', 'in', keyIds).execute()
-  await trx.deleteFrom('tessera_api_key_usage').where('key_id', 'in', keyIds).execute()
-}
-
 export const apiKeysProjection: Projection = {
   name: 'api-keys',
   // The usage table is operational: a replay must not empty it (its counters are not in the log).
@@ -28,11 +24,12 @@ export const apiKeysProjection: Projection = {
     const at = new Date(recorded.metadata.at)
     if (recorded.type === 'user.deleted') {
       const { userId } = recorded.data as { userId: string }
-      const owned = await trx.selectFrom('api_keys').select('id').where('user_id', '=', userId).execute()
-      await forget(
-        trx,
-        owned.map((row) => row.id),
-      )
+      await trx.deleteFrom('api_keys').where('user_id', '=', userId).execute()
+      return
+    }
+    if (recorded.type === 'organization.deleted') {
+      const { organizationId } = recorded.data as { organizationId: string }
+      await trx.deleteFrom('api_keys').where('organization_id', '=', organizationId).execute()
       return
     }
     const event = recorded as unknown as ApiKeyEvent & typeof recorded
@@ -44,6 +41,7 @@ export const apiKeysProjection: Projection = {
           .values({
             id: data.keyId,
             user_id: data.userId,
+            organization_id: data.organizationId ?? null,
             name: data.name,
             prefix: data.prefix,
             start: data.start,
@@ -112,7 +110,7 @@ export const apiKeysProjection: Projection = {
         return
       case 'api-key.deleted':
       case 'api-key.expired':
-        await forget(trx, [event.data.keyId])
+        await trx.deleteFrom('api_keys').where('id', '=', event.data.keyId).execute()
         return
       case 'api-key.used':
         return

@@ -1,6 +1,7 @@
 /// An API key as better-auth's api-key plugin 1.7 answers it: never the hash, the whole key only in
-/// the create answer. `referenceId` is the owner (better-auth 1.7's name); `userId` says the same for
-/// clients written against earlier versions.
+/// the create answer. `referenceId` is the owner (better-auth 1.7's name): the user, or the
+/// organization of an organization-owned key; `userId` names the owning user for clients written
+/// against earlier versions (null for an organization's key).
 
 import { Type } from 'typebox'
 import type { ApiKeyWithUsage } from '../../projections/api-keys/api-keys.repository.js'
@@ -15,7 +16,7 @@ export const ApiKeySchema = Type.Object({
   start: Nullable(Type.String()),
   prefix: Nullable(Type.String()),
   referenceId: Type.String(),
-  userId: Type.String(),
+  userId: Nullable(Type.String()),
   enabled: Type.Boolean(),
   expiresAt: Nullable(Type.String({ format: 'date-time' })),
   createdAt: Type.String({ format: 'date-time' }),
@@ -44,7 +45,7 @@ export const apiKeyJson = (row: ApiKeyWithUsage) => ({
   name: row.name,
   start: row.start,
   prefix: row.prefix,
-  referenceId: row.user_id,
+  referenceId: (row.user_id ?? row.organization_id) as string,
   userId: row.user_id,
   enabled: row.enabled,
   expiresAt: iso(row.expires_at),

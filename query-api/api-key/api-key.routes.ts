@@ -1,18 +1,21 @@
-/// GET /api-key/list and GET /api-key/get?id: the signed-in user's keys, never their hashes and
-/// never the whole key. Someone else's key answers 404 KEY_NOT_FOUND, like an unknown id.
+/// GET /api-key/list and GET /api-key/get?id: the signed-in user's keys, or with `organizationId`
+/// an organization's (for members whose role may read them), never their hashes and never the
+/// whole key. Someone else's key answers 404 KEY_NOT_FOUND, like an unknown id.
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import { ANY_ROUTE_ERRORS, errorResponses } from '../../infra/http/openapi.js'
-import { findApiKeyById, listApiKeysOfUser } from '../../projections/api-keys/api-keys.repository.js'
+import { findApiKeyById, listApiKeys } from '../../projections/api-keys/api-keys.repository.js'
 import type { QueryContext } from '../context.js'
 import { authOf, sessionGuards } from '../sessions/require-session.js'
 import { ApiKeySchema, apiKeyJson } from './api-key-json.js'
+import { assertMayManageOrganizationKeys } from './organization-key-access.js'
 
 const ListQuery = Type.Object(
   {
     configId: Type.Optional(Type.Literal('default')),
+    organizationId: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
     limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
     offset: Type.Optional(Type.Integer({ minimum: 0 })),
     sortBy: Type.Optional(
@@ -38,11 +41,16 @@ export const apiKeyQueryRoutes =
       {
         preHandler: requireSession,
         schema: {
-          summary: 'List your API keys',
+          summary: "List your API keys, or an organization's (`organizationId`)",
           tags: ['API keys'],
           querystring: ListQuery,
           response: {
-            ...errorResponses(...ANY_ROUTE_ERRORS, 'UNAUTHORIZED'),
+            ...errorResponses(
+              ...ANY_ROUTE_ERRORS,
+              'UNAUTHORIZED',
+              'USER_NOT_MEMBER_OF_ORGANIZATION',
+              'INSUFFICIENT_API_KEY_PERMISSIONS',
+            ),
             200: Type.Object({
               apiKeys: Type.Array(ApiKeySchema),
               total: Type.Integer(),
@@ -54,8 +62,11 @@ export const apiKeyQueryRoutes =
       },
       async (request) => {
         const { user } = authOf(request)
-        const { limit, offset, sortBy, sortDirection } = request.query
-        const { keys, total } = await listApiKeysOfUser(ctx.db, user.id, {
+        const { organizationId, limit, offset, sortBy, sortDirection } = request.query
+        if (organizationId !== undefined)
+          await assertMayManageOrganizationKeys(ctx, user.id, organizationId, 'read')
+        const owner = organizationId === undefined ? { userId: user.id } : { organizationId }
+        const { keys, total } = await listApiKeys(ctx.db, owner, {
           ...(limit === undefined ? {} : { limit }),
           ...(offset === undefined ? {} : { offset }),
           ...(sortBy === undefined ? {} : { sortBy: sortBy as 'createdAt' }),
@@ -74,7 +85,13 @@ export const apiKeyQueryRoutes =
           tags: ['API keys'],
           querystring: GetQuery,
           response: {
-            ...errorResponses(...ANY_ROUTE_ERRORS, 'UNAUTHORIZED', 'KEY_NOT_FOUND'),
+            ...errorResponses(
+              ...ANY_ROUTE_ERRORS,
+              'UNAUTHORIZED',
+              'KEY_NOT_FOUND',
+              'USER_NOT_MEMBER_OF_ORGANIZATION',
+              'INSUFFICIENT_API_KEY_PERMISSIONS',
+            ),
             200: ApiKeySchema,
           },
         },
@@ -82,7 +99,10 @@ export const apiKeyQueryRoutes =
       async (request) => {
         const { user } = authOf(request)
         const row = await findApiKeyById(ctx.db, request.query.id)
-        if (!row || row.user_id !== user.id) throw AUTH_ERRORS.error('KEY_NOT_FOUND')
+        if (!row) throw AUTH_ERRORS.error('KEY_NOT_FOUND')
+        if (row.organization_id !== null)
+          await assertMayManageOrganizationKeys(ctx, user.id, row.organization_id, 'read')
+        else if (row.user_id !== user.id) throw AUTH_ERRORS.error('KEY_NOT_FOUND')
         return apiKeyJson(row)
       },
     )
