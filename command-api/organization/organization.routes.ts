@@ -37,6 +37,7 @@ import {
 } from '../../query-api/server-api/server-key.js'
 import { authOf, sessionGuards } from '../../query-api/sessions/require-session.js'
 import type { CommandContext } from '../context.js'
+import { fullOrganizationRoutes } from './full-organization.routes.js'
 import { acceptInvitation, cancelInvitation, inviteMember, rejectInvitation } from './invitations.js'
 import { userCaller } from './organization-command.js'
 import {
@@ -84,6 +85,7 @@ export const organizationRoutes =
     const { requireSession } = sessionGuards(ctx)
     const teamsOn = ctx.config.organization.teams.enabled
     const rolesOn = ctx.config.organization.dynamicAccessControl.enabled
+    await app.register(fullOrganizationRoutes(ctx))
 
     app.post(
       '/organization/create',

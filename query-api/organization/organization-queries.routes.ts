@@ -96,64 +96,6 @@ export const organizationQueryRoutes =
     )
 
     app.get(
-      '/organization/get-full-organization',
-      {
-        preHandler: requireSession,
-        schema: {
-          summary: 'An organization with its members, invitations and teams (null without one)',
-          tags: TAGS,
-          querystring: Type.Object({
-            organizationId: Type.Optional(Id),
-            organizationSlug: Type.Optional(Id),
-            membersLimit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
-          }),
-          response: {
-            ...errorResponses(...SIGNED_IN, 'ORGANIZATION_NOT_FOUND', [
-              'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION',
-              403,
-            ]),
-            200: Nullable(
-              Type.Object({
-                ...OrganizationSchema.properties,
-                members: Type.Array(MemberWithUserSchema),
-                invitations: Type.Array(InvitationSchema),
-                teams: Type.Optional(Type.Array(TeamSchema)),
-              }),
-            ),
-          },
-        },
-      },
-      async (request) => {
-        const auth = authOf(request)
-        const { organizationId, organizationSlug, membersLimit } = request.query
-        const organization = organizationSlug
-          ? await findOrganizationBySlug(ctx.db, organizationSlug)
-          : organizationId || auth.session.active_organization_id
-            ? await findOrganization(
-                ctx.db,
-                organizationId || (auth.session.active_organization_id as string),
-              )
-            : null
-        if (!organizationSlug && !organizationId && !auth.session.active_organization_id) return null
-        if (!organization) throw AUTH_ERRORS.error('ORGANIZATION_NOT_FOUND')
-        if (!(await findMember(ctx.db, organization.id, auth.user.id)))
-          throw errorWithStatus('USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION', 403)
-        const limit = membersLimit ?? ctx.config.organization.membershipLimit
-        const [{ members }, invitations, teams] = await Promise.all([
-          listMembers(ctx.db, organization.id, { limit }),
-          listInvitations(ctx.db, organization.id),
-          teamsOn ? listTeams(ctx.db, organization.id) : Promise.resolve(null),
-        ])
-        return {
-          ...organizationJson(organization),
-          members: members.map(memberWithUserJson),
-          invitations: invitations.map(invitationJson),
-          ...(teams ? { teams: teams.map(teamJson) } : {}),
-        }
-      },
-    )
-
-    app.get(
       '/organization/get-active-member',
       {
         preHandler: requireSession,

@@ -1,0 +1,116 @@
+/// GET /organization/get-full-organization. It lives on the command side although it reads, because
+/// it may write: asked about the session's active organization by someone who is no longer a member
+/// of it (a set-active or an accept that raced the removal, and was appended after it), it clears the
+/// session's active organization before refusing, as better-auth does, so the stale id does not
+/// linger in get-session.
+
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { AUTH_ERRORS, errorWithStatus } from '../../domain/errors.js'
+import type { RequestOrigin } from '../../domain/shared/metadata.js'
+import { ANY_ROUTE_ERRORS, errorResponses } from '../../infra/http/openapi.js'
+import { originOf } from '../../infra/http/request-metadata.js'
+import {
+  findMember,
+  findOrganization,
+  findOrganizationBySlug,
+  listInvitations,
+  listMembers,
+  listTeams,
+} from '../../projections/organizations/organizations.repository.js'
+import {
+  InvitationSchema,
+  invitationJson,
+  MemberWithUserSchema,
+  memberWithUserJson,
+  OrganizationSchema,
+  organizationJson,
+  TeamSchema,
+  teamJson,
+} from '../../query-api/organization/organization-presenters.js'
+import { authOf, sessionGuards } from '../../query-api/sessions/require-session.js'
+import type { FoundSession } from '../../query-api/sessions/resolve-session.js'
+import type { CommandContext } from '../context.js'
+import { setSessionContext } from './organization-command.js'
+
+const Id = Type.String({ minLength: 1, maxLength: 256 })
+
+const FullOrganizationSchema = Type.Object({
+  ...OrganizationSchema.properties,
+  members: Type.Array(MemberWithUserSchema),
+  invitations: Type.Array(InvitationSchema),
+  teams: Type.Optional(Type.Array(TeamSchema)),
+})
+
+type Query = { organizationId?: string; organizationSlug?: string; membersLimit?: number }
+
+/** The organization asked for (slug, id, else the active one), checked for the caller's membership. */
+const memberOrganization = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  auth: FoundSession,
+  query: Query,
+) => {
+  const fromSession = !query.organizationSlug && !query.organizationId
+  const organization = query.organizationSlug
+    ? await findOrganizationBySlug(ctx.db, query.organizationSlug)
+    : await findOrganization(ctx.db, query.organizationId || (auth.session.active_organization_id as string))
+  if (!organization) {
+    // A deleted organization that was the session's own is cleared too (better-auth leaves it).
+    if (fromSession) await setSessionContext(ctx, origin, auth, null, null)
+    throw AUTH_ERRORS.error('ORGANIZATION_NOT_FOUND')
+  }
+  if (await findMember(ctx.db, organization.id, auth.user.id)) return organization
+  // better-auth clears the active organization of whoever asks about one they are not a member of.
+  await setSessionContext(ctx, origin, auth, null, null)
+  throw errorWithStatus('USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION', 403)
+}
+
+export const fullOrganizationRoutes =
+  (ctx: CommandContext): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const { requireSession } = sessionGuards(ctx)
+    const teamsOn = ctx.config.organization.teams.enabled
+
+    app.get(
+      '/organization/get-full-organization',
+      {
+        preHandler: requireSession,
+        schema: {
+          summary: 'An organization with its members, invitations and teams (null without one)',
+          tags: ['Organization'],
+          querystring: Type.Object({
+            organizationId: Type.Optional(Id),
+            organizationSlug: Type.Optional(Id),
+            membersLimit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+          }),
+          response: {
+            ...errorResponses(...ANY_ROUTE_ERRORS, 'UNAUTHORIZED', 'ORGANIZATION_NOT_FOUND', [
+              'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION',
+              403,
+            ]),
+            200: Type.Union([FullOrganizationSchema, Type.Null()]),
+          },
+        },
+      },
+      async (request) => {
+        const auth = authOf(request)
+        const query = request.query
+        if (!query.organizationSlug && !query.organizationId && !auth.session.active_organization_id)
+          return null
+        const organization = await memberOrganization(ctx, originOf(request), auth, query)
+        const limit = query.membersLimit ?? ctx.config.organization.membershipLimit
+        const [{ members }, invitations, teams] = await Promise.all([
+          listMembers(ctx.db, organization.id, { limit }),
+          listInvitations(ctx.db, organization.id),
+          teamsOn ? listTeams(ctx.db, organization.id) : Promise.resolve(null),
+        ])
+        return {
+          ...organizationJson(organization),
+          members: members.map(memberWithUserJson),
+          invitations: invitations.map(invitationJson),
+          ...(teams ? { teams: teams.map(teamJson) } : {}),
+        }
+      },
+    )
+  }
