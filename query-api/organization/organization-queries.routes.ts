@@ -3,7 +3,7 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { AUTH_ERRORS, errorWithStatus } from '../../domain/errors.js'
+import { AUTH_ERRORS } from '../../domain/errors.js'
 import { hasPermission } from '../../domain/organization/permissions.js'
 import { DomainError } from '../../domain/shared/errors.js'
 import { ANY_ROUTE_ERRORS, errorResponses } from '../../infra/http/openapi.js'
