@@ -1,8 +1,8 @@
 /// API-key events are about the key's owner: they show in the owner's activity (never the hash).
 /// The name and metadata are the owner's words, sealed under their key and erased with them. An
 /// organization's key has no owner person: its events are about the member who acted (`byUserId`,
-/// whose words the name is and whose request it was), and nobody's when no member did (an expiry,
-/// a summary of uses); the organization's audit feed shows them (projections/organizations).
+/// whose words the name is and whose request it was, so they show in that member's activity), and
+/// nobody's when no member did (an expiry, a summary of uses).
 
 import type { EventDeclarations } from '../shared/event-declaration.js'
 import type { ApiKeyEvent, ApiKeyRef } from './api-key.js'
