@@ -36,6 +36,8 @@ type ConfigShape = Omit<FeatureOptions, 'rateLimit' | 'socialProviders'> & {
   previousSecrets: string[]
   dataDir: string
   database: { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string }
+  /** Where the log lives: the SQL tables of `database`, or KurrentDB (EVENT_STORE=kurrentdb, KURRENTDB_URL). */
+  eventStore: { kind: 'sql' } | { kind: 'kurrentdb'; url: string }
   redisUrl: string | undefined
   /** Shaped like `MailSettings` of infra/mail: no SMTP or HTTP provider means mails go to the log. */
   mail: {
@@ -104,7 +106,7 @@ export const loadConfig = (env: Env = process.env, options: LoadConfigOptions = 
   const databaseUrl = urlWithScheme(get, 'DATABASE_URL', ['postgres:', 'postgresql:'])
   const { rateLimit, socialProviders, ...features } = loadFeatureOptions(cwd, get('TESSERA_CONFIG'))
   const mail = parseMail(get)
-  checkEventStore(get)
+  const eventStore = parseEventStore(get, warnings)
   const trustProxy = parseTrustProxy(get('TRUST_PROXY'))
   const shape: ConfigShape = {
     ...features,
@@ -119,6 +121,7 @@ export const loadConfig = (env: Env = process.env, options: LoadConfigOptions = 
     ...parseSecrets(get, production, warnings),
     dataDir,
     database: databaseUrl ? { kind: 'postgres', url: databaseUrl } : { kind: 'pglite', dataDir },
+    eventStore,
     redisUrl: urlWithScheme(get, 'REDIS_URL', ['redis:', 'rediss:']),
     mail,
     trustedOrigins: parseTrustedOrigins(get('TRUSTED_ORIGINS'), base.origin),
@@ -231,19 +234,34 @@ const parseRateLimitSwitch = (value: string | undefined, production: boolean): b
   return normalised === 'on'
 }
 
+// The client's schemes (kurrentdb, kurrent, kdb, esdb; `+discover` for a cluster by DNS) and a host.
+const KURRENTDB_URL = /^(?:kurrentdb|kurrent|kdb|esdb)(?:\+discover)?:\/\/[^\s/?#]+/
+
 /**
- * Only the SQL event store exists (PostgreSQL, or PGlite embedded). KurrentDB is planned; until its
- * adapter lands, asking for it stops the start rather than silently running on SQL.
+ * The SQL log (PostgreSQL, or PGlite embedded) by default; KurrentDB on request, with its URL.
+ * Whether the server answers is checked when Tessera starts (app/server/tessera.ts).
  */
-const checkEventStore = (get: Get): void => {
+const parseEventStore = (get: Get, warnings: string[]): ConfigShape['eventStore'] => {
   const kind = get('EVENT_STORE') ?? 'postgres'
-  if (kind === 'postgres') return
-  if (kind === 'kurrentdb')
+  if (kind === 'postgres') return { kind: 'sql' }
+  if (kind !== 'kurrentdb')
+    throw new ConfigError('EVENT_STORE', `EVENT_STORE must be "postgres" or "kurrentdb" (got "${kind}")`)
+  const url = get('KURRENTDB_URL')
+  if (url === undefined)
     throw new ConfigError(
-      'EVENT_STORE',
-      'EVENT_STORE=kurrentdb is not supported yet: this version has no KurrentDB adapter. Unset EVENT_STORE (or set it to "postgres") to keep the log in PostgreSQL or the embedded database.',
+      'KURRENTDB_URL',
+      'KURRENTDB_URL is required with EVENT_STORE=kurrentdb (for example kurrentdb://localhost:2113?tls=false)',
     )
-  throw new ConfigError('EVENT_STORE', `EVENT_STORE must be "postgres" (got "${kind}")`)
+  // Never echoed: it may hold a password.
+  if (!KURRENTDB_URL.test(url))
+    throw new ConfigError(
+      'KURRENTDB_URL',
+      'KURRENTDB_URL must be a KurrentDB connection string starting with kurrentdb:// or kurrentdb+discover:// and naming a host',
+    )
+  warnings.push(
+    'EVENT_STORE=kurrentdb: the KurrentDB event store is experimental; it has not yet run against a real KurrentDB server in this project\'s tests (docs/architecture.md, "KurrentDB").',
+  )
+  return { kind: 'kurrentdb', url }
 }
 
 const SERVER_KEY_NAME = /^[A-Za-z0-9_-]{1,64}$/

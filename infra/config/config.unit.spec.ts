@@ -108,8 +108,17 @@ describe('variables', () => {
       mail: { mailFrom: 'no-reply@example.com', smtpUrl: 'smtps://u:p@mail:465' },
       rateLimit: { enabled: false },
       logLevel: 'debug',
+      eventStore: { kind: 'sql' },
       warnings: [],
     })
+  })
+
+  it('selects KurrentDB with EVENT_STORE=kurrentdb and its URL, and says the adapter is experimental', () => {
+    const url = 'kurrentdb+discover://admin:changeit@events.internal:2113?tls=true'
+    const config = load({ EVENT_STORE: 'kurrentdb', KURRENTDB_URL: url })
+    expect(config.eventStore).toEqual({ kind: 'kurrentdb', url })
+    expect(config.warnings.join('\n')).toMatch(/KurrentDB event store is experimental/)
+    expect(config.warnings.join('\n')).not.toContain('changeit')
   })
 
   it('keeps a base path and turns rate limiting on in production by default', () => {
@@ -153,8 +162,9 @@ describe('variables', () => {
     [{ RATE_LIMIT: 'yes' }, 'RATE_LIMIT'],
     [{ TRUST_PROXY: 'the balancer' }, 'TRUST_PROXY'],
     [{ EVENT_STORE: 'mongo' }, 'EVENT_STORE'],
-    // No KurrentDB adapter yet: refused, not silently ignored.
-    [{ EVENT_STORE: 'kurrentdb', KURRENTDB_URL: 'kurrentdb://events:2113?tls=false' }, 'EVENT_STORE'],
+    [{ EVENT_STORE: 'kurrentdb' }, 'KURRENTDB_URL'],
+    [{ EVENT_STORE: 'kurrentdb', KURRENTDB_URL: 'https://events:2113' }, 'KURRENTDB_URL'],
+    [{ EVENT_STORE: 'kurrentdb', KURRENTDB_URL: 'kurrentdb://' }, 'KURRENTDB_URL'],
     [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL'],
   ])('refuses %j, naming %s', (env, variable) => {
     const error = configError(env)
