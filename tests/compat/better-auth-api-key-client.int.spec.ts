@@ -1,9 +1,11 @@
 /// Compatibility: better-auth 1.7.5's client with `apiKeyClient` (@better-auth/api-key 1.7.5) drives
 /// a Tessera on loopback: create (the key once), get, list, update, delete, and the plugin's error
-/// codes; a backend then verifies the key over the server API with plain fetch.
+/// codes; a backend then verifies the key over the server API with plain fetch. With
+/// `organizationClient` too: an organization's keys (`organizationId` on create and list).
 
 import { apiKeyClient } from '@better-auth/api-key/client'
 import { createAuthClient } from 'better-auth/client'
+import { organizationClient } from 'better-auth/client/plugins'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTessera, type TestTessera } from '../support/tessera.js'
 import { browserCookies } from './browser-cookies.js'
@@ -14,7 +16,15 @@ type Answer<T> = Promise<{
   data: T | null
   error: { status: number; code?: string; message?: string } | null
 }>
-type Key = { id: string; name: string | null; start: string | null; prefix: string | null; key?: string }
+type Key = {
+  id: string
+  name: string | null
+  start: string | null
+  prefix: string | null
+  referenceId: string
+  userId: string | null
+  key?: string
+}
 /** The client's API-key calls; the client plugin infers none without the server plugin's types. */
 type ApiKeyCalls = {
   create(body: {
@@ -22,9 +32,10 @@ type ApiKeyCalls = {
     expiresIn?: number
     prefix?: string
     remaining?: number
+    organizationId?: string
   }): Answer<Key & { key: string }>
   get(options: { query: { id: string } }): Answer<Key>
-  list(): Answer<{ apiKeys: Key[]; total: number }>
+  list(options?: { query: { organizationId?: string } }): Answer<{ apiKeys: Key[]; total: number }>
   update(body: { keyId: string; name?: string; enabled?: boolean }): Answer<Key & { enabled: boolean }>
   delete(body: { keyId: string }): Answer<{ success: boolean }>
 }
@@ -38,7 +49,11 @@ describe('better-auth 1.7.5 apiKeyClient against Tessera (pglite, loopback)', ()
 
   const device = () => {
     const { jar, fetchOptions } = browserCookies(tessera)
-    const client = createAuthClient({ baseURL: tessera.baseUrl, plugins: [apiKeyClient()], fetchOptions })
+    const client = createAuthClient({
+      baseURL: tessera.baseUrl,
+      plugins: [apiKeyClient(), organizationClient()],
+      fetchOptions,
+    })
     return { jar, client, apiKey: (client as unknown as { apiKey: ApiKeyCalls }).apiKey }
   }
 
@@ -105,5 +120,41 @@ describe('better-auth 1.7.5 apiKeyClient against Tessera (pglite, loopback)', ()
     await stranger.client.signUp.email({ name: 'Eve', email: 'eve@example.com', password: 'a good password' })
     const theirs = await stranger.apiKey.update({ keyId: mine.data?.id as string, name: 'stolen' })
     expect(theirs.error).toMatchObject({ status: 404, code: 'KEY_NOT_FOUND', message: 'API Key not found' })
+  })
+
+  it("manages an organization's keys: its owner creates and lists them, others are refused", async () => {
+    const owner = device()
+    await owner.client.signUp.email({
+      name: 'Grace',
+      email: 'grace@example.com',
+      password: 'a good password',
+    })
+    const organization = await owner.client.organization.create({ name: 'Hopper', slug: 'hopper' })
+    const organizationId = organization.data?.id as string
+    expect(organizationId).toBeTruthy()
+
+    const created = await owner.apiKey.create({ name: 'ci', organizationId })
+    expect(created.error).toBeNull()
+    expect(created.data).toMatchObject({ name: 'ci', referenceId: organizationId, userId: null })
+    const listed = await owner.apiKey.list({ query: { organizationId } })
+    expect(listed.data?.apiKeys.map((listedKey) => listedKey.id)).toEqual([created.data?.id])
+    expect((await owner.apiKey.list()).data?.total).toBe(0)
+
+    const outsider = device()
+    await outsider.client.signUp.email({
+      name: 'Eve',
+      email: 'eve2@example.com',
+      password: 'a good password',
+    })
+    expect((await outsider.apiKey.list({ query: { organizationId } })).error).toMatchObject({
+      status: 403,
+      code: 'USER_NOT_MEMBER_OF_ORGANIZATION',
+    })
+    expect((await outsider.apiKey.delete({ keyId: created.data?.id as string })).error).toMatchObject({
+      status: 403,
+      code: 'USER_NOT_MEMBER_OF_ORGANIZATION',
+    })
+    const deleted = await owner.apiKey.delete({ keyId: created.data?.id as string })
+    expect(deleted.data).toEqual({ success: true })
   })
 })
