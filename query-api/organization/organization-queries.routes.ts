@@ -29,6 +29,7 @@ import {
 } from '../../projections/organizations/organizations.repository.js'
 import type { QueryContext } from '../context.js'
 import { authOf, sessionGuards } from '../sessions/require-session.js'
+import { invitationPreviewRoutes } from './invitation-preview.routes.js'
 import {
   InvitationSchema,
   invitationJson,
@@ -67,6 +68,7 @@ export const organizationQueryRoutes =
     const { requireSession } = sessionGuards(ctx)
     const teamsOn = ctx.config.organization.teams.enabled
     const rolesOn = ctx.config.organization.dynamicAccessControl.enabled
+    await app.register(invitationPreviewRoutes(ctx))
 
     /** The organization a query names (by slug or id), else the session's active one. */
     const organizationIdOf = async (
