@@ -149,24 +149,32 @@ export const createClaims = ({ log, names, graceMs, now = Date.now }: ClaimsOpti
     /** After a definite failure of the owning append. */
     undo: (reserved: Reserved) => undo(reserved.undo),
 
-    /** Step 3. Failures are left to the repair (the release is in the owner's stream). */
+    /**
+     * Step 3. Never fails: the owner's append has landed, and failing now would only make the
+     * caller retry a write that happened. What it could not write is left to the repair (the
+     * release is in the owner's stream, which reads as free).
+     */
     async release(operations: readonly UniqueClaim[], reserved: Reserved): Promise<void> {
       for (const release of operations) {
         if (release.op !== 'release' || reserved.transferred.has(release)) continue
         const claimStream = names.claimStream(release.scope, release.value)
-        for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-          const state = await current(release.scope, release.value)
-          if (!releaseApplies(release, state.reservation)) break
-          try {
-            await log.append(
-              claimStream,
-              [releasedRecord({ ...release, reason: 'released' })],
-              state.revision,
-            )
-            break
-          } catch (error) {
-            if (!(error instanceof StreamStateMismatch)) throw error
+        try {
+          for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+            const state = await current(release.scope, release.value)
+            if (!releaseApplies(release, state.reservation)) break
+            try {
+              await log.append(
+                claimStream,
+                [releasedRecord({ ...release, reason: 'released' })],
+                state.revision,
+              )
+              break
+            } catch (error) {
+              if (!(error instanceof StreamStateMismatch)) throw error
+            }
           }
+        } catch {
+          // Left to the repair, as above.
         }
       }
     },
