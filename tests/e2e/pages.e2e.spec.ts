@@ -4,6 +4,7 @@
 
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { browserFor } from '../support/browser.js'
 import { startTessera, type TestTessera } from '../support/tessera.js'
 import { tabUntilFocused } from './page-helpers.js'
 import { checkBothSchemes, ensurePortalBuilt, freePort, hasChromium, launchChromium } from './support.js'
@@ -11,6 +12,23 @@ import { checkBothSchemes, ensurePortalBuilt, freePort, hasChromium, launchChrom
 const NAME = 'Grace Brewster Murray Hopper'
 const EMAIL = 'grace@example.com'
 const PASSWORD = 'cobol-and-compilers-1959'
+
+// Tessera behind a proxy that places each client's address (Vercel's headers, the city
+// percent-encoded), so the Security and Activity pages are pictured with places in them.
+const PROXY = {
+  TRUST_PROXY: '1',
+  PLACE_COUNTRY_HEADER: 'X-Vercel-IP-Country',
+  PLACE_CITY_HEADER: 'X-Vercel-IP-City',
+}
+const placed = (ip: string, country?: string, city?: string): Record<string, string> => ({
+  'x-forwarded-for': ip,
+  ...(country ? { 'x-vercel-ip-country': country } : {}),
+  ...(city ? { 'x-vercel-ip-city': encodeURIComponent(city) } : {}),
+})
+const SAFARI_IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1'
+const FIREFOX_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0'
+const FIREFOX_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14.5; rv:128.0) Gecko/20100101 Firefox/128.0'
 
 /**
  * A page passes when axe finds nothing and nothing overflows, in light and in dark; the
@@ -42,10 +60,14 @@ describe.skipIf(!hasChromium)('every page, checked and pictured', () => {
       kind: 'postgres',
       listen: true,
       portalDir,
-      env: { PORT: String(port), BASE_URL: baseUrl },
+      env: { PORT: String(port), BASE_URL: baseUrl, ...PROXY },
     })
     browser = await launchChromium()
-    context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 800 } })
+    context = await browser.newContext({
+      baseURL: baseUrl,
+      viewport: { width: 1280, height: 800 },
+      extraHTTPHeaders: placed('203.0.113.7', 'DE', 'München'),
+    })
     context.setDefaultTimeout(10_000)
     page = await context.newPage()
   })
@@ -88,6 +110,41 @@ describe.skipIf(!hasChromium)('every page, checked and pictured', () => {
       await page.goto(path)
       await page.waitForURL('**/account')
     }
+  })
+
+  it('devices elsewhere: where each was, on Security and in the activity', async () => {
+    const signIn = async (userAgent: string, headers: Record<string, string>) => {
+      const device = browserFor(tessera, { 'user-agent': userAgent, ...headers })
+      expect((await device.post('/sign-in/email', { email: EMAIL, password: PASSWORD })).status).toBe(200)
+    }
+    await signIn(SAFARI_IPHONE, placed('198.51.100.23', 'FR', 'Lyon'))
+    // No place known for this one: its entry names none.
+    await signIn(FIREFOX_WINDOWS, placed('192.0.2.44'))
+    await signIn(FIREFOX_MAC, placed('198.51.100.61', 'JP', 'Ōsaka'))
+
+    await page.goto('/account/security')
+    const devices = page.getByRole('list', { name: 'Signed-in devices' })
+    await devices.getByRole('listitem').nth(3).waitFor()
+    const location = (device: string) =>
+      devices
+        .getByRole('listitem', { name: device })
+        .locator('dt', { hasText: 'Location' })
+        .locator('xpath=following-sibling::dd[1]')
+    expect(await location('Safari on iOS').textContent()).toBe('Lyon, France')
+    expect(await location('Firefox on macOS').textContent()).toBe('Ōsaka, Japan')
+    expect(await location('Firefox on Windows').count()).toBe(0)
+    expect(await devices.getByRole('listitem').first().textContent()).toContain('München, Germany')
+
+    await devices
+      .getByRole('listitem', { name: 'Firefox on macOS' })
+      .getByRole('button', { name: 'End session' })
+      .click()
+    await page.getByRole('status').filter({ hasText: 'Firefox on macOS is signed out.' }).waitFor()
+
+    await page.goto('/account/activity')
+    const activity = page.getByRole('list', { name: 'Account activity' })
+    await activity.getByText('You signed out Firefox on macOS in Ōsaka, Japan').waitFor()
+    await activity.getByText('Safari on iOS · Lyon, France · 198.51.100.23').waitFor()
   })
 
   it('the account pages, one by one, through the navigation', async () => {
@@ -144,7 +201,8 @@ describe.skipIf(!hasChromium)('every page, checked and pictured', () => {
     await page.waitForURL('**/account/security')
     await page.getByRole('heading', { name: 'Security', level: 1 }).waitFor()
     expect(await focusedText(page)).toBe('Security')
-    await page.getByRole('button', { name: 'Sign out' }).click()
+    // The header's button, not "Sign out all other devices" on this page.
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click()
     await page.waitForURL('**/sign-in')
   })
 

@@ -16,6 +16,7 @@ import {
   useRevokeSessionMutation,
 } from './sessions.api.js'
 import { describeUserAgent, parseUserAgent } from './user-agent.js'
+import './sessions.css'
 
 // This device first, then the most recently active.
 const ordered = (sessions: readonly Session[], currentId: string): Session[] =>
@@ -47,31 +48,35 @@ const SessionItem = ({ session, current, onEnded }: ItemProps) => {
     if (!('error' in result)) onEnded(device)
   }
   return (
-    <li className="session" aria-labelledby={headingId}>
+    <li className="device" aria-labelledby={headingId}>
       <span className="session-icon">
         <Icon name={iconOf(session.userAgent)} size={20} />
       </span>
-      <div className="session-body">
-        <h3 id={headingId}>
-          {device}
-          {current ? (
-            <>
-              {' '}
-              <Badge tone="success">This device</Badge>
-            </>
-          ) : null}
-        </h3>
+      <h3 id={headingId} className="device-title">
+        {device}
+        {current ? (
+          <>
+            {' '}
+            <Badge tone="success">This device</Badge>
+          </>
+        ) : null}
+      </h3>
+      {current ? null : (
+        <div className="device-action">
+          <Button
+            size="small"
+            pending={isLoading}
+            pendingLabel="Ending…"
+            aria-describedby={headingId}
+            onClick={() => void end()}
+          >
+            End session
+          </Button>
+        </div>
+      )}
+      <div className="device-details">
+        {/* The same columns for every device, the place last: a device without one keeps the others in line. */}
         <dl className="facts">
-          {place ? (
-            <div>
-              <dt>Location</dt>
-              <dd>{place}</dd>
-            </div>
-          ) : null}
-          <div>
-            <dt>IP address</dt>
-            <dd>{session.ipAddress || 'Unknown'}</dd>
-          </div>
           <div>
             <dt>Signed in</dt>
             <dd>
@@ -84,23 +89,19 @@ const SessionItem = ({ session, current, onEnded }: ItemProps) => {
               <time dateTime={session.updatedAt}>{formatTime(session.updatedAt)}</time>
             </dd>
           </div>
+          <div>
+            <dt>IP address</dt>
+            <dd>{session.ipAddress || 'Unknown'}</dd>
+          </div>
+          {place ? (
+            <div>
+              <dt>Location</dt>
+              <dd>{place}</dd>
+            </div>
+          ) : null}
         </dl>
+        {current ? <p className="muted small">Use “Sign out” at the top to end it.</p> : null}
         {error ? <Notice tone="error">{messageFor(error)}</Notice> : null}
-      </div>
-      <div className="session-action">
-        {current ? (
-          <span className="muted small">Use “Sign out” at the top to end it.</span>
-        ) : (
-          <Button
-            size="small"
-            pending={isLoading}
-            pendingLabel="Ending…"
-            aria-describedby={headingId}
-            onClick={() => void end()}
-          >
-            End session
-          </Button>
-        )}
       </div>
     </li>
   )
