@@ -49,6 +49,23 @@ describe('activity sentences', () => {
     )
   })
 
+  it('says where the signed-out device was, when the server knows', () => {
+    const iphone =
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1'
+    const lyon = { country: 'FR', city: 'Lyon' }
+    expect(
+      describeActivity(item('session.revoked', { reason: 'password-reset', userAgent: iphone, place: lyon })),
+    ).toBe('The password reset signed out Safari on iOS in Lyon, France')
+    // No device recorded, but a place: still said.
+    expect(
+      describeActivity(item('session.revoked', { reason: 'revoked', place: { country: 'JP', city: null } })),
+    ).toBe('You signed out a device in Japan')
+    // Neither: the plain sentence, nothing made up.
+    expect(
+      describeActivity(item('session.revoked', { reason: 'revoked', place: { country: null, city: null } })),
+    ).toBe('You signed out another device')
+  })
+
   it('says where an email address moved to', () => {
     expect(describeActivity(item('user.email-changed', { previousEmail: 'a@x.org', email: 'b@x.org' }))).toBe(
       'You changed your email address to b@x.org',

@@ -88,7 +88,8 @@ export const describeActivity = (item: ActivityItem): string => {
       const where = place ? ` in ${place}` : ''
       if (detail(item, 'reason') === 'password-reset')
         return `The password reset signed out ${signedOut ?? 'a device'}${where}`
-      return signedOut ? `You signed out ${signedOut}${where}` : base
+      if (signedOut) return `You signed out ${signedOut}${where}`
+      return place ? `You signed out a device${where}` : base
     }
     default:
       return base
