@@ -6,6 +6,7 @@ import { oauthStatesMigration } from './accounts/oauth-states.js'
 import { activityMigration } from './activity/activity.table.js'
 import { adminActionsMigration } from './admin/admin-actions.js'
 import { adminFieldsMigration } from './admin/admin-fields.migration.js'
+import { usersSearchMigration } from './admin/users-search.migration.js'
 import {
   apiKeyOwnersAndRevocationsMigration,
   apiKeysMigration,
@@ -45,6 +46,7 @@ export const readModelMigrations: Record<string, Migration> = {
   // Operational, not a read model: the counters API-key verification moves (api-keys/api-keys.table.ts).
   '2026-11-25T02:01:00Z_api-key-usage': apiKeyUsageMigration,
   '2026-11-26T06:00:00Z_session-place': sessionPlaceMigration,
+  '2026-11-27T03:00:00Z_users-search': usersSearchMigration,
   // Organization-owned keys; the usage table's inline refusals (disabled, revoked_at).
   '2026-11-27T01:00:00Z_api-key-owners-and-revocations': apiKeyOwnersAndRevocationsMigration,
 }

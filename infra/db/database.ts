@@ -2,6 +2,7 @@
 /// given, embedded PGlite (in a directory, or in memory) otherwise.
 
 import { PGlite, type PGliteInterface } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { POSTGRES_NOTIFY_CHANNEL } from '../event-store/sql-event-store.js'
@@ -34,7 +35,15 @@ export const openDatabase = async <Schema>(target: DatabaseTarget): Promise<Open
   return { db, kind: 'pglite', close: () => db.destroy() }
 }
 
-const pgliteOptions = (dataDir: string | null) => (dataDir ? { dataDir } : {})
+/**
+ * The PostgreSQL extensions the read models use (pg_trgm: trigram indexes for list-users' searches).
+ * PGlite bundles them but loads only those named when it starts, so every PGlite that opens a
+ * Tessera database must be created with these.
+ */
+export const pgliteExtensions = { pg_trgm }
+
+const pgliteOptions = (dataDir: string | null) =>
+  dataDir ? { dataDir, extensions: pgliteExtensions } : { extensions: pgliteExtensions }
 
 const openPostgres = <Schema>(url: string, poolSize: number): OpenDatabase<Schema> => {
   const pool = new pg.Pool({ connectionString: url, max: poolSize })

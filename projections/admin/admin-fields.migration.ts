@@ -1,6 +1,6 @@
 /// The admin plugin's fields on users (roles, ban) and sessions (the impersonating operator), and
 /// indexes for list-users' usual orders (by creation, by name). Searches by part of an email or
-/// name (`ilike`) scan the table: no trigram index yet.
+/// name are served by the trigram indexes of users-search.migration.ts.
 
 import type { Kysely } from 'kysely'
 

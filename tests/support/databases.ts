@@ -11,6 +11,7 @@ import {
   type TesseraDatabase as OpenDatabase,
   openTesseraDatabase as openDatabase,
 } from '../../app/database.js'
+import { pgliteExtensions } from '../../infra/db/database.js'
 import { pgliteDialect } from '../../infra/db/pglite-dialect.js'
 import { withDatabase } from './postgres-url.js'
 
@@ -63,7 +64,7 @@ let template: Promise<Blob> | undefined
 const openCopies = new Set<PGlite>()
 
 const createTemplate = async (): Promise<Blob> => {
-  const client = await PGlite.create()
+  const client = await PGlite.create({ extensions: pgliteExtensions })
   try {
     const db = new Kysely({ dialect: pgliteDialect(client, { closeClient: false }) })
     await migrateToLatest(db)
@@ -77,7 +78,7 @@ const createTemplate = async (): Promise<Blob> => {
 /** A new in-memory PGlite with every migration applied; `close()` closes it. */
 export const freshPglite = async (): Promise<OpenDatabase> => {
   template ??= createTemplate()
-  const client = await PGlite.create({ loadDataDir: await template })
+  const client = await PGlite.create({ loadDataDir: await template, extensions: pgliteExtensions })
   openCopies.add(client)
   const database = await openDatabase({ kind: 'pglite-client', client })
   return {
