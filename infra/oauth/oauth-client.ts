@@ -194,10 +194,8 @@ export const createSocialProvider = (
       if (!metadata.jwks_uri) throw new OAuthFlowError('id_token_not_supported')
       keySet ??= createRemoteJWKSet(new URL(metadata.jwks_uri))
       try {
-        const { payload } = await jwtVerify(token, keySet, {
-          issuer: metadata.issuer,
-          audience: settings.clientId,
-        })
+        const { payload } = await jwtVerify(token, keySet, { audience: settings.clientId })
+        if (payload.iss !== issuerFor(metadata.issuer, payload)) throw new Error('unexpected issuer')
         // A nonce given must match; one the token carries but the caller did not give fails too.
         if ((payload.nonce ?? undefined) !== nonce) throw new Error('nonce mismatch')
         return { ...payload }
@@ -227,6 +225,16 @@ const definitionOf = (settings: SocialProviderSettings): ProviderDefinition => {
   if (definition.endpoints.kind !== 'oauth2') return definition
   return { ...definition, endpoints: { ...definition.endpoints, ...settings.endpoints } }
 }
+
+/**
+ * The issuer an id token must name. Microsoft's multi-tenant endpoints (common, organizations,
+ * consumers) publish `https://login.microsoftonline.com/{tenantid}/v2.0`: each token names its own
+ * tenant there, from its `tid` claim (openid-client accepts the same for the code flow).
+ */
+export const issuerFor = (published: string, claims: Record<string, unknown>): string =>
+  published.includes('{tenantid}') && typeof claims.tid === 'string' && /^[0-9a-f-]{36}$/.test(claims.tid)
+    ? published.replace('{tenantid}', claims.tid)
+    : published
 
 const tokensOf = (response: client.TokenEndpointResponse): ExchangedTokens => {
   const expiresIn = typeof response.expires_in === 'number' ? response.expires_in : null

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest'
+import { issuerFor } from './oauth-client.js'
+import { BUILT_IN_PROVIDERS, displayNameOf } from './provider-catalogue.js'
+
+const profileOf = (id: string, claims: Record<string, unknown>) => {
+  const provider = BUILT_IN_PROVIDERS[id]
+  if (!provider) throw new Error(`no built-in provider ${id}`)
+  return provider.profile(claims)
+}
+
+describe('built-in providers: how their answers become a profile', () => {
+  it('GitHub: a numeric id as text, the login when there is no name, the verified flag the emails list gave', () => {
+    expect(
+      profileOf('github', {
+        id: 583231,
+        login: 'octocat',
+        name: null,
+        email: 'octo@example.com',
+        email_verified: true,
+        avatar_url: 'https://avatars.githubusercontent.com/u/583231',
+      }),
+    ).toEqual({
+      id: '583231',
+      email: 'octo@example.com',
+      emailVerified: true,
+      name: 'octocat',
+      image: 'https://avatars.githubusercontent.com/u/583231',
+    })
+    expect(profileOf('github', { id: 1, login: 'x', email: 'x@example.com' }).emailVerified).toBe(false)
+  })
+
+  it("Discord: the global name, its verified flag, and the avatar's CDN address", () => {
+    expect(
+      profileOf('discord', {
+        id: '80351110224678912',
+        username: 'nelly',
+        global_name: 'Nelly',
+        email: 'nelly@example.com',
+        verified: true,
+        avatar: '8342729096ea3675442027381ff50dfe',
+      }),
+    ).toEqual({
+      id: '80351110224678912',
+      email: 'nelly@example.com',
+      emailVerified: true,
+      name: 'Nelly',
+      image: 'https://cdn.discordapp.com/avatars/80351110224678912/8342729096ea3675442027381ff50dfe.png',
+    })
+    expect(profileOf('discord', { id: '1', username: 'n', verified: false, avatar: null })).toMatchObject({
+      name: 'n',
+      emailVerified: false,
+      image: null,
+    })
+  })
+
+  it('Apple: an address it relays counts as verified; OpenID providers read email_verified', () => {
+    expect(profileOf('apple', { sub: '001.abc', email: 'x@privaterelay.appleid.com' })).toMatchObject({
+      id: '001.abc',
+      emailVerified: true,
+    })
+    for (const id of ['google', 'gitlab', 'microsoft'])
+      expect(
+        profileOf(id, { sub: 's', email: 'a@example.com', email_verified: 'true', name: 'A', picture: 'p' }),
+        id,
+      ).toEqual({ id: 's', email: 'a@example.com', emailVerified: true, name: 'A', image: 'p' })
+  })
+
+  it('asks GitHub and Discord for the scopes that reveal the address, and names every built-in', () => {
+    expect(BUILT_IN_PROVIDERS.github?.scopes).toEqual(['read:user', 'user:email'])
+    expect(BUILT_IN_PROVIDERS.discord?.scopes).toEqual(['identify', 'email'])
+    expect(['google', 'github', 'microsoft', 'apple', 'discord', 'gitlab'].map(displayNameOf)).toEqual([
+      'Google',
+      'GitHub',
+      'Microsoft',
+      'Apple',
+      'Discord',
+      'GitLab',
+    ])
+  })
+})
+
+describe("an id token's expected issuer", () => {
+  const common = 'https://login.microsoftonline.com/{tenantid}/v2.0'
+  const tid = '9188040d-6c67-4c5b-b112-36a304b66dad'
+
+  it("is Microsoft's templated issuer with the token's own tenant", () => {
+    expect(issuerFor(common, { tid })).toBe(`https://login.microsoftonline.com/${tid}/v2.0`)
+  })
+
+  it('stays as published otherwise (no template, or a tenant that is not a GUID)', () => {
+    expect(issuerFor('https://accounts.google.com', { tid })).toBe('https://accounts.google.com')
+    expect(issuerFor(common, { tid: '../evil' })).toBe(common)
+    expect(issuerFor(common, {})).toBe(common)
+  })
+})
