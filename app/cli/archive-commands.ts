@@ -5,7 +5,7 @@
 import { once } from 'node:events'
 import { createReadStream, createWriteStream } from 'node:fs'
 import type { Readable, Writable } from 'node:stream'
-import { acceptedSecrets, ConfigError, loadConfig } from '../../infra/config/config.js'
+import { acceptedSecrets, type Config, ConfigError, loadConfig } from '../../infra/config/config.js'
 import { formatPosition } from '../../infra/event-store/event-store.js'
 import { readModelProjections } from '../../projections/all.js'
 import { replay } from '../../projections/runner/projector.js'
@@ -15,6 +15,15 @@ import { exportArchive, importArchive } from './log-archive.js'
 
 const EXPORT_USAGE = 'Usage: tessera export [file]  (stdout when no file or -)'
 const IMPORT_USAGE = 'Usage: tessera import <file | ->  (into an empty database; - reads stdin)'
+
+/** The archive reads and writes the SQL log's tables: on KurrentDB it would move nothing. */
+const refuseKurrentDb = (config: Config, command: 'export' | 'import') => {
+  if (config.eventStore.kind === 'kurrentdb')
+    throw new ConfigError(
+      'EVENT_STORE',
+      `tessera ${command} works on the SQL log only; it cannot yet ${command === 'export' ? 'read from' : 'write to'} KurrentDB (EVENT_STORE=kurrentdb).`,
+    )
+}
 
 /** Lines go to `sink` in order; a full buffer pauses the export instead of growing in memory. */
 const writerTo = (sink: Writable) => async (line: string) => {
@@ -31,6 +40,7 @@ export const exportCommand = async (args: readonly string[]): Promise<void> => {
   if (args.length > 1) throw new ConfigError('export', EXPORT_USAGE)
   const target = args[0] && args[0] !== '-' ? args[0] : null
   const config = loadConfig()
+  refuseKurrentDb(config, 'export')
   const database = await openTesseraDatabase(databaseTargetOf(config))
   try {
     await migrateTessera(database.db)
@@ -50,8 +60,9 @@ export const exportCommand = async (args: readonly string[]): Promise<void> => {
 export const importCommand = async (args: readonly string[]): Promise<void> => {
   const source = args[0]
   if (!source || args.length > 1) throw new ConfigError('import', IMPORT_USAGE)
-  const input: Readable = source === '-' ? process.stdin : createReadStream(source)
   const config = loadConfig()
+  refuseKurrentDb(config, 'import')
+  const input: Readable = source === '-' ? process.stdin : createReadStream(source)
   const database = await openTesseraDatabase(databaseTargetOf(config))
   try {
     await migrateTessera(database.db)

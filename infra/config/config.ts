@@ -243,7 +243,13 @@ const KURRENTDB_URL = /^(?:kurrentdb|kurrent|kdb|esdb)(?:\+discover)?:\/\/[^\s/?
  */
 const parseEventStore = (get: Get, warnings: string[]): ConfigShape['eventStore'] => {
   const kind = get('EVENT_STORE') ?? 'postgres'
-  if (kind === 'postgres') return { kind: 'sql' }
+  if (kind === 'postgres') {
+    if (get('KURRENTDB_URL') !== undefined)
+      warnings.push(
+        'KURRENTDB_URL is set but EVENT_STORE is not "kurrentdb": the log stays in PostgreSQL (or PGlite).',
+      )
+    return { kind: 'sql' }
+  }
   if (kind !== 'kurrentdb')
     throw new ConfigError('EVENT_STORE', `EVENT_STORE must be "postgres" or "kurrentdb" (got "${kind}")`)
   const url = get('KURRENTDB_URL')

@@ -121,6 +121,12 @@ describe('variables', () => {
     expect(config.warnings.join('\n')).not.toContain('changeit')
   })
 
+  it('says so when KURRENTDB_URL is set without EVENT_STORE=kurrentdb, instead of ignoring it', () => {
+    const config = load({ KURRENTDB_URL: 'kurrentdb://events:2113?tls=false' })
+    expect(config.eventStore).toEqual({ kind: 'sql' })
+    expect(config.warnings.join('\n')).toMatch(/KURRENTDB_URL is set but EVENT_STORE is not "kurrentdb"/)
+  })
+
   it('keeps a base path and turns rate limiting on in production by default', () => {
     const config = load({
       NODE_ENV: 'production',

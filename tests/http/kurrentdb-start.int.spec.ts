@@ -3,7 +3,8 @@
 
 import { createServer } from 'node:net'
 import pino from 'pino'
-import { expect, test } from 'vitest'
+import { expect, test, vi } from 'vitest'
+import { exportCommand, importCommand } from '../../app/cli/archive-commands.js'
 import { createTessera } from '../../app/server/tessera.js'
 import { ConfigError, loadConfig } from '../../infra/config/config.js'
 import { freshPglite } from '../support/databases.js'
@@ -41,4 +42,25 @@ test('a start with EVENT_STORE=kurrentdb and no server at KURRENTDB_URL fails fa
   expect(Date.now() - started).toBeLessThan(10_000)
   // The failed start closed the database it was given.
   await expect(database.db.selectFrom('tessera_checkpoints').selectAll().execute()).rejects.toThrow()
+})
+
+test('tessera export and import refuse EVENT_STORE=kurrentdb instead of moving an empty SQL log', async () => {
+  vi.stubEnv('BASE_URL', 'http://localhost:3000')
+  vi.stubEnv('EVENT_STORE', 'kurrentdb')
+  vi.stubEnv('KURRENTDB_URL', 'kurrentdb://127.0.0.1:2113?tls=false')
+  try {
+    for (const [command, args] of [
+      [exportCommand, ['-']],
+      [importCommand, ['/nonexistent/archive.ndjson']],
+    ] as const) {
+      const run = command(args)
+      await expect(run).rejects.toBeInstanceOf(ConfigError)
+      await expect(run).rejects.toMatchObject({
+        key: 'EVENT_STORE',
+        message: expect.stringMatching(/SQL log only/),
+      })
+    }
+  } finally {
+    vi.unstubAllEnvs()
+  }
 })

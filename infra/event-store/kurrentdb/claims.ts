@@ -178,37 +178,6 @@ export const createClaims = ({ log, names, graceMs, now = Date.now }: ClaimsOpti
         }
       }
     },
-
-    /** For `tessera import`: a claim carried over from another store holds unconditionally. */
-    async restore(claim: { scope: string; value: string; owner: string }): Promise<void> {
-      const reservation: Reservation = { ...claim, stream: null, intent: null, replaces: null }
-      await log.append(
-        names.claimStream(claim.scope, claim.value),
-        [reservedRecord(reservation)],
-        'no_stream',
-      )
-    },
-
-    /** For `tessera export`: every value held now, by owner. */
-    async *held(pageSize = 500): AsyncGenerator<{ scope: string; value: string; owner: string }> {
-      const latest = new Map<string, LogRecord>()
-      let after: LogRecord['position'] = null
-      for (;;) {
-        const page = await log.readAll({ after, prefix: names.claimPrefix, maxCount: pageSize })
-        for (const record of page) latest.set(record.stream, record)
-        after = page.at(-1)?.position ?? after
-        if (page.length < pageSize) break
-      }
-      for (const record of latest.values()) {
-        const holder = await holderOf(stateOf(record))
-        if (holder)
-          yield {
-            scope: holder.reservation.scope,
-            value: holder.reservation.value,
-            owner: holder.reservation.owner,
-          }
-      }
-    },
   }
 }
 
