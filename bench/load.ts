@@ -4,7 +4,17 @@
 
 import autocannon from 'autocannon'
 
-export type Kind = 'get-session' | 'sign-in' | 'sign-up' | 'token' | 'api-key/verify' | 'admin/list-users'
+export type Kind =
+  | 'get-session'
+  | 'sign-in'
+  | 'sign-up'
+  | 'list-sessions'
+  | 'token'
+  | 'api-key/verify'
+  | 'admin/list-users'
+  | 'organization/list'
+  | 'get-full-organization'
+  | 'organization/has-permission'
 
 /** One request to send and how to tell that its answer is right. */
 export type Shot = {
@@ -24,6 +34,8 @@ export type ScenarioSpec = {
   warmupSeconds: number
   next(): Shot
 }
+
+export type Timing = Pick<ScenarioSpec, 'durationSeconds' | 'warmupSeconds'>
 
 export type KindStats = {
   /** Answers completed inside the measured window. */
@@ -67,6 +79,7 @@ export const runScenario = async (
   spec: ScenarioSpec,
   window: MeasureWindow,
 ): Promise<ScenarioResult> => {
+  const origin = new URL(baseUrl).origin
   const sent = new WeakMap<autocannon.Context, { shot: Shot; at: number }>()
   const answers = new Map<Kind, Answer[]>()
   let pending: Answer | null = null
@@ -97,7 +110,9 @@ export const runScenario = async (
             ...request,
             method,
             path,
-            headers: { ...request.headers, ...headers },
+            // A POST carries its page's Origin, as from a browser: both servers refuse a POST with
+            // a cookie and no Origin (CSRF), and better-auth a sign-in or sign-up without one.
+            headers: { ...request.headers, ...(method === 'POST' ? { origin } : {}), ...headers },
             ...(body ? { body } : {}),
           }
         },

@@ -1,118 +1,188 @@
-/// The issue's targets, and the tables the benchmark prints.
+/// The issues' targets, and the tables the benchmark prints: one per server and database, and
+/// Tessera beside better-auth for each database.
 
 import type { CpuUse } from './cpu.js'
 import type { Kind, KindStats, ScenarioResult } from './load.js'
 
 export type DatabaseLabel = 'PGlite' | 'PostgreSQL'
+export type ServerLabel = 'Tessera' | 'better-auth'
 
 /** `peakRssBytes`: the server's peak RSS so far, taken when the scenario ended. */
 export type MeasuredScenario = ScenarioResult & { cpu: CpuUse; peakRssBytes: number }
 
 export type RunResult = {
+  server: ServerLabel
   database: DatabaseLabel
   users: number
   seedSeconds: number
   scenarios: MeasuredScenario[]
   seedPeakRssBytes: number
   peakRssBytes: number
+  /** What a reader should know about this run (e.g. how the organizations were seeded). */
+  notes: string[]
+}
+
+/** Both servers on one database; better-auth is null when skipped, with the reason. */
+export type DatabaseRuns = {
+  database: DatabaseLabel
+  tessera: RunResult
+  betterAuth: RunResult | null
+  betterAuthSkipped?: string
 }
 
 export type TargetCheck = {
+  issue: number
   target: string
-  /** null when the scenario was not run (BENCH_ONLY). */
+  /** null when the scenario was not run (BENCH_ONLY, or better-auth skipped). */
   measured: number | null
   limit: number
-  comparison: '>=' | '<'
+  comparison: '>=' | '<' | '<='
   met: boolean | null
+  /** False when the target is set for another database and shown for reference only. */
+  applies: boolean
 }
 
 const MB = 1024 * 1024
 
+type Found = KindStats | undefined | null
+
 /** A kind's figures in a scenario; null when the scenario was not run, undefined for no answers. */
-const stats = (run: RunResult, scenario: string, kind: Kind): KindStats | undefined | null => {
-  const found = run.scenarios.find((s) => s.name === scenario)
+const stats = (run: RunResult | null, scenario: string, kind: Kind): Found => {
+  const found = run?.scenarios.find((s) => s.name === scenario)
   return found ? found.byKind[kind] : null
 }
 
-const check = (
-  target: string,
-  measured: number | null,
-  comparison: '>=' | '<',
-  limit: number,
-): TargetCheck => ({
-  target,
-  measured,
-  limit,
-  comparison,
-  met: measured === null ? null : comparison === '>=' ? measured >= limit : measured < limit,
-})
+// An answer that was wrong counts as not served: a broken server must not look fast.
+const served = (s: Found) => (s === null ? null : s && s.non2xx === 0 && s.incorrect === 0 ? s.perSecond : 0)
+const p99 = (s: Found) => (s === null ? null : (s?.p99Ms ?? Number.POSITIVE_INFINITY))
 
-/** The targets of issue 2, section 7 (set for PostgreSQL on this 2-core machine). */
-export const checkTargets = (run: RunResult): TargetCheck[] => {
-  const gs16 = stats(run, 'get-session c16', 'get-session')
-  const mixedGetSession = stats(run, 'mixed c64', 'get-session')
-  const mixedSignIn = stats(run, 'mixed c64', 'sign-in')
-  // An answer that was wrong counts as not served: a broken server must not look fast.
-  const served = (s: KindStats | undefined | null) =>
-    s === null ? null : s && s.non2xx === 0 && s.incorrect === 0 ? s.perSecond : 0
-  const p99 = (s: KindStats | undefined | null) =>
-    s === null ? null : (s?.p99Ms ?? Number.POSITIVE_INFINITY)
+/** Tessera's figure over better-auth's; null when either is missing or better-auth's is 0. */
+const ratio = (tessera: number | null, betterAuth: number | null) =>
+  tessera === null || betterAuth === null || betterAuth === 0 ? null : tessera / betterAuth
+
+const compare = (measured: number, comparison: TargetCheck['comparison'], limit: number) =>
+  comparison === '>=' ? measured >= limit : comparison === '<=' ? measured <= limit : measured < limit
+
+const check =
+  (issue: number, applies: boolean) =>
+  (
+    target: string,
+    measured: number | null,
+    comparison: TargetCheck['comparison'],
+    limit: number,
+  ): TargetCheck => ({
+    issue,
+    target,
+    measured,
+    limit,
+    comparison,
+    met: measured === null ? null : compare(measured, comparison, limit),
+    applies,
+  })
+
+/** Issue 2, section 7 (set for PostgreSQL on this 2-core machine). */
+const issue2 = (tessera: RunResult): TargetCheck[] => {
+  const at = check(2, tessera.database === 'PostgreSQL')
+  const gs16 = stats(tessera, 'get-session c16', 'get-session')
   return [
-    check('get-session c16 req/s', served(gs16), '>=', 5000),
-    check('get-session c16 p99 ms', p99(gs16), '<', 10),
-    check('sign-in c16 req/s', served(stats(run, 'sign-in c16', 'sign-in')), '>=', 21),
-    check('sign-up c16 req/s', served(stats(run, 'sign-up c16', 'sign-up')), '>=', 20),
-    check('mixed c64 get-session p99 ms', p99(mixedGetSession), '<', 25),
-    check('mixed c64 sign-ins still served req/s', served(mixedSignIn), '>=', 1),
-    check('server peak RSS MB', run.peakRssBytes / MB, '<', 200),
+    at('get-session c16 req/s', served(gs16), '>=', 5000),
+    at('get-session c16 p99 ms', p99(gs16), '<', 10),
+    at('sign-in c16 req/s', served(stats(tessera, 'sign-in c16', 'sign-in')), '>=', 21),
+    at('sign-up c16 req/s', served(stats(tessera, 'sign-up c16', 'sign-up')), '>=', 20),
+    at('mixed c64 sign-ins still served req/s', served(stats(tessera, 'mixed c64', 'sign-in')), '>=', 1),
   ]
 }
+
+/** Issue 8: beside better-auth in the same run, on both databases. */
+const issue8 = ({ database, tessera, betterAuth }: DatabaseRuns): TargetCheck[] => {
+  const at = check(8, true)
+  const rateRatio = (scenario: string, kind: Kind) =>
+    ratio(served(stats(tessera, scenario, kind)), served(stats(betterAuth, scenario, kind)))
+  const mixedSignInP99 = ratio(
+    p99(stats(tessera, 'mixed c64', 'sign-in')),
+    p99(stats(betterAuth, 'mixed c64', 'sign-in')),
+  )
+  return [
+    at('sign-in c4 rate ÷ better-auth', rateRatio('sign-in c4', 'sign-in'), '>=', 0.97),
+    at('sign-in c16 rate ÷ better-auth', rateRatio('sign-in c16', 'sign-in'), '>=', 0.97),
+    at('sign-up c16 rate ÷ better-auth', rateRatio('sign-up c16', 'sign-up'), '>=', 0.97),
+    at('mixed c64 sign-in p99 ÷ better-auth', mixedSignInP99, '<=', 1),
+    at('mixed c64 get-session p99 ms', p99(stats(tessera, 'mixed c64', 'get-session')), '<', 25),
+    at('list-sessions c16 rate ÷ better-auth', rateRatio('list-sessions c16', 'list-sessions'), '>=', 15),
+    at('server peak RSS MB', tessera.peakRssBytes / MB, '<=', database === 'PostgreSQL' ? 200 : 400),
+  ]
+}
+
+/** Issue 11: the organization reads at concurrency 16 (set for PostgreSQL). */
+const issue11 = (tessera: RunResult): TargetCheck[] => {
+  const at = check(11, tessera.database === 'PostgreSQL')
+  return (
+    [
+      ['organization/list c16', 'organization/list'],
+      ['get-full-organization c16', 'get-full-organization'],
+      ['organization/has-permission c16', 'organization/has-permission'],
+    ] as const
+  ).flatMap(([scenario, kind]) => {
+    const found = stats(tessera, scenario, kind)
+    return [at(`${scenario} req/s`, served(found), '>=', 3000), at(`${scenario} p99 ms`, p99(found), '<', 15)]
+  })
+}
+
+export const checkTargets = (runs: DatabaseRuns): TargetCheck[] => [
+  ...issue2(runs.tessera),
+  ...issue8(runs),
+  ...issue11(runs.tessera),
+]
 
 const pad = (value: string, width: number) => value.padEnd(width)
 const padLeft = (value: string, width: number) => value.padStart(width)
 
-const number = (value: number): string => {
-  if (!Number.isFinite(value)) return '—'
+const number = (value: number | null): string => {
+  if (value === null || !Number.isFinite(value)) return '—'
   if (value >= 100) return Math.round(value).toLocaleString('en-US')
   if (value >= 10) return value.toFixed(1)
   return value.toFixed(2)
 }
 
 const COLUMNS = ['scenario', 'request', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'non-2xx', 'wrong', 'errors']
-const WIDTHS = [17, 12, 9, 8, 8, 8, 8, 6, 7]
+const WIDTHS = [32, 28, 9, 8, 8, 8, 8, 6, 7]
 // Above this many cores used by unrelated processes, the figures say more about them than us.
 const BUSY_MACHINE_CORES = 0.2
 
 const cpuCell = (cpu: CpuUse) =>
   [cpu.server, cpu.database, cpu.loadGenerator, cpu.other].map((cores) => cores.toFixed(2)).join(' / ')
 
-const row = (cells: readonly string[]): string =>
-  cells.map((cell, i) => (i < 2 ? pad(cell, WIDTHS[i] ?? 0) : padLeft(cell, WIDTHS[i] ?? 0))).join(' ')
+/** The first `left` cells are left-aligned text, the rest right-aligned figures. */
+const row = (cells: readonly string[], widths: readonly number[], left = 2): string =>
+  cells.map((cell, i) => (i < left ? pad(cell, widths[i] ?? 0) : padLeft(cell, widths[i] ?? 0))).join(' ')
 
-export const formatRun = (run: RunResult, targetsApply: boolean): string => {
+export const formatRun = (run: RunResult): string => {
   const lines = [
-    `── ${run.database}: ${run.users} users seeded in ${run.seedSeconds.toFixed(1)} s ──`,
-    `${row(COLUMNS)}   CPU cores: server / database / load generator / other`,
+    `── ${run.server} on ${run.database}: ${run.users} users seeded in ${run.seedSeconds.toFixed(1)} s ──`,
+    `${row(COLUMNS, WIDTHS)}   CPU cores: server / database / load generator / other`,
   ]
   for (const scenario of run.scenarios) {
     if (Object.keys(scenario.byKind).length === 0)
       lines.push(
-        `${row([scenario.name, '(no responses)', '', '', '', '', '', '', String(scenario.errors)])}   ${cpuCell(scenario.cpu)}`,
+        `${row([scenario.name, '(no responses)', '', '', '', '', '', '', String(scenario.errors)], WIDTHS)}   ${cpuCell(scenario.cpu)}`,
       )
     let first = true
     for (const [kind, s] of Object.entries(scenario.byKind)) {
       lines.push(
-        row([
-          first ? scenario.name : '',
-          kind,
-          number(s.perSecond),
-          number(s.p50Ms),
-          number(s.p99Ms),
-          number(s.maxMs),
-          String(s.non2xx),
-          String(s.incorrect),
-          first ? String(scenario.errors) : '',
-        ]) + (first ? `   ${cpuCell(scenario.cpu)}` : ''),
+        row(
+          [
+            first ? scenario.name : '',
+            kind,
+            number(s.perSecond),
+            number(s.p50Ms),
+            number(s.p99Ms),
+            number(s.maxMs),
+            String(s.non2xx),
+            String(s.incorrect),
+            first ? String(scenario.errors) : '',
+          ],
+          WIDTHS,
+        ) + (first ? `   ${cpuCell(scenario.cpu)}` : ''),
       )
       first = false
     }
@@ -121,19 +191,85 @@ export const formatRun = (run: RunResult, targetsApply: boolean): string => {
   lines.push(
     `server peak RSS: ${number(run.peakRssBytes / MB)} MB (after seeding ${number(run.seedPeakRssBytes / MB)}; ${rssSteps})`,
   )
-  const busiest = Math.max(...run.scenarios.map((s) => s.cpu.other))
+  for (const note of run.notes) lines.push(note)
+  const busiest = Math.max(0, ...run.scenarios.map((s) => s.cpu.other))
   if (busiest > BUSY_MACHINE_CORES)
     lines.push(
       `WARNING: other processes used up to ${busiest.toFixed(2)} cores during a scenario; figures are unreliable.`,
     )
-  lines.push('')
+  return lines.join('\n')
+}
+
+const SIDE_COLUMNS = [
+  'scenario',
+  'request',
+  'Tessera/s',
+  'b-a/s',
+  'ratio',
+  'T p99 ms',
+  'b-a p99',
+  'p99 ratio',
+]
+const SIDE_WIDTHS = [32, 28, 10, 10, 7, 9, 9, 9]
+
+/** Tessera beside better-auth, scenario by scenario; ratios are Tessera's over better-auth's. */
+export const formatComparison = ({
+  database,
+  tessera,
+  betterAuth,
+  betterAuthSkipped,
+}: DatabaseRuns): string => {
+  if (!betterAuth) return `── ${database}: better-auth not run (${betterAuthSkipped ?? 'skipped'}) ──`
+  const lines = [
+    `── ${database}: Tessera beside better-auth 1.7.5 (ratio = Tessera ÷ better-auth; wrong answers count as not served) ──`,
+    row(SIDE_COLUMNS, SIDE_WIDTHS),
+  ]
+  for (const scenario of betterAuth.scenarios) {
+    let first = true
+    for (const kind of Object.keys(scenario.byKind) as Kind[]) {
+      const ours = stats(tessera, scenario.name, kind)
+      const theirs = stats(betterAuth, scenario.name, kind)
+      lines.push(
+        row(
+          [
+            first ? scenario.name : '',
+            kind,
+            number(served(ours)),
+            number(served(theirs)),
+            number(ratio(served(ours), served(theirs))),
+            number(p99(ours)),
+            number(p99(theirs)),
+            number(ratio(p99(ours), p99(theirs))),
+          ],
+          SIDE_WIDTHS,
+        ),
+      )
+      first = false
+    }
+  }
   lines.push(
-    targetsApply ? 'Targets (issue 2, on PostgreSQL):' : 'Targets (set for PostgreSQL; shown for reference):',
+    row(
+      [
+        'server peak RSS MB',
+        '',
+        number(tessera.peakRssBytes / MB),
+        number(betterAuth.peakRssBytes / MB),
+        number(ratio(tessera.peakRssBytes, betterAuth.peakRssBytes)),
+      ],
+      SIDE_WIDTHS,
+    ),
   )
-  for (const t of checkTargets(run)) {
+  return lines.join('\n')
+}
+
+export const formatTargets = (runs: DatabaseRuns): string => {
+  const lines = [
+    `Targets on ${runs.database} (issues 2 and 11 are set for PostgreSQL; elsewhere for reference):`,
+  ]
+  for (const t of checkTargets(runs)) {
     const verdict = t.met === null ? 'not run' : t.met ? 'met' : 'MISSED'
     lines.push(
-      `  ${pad(t.target, 38)} ${padLeft(t.measured === null ? '—' : number(t.measured), 9)}  ${t.comparison} ${padLeft(String(t.limit), 5)}  ${verdict}`,
+      `  #${pad(String(t.issue), 3)} ${pad(t.target, 40)} ${padLeft(number(t.measured), 9)}  ${pad(t.comparison, 2)} ${padLeft(String(t.limit), 5)}  ${verdict}${t.applies ? '' : ' (reference)'}`,
     )
   }
   return lines.join('\n')

@@ -1,32 +1,49 @@
 /// `npm run bench`: starts Tessera as a separate process on PGlite (and on PostgreSQL when
-/// `BENCH_DATABASE_URL` or `BENCH_EMBEDDED_POSTGRES=1` is given), seeds users, drives the
-/// scenarios of issue 2 section 7, prints a table per database and writes
-/// bench/results/latest.json. Exits non-zero only when the harness itself fails, never for a
-/// missed target.
+/// `BENCH_DATABASE_URL` or `BENCH_EMBEDDED_POSTGRES=1` is given), seeds users, drives the scenarios,
+/// then does the same with better-auth 1.7.5 on the same database server (issue 8); prints a table
+/// per server and database, the two side by side, the issues' targets, and writes the figures to
+/// bench/results/latest.json. Exits non-zero only when the harness itself fails, never for a missed
+/// target.
 ///
 /// Settings: BENCH_USERS (1000), BENCH_DURATION and BENCH_WARMUP (10 and 2 seconds per scenario),
-/// BENCH_PGLITE=0 (skip PGlite), BENCH_ONLY (scenario name prefixes, comma-separated),
-/// BENCH_NODE_ARGS (node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+/// BENCH_PGLITE=0 (skip PGlite), BENCH_BETTER_AUTH=0 (skip better-auth), BENCH_ONLY (scenario name
+/// prefixes, comma-separated), BENCH_NODE_ARGS (node flags for Tessera, e.g.
+/// `--cpu-prof --cpu-prof-dir=/tmp/prof`), BENCH_RESULTS (where to write the JSON).
 
 import { mkdir, writeFile } from 'node:fs/promises'
 import { cpus, totalmem } from 'node:os'
+import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { seedApiKeys } from './api-keys.js'
+import { startBetterAuth } from './better-auth.js'
 import { type CpuProbe, type CpuUse, measureCpu, waitUntilIdle } from './cpu.js'
 import { type EmbeddedServer, startEmbeddedPostgres } from './embedded-postgres.js'
+import { BOTH, group, nothingToSeed, type ScenarioGroup, TESSERA_ONLY } from './groups.js'
 import { runScenario, type ScenarioSpec } from './load.js'
+import { NO_ORGANIZATIONS, organizationScenarios, seedOrganizations } from './organizations.js'
 import {
   checkTargets,
   type DatabaseLabel,
+  type DatabaseRuns,
+  formatComparison,
   formatRun,
+  formatTargets,
   type MeasuredScenario,
   type RunResult,
+  type ServerLabel,
 } from './report.js'
-import { scenarios } from './scenarios.js'
-import { emailFactory, seedUsers } from './seed.js'
+import {
+  apiKeyScenarios,
+  LIST_SESSIONS_PER_USER,
+  LIST_SESSIONS_USERS,
+  listSessionsScenarios,
+  sharedScenarios,
+  tesseraScenarios,
+} from './scenarios.js'
+import { type BenchUser, emailFactory, seedSessions, seedUsers } from './seed.js'
 import { type RunningServer, startServer } from './server.js'
 
-const RESULTS_DIR = fileURLToPath(new URL('../../bench/results/', import.meta.url))
+const DEFAULT_RESULTS = fileURLToPath(new URL('../../bench/results/latest.json', import.meta.url))
 const SEED_CONCURRENCY = 16
 
 type Settings = {
@@ -36,9 +53,11 @@ type Settings = {
   pglite: boolean
   databaseUrl: string | undefined
   embeddedPostgres: boolean
+  betterAuth: boolean
   nodeArgs: string[]
   /** Name prefixes of the scenarios to run (all when empty), e.g. `get-session,mixed`. */
   only: string[]
+  resultsFile: string
 }
 
 const positive = (env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number => {
@@ -57,11 +76,13 @@ const readSettings = (env: NodeJS.ProcessEnv): Settings => ({
   pglite: env.BENCH_PGLITE !== '0',
   databaseUrl: env.BENCH_DATABASE_URL?.trim() || undefined,
   embeddedPostgres: env.BENCH_EMBEDDED_POSTGRES === '1',
+  betterAuth: env.BENCH_BETTER_AUTH !== '0',
   nodeArgs: (env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
   only: (env.BENCH_ONLY ?? '')
     .split(',')
     .map((name) => name.trim())
     .filter(Boolean),
+  resultsFile: env.BENCH_RESULTS?.trim() ? resolve(env.BENCH_RESULTS.trim()) : DEFAULT_RESULTS,
 })
 
 // What must be undone if the run is interrupted or fails.
@@ -83,17 +104,65 @@ const guarded = async <T extends { stop(): Promise<void> }>(resource: T): Promis
   }
 }
 
+/** In the order they run; the shared ones first, on a server with nothing but its users. */
+const SCENARIO_GROUPS: readonly ScenarioGroup[] = [
+  group({
+    runsOn: BOTH,
+    unseeded: undefined,
+    seed: nothingToSeed,
+    scenarios: (_, { users, email, timing }) => sharedScenarios({ users, email, ...timing }),
+  }),
+  // list-sessions over users of its own: the sign-in scenarios add sessions to the seeded users.
+  group({
+    runsOn: BOTH,
+    unseeded: [] as BenchUser[],
+    seed: async ({ baseUrl, email }) => {
+      const users = await seedUsers(baseUrl, {
+        count: LIST_SESSIONS_USERS,
+        concurrency: LIST_SESSIONS_USERS,
+        email: (n) => email('sessions', n),
+      })
+      await seedSessions(baseUrl, users, LIST_SESSIONS_PER_USER, SEED_CONCURRENCY)
+      return users
+    },
+    scenarios: (users, { timing }) => listSessionsScenarios(users, timing),
+  }),
+  group({
+    runsOn: TESSERA_ONLY,
+    unseeded: undefined,
+    seed: nothingToSeed,
+    scenarios: (_, { users, email, timing }) => tesseraScenarios({ users, email, ...timing }),
+  }),
+  group({
+    runsOn: TESSERA_ONLY,
+    unseeded: { unlimited: [], limited: [] },
+    seed: ({ baseUrl, users }) => seedApiKeys(baseUrl, users),
+    scenarios: (keys, { timing }) => apiKeyScenarios(keys, timing),
+  }),
+  group({
+    runsOn: TESSERA_ONLY,
+    unseeded: NO_ORGANIZATIONS,
+    seed: async ({ baseUrl, users, email, notes }) => {
+      const organizations = await seedOrganizations(baseUrl, users, email)
+      notes.push(`organization members added by ${organizations.membersAddedBy}`)
+      return organizations
+    },
+    scenarios: (organizations, { timing }) => organizationScenarios(organizations, timing),
+  }),
+  // Issue 14's admin/list-users over 100,000 users goes here once bench/admin-users.ts exists
+  // (its own seeding; chosen with BENCH_ONLY=admin).
+]
+
 // `BENCH_ONLY=sign-in-c16` and `BENCH_ONLY='sign-in c16'` mean the same.
 const slug = (name: string) => name.replace(/\s+/g, '-')
 
-const chooseScenarios = (all: ScenarioSpec[], only: readonly string[]): ScenarioSpec[] => {
-  if (only.length === 0) return all
-  const chosen = all.filter((spec) => only.some((prefix) => slug(spec.name).startsWith(slug(prefix))))
-  if (chosen.length === 0)
-    throw new Error(
-      `BENCH_ONLY matches no scenario; they are: ${all.map((spec) => slug(spec.name)).join(', ')}`,
-    )
-  return chosen
+const isChosen = (name: string, only: readonly string[]) =>
+  only.length === 0 || only.some((prefix) => slug(name).startsWith(slug(prefix)))
+
+const assertSomethingChosen = (only: readonly string[]) => {
+  const all = SCENARIO_GROUPS.flatMap((g) => g.names)
+  if (!all.some((name) => isChosen(name, only)))
+    throw new Error(`BENCH_ONLY matches no scenario; they are: ${all.map(slug).join(', ')}`)
 }
 
 const benchScenario = async (
@@ -119,11 +188,19 @@ const benchScenario = async (
 
 type PostgresTarget = { url: string; pid(): number | undefined }
 
-const benchDatabase = async (database: DatabaseLabel, settings: Settings, postgres?: PostgresTarget) => {
-  console.log(`\n${database}: starting Tessera…`)
-  const server: RunningServer = await guarded(
-    await startServer({ ...(postgres ? { databaseUrl: postgres.url } : {}), nodeArgs: settings.nodeArgs }),
-  )
+const startFor = (label: ServerLabel, settings: Settings, postgres: PostgresTarget | undefined) =>
+  label === 'Tessera'
+    ? startServer({ ...(postgres ? { databaseUrl: postgres.url } : {}), nodeArgs: settings.nodeArgs })
+    : startBetterAuth(postgres ? { postgresUrl: postgres.url } : {})
+
+const benchServer = async (
+  label: ServerLabel,
+  database: DatabaseLabel,
+  settings: Settings,
+  postgres?: PostgresTarget,
+): Promise<RunResult> => {
+  console.log(`\n${label} on ${database}: starting…`)
+  const server: RunningServer = await guarded(await startFor(label, settings, postgres))
   try {
     const email = emailFactory()
     console.log(`  listening on ${server.baseUrl} (pid ${server.pid}); seeding ${settings.users} users…`)
@@ -136,29 +213,61 @@ const benchDatabase = async (database: DatabaseLabel, settings: Settings, postgr
     const seedSeconds = (Date.now() - seedStarted) / 1000
     const seedPeakRssBytes = server.peakRss()
     const results: MeasuredScenario[] = []
+    const notes: string[] = []
     const probe = { serverPid: server.pid, databasePid: () => postgres?.pid() }
-    const apiKeys = await seedApiKeys(server.baseUrl, users)
-    const chosen = chooseScenarios(scenarios({ ...settings, users, email, apiKeys }), settings.only)
-    for (const spec of chosen) {
-      process.stdout.write(`  ${spec.name}: ${spec.warmupSeconds} s warm-up + ${spec.durationSeconds} s… `)
-      const result = await benchScenario(server, spec, probe)
-      const summary = Object.entries(result.byKind)
-        .map(([kind, s]) => `${kind} ${Math.round(s.perSecond)}/s p99 ${s.p99Ms.toFixed(1)} ms`)
-        .join(', ')
-      console.log(summary || 'no responses')
-      results.push(result)
+    const timing = { durationSeconds: settings.durationSeconds, warmupSeconds: settings.warmupSeconds }
+    for (const scenarioGroup of SCENARIO_GROUPS) {
+      if (!scenarioGroup.runsOn.includes(label)) continue
+      if (!scenarioGroup.names.some((name) => isChosen(name, settings.only))) continue
+      const specs = await scenarioGroup.prepare({ baseUrl: server.baseUrl, users, email, timing, notes })
+      for (const spec of specs.filter((s) => isChosen(s.name, settings.only))) {
+        process.stdout.write(`  ${spec.name}: ${spec.warmupSeconds} s warm-up + ${spec.durationSeconds} s… `)
+        const result = await benchScenario(server, spec, probe)
+        const summary = Object.entries(result.byKind)
+          .map(([kind, s]) => `${kind} ${Math.round(s.perSecond)}/s p99 ${s.p99Ms.toFixed(1)} ms`)
+          .join(', ')
+        console.log(summary || 'no responses')
+        results.push(result)
+      }
     }
-    const run: RunResult = {
+    return {
+      server: label,
       database,
       users: settings.users,
       seedSeconds,
       seedPeakRssBytes,
       scenarios: results,
       peakRssBytes: server.peakRss(),
+      notes,
     }
-    return run
   } finally {
     await server.stop()
+  }
+}
+
+/** Tessera, then better-auth, on one database. */
+const benchDatabase = async (
+  database: DatabaseLabel,
+  settings: Settings,
+  postgres?: PostgresTarget,
+): Promise<DatabaseRuns> => {
+  const tessera = await benchServer('Tessera', database, settings, postgres)
+  if (!settings.betterAuth)
+    return { database, tessera, betterAuth: null, betterAuthSkipped: 'BENCH_BETTER_AUTH=0' }
+  if (
+    !SCENARIO_GROUPS.some(
+      (g) => g.runsOn.includes('better-auth') && g.names.some((n) => isChosen(n, settings.only)),
+    )
+  )
+    return { database, tessera, betterAuth: null, betterAuthSkipped: 'BENCH_ONLY picks no shared scenario' }
+  try {
+    const betterAuth = await benchServer('better-auth', database, settings, postgres)
+    return { database, tessera, betterAuth }
+  } catch (error) {
+    // Tessera's figures are kept; the run still ends non-zero (see main).
+    const reason = error instanceof Error ? error.message : String(error)
+    console.error(`\nbetter-auth on ${database} failed: ${reason}`)
+    return { database, tessera, betterAuth: null, betterAuthSkipped: `FAILED: ${reason.split('\n', 1)[0]}` }
   }
 }
 
@@ -181,23 +290,25 @@ const main = async () => {
   }
   console.log(
     `Tessera benchmark — ${machine.cpus} × ${machine.cpu}, node ${machine.node}; ` +
-      `${settings.users} users, ${settings.durationSeconds} s per scenario after ${settings.warmupSeconds} s warm-up`,
+      `${settings.users} users, ${settings.durationSeconds} s per scenario after ${settings.warmupSeconds} s warm-up` +
+      (settings.betterAuth ? '; better-auth 1.7.5 beside it' : ''),
   )
   // A typo in BENCH_ONLY should fail now, not after a minute of seeding.
-  chooseScenarios(
-    scenarios({ ...settings, users: [], email: () => '', apiKeys: { unlimited: [], limited: [] } }),
-    settings.only,
-  )
-  const runs: RunResult[] = []
+  assertSomethingChosen(settings.only)
+  const runs: DatabaseRuns[] = []
   if (settings.pglite) runs.push(await benchDatabase('PGlite', settings))
   const postgres = await postgresTarget(settings)
   if (postgres) runs.push(await benchDatabase('PostgreSQL', settings, postgres))
   else console.log('\n(PostgreSQL skipped: set BENCH_DATABASE_URL, or BENCH_EMBEDDED_POSTGRES=1.)')
   await cleanUp()
 
-  for (const run of runs) console.log(`\n${formatRun(run, run.database === 'PostgreSQL')}`)
-  await mkdir(RESULTS_DIR, { recursive: true })
-  const file = `${RESULTS_DIR}latest.json`
+  for (const run of runs) {
+    console.log(`\n${formatRun(run.tessera)}`)
+    if (run.betterAuth) console.log(`\n${formatRun(run.betterAuth)}`)
+    console.log(`\n${formatComparison(run)}`)
+    console.log(`\n${formatTargets(run)}`)
+  }
+  await mkdir(dirname(settings.resultsFile), { recursive: true })
   const json = {
     at: new Date().toISOString(),
     machine,
@@ -205,11 +316,13 @@ const main = async () => {
       users: settings.users,
       durationSeconds: settings.durationSeconds,
       warmupSeconds: settings.warmupSeconds,
+      only: settings.only,
     },
-    runs: runs.map((run) => ({ ...run, targets: checkTargets(run) })),
+    databases: runs.map((run) => ({ ...run, targets: checkTargets(run) })),
   }
-  await writeFile(file, `${JSON.stringify(json, null, 2)}\n`)
-  console.log(`\nWritten to ${file}`)
+  await writeFile(settings.resultsFile, `${JSON.stringify(json, null, 2)}\n`)
+  console.log(`\nWritten to ${settings.resultsFile}`)
+  if (runs.some((run) => run.betterAuthSkipped?.startsWith('FAILED'))) process.exitCode = 1
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -1,11 +1,15 @@
-/// The benchmark's scenarios (issue 2, section 7) and the requests each one sends.
+/// The benchmark's scenarios (issue 2 section 7, issues 8, 9, 12 and 14) and the requests each one
+/// sends; the organization scenarios are in bench/organizations.ts.
 
 import { BENCH_SERVER_KEY, type BenchApiKeys, SERVER_KEY_HEADER } from './api-keys.js'
-import type { ScenarioSpec, Shot } from './load.js'
+import type { ScenarioSpec, Shot, Timing } from './load.js'
 import { type BenchUser, signInBody, signUpBody } from './seed.js'
+import { isRecord, JSON_HEADERS, parse, rotate } from './shots.js'
 
-const JSON_HEADERS = { 'content-type': 'application/json' }
 const MIXED_SIGN_IN_SHARE = 0.1
+/** list-sessions: users with this many sessions each (issue 8), and how many such users. */
+export const LIST_SESSIONS_PER_USER = 20
+export const LIST_SESSIONS_USERS = 8
 
 export type ScenarioSettings = {
   users: readonly BenchUser[]
@@ -13,20 +17,7 @@ export type ScenarioSettings = {
   warmupSeconds: number
   /** A run-unique email for the n-th sign-up of the sign-up scenario. */
   email(label: string, n: number): string
-  /** Keys for the api-key/verify scenarios; none skips them. */
-  apiKeys?: BenchApiKeys
 }
-
-const parse = (body: string): unknown => {
-  try {
-    return JSON.parse(body)
-  } catch {
-    return undefined
-  }
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null
 
 const userEmailOf = (value: unknown): unknown =>
   isRecord(value) && isRecord(value.user) ? value.user.email : undefined
@@ -61,16 +52,6 @@ const hasSessionAndJwtOf = (email: string) => (body: string, headers: Record<str
 const hasJwtFor = (email: string) => (body: string) => {
   const value = parse(body)
   return isRecord(value) && isJwtFor(email, value.token)
-}
-
-const rotate = <T>(items: readonly T[]) => {
-  let index = 0
-  return (): T => {
-    const item = items[index % items.length]
-    if (item === undefined) throw new Error('no users to rotate over')
-    index += 1
-    return item
-  }
 }
 
 /** A GET for each request, rotating over the users; `request` names what to send and check. */
@@ -155,7 +136,8 @@ const mixedShots = (users: readonly BenchUser[]) => {
   return (): Shot => (Math.random() < MIXED_SIGN_IN_SHARE ? signIn() : getSession())
 }
 
-export const scenarios = (settings: ScenarioSettings): ScenarioSpec[] => {
+/** The scenarios run against Tessera and better-auth alike (issue 2 section 7, issue 8). */
+export const sharedScenarios = (settings: ScenarioSettings): ScenarioSpec[] => {
   const { users, durationSeconds, warmupSeconds } = settings
   const timing = { durationSeconds, warmupSeconds }
   return [
@@ -165,6 +147,8 @@ export const scenarios = (settings: ScenarioSettings): ScenarioSpec[] => {
       ...timing,
       next: getSessionShots(users),
     })),
+    // Issue 9: bearer mode on the hot path (better-auth with its bearer plugin).
+    { name: 'get-session bearer c16', connections: 16, ...timing, next: getSessionBearerShots(users) },
     ...[4, 16].map((connections) => ({
       name: `sign-in c${connections}`,
       connections,
@@ -178,17 +162,42 @@ export const scenarios = (settings: ScenarioSettings): ScenarioSpec[] => {
       next: signUpShots((n) => settings.email('signup', n)),
     },
     { name: 'mixed c64', connections: 64, ...timing, next: mixedShots(users) },
-    // Issue 9: bearer mode on the hot path.
-    { name: 'get-session bearer c16', connections: 16, ...timing, next: getSessionBearerShots(users) },
+  ]
+}
+
+/** Scenarios for Tessera's own features, over the seeded users alone. */
+export const tesseraScenarios = (settings: ScenarioSettings): ScenarioSpec[] => {
+  const { users, durationSeconds, warmupSeconds } = settings
+  const timing = { durationSeconds, warmupSeconds }
+  return [
     // Issue 9: the JWT on the hot path.
     { name: 'get-session+jwt c16', connections: 16, ...timing, next: getSessionWithJwtShots(users) },
     { name: 'token c16', connections: 16, ...timing, next: tokenShots(users) },
-    // Issue 12: API-key verification over the server API, with and without a usage limit.
-    ...(settings.apiKeys ? apiKeyScenarios(settings.apiKeys, timing) : []),
     // Issue 14: an operator's search in the user directory (through the server API's key).
     { name: 'admin/list-users search c16', connections: 16, ...timing, next: listUsersShots(users) },
   ]
 }
+
+/**
+ * list-sessions for users with LIST_SESSIONS_PER_USER sessions each (issue 8): right when the
+ * answer holds exactly that many sessions, all of that user.
+ */
+const listSessionsShots = (users: readonly BenchUser[]) =>
+  getShots('list-sessions', '/api/auth/list-sessions', (user) => ({
+    headers: { cookie: user.cookie },
+    isCorrect: (body) => {
+      const value = parse(body)
+      return (
+        Array.isArray(value) &&
+        value.length === LIST_SESSIONS_PER_USER &&
+        value.every((session) => isRecord(session) && session.userId === user.id)
+      )
+    },
+  }))(users)
+
+export const listSessionsScenarios = (users: readonly BenchUser[], timing: Timing): ScenarioSpec[] => [
+  { name: 'list-sessions c16', connections: 16, ...timing, next: listSessionsShots(users) },
+]
 
 /**
  * list-users searching a part of a seeded address (contains, any case), first page with the total;
@@ -218,7 +227,8 @@ const listUsersShots = (users: readonly BenchUser[]) => {
   }
 }
 
-const apiKeyScenarios = (keys: BenchApiKeys, timing: { durationSeconds: number; warmupSeconds: number }) =>
+/** Issue 12: API-key verification over the server API, with and without a usage limit. */
+export const apiKeyScenarios = (keys: BenchApiKeys, timing: Timing): ScenarioSpec[] =>
   [16, 64].flatMap((connections) => [
     { name: `api-key/verify c${connections}`, connections, ...timing, next: verifyShots(keys.unlimited) },
     {

@@ -1,6 +1,8 @@
-/// Signs up the benchmark's users over HTTP and keeps each one's session cookie.
+/// Signs up the benchmark's users over HTTP and keeps each one's session cookie; signs some of them
+/// in again for the list-sessions scenario.
 
 import { randomBytes } from 'node:crypto'
+import { isRecord, JSON_HEADERS, parse } from './shots.js'
 
 const SESSION_COOKIE = 'better-auth.session_token'
 const PROGRESS_EVERY_MS = 5_000
@@ -8,7 +10,7 @@ const PROGRESS_EVERY_MS = 5_000
 export const BENCH_PASSWORD = 'bench-password-0123456789'
 
 /** `bearer`: the signed token from `set-auth-token`, for `Authorization: Bearer`. */
-export type BenchUser = { email: string; cookie: string; bearer: string }
+export type BenchUser = { id: string; email: string; cookie: string; bearer: string }
 
 /** Emails unique to one run, so a reused PostgreSQL database never reports duplicates. */
 export const emailFactory = () => {
@@ -27,23 +29,37 @@ const sessionCookieOf = (response: Response): string | undefined =>
     .map((header) => header.split(';', 1)[0] ?? '')
     .find((pair) => pair.startsWith(`${SESSION_COOKIE}=`))
 
-const signUp = async (baseUrl: string, email: string): Promise<BenchUser> => {
-  const response = await fetch(`${baseUrl}/api/auth/sign-up/email`, {
+const userIdIn = (text: string): string | undefined => {
+  const body = parse(text)
+  return isRecord(body) && isRecord(body.user) && typeof body.user.id === 'string' ? body.user.id : undefined
+}
+
+// With the page's Origin, as from a browser: better-auth refuses a sign-up or sign-in without one.
+const post = (baseUrl: string, path: string, body: string) =>
+  fetch(`${baseUrl}/api/auth${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: signUpBody(email),
+    headers: { ...JSON_HEADERS, origin: new URL(baseUrl).origin },
+    body,
   })
+
+const signUp = async (baseUrl: string, email: string): Promise<BenchUser> => {
+  const response = await post(baseUrl, '/sign-up/email', signUpBody(email))
   const text = await response.text()
+  const id = userIdIn(text)
   const cookie = sessionCookieOf(response)
   const bearer = response.headers.get('set-auth-token')
-  if (!response.ok || !cookie || !bearer)
+  if (!response.ok || !id || !cookie || !bearer)
     throw new Error(`sign-up of ${email} failed: ${response.status} ${text}`)
-  return { email, cookie, bearer }
+  return { id, email, cookie, bearer }
 }
 
 export const seedUsers = async (
   baseUrl: string,
-  options: { count: number; concurrency: number; email: (n: number) => string },
+  options: {
+    count: number
+    concurrency: number
+    email: (n: number) => string
+  },
 ): Promise<BenchUser[]> => {
   const users: BenchUser[] = new Array(options.count)
   const started = Date.now()
@@ -68,4 +84,32 @@ export const seedUsers = async (
     `  seeded ${options.count} users in ${seconds.toFixed(1)} s (${(options.count / seconds).toFixed(1)}/s)`,
   )
   return users
+}
+
+/**
+ * Signs each user in until they hold `sessions` sessions (the sign-up's and the new ones, each as
+ * from a device of its own), for list-sessions.
+ */
+export const seedSessions = async (
+  baseUrl: string,
+  users: readonly BenchUser[],
+  sessions: number,
+  concurrency: number,
+): Promise<void> => {
+  const started = Date.now()
+  const signIns = users.flatMap((user) => Array.from({ length: sessions - 1 }, () => user))
+  let next = 0
+  const worker = async () => {
+    while (next < signIns.length) {
+      const user = signIns[next++] as BenchUser
+      const response = await post(baseUrl, '/sign-in/email', signInBody(user.email))
+      const text = await response.text()
+      if (!response.ok || userIdIn(text) !== user.id)
+        throw new Error(`sign-in of ${user.email} failed: ${response.status} ${text}`)
+    }
+  }
+  await Promise.all(Array.from({ length: concurrency }, worker))
+  console.log(
+    `  gave ${users.length} users ${sessions} sessions each in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  )
 }

@@ -1,5 +1,7 @@
-/// Runs Tessera as its own process (so the load generator never shares its event loop), waits
-/// until it answers, and watches its memory through /proc.
+/// Runs a server under test as its own process (so the load generator never shares its event
+/// loop), after its `migrate` step in another process, waits until it answers `/api/auth/ok`, and
+/// watches its memory through /proc. Tessera is one such server; better-auth (bench/better-auth.ts)
+/// the other.
 
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -34,6 +36,17 @@ export type RunningServer = {
   stop(): Promise<void>
 }
 
+/** A server program with `migrate` and `serve` commands, run in `workDir` (removed at the end). */
+export type ServerProgram = {
+  label: string
+  script: string
+  workDir: string
+  port: number
+  env: NodeJS.ProcessEnv
+  nodeArgs: readonly string[]
+}
+
+/** Tessera: `node dist/app/cli/main.js serve` in a fresh directory, as deployed. */
 export const startServer = async (options: ServerOptions): Promise<RunningServer> => {
   // The working directory is a fresh one too, so no `.env` or `tessera.config.json` leaks in.
   const workDir = await mkdtemp(join(tmpdir(), 'tessera-bench-'))
@@ -41,12 +54,23 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
   if (process.env.BENCH_CONFIG)
     await writeFile(join(workDir, 'tessera.config.json'), process.env.BENCH_CONFIG)
   const port = await freePort()
-  const env = serverEnv(port, workDir, options.databaseUrl)
-  await migrate(workDir, env).catch(async (error: unknown) => {
+  return startProgram({
+    label: 'tessera',
+    script: MAIN,
+    workDir,
+    port,
+    env: serverEnv(port, workDir, options.databaseUrl),
+    nodeArgs: options.nodeArgs,
+  })
+}
+
+export const startProgram = async (program: ServerProgram): Promise<RunningServer> => {
+  const { workDir, env } = program
+  await migrate(program).catch(async (error: unknown) => {
     await rm(workDir, { recursive: true, force: true })
     throw error
   })
-  const child = spawn(process.execPath, [...options.nodeArgs, MAIN, 'serve'], {
+  const child = spawn(process.execPath, [...program.nodeArgs, program.script, 'serve'], {
     cwd: workDir,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -57,7 +81,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
   void exited.then((code) => {
     exitCode = code
   })
-  const baseUrl = `http://127.0.0.1:${port}`
+  const baseUrl = `http://127.0.0.1:${program.port}`
   const cleanup = () => rm(workDir, { recursive: true, force: true })
   try {
     await waitUntilReady(baseUrl, () => exitCode !== undefined)
@@ -66,7 +90,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
     await exited
     await cleanup()
     throw new Error(
-      `${error instanceof Error ? error.message : String(error)}\nServer output:\n${log.join('\n')}`,
+      `${program.label}: ${error instanceof Error ? error.message : String(error)}\nServer output:\n${log.join('\n')}`,
     )
   }
   const pid = child.pid ?? 0
@@ -77,7 +101,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
     peakRss: memory.peak,
     assertAlive() {
       if (exitCode !== undefined)
-        throw new Error(`the server exited (code ${exitCode}) during the benchmark:\n${log.join('\n')}`)
+        throw new Error(`${program.label} exited (code ${exitCode}) during the benchmark:\n${log.join('\n')}`)
     },
     async stop() {
       memory.stop()
@@ -96,34 +120,42 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
  * Creates the database beforehand in a process of its own: PGlite's one-off initdb leaves some
  * 800 MB resident for the life of the process that ran it, which says nothing about serving.
  */
-const migrate = (cwd: string, env: NodeJS.ProcessEnv): Promise<void> =>
+const migrate = ({ label, script, workDir, env }: ServerProgram): Promise<void> =>
   new Promise((resolve, reject) => {
-    execFile(process.execPath, [MAIN, 'migrate'], { cwd, env }, (error, _stdout, stderr) =>
-      error ? reject(new Error(`tessera migrate failed: ${error.message}\n${stderr}`)) : resolve(),
+    execFile(process.execPath, [script, 'migrate'], { cwd: workDir, env }, (error, _stdout, stderr) =>
+      error ? reject(new Error(`${label} migrate failed: ${error.message}\n${stderr}`)) : resolve(),
     )
   })
 
-const serverEnv = (port: number, workDir: string, databaseUrl: string | undefined): NodeJS.ProcessEnv => {
+/**
+ * What every server under test starts with: this environment (e.g. `UV_THREADPOOL_SIZE`) without
+ * a database of its own choosing, production mode, its port and its address.
+ */
+export const baseServerEnv = (port: number): NodeJS.ProcessEnv => {
   const { DATABASE_URL: _ignored, ...inherited } = process.env
   return {
     ...inherited,
     // As deployed; only the start-up warnings differ from development.
     NODE_ENV: 'production',
     PORT: String(port),
-    HOST: '127.0.0.1',
     BASE_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: join(workDir, 'data'),
-    LOG_LEVEL: 'warn',
-    AUTH_SECRET: randomBytes(24).toString('hex'),
-    RATE_LIMIT: 'off',
-    // The API-key scenarios verify over the server API (bench/api-keys.ts).
-    SERVER_KEYS: `bench=${BENCH_SERVER_KEY}`,
-    // Production refuses to start without a mail transport; the benchmark sends no mail, so a port
-    // nothing listens on will do.
-    SMTP_URL: 'smtp://127.0.0.1:9',
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   }
 }
+
+const serverEnv = (port: number, workDir: string, databaseUrl: string | undefined): NodeJS.ProcessEnv => ({
+  ...baseServerEnv(port),
+  HOST: '127.0.0.1',
+  DATA_DIR: join(workDir, 'data'),
+  LOG_LEVEL: 'warn',
+  AUTH_SECRET: randomBytes(24).toString('hex'),
+  RATE_LIMIT: 'off',
+  // The API-key scenarios verify over the server API (bench/api-keys.ts).
+  SERVER_KEYS: `bench=${BENCH_SERVER_KEY}`,
+  // Production refuses to start without a mail transport; the benchmark sends no mail, so a port
+  // nothing listens on will do.
+  SMTP_URL: 'smtp://127.0.0.1:9',
+  ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+})
 
 const keepTail = (child: ChildProcess): string[] => {
   const lines: string[] = []

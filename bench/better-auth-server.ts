@@ -1,0 +1,95 @@
+/// The better-auth 1.7.5 server the benchmark measures Tessera against (issue 8), run as its own
+/// process as Tessera is: email and password and the bearer plugin (Tessera answers bearer tokens
+/// too), everything else at better-auth's defaults
+/// (scrypt N=16384 r=16 p=1, 64-byte key, on libuv's thread pool, the same as Tessera; sessions read
+/// from the database on every request, no cookie cache), except that its rate limiter is off as
+/// Tessera's is (`RATE_LIMIT=off`) and telemetry is off.
+///
+///   node dist/bench/better-auth-server.js migrate   creates the tables (better-auth's getMigrations)
+///   node dist/bench/better-auth-server.js serve     answers on 127.0.0.1:$PORT under /api/auth
+///
+/// Its database: `DATABASE_URL` (PostgreSQL, a pool of 10 connections as Tessera's), or else PGlite
+/// in `PGLITE_DIR` through Tessera's own PGlite dialect (the embedded default's counterpart: same
+/// engine, one connection lent to one caller at a time). Like Tessera, PGlite's initdb runs in the
+/// `migrate` process so its memory does not count against serving.
+
+import { createServer } from 'node:http'
+import { PGlite } from '@electric-sql/pglite'
+import { type BetterAuthOptions, betterAuth } from 'better-auth'
+import { getMigrations } from 'better-auth/db/migration'
+import { toNodeHandler } from 'better-auth/node'
+import { bearer } from 'better-auth/plugins/bearer'
+import pg from 'pg'
+import { pgliteDialect } from '../infra/db/pglite-dialect.js'
+
+const POOL_SIZE = 10
+
+const required = (name: string): string => {
+  const value = process.env[name]
+  if (!value) throw new Error(`${name} is required`)
+  return value
+}
+
+type Database = { options: BetterAuthOptions['database']; close(): Promise<void> }
+
+const openDatabase = async (): Promise<Database> => {
+  const url = process.env.DATABASE_URL
+  if (url) {
+    const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE })
+    pool.on('error', () => {})
+    return { options: pool, close: () => pool.end() }
+  }
+  const client = await PGlite.create({ dataDir: required('PGLITE_DIR') })
+  return {
+    options: { dialect: pgliteDialect(client, { closeClient: false }), type: 'postgres', transaction: true },
+    close: () => client.close(),
+  }
+}
+
+const authOptions = (database: BetterAuthOptions['database']): BetterAuthOptions => ({
+  database,
+  secret: required('BETTER_AUTH_SECRET'),
+  baseURL: required('BASE_URL'),
+  emailAndPassword: { enabled: true },
+  plugins: [bearer()],
+  rateLimit: { enabled: false },
+  telemetry: { enabled: false },
+  logger: { level: 'warn' },
+})
+
+const migrate = async () => {
+  const database = await openDatabase()
+  try {
+    const { runMigrations } = await getMigrations(authOptions(database.options))
+    await runMigrations()
+  } finally {
+    await database.close()
+  }
+}
+
+const serve = async () => {
+  const database = await openDatabase()
+  const auth = betterAuth(authOptions(database.options))
+  const server = createServer(toNodeHandler(auth))
+  // Fastify's default (Node's own is 5 s), so both servers keep idle connections alike.
+  server.keepAliveTimeout = 72_000
+  await new Promise<void>((resolve) => server.listen(Number(required('PORT')), '127.0.0.1', resolve))
+  const stop = () => {
+    server.close()
+    server.closeAllConnections()
+    void database.close().finally(() => process.exit(0))
+  }
+  process.once('SIGTERM', stop)
+  process.once('SIGINT', stop)
+}
+
+const command = process.argv[2]
+const run = command === 'migrate' ? migrate : command === 'serve' ? serve : undefined
+if (!run) {
+  console.error('Usage: better-auth-server.js migrate|serve')
+  process.exit(2)
+}
+run().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error))
+  process.exit(1)
+})
