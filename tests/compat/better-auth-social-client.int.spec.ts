@@ -1,7 +1,8 @@
 /// Compatibility: better-auth 1.7.5's own client drives social sign-in on a Tessera on loopback,
 /// against a real OpenID provider (oidc-provider): `signIn.social` for the authorization URL, the
 /// provider's pages walked by a fetch browser, the callback with the client's cookies, then
-/// `listAccounts`, `linkSocial`, `unlinkAccount` and `getAccessToken` as the client sends them.
+/// `listAccounts`, `linkSocial`, `unlinkAccount` (a provider's account or the password's) and
+/// `getAccessToken` as the client sends them.
 
 import { createAuthClient } from 'better-auth/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -106,5 +107,23 @@ describe('better-auth 1.7.5 client: social sign-in against Tessera (pglite, loop
     expect((await laptop.client.listAccounts()).data?.map((account) => account.providerId)).toEqual([
       'credential',
     ])
+  })
+
+  it('unlinks the password (the credential account) with unlinkAccount, the provider left as the way in', async () => {
+    provider.people.set('cy-acme', { email: 'cy@example.com', emailVerified: true, name: 'Cy' })
+    const laptop = device()
+    await laptop.client.signUp.email({ name: 'Cy', email: 'cy@example.com', password: PASSWORD })
+    const link = await laptop.client.linkSocial({ provider: 'acme' as 'github', callbackURL: '/settings' })
+    expect(await laptop.returnFrom((link.data as { url: string }).url, 'cy-acme')).toBe('/settings')
+    const listed = (await laptop.client.listAccounts()).data ?? []
+    const credential = listed.find((account) => account.providerId === 'credential')
+    const unlinked = await laptop.client.unlinkAccount({ accountId: credential?.id ?? '' })
+    expect(unlinked.error).toBeNull()
+    const left = (await laptop.client.listAccounts()).data ?? []
+    expect(left.map((account) => account.providerId)).toEqual(['acme'])
+    const byPassword = await device().client.signIn.email({ email: 'cy@example.com', password: PASSWORD })
+    expect(byPassword.error).toMatchObject({ status: 401, code: 'INVALID_EMAIL_OR_PASSWORD' })
+    const last = await laptop.client.unlinkAccount({ accountId: left[0]?.id ?? '' })
+    expect(last.error).toMatchObject({ status: 400, code: 'FAILED_TO_UNLINK_LAST_ACCOUNT' })
   })
 })
