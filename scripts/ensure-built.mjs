@@ -37,10 +37,10 @@ const serverStamp = join(root, 'dist', '.built')
 const serverSources = ['app', 'domain', 'command-api', 'query-api', 'projections', 'infra', 'bench']
 // The browser tests run the server from its sources: they need only the portal (`--portal-only`).
 const portalOnly = process.argv.includes('--portal-only')
-if (
-  (!portalOnly && newest(serverSources, skip) > stampTime(serverStamp)) ||
+const serverStale = () =>
+  newest(serverSources, skip) > stampTime(serverStamp) ||
   stampTime(join(root, 'tsconfig.json')) > stampTime(serverStamp)
-) {
+if (!portalOnly && serverStale()) {
   console.log('Building the server…')
   run([join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'])
   writeFileSync(serverStamp, new Date().toISOString())
