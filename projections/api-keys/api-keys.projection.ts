@@ -8,6 +8,7 @@ import type { Transaction } from 'kysely'
 import type { ApiKeyEvent } from '../../domain/api-key/api-key.js'
 import type { Database } from '../database.js'
 import type { Projection } from '../projection.js'
+import { recordApiKeyRevocations } from './api-key-revocations.js'
 import type { ApiKeyUsageTable } from './api-keys.table.js'
 
 type Tables = Database & { tessera_api_key_usage: ApiKeyUsageTable }
@@ -22,6 +23,9 @@ export const apiKeysProjection: Projection = {
   async apply(untyped, recorded) {
     const trx = untyped as unknown as Transaction<Tables>
     const at = new Date(recorded.metadata.at)
+    // Live, the append already wrote these inline; a replay (which runs no inline hook) needs them so
+    // the usage rows of keys that went are marked revoked, and swept, instead of left behind.
+    await recordApiKeyRevocations(trx, [recorded])
     if (recorded.type === 'user.deleted') {
       const { userId } = recorded.data as { userId: string }
       await trx.deleteFrom('api_keys').where('user_id', '=', userId).execute()
