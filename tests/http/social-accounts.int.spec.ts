@@ -113,6 +113,7 @@ describe('account linking, unlinking and sign-up as configured (real OpenID prov
           allowDifferentEmails: true,
           allowUnlinkingAll: true,
           updateUserInfoOnLink: true,
+          requireLocalEmailVerified: false,
         },
       },
       socialProviders: {
@@ -127,6 +128,14 @@ describe('account linking, unlinking and sign-up as configured (real OpenID prov
       socialProviders: { acme: acme(issuer, { disableSignUp: true }) },
     }),
   )
+  // Linking only when the signed-in user asks (link-social).
+  const explicitOnly = tesseraBeside(
+    () => provider,
+    (issuer) => ({
+      account: { accountLinking: { disableImplicitLinking: true } },
+      socialProviders: { acme: acme(issuer) },
+    }),
+  )
   const person = (
     login: string,
     emailVerified = true,
@@ -136,16 +145,18 @@ describe('account linking, unlinking and sign-up as configured (real OpenID prov
   const errorOf = (location: string) => new URL(location, 'http://x').searchParams.get('error')
 
   beforeAll(async () => {
-    const ports = [await freePort(), await freePort(), await freePort()]
+    const ports = [await freePort(), await freePort(), await freePort(), await freePort()]
     provider = await startProvider(ports.map((port) => `http://127.0.0.1:${port}/api/auth/callback/acme`))
     await defaults.start(ports[0] as number)
     await permissive.start(ports[1] as number)
     await closed.start(ports[2] as number)
+    await explicitOnly.start(ports[3] as number)
   })
   afterAll(async () => {
     await defaults.close()
     await permissive.close()
     await closed.close()
+    await explicitOnly.close()
     await provider?.close()
   })
 
@@ -254,6 +265,18 @@ describe('account linking, unlinking and sign-up as configured (real OpenID prov
       expect(await defaults.session(other)).toMatchObject({ name: 'Local' })
     })
 
+    it('requireLocalEmailVerified: false links to an unverified local address the provider verified', async () => {
+      const userId = await permissive.signUp(webBrowser(), 'bo@example.com')
+      person('bo')
+      const browser = webBrowser()
+      expect(await permissive.walk(browser, '/sign-in/social', 'bo')).toBe('/dashboard')
+      // The provider verified the same address: it counts as verified here now.
+      expect(await permissive.session(browser)).toMatchObject({ id: userId, emailVerified: true })
+      // better-auth's default refuses the same.
+      await defaults.signUp(webBrowser(), 'bo@example.com')
+      expect(errorOf(await defaults.walk(webBrowser(), '/sign-in/social', 'bo'))).toBe('account_not_linked')
+    })
+
     it('enabled: false links nothing, neither by email nor by link-social', async () => {
       const browser = webBrowser()
       const userId = await closed.signUp(browser, 'uma@example.com')
@@ -264,6 +287,24 @@ describe('account linking, unlinking and sign-up as configured (real OpenID prov
         '/oops?error=unable_to_link_account',
       )
       expect((await closed.accounts(browser)).map((account) => account.providerId)).toEqual(['credential'])
+    })
+  })
+
+  describe('accountLinking: explicit linking only', () => {
+    it('disableImplicitLinking: no link by email at sign-in, link-social still links', async () => {
+      const browser = webBrowser()
+      const userId = await explicitOnly.signUp(browser, 'ana@example.com')
+      await explicitOnly.verify(userId, 'ana@example.com')
+      person('ana')
+      expect(errorOf(await explicitOnly.walk(webBrowser(), '/sign-in/social', 'ana'))).toBe(
+        'account_not_linked',
+      )
+      expect(await explicitOnly.walk(browser, '/link-social', 'ana', { callbackURL: '/settings' })).toBe(
+        '/settings',
+      )
+      const again = webBrowser()
+      expect(await explicitOnly.walk(again, '/sign-in/social', 'ana')).toBe('/dashboard')
+      expect((await explicitOnly.session(again))?.id).toBe(userId)
     })
   })
 
