@@ -5,6 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { apiKeyStream } from '../../domain/api-key/api-key.js'
+import { findUsage } from '../../projections/api-keys/api-keys.repository.js'
 import { browserFor, devicesFor } from '../support/browser.js'
 import { startTessera, type TestTessera } from '../support/tessera.js'
 
@@ -380,5 +381,36 @@ describe('with the clock moving', () => {
     const used = (await eventsOf(key.id)).filter((event) => event.type === 'api-key.used')
     expect(used).toHaveLength(1)
     expect(used[0]?.data).toMatchObject({ keyId: key.id, count: 6 })
+  })
+
+  it("records uses another instance still held when a key went, once the sweep removes the key's counters", async () => {
+    const ada = await signedUp()
+    const key = await serverCreate({ userId: ada.userId, rateLimitEnabled: false })
+    expect((await verify(key.key)).valid).toBe(true)
+    expect((await ada.post('/api-key/delete', { keyId: key.id })).status).toBe(200)
+    // Another instance answered two verifications just before it learnt of the deletion.
+    tessera.ctx.apiKeyUses.count(key.id, tessera.ctx.clock())
+    tessera.ctx.apiKeyUses.count(key.id, tessera.ctx.clock())
+    await tessera.ctx.apiKeyUses.flush()
+    const usageRow = () => findUsage(tessera.ctx.db, key.id)
+    expect(await usageRow()).toMatchObject({ revoked_at: expect.any(Date), unrecorded_uses: 2 })
+    await tessera.ctx.apiKeyUses.sweep()
+    expect(await usageRow()).not.toBeNull()
+    advance(3 * 60 * 1000)
+    await tessera.ctx.apiKeyUses.sweep()
+    expect(await usageRow()).toBeNull()
+    const events = await eventsOf(key.id)
+    expect(events.map((event) => event.type)).toEqual([
+      'api-key.created',
+      'api-key.used',
+      'api-key.deleted',
+      'api-key.used',
+    ])
+    expect(events.map((event) => (event.data as { count?: number }).count)).toEqual([
+      undefined,
+      1,
+      undefined,
+      2,
+    ])
   })
 })
