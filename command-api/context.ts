@@ -11,6 +11,13 @@ import type { ApiKeyCache } from './api-key/api-key-cache.js'
 import type { ApiKeyUses } from './api-key/api-key-uses.js'
 import type { Handle } from './shared/handle.js'
 
+export type PersonKeys = {
+  /** The unique-claim key: a rotation of AUTH_SECRET re-wraps it but never changes it. */
+  claimKey(): Promise<Buffer>
+  /** False once the subject was erased (its key can never seal again); a key is made if none yet. */
+  canSeal(subject: string): Promise<boolean>
+}
+
 export type CommandContext = {
   config: Config
   db: Kysely<Database>
@@ -20,6 +27,8 @@ export type CommandContext = {
   clock: () => Date
   /** Erases a deleted user's personal data from the log (destroys their data key). */
   eraseUser: (userId: string) => Promise<void>
+  /** What use cases that name a person's key themselves (invitees, by address) need of the keyring. */
+  personKeys: PersonKeys
   /** API keys by hash, where this process may trust a cache (it projects); null elsewhere. */
   apiKeyCache: ApiKeyCache | null
   /** Uses of API keys counted in memory and written in batches (api-key/api-key-uses.ts). */

@@ -10,6 +10,7 @@ import {
   type JwtKeySet,
   KEY_REFRESH_INTERVAL_MS,
 } from '../../command-api/jwt/jwt-key-set.js'
+import type { PersonKeys } from '../../command-api/context.js'
 import { sessionUpkeepFor } from '../../command-api/sessions/session-upkeep.js'
 import { createHandle } from '../../command-api/shared/handle.js'
 import { createReadYourWrites } from '../../command-api/shared/read-your-writes.js'
@@ -20,7 +21,11 @@ import { createKurrentDbEventStore } from '../../infra/event-store/kurrentdb/kur
 import { openKurrentLog } from '../../infra/event-store/kurrentdb/open-kurrentdb.js'
 import { withPersonalDataEncryption } from '../../infra/event-store/personal-data/encrypting-event-store.js'
 import { eraseInline, eraseSubject } from '../../infra/event-store/personal-data/erasure.js'
-import { createKeyring, type Keyring } from '../../infra/event-store/personal-data/keyring.js'
+import {
+  createKeyring,
+  type Keyring,
+  SubjectErasedError,
+} from '../../infra/event-store/personal-data/keyring.js'
 import { createSqlEventStore, type InlineProjection } from '../../infra/event-store/sql-event-store.js'
 import { createMailTransport } from '../../infra/mail/create-transport.js'
 import type { MailTransport } from '../../infra/mail/mail.js'
@@ -152,6 +157,14 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
   })
   // Crypto-shredding: with the user's data key gone, their personal data in the log is unreadable.
   const eraseUser = (userId: string) => eraseSubject(keyring, userId)
+  const personKeys: PersonKeys = {
+    claimKey: () => keyring.claimKey(),
+    canSeal: (subject) =>
+      keyring.keyFor(subject).then(
+        () => true,
+        (error: unknown) => (error instanceof SubjectErasedError ? false : Promise.reject(error)),
+      ),
+  }
   const jwtKeys =
     role !== 'projector' && config.jwt.enabled
       ? createTesseraJwtKeys({ config, logger, db: database.db, handle, clock, projector, projects })
@@ -165,7 +178,17 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
     sessions,
     clock,
     eraseUser,
-    sessionUpkeep: sessionUpkeepFor({ config, db: database.db, store, handle, sessions, clock, eraseUser }),
+    personKeys,
+    sessionUpkeep: sessionUpkeepFor({
+      config,
+      db: database.db,
+      store,
+      handle,
+      sessions,
+      clock,
+      eraseUser,
+      personKeys,
+    }),
     jwt: jwtKeys,
     serverApi: serverKeyGuards({ serverKeys: config.serverKeys, clock }),
     apiKeySessions: config.apiKey.enableSessionForAPIKeys ? apiKeySessionsFor(() => ctx) : null,

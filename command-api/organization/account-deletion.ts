@@ -14,7 +14,7 @@ import {
 } from '../../projections/organizations/organizations.repository.js'
 import { findUserById } from '../../projections/users/users.repository.js'
 import type { CommandContext } from '../context.js'
-import { inviteeSubjectFor, runOrganizationCommand } from './organization-command.js'
+import { inviteeSubjectsToErase, runOrganizationCommand } from './organization-command.js'
 
 export type DepartingMember = { userId: string; email: string | null; organizationIds: string[] }
 
@@ -55,5 +55,6 @@ export const afterAccountDeletion = async (
       { type: 'remove-deleted-user', userId: departing.userId },
       { type: 'system' },
     )
-  if (departing.email) await ctx.eraseUser(inviteeSubjectFor(ctx.config.secret, departing.email))
+  if (!departing.email) return
+  for (const subject of await inviteeSubjectsToErase(ctx, departing.email)) await ctx.eraseUser(subject)
 }

@@ -13,8 +13,8 @@ import {
 import { sessionDecider, sessionStream } from '../../domain/session/session.js'
 import type { Actor, RequestOrigin } from '../../domain/shared/metadata.js'
 import { metadataFor } from '../../domain/shared/metadata.js'
-import type { Config } from '../../infra/config/config.js'
-import { hmacSha256 } from '../../infra/crypto/hmac.js'
+import { acceptedSecrets, type Config } from '../../infra/config/config.js'
+import { hmacSha256, type Secret } from '../../infra/crypto/hmac.js'
 import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
 import type { FoundSession } from '../../query-api/sessions/resolve-session.js'
 import type { CommandContext } from '../context.js'
@@ -97,12 +97,45 @@ export const setSessionContext = async (
 }
 
 /**
- * The key id an invitee's address is sealed under: an HMAC of the lowercased address, so it names
- * the person the invitation is for (with or without an account) and nobody can derive it without
- * the secret. Deleting the account that holds the address destroys this key too.
+ * The key id an invitee's address is sealed under: an HMAC of the lowercased address under the
+ * store's claim key, so it names the person the invitation is for (with or without an account),
+ * nobody can derive it without that key, and a rotation of AUTH_SECRET (which re-wraps the claim key
+ * but never changes it) does not rename it. Erasing the person tombstones the key for good, so the
+ * next person to hold the address is named by the next generation (`:1`, `:2`, …).
  */
-export const inviteeSubjectFor = (secret: Config['secret'], email: string): string =>
-  `invitee:${hmacSha256(secret, `invitee-email:${email.trim().toLowerCase()}`).toString('base64url')}`
+export const inviteeSubjectFor = (key: Secret, email: string, generation = 0): string => {
+  const name = `invitee:${hmacSha256(key, `invitee-email:${email.trim().toLowerCase()}`).toString('base64url')}`
+  return generation === 0 ? name : `${name}:${generation}`
+}
+
+/** An address erased this often is refused rather than walked further. */
+const MAX_INVITEE_GENERATIONS = 64
+
+/** The generation of the address's key that can still seal, and the generations before it. */
+const liveInviteeGeneration = async (ctx: CommandContext, email: string) => {
+  const claimKey = await ctx.personKeys.claimKey()
+  for (let generation = 0; generation < MAX_INVITEE_GENERATIONS; generation++) {
+    const subject = inviteeSubjectFor(claimKey, email, generation)
+    if (await ctx.personKeys.canSeal(subject)) return { subject, claimKey, generation }
+  }
+  throw new Error('an invitee address erased too often to name a key for it')
+}
+
+/** The subject a new invitation to `email` is sealed under. */
+export const inviteeSubject = async (ctx: CommandContext, email: string): Promise<string> =>
+  (await liveInviteeGeneration(ctx, email)).subject
+
+/**
+ * Every key id an address's invitations may be sealed under, to erase with the person: the claim
+ * key's generations up to the live one, and those of invitations made before invitee keys were
+ * named from the claim key (under AUTH_SECRET itself, the current one or a retired one configured).
+ */
+export const inviteeSubjectsToErase = async (ctx: CommandContext, email: string): Promise<string[]> => {
+  const { subject, claimKey, generation } = await liveInviteeGeneration(ctx, email)
+  const earlier = Array.from({ length: generation }, (_, n) => inviteeSubjectFor(claimKey, email, n))
+  const legacy = acceptedSecrets(ctx.config).map((secret) => inviteeSubjectFor(secret, email))
+  return [...new Set([...earlier, subject, ...legacy])]
+}
 
 /** better-auth takes a role as a string ('admin,member') or an array; blanks are dropped. */
 export const normalizeRoles = (role: string | readonly string[]): string[] =>
