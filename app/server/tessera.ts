@@ -5,12 +5,12 @@
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import { apiKeySessionsFor } from '../../command-api/api-key/api-key-sessions.js'
+import type { PersonKeys } from '../../command-api/context.js'
 import {
   createJwtKeySet,
   type JwtKeySet,
   KEY_REFRESH_INTERVAL_MS,
 } from '../../command-api/jwt/jwt-key-set.js'
-import type { PersonKeys } from '../../command-api/context.js'
 import { sessionUpkeepFor } from '../../command-api/sessions/session-upkeep.js'
 import { createHandle } from '../../command-api/shared/handle.js'
 import { createReadYourWrites } from '../../command-api/shared/read-your-writes.js'
