@@ -35,6 +35,16 @@ describe('get-session from an API key, switched on', () => {
     })
     await ada.post('/api-key/update', { keyId: created.id, enabled: false })
     expect(await asKey(created.key)).toMatchObject({ status: 401, json: { code: 'KEY_DISABLED' } })
+
+    // An organization's key stands for no person: no session (better-auth refuses it too).
+    const organization = await ada.post('/organization/create', { name: 'Acme', slug: 'acme' })
+    const organizationId = (organization.json as { id: string }).id
+    const owned = await ada.post('/api-key/create', { organizationId })
+    expect(owned.status).toBe(200)
+    expect(await asKey((owned.json as { key: string }).key)).toMatchObject({
+      status: 401,
+      json: { code: 'INVALID_API_KEY' },
+    })
   })
 })
 
