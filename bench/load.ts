@@ -41,6 +41,7 @@ export type KindStats = {
   /** Answers completed inside the measured window. */
   requests: number
   perSecond: number
+  /** Latencies of requests sent inside the window: NaN when none was answered (null in JSON). */
   p50Ms: number
   p99Ms: number
   maxMs: number
@@ -170,15 +171,18 @@ const kindStats = (samples: number[], completed: readonly Answer[], seconds: num
     perSecond: completed.length / seconds,
     p50Ms: percentile(sorted, 50),
     p99Ms: percentile(sorted, 99),
-    maxMs: sorted.at(-1) ?? 0,
+    maxMs: sorted.at(-1) ?? Number.NaN,
     non2xx: completed.filter((a) => a.status < 200 || a.status >= 300).length,
     incorrect: completed.filter((a) => a.status >= 200 && a.status < 300 && !a.correct).length,
   }
 }
 
-/** Nearest-rank percentile of ascending samples. */
+/**
+ * Nearest-rank percentile of ascending samples; NaN without samples (answers completed inside the
+ * window to requests sent before it), which the report shows as "—" and never counts as fast.
+ */
 const percentile = (sorted: Float64Array, p: number): number => {
-  if (sorted.length === 0) return 0
+  if (sorted.length === 0) return Number.NaN
   const rank = Math.ceil((p / 100) * sorted.length)
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] ?? 0
 }

@@ -225,8 +225,14 @@ export const formatComparison = ({
     row(SIDE_COLUMNS, SIDE_WIDTHS),
   ]
   for (const scenario of betterAuth.scenarios) {
+    // A kind either server answered; one that got no answer in the window shows as 0 req/s.
+    const kinds = new Set([
+      ...Object.keys(scenario.byKind),
+      ...Object.keys(tessera.scenarios.find((s) => s.name === scenario.name)?.byKind ?? {}),
+    ] as Kind[])
+    if (kinds.size === 0) lines.push(row([scenario.name, '(no responses)'], SIDE_WIDTHS))
     let first = true
-    for (const kind of Object.keys(scenario.byKind) as Kind[]) {
+    for (const kind of kinds) {
       const ours = stats(tessera, scenario.name, kind)
       const theirs = stats(betterAuth, scenario.name, kind)
       lines.push(

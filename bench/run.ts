@@ -224,7 +224,10 @@ const benchServer = async (
         process.stdout.write(`  ${spec.name}: ${spec.warmupSeconds} s warm-up + ${spec.durationSeconds} s… `)
         const result = await benchScenario(server, spec, probe)
         const summary = Object.entries(result.byKind)
-          .map(([kind, s]) => `${kind} ${Math.round(s.perSecond)}/s p99 ${s.p99Ms.toFixed(1)} ms`)
+          .map(
+            ([kind, s]) =>
+              `${kind} ${Math.round(s.perSecond)}/s p99 ${Number.isNaN(s.p99Ms) ? '—' : s.p99Ms.toFixed(1)} ms`,
+          )
           .join(', ')
         console.log(summary || 'no responses')
         results.push(result)
