@@ -17,6 +17,7 @@ import { createReadYourWrites } from '../../command-api/shared/read-your-writes.
 import { acceptedSecrets, type Config } from '../../infra/config/config.js'
 import type { DatabaseTarget } from '../../infra/db/database.js'
 import type { EventStore } from '../../infra/event-store/event-store.js'
+import type { KurrentLog } from '../../infra/event-store/kurrentdb/kurrent-log.js'
 import { createKurrentDbEventStore } from '../../infra/event-store/kurrentdb/kurrentdb-event-store.js'
 import { openKurrentLog } from '../../infra/event-store/kurrentdb/open-kurrentdb.js'
 import { withPersonalDataEncryption } from '../../infra/event-store/personal-data/encrypting-event-store.js'
@@ -52,6 +53,8 @@ export type TesseraOptions = {
   database?: TesseraDatabase
   portalDir?: string | null
   clock?: () => Date
+  /** With EVENT_STORE=kurrentdb, a log to use instead of connecting to KURRENTDB_URL (tests). */
+  kurrentLog?: KurrentLog
 }
 
 export type Tessera = {
@@ -80,6 +83,7 @@ export const databaseTargetOf = (config: Config): DatabaseTarget =>
 export const openEventStore = (
   database: TesseraDatabase,
   config: Config,
+  kurrentLog?: KurrentLog,
 ): { store: EventStore; keyring: Keyring; checkReachable(): Promise<void> } => {
   // What ends a session is enforced in the append's own transaction, never behind the projector;
   // so is an erasure (the deleted user's data key is destroyed as the deletion commits). On
@@ -90,7 +94,9 @@ export const openEventStore = (
   }
   const keyring = createKeyring(database.db, acceptedSecrets(config))
   if (config.eventStore.kind === 'kurrentdb') {
-    const opened = openKurrentLog(config.eventStore.url)
+    const opened = kurrentLog
+      ? { log: kurrentLog, checkReachable: async () => {} }
+      : openKurrentLog(config.eventStore.url)
     const store = createKurrentDbEventStore({ log: opened.log, inline: { db: database.db, hook: inline } })
     return {
       store: withPersonalDataEncryption(store, keyring),
@@ -109,7 +115,7 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
   const { config, logger, role = 'all', clock = () => new Date() } = options
   const database = options.database ?? (await openTesseraDatabase(databaseTargetOf(config)))
   await migrateTessera(database.db)
-  const opened = openEventStore(database, config)
+  const opened = openEventStore(database, config, options.kurrentLog)
   const { keyring } = opened
   const prepared = async () => {
     await opened.checkReachable()
