@@ -2,7 +2,7 @@
 /// callback, and signing in directly with an id token the client obtained itself.
 
 import { AUTH_ERRORS } from '../../domain/errors.js'
-import { DomainError } from '../../domain/shared/errors.js'
+import { DomainError, defineErrors } from '../../domain/shared/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { OAuthFlowError, type SocialProvider } from '../../infra/oauth/oauth-client.js'
 import type { CommandContext } from '../context.js'
@@ -163,8 +163,11 @@ const profileFromIdToken = async (provider: SocialProvider, idToken: IdTokenInpu
 
 /**
  * A sign-in the flow refused answers as better-auth's id-token sign-in does: 401
- * `OAUTH_LINK_ERROR` with the reason in words ("account not linked", "signup disabled", …).
+ * `OAUTH_LINK_ERROR`, its message the reason in words ("account not linked", "signup disabled", …)
+ * rather than one fixed text, as better-auth sends it.
  */
+const ID_TOKEN_SIGN_IN_ERRORS = defineErrors({ OAUTH_LINK_ERROR: [401, 'account not linked'] })
+
 export const signInWithIdToken = async (
   ctx: CommandContext,
   origin: RequestOrigin,
@@ -177,7 +180,8 @@ export const signInWithIdToken = async (
     return await signInWithProvider(ctx, origin, found, request)
   } catch (error) {
     if (!(error instanceof SocialFlowError)) throw error
-    throw new DomainError('OAUTH_LINK_ERROR', 401, error.code.replaceAll('_', ' '))
+    const { code, status } = ID_TOKEN_SIGN_IN_ERRORS.OAUTH_LINK_ERROR
+    throw new DomainError(code, status, error.code.replaceAll('_', ' '))
   }
 }
 

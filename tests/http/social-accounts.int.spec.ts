@@ -3,6 +3,7 @@
 /// social sign-up that stopped after its first append, each over HTTP against a real OpenID
 /// provider (oidc-provider on loopback) walked through its own login and consent pages.
 
+import * as client from 'openid-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   PROVIDER_ACCOUNT_CLAIM_SCOPE,
@@ -92,6 +93,7 @@ const tesseraBeside = (provider: () => TestProvider, features: (issuer: string) 
 
 describe('account linking, unlinking and sign-up as configured (real OpenID provider)', () => {
   let provider: TestProvider
+  let testClientRedirect: string
   const acme = (issuer: string, options: object = {}) => ({
     issuer,
     clientId: 'tessera',
@@ -146,7 +148,11 @@ describe('account linking, unlinking and sign-up as configured (real OpenID prov
 
   beforeAll(async () => {
     const ports = [await freePort(), await freePort(), await freePort(), await freePort()]
-    provider = await startProvider(ports.map((port) => `http://127.0.0.1:${port}/api/auth/callback/acme`))
+    testClientRedirect = `http://127.0.0.1:${ports[1]}/test-client/callback`
+    provider = await startProvider([
+      ...ports.map((port) => `http://127.0.0.1:${port}/api/auth/callback/acme`),
+      testClientRedirect,
+    ])
     await defaults.start(ports[0] as number)
     await permissive.start(ports[1] as number)
     await closed.start(ports[2] as number)
@@ -328,6 +334,47 @@ describe('account linking, unlinking and sign-up as configured (real OpenID prov
       expect(location).toBe('/welcome')
       // Once the user exists, an ordinary sign-in goes through.
       expect(await permissive.walk(webBrowser(), '/sign-in/social', 'wes')).toBe('/dashboard')
+    })
+
+    it('disableImplicitSignUp with an id token: 401 OAUTH_LINK_ERROR unless requestSignUp', async () => {
+      person('ida')
+      // An id token the provider issued to Tessera's client, obtained as a mobile app would.
+      const config = await client.discovery(
+        new URL(provider.issuer),
+        provider.clientId,
+        provider.clientSecret,
+        undefined,
+        { execute: [client.allowInsecureRequests] },
+      )
+      const verifier = client.randomPKCECodeVerifier()
+      const url = client.buildAuthorizationUrl(config, {
+        redirect_uri: testClientRedirect,
+        scope: 'openid email profile',
+        state: 'state-of-the-app',
+        nonce: 'nonce-of-the-app',
+        code_challenge: await client.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+      })
+      const back = await signInAtProvider(webBrowser(), url.toString(), 'ida')
+      const tokens = await client.authorizationCodeGrant(config, new URL(back), {
+        pkceCodeVerifier: verifier,
+        expectedState: 'state-of-the-app',
+        expectedNonce: 'nonce-of-the-app',
+      })
+      const signIn = (requestSignUp: boolean) =>
+        webBrowser().request('POST', permissive.api('/sign-in/social'), {
+          json: {
+            provider: 'acme',
+            requestSignUp,
+            idToken: { token: tokens.id_token, nonce: 'nonce-of-the-app', accessToken: tokens.access_token },
+          },
+        })
+      const refused = await signIn(false)
+      expect(refused.status).toBe(401)
+      expect(JSON.parse(refused.body)).toEqual({ code: 'OAUTH_LINK_ERROR', message: 'signup disabled' })
+      const signedUp = await signIn(true)
+      expect(signedUp.status, signedUp.body).toBe(200)
+      expect(JSON.parse(signedUp.body)).toMatchObject({ redirect: false, user: { email: 'ida@example.com' } })
     })
 
     it("overrideUserInfoOnSignIn: each sign-in copies the provider's name and address", async () => {
