@@ -4,7 +4,9 @@
 
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
+import { type ApiKeyCache, createApiKeyCache } from '../../command-api/api-key/api-key-cache.js'
 import { apiKeySessionsFor } from '../../command-api/api-key/api-key-sessions.js'
+import { createApiKeyUses } from '../../command-api/api-key/api-key-uses.js'
 import type { PersonKeys } from '../../command-api/context.js'
 import {
   createJwtKeySet,
@@ -31,6 +33,7 @@ import { createSqlEventStore, type InlineProjection } from '../../infra/event-st
 import { createMailTransport } from '../../infra/mail/create-transport.js'
 import type { MailTransport } from '../../infra/mail/mail.js'
 import { readModelProjections } from '../../projections/all.js'
+import { recordApiKeyRevocations } from '../../projections/api-keys/api-key-revocations.js'
 import { createMailReactor, type MailReactor } from '../../projections/reactors/mail/mail-reactor.js'
 import { createProjector, type Projector } from '../../projections/runner/projector.js'
 import { recordRevocations } from '../../projections/sessions/pending-revocations.js'
@@ -90,6 +93,7 @@ export const openEventStore = (
   // KurrentDB the same hook runs right after the append, exactly once (kurrentdb/append-effects.ts).
   const inline: InlineProjection = async (trx, events) => {
     await recordRevocations(trx, events)
+    await recordApiKeyRevocations(trx, events)
     await eraseInline(trx, events)
   }
   const keyring = createKeyring(database.db, acceptedSecrets(config))
@@ -138,7 +142,12 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
   // The cache is exact only where this process applies the events that evict from it.
   const cache = projects ? createSessionCache() : null
   if (cache) projector.onApplied((events) => cache.evictFor(events))
-  const store = cache ? evictingOnAppend(opened.store, cache) : opened.store
+  // API keys by hash follow the same rule (command-api/api-key/api-key-cache.ts).
+  const keyCache = projects ? createApiKeyCache() : null
+  if (keyCache) projector.onApplied((events) => keyCache.evictFor(events))
+  const store = cache
+    ? evictingOnAppend(opened.store, [cache, ...(keyCache ? [keyCache] : [])])
+    : opened.store
   const sessions = createSessionResolver(
     database.db,
     {
@@ -175,6 +184,11 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
     role !== 'projector' && config.jwt.enabled
       ? createTesseraJwtKeys({ config, logger, db: database.db, handle, clock, projector, projects })
       : null
+  const apiKeyUses = createApiKeyUses(
+    () => ctx,
+    (error, doing) => logger.warn({ err: error }, `${doing} failed`),
+  )
+  const apiKeyCache = keyCache && keyCacheTrustedWhileProjecting(keyCache, projector)
   const ctx: AppContext = {
     config,
     db: database.db,
@@ -185,6 +199,8 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
     clock,
     eraseUser,
     personKeys,
+    apiKeyCache,
+    apiKeyUses,
     sessionUpkeep: sessionUpkeepFor({
       config,
       db: database.db,
@@ -194,6 +210,8 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
       clock,
       eraseUser,
       personKeys,
+      apiKeyCache,
+      apiKeyUses,
     }),
     jwt: jwtKeys,
     serverApi: serverKeyGuards({ serverKeys: config.serverKeys, clock }),
@@ -210,6 +228,7 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
     mailTransport && createTesseraMailReactor(config, logger, database, store, projector, mailTransport)
   const stopWorkers = async () => {
     jwtKeys?.stop()
+    await apiKeyUses.stop()
     await mailReactor?.stop()
     await mailTransport?.close?.()
     await projector.stop()
@@ -220,6 +239,7 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
   try {
     await projector.start()
     await mailReactor?.start()
+    apiKeyUses.start()
     if (role !== 'projector') app = await buildApp(ctx, { logger, portalDir: options.portalDir ?? null })
   } catch (error) {
     // A failed start (e.g. Redis unreachable) must not leave the projector and database running.
@@ -262,11 +282,14 @@ const prepareKeys = async (keyring: Keyring, config: Config, logger: Logger): Pr
   )
 }
 
-/** This process's own revocations leave the cache as they commit, before any projector runs. */
-const evictingOnAppend = (store: EventStore, cache: SessionCache): EventStore => ({
+/** This process's own revocations leave the caches as they commit, before any projector runs. */
+const evictingOnAppend = (
+  store: EventStore,
+  caches: readonly Pick<SessionCache | ApiKeyCache, 'evictFor'>[],
+): EventStore => ({
   appendToStream: async (stream, events, options) => {
     const result = await store.appendToStream(stream, events, options)
-    cache.evictFor(events)
+    for (const cache of caches) cache.evictFor(events)
     return result
   },
   readStream: (stream) => store.readStream(stream),
@@ -284,6 +307,12 @@ const evictingOnAppend = (store: EventStore, cache: SessionCache): EventStore =>
 const trustedWhileProjecting = (cache: SessionCache, projector: Projector): SessionCache => ({
   ...cache,
   get: (tokenHash) => (projector.status().state === 'running' ? cache.get(tokenHash) : undefined),
+})
+
+/** The API-key cache under the session cache's rule: read only while this process's projector runs. */
+const keyCacheTrustedWhileProjecting = (cache: ApiKeyCache, projector: Projector): ApiKeyCache => ({
+  ...cache,
+  get: (keyHash) => (projector.status().state === 'running' ? cache.get(keyHash) : undefined),
 })
 
 /**
