@@ -133,6 +133,7 @@ export const createSocialProvider = (
         code_challenge_method: 'S256',
       }
       if (request.nonce !== null) parameters.nonce = request.nonce
+      if (definition.responseMode) parameters.response_mode = definition.responseMode
       if (request.loginHint) parameters.login_hint = request.loginHint
       return client.buildAuthorizationUrl(await config(), parameters)
     },
@@ -207,18 +208,20 @@ export const createSocialProvider = (
 }
 
 /** The catalogue's definition with the configuration applied: an issuer, a tenant, moved endpoints. */
-const definitionOf = (settings: SocialProviderSettings): ProviderDefinition => {
+export const definitionOf = (settings: SocialProviderSettings): ProviderDefinition => {
   const builtIn = BUILT_IN_PROVIDERS[settings.id]
   const issuer =
     settings.issuer ??
     (settings.tenantId !== null ? `https://login.microsoftonline.com/${settings.tenantId}/v2.0` : null)
+  // A built-in keeps its scopes, client authentication, mapping and response mode at a moved issuer.
   if (issuer !== null)
     return {
+      scopes: ['openid', 'email', 'profile'],
+      tokenAuth: 'basic',
+      profile: oidcProfile,
+      ...builtIn,
       name: settings.name,
       endpoints: { kind: 'oidc', issuer },
-      scopes: builtIn?.scopes ?? ['openid', 'email', 'profile'],
-      tokenAuth: builtIn?.tokenAuth ?? 'basic',
-      profile: builtIn?.profile ?? oidcProfile,
     }
   // Without an issuer the id is built in (the configuration refuses anything else).
   const definition = builtIn as ProviderDefinition

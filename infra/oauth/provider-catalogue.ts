@@ -30,6 +30,8 @@ export type ProviderDefinition = {
   scopes: readonly string[]
   /** How the client authenticates at the token endpoint. */
   tokenAuth: 'basic' | 'post'
+  /** Apple answers by a form POST whenever the name or email is asked for, and refuses otherwise. */
+  responseMode?: 'form_post'
   /** Maps the user-info answer (or the id token's claims) to a profile. */
   profile: (claims: Record<string, unknown>) => ProviderProfile
 }
@@ -74,6 +76,7 @@ export const BUILT_IN_PROVIDERS: Readonly<Record<string, ProviderDefinition>> = 
     endpoints: { kind: 'oidc', issuer: 'https://appleid.apple.com' },
     scopes: ['openid', 'email', 'name'],
     tokenAuth: 'post',
+    responseMode: 'form_post',
     // Apple sends the name only once, in the form post; its addresses are verified by Apple.
     profile: (claims) => ({ ...oidcProfile(claims), emailVerified: text(claims.email) !== null }),
   },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { issuerFor } from './oauth-client.js'
+import type { SocialProviderSettings } from '../config/social-providers.js'
+import { definitionOf, issuerFor } from './oauth-client.js'
 import { BUILT_IN_PROVIDERS, displayNameOf } from './provider-catalogue.js'
 
 const profileOf = (id: string, claims: Record<string, unknown>) => {
@@ -91,5 +92,58 @@ describe("an id token's expected issuer", () => {
     expect(issuerFor('https://accounts.google.com', { tid })).toBe('https://accounts.google.com')
     expect(issuerFor(common, { tid: '../evil' })).toBe(common)
     expect(issuerFor(common, {})).toBe(common)
+  })
+})
+
+describe('a built-in provider with the configuration applied', () => {
+  const settings = (id: string, more: Partial<SocialProviderSettings> = {}): SocialProviderSettings => ({
+    id,
+    name: displayNameOf(id),
+    issuer: null,
+    clientId: 'id',
+    clientSecret: 'secret',
+    scopes: [],
+    trusted: false,
+    disableSignUp: false,
+    disableImplicitSignUp: false,
+    overrideUserInfoOnSignIn: false,
+    endpoints: {},
+    tenantId: null,
+    ...more,
+  })
+
+  it("moves GitHub's endpoints where the configuration says, keeping the others", () => {
+    expect(
+      definitionOf(
+        settings('github', { endpoints: { tokenEndpoint: 'https://ghe.example/login/oauth/access_token' } }),
+      ).endpoints,
+    ).toEqual({
+      kind: 'oauth2',
+      authorizationEndpoint: 'https://github.com/login/oauth/authorize',
+      tokenEndpoint: 'https://ghe.example/login/oauth/access_token',
+      userInfoEndpoint: 'https://api.github.com/user',
+      emailsEndpoint: 'https://api.github.com/user/emails',
+    })
+  })
+
+  it("finds Microsoft at its tenant's issuer, or the common one", () => {
+    expect(definitionOf(settings('microsoft', { tenantId: 'contoso.onmicrosoft.com' })).endpoints).toEqual({
+      kind: 'oidc',
+      issuer: 'https://login.microsoftonline.com/contoso.onmicrosoft.com/v2.0',
+    })
+    expect(definitionOf(settings('microsoft')).endpoints).toEqual({
+      kind: 'oidc',
+      issuer: 'https://login.microsoftonline.com/common/v2.0',
+    })
+  })
+
+  it("keeps a built-in mapping and Apple's form POST when the issuer is moved", () => {
+    const apple = definitionOf(settings('apple', { issuer: 'http://127.0.0.1:9/apple' }))
+    expect(apple).toMatchObject({
+      responseMode: 'form_post',
+      endpoints: { kind: 'oidc', issuer: 'http://127.0.0.1:9/apple' },
+    })
+    expect(apple.profile({ sub: 'a', email: 'a@privaterelay.appleid.com' }).emailVerified).toBe(true)
+    expect(definitionOf(settings('google')).responseMode).toBeUndefined()
   })
 })
