@@ -13,6 +13,7 @@ import { organizationMessageFor } from './organization-messages.js'
 import {
   type InvitationDetails,
   useAcceptInvitationMutation,
+  useGetInvitationPreviewQuery,
   useGetInvitationQuery,
   useRejectInvitationMutation,
 } from './organizations.api.js'
@@ -36,15 +37,30 @@ const NoLongerValid = ({ reason }: { reason: string }) => (
   </PublicCard>
 )
 
-/** Signed out: the invitation needs an account, with the invited address when the link tells it. */
-const SignInFirst = ({ back, email }: { back: string; email: string | null }) => {
+/**
+ * Signed out: the invitation needs an account, with the invited address when the link tells it.
+ * Who invites to what comes from the preview, which answers the holder of the link without a
+ * session; an invitation that can no longer be accepted says so before anyone signs in for it.
+ */
+const SignInFirst = ({ id, back, email }: { id: string; back: string; email: string | null }) => {
+  const { data: preview, error, isLoading } = useGetInvitationPreviewQuery({ id })
   const state = { from: back, ...(email ? { email } : {}) }
+  if (isLoading) return <Loading label="Loading the invitation…" />
+  if (isApiError(error) && error.code === 'INVITATION_NOT_FOUND')
+    return <NoLongerValid reason={organizationMessageFor(error)} />
   return (
     <PublicCard
-      title="You have been invited to an organization"
+      title={preview ? `Join ${preview.organizationName}?` : 'You have been invited to an organization'}
       documentTitle="Invitation"
       description="Sign in to see the invitation and answer it."
     >
+      {preview ? (
+        <p>
+          <strong>{preview.inviterName}</strong> invited you to join{' '}
+          <strong>{preview.organizationName}</strong>. The invitation works until{' '}
+          <time dateTime={preview.expiresAt}>{formatTime(preview.expiresAt)}</time>.
+        </p>
+      ) : null}
       <p>
         {email ? (
           <>
@@ -201,7 +217,7 @@ export const AcceptInvitationPage = () => {
   if (!signedIn) {
     // The invited address, when the link carries it (?email=), saves typing it.
     const email = new URLSearchParams(location.search).get('email')
-    return <SignInFirst back={location.pathname} email={email} />
+    return <SignInFirst id={id} back={location.pathname} email={email} />
   }
   return <SignedInView key={signedIn.user.id} id={id} email={signedIn.user.email} />
 }

@@ -9,6 +9,7 @@ import { PageHeading } from '../../ui/PageHeading.js'
 import { type FormErrors, fieldErrors, noErrors } from '../errors/form-errors.js'
 import { checkRequired } from '../forms/checks.js'
 import { IMAGE_URL_MAX } from '../forms/limits.js'
+import { CustomRoles } from './CustomRoles.js'
 import { type OrganizationContext, useOrganization } from './organization-context.js'
 import { placeOrganizationError } from './organization-messages.js'
 import { useDeleteOrganizationMutation, useUpdateOrganizationMutation } from './organizations.api.js'
@@ -217,9 +218,10 @@ export const OrganizationSettingsPage = () => {
       <PageHeading
         title="Settings"
         documentTitle={`Settings · ${context.organization.name}`}
-        description="The organization’s name, slug and logo."
+        description="The organization’s name, slug, logo and, where they are on, its own roles."
       />
       <DetailsForm key={context.organization.id} context={context} />
+      {can(context.me?.role, 'organization:update') ? <CustomRoles context={context} /> : null}
       {can(context.me?.role, 'organization:delete') ? <DeleteOrganization context={context} /> : null}
     </>
   )

@@ -24,6 +24,7 @@ import {
 } from './organizations.api.js'
 import { checkSlug, NAME_MAX, SLUG_MAX, slugify } from './slug.js'
 import { SlugAvailability, useSlugAvailability } from './slug-availability.js'
+import { UserInvitations } from './UserInvitations.js'
 import './organizations.css'
 
 type Field = 'name' | 'slug'
@@ -180,6 +181,7 @@ export const OrganizationsPage = () => {
         description="The teams and companies you work in, and your place in each."
       />
       <Notice tone="success">{noticeFrom(location.state)}</Notice>
+      <UserInvitations />
       <OrganizationList />
       <CreateOrganization />
     </>

@@ -1,5 +1,6 @@
 import { type RefObject, useRef, useState } from 'react'
 import { Avatar } from '../../ui/Avatar.js'
+import { Badge } from '../../ui/Badge.js'
 import { Button, SubmitButton } from '../../ui/Button.js'
 import { Card } from '../../ui/Card.js'
 import { SelectField, TextField } from '../../ui/Field.js'
@@ -9,7 +10,12 @@ import { PageHeading } from '../../ui/PageHeading.js'
 import { Loading } from '../../ui/Skeleton.js'
 import { type FormErrors, fieldErrors, noErrors } from '../errors/form-errors.js'
 import { checkRequired } from '../forms/checks.js'
-import { type OrganizationContext, useOrganization } from './organization-context.js'
+import {
+  activeOrganizationIdOf,
+  activeTeamIdOf,
+  type OrganizationContext,
+  useOrganization,
+} from './organization-context.js'
 import { organizationMessageFor, placeOrganizationError } from './organization-messages.js'
 import {
   type Team,
@@ -18,6 +24,7 @@ import {
   useListTeamMembersQuery,
   useRemoveTeamMemberMutation,
   useRemoveTeamMutation,
+  useSetActiveTeamMutation,
   useUpdateTeamMutation,
 } from './organizations.api.js'
 import { can } from './roles.js'
@@ -158,6 +165,34 @@ const TeamMembers = ({ team, context }: { team: Team; context: OrganizationConte
   )
 }
 
+/**
+ * The session's active team: shown on the team, and offered to the reader's own teams of the
+ * active organization (set-active-team works there only).
+ */
+const ActiveTeam = ({ team, context }: { team: Team; context: OrganizationContext }) => {
+  const [setActiveTeam, { isLoading, error }] = useSetActiveTeamMutation()
+  const { data } = useListTeamMembersQuery({ teamId: team.id })
+  const active = activeTeamIdOf(context) === team.id
+  const inActiveOrganization = activeOrganizationIdOf(context) === context.organization.id
+  const mine = data?.some((teamMember) => teamMember.userId === context.user.id) ?? false
+  return (
+    <div className="team-active">
+      {active ? <Badge tone="success">Your active team</Badge> : null}
+      {!active && inActiveOrganization && mine ? (
+        <Button
+          size="small"
+          pending={isLoading}
+          pendingLabel="Switching…"
+          onClick={() => void setActiveTeam({ teamId: team.id })}
+        >
+          Make active team<span className="visually-hidden"> {team.name}</span>
+        </Button>
+      ) : null}
+      {error ? <Notice tone="error">{organizationMessageFor(error)}</Notice> : null}
+    </div>
+  )
+}
+
 const TeamCard = ({
   team,
   context,
@@ -202,6 +237,7 @@ const TeamCard = ({
           }}
         />
       ) : null}
+      <ActiveTeam team={team} context={context} />
       <TeamMembers team={team} context={context} />
       {asking ? (
         <div className="confirm">

@@ -17,3 +17,9 @@ export const activeOrganizationIdOf = (signedIn: SignedIn): string | null => {
   const value: unknown = Reflect.get(signedIn.session, 'activeOrganizationId')
   return typeof value === 'string' && value !== '' ? value : null
 }
+
+/** The session's active team (better-auth adds it with teams on). */
+export const activeTeamIdOf = (signedIn: SignedIn): string | null => {
+  const value: unknown = Reflect.get(signedIn.session, 'activeTeamId')
+  return typeof value === 'string' && value !== '' ? value : null
+}

@@ -62,6 +62,22 @@ export type InvitationDetails = Invitation & {
   inviterEmail: string
 }
 
+/** What a signed-out holder of an invitation's id may see (Tessera's invitation-preview). */
+export type InvitationPreview = { organizationName: string; inviterName: string; expiresAt: string }
+
+/** A pending invitation to the signed-in person's own (verified) address. */
+export type UserInvitation = Invitation & { organizationName: string }
+
+/** A custom role of an organization (dynamic access control): its permission statements. */
+export type CustomRole = {
+  id: string
+  organizationId: string
+  role: string
+  permission: Record<string, string[]>
+  createdAt: string
+  updatedAt?: string | null
+}
+
 export type OrganizationActivityItem = {
   id: string
   type: string
@@ -78,7 +94,16 @@ type Id = { organizationId: string }
 const ORG = (id: string) => ({ type: 'Organization' as const, id })
 
 export const organizationsApi = api
-  .enhanceEndpoints({ addTagTypes: ['Organizations', 'Organization', 'OrganizationActivity', 'Teams'] })
+  .enhanceEndpoints({
+    addTagTypes: [
+      'Organizations',
+      'Organization',
+      'OrganizationActivity',
+      'Teams',
+      'UserInvitations',
+      'Roles',
+    ],
+  })
   .injectEndpoints({
     endpoints: (build) => ({
       listOrganizations: build.query<Organization[], void>({
@@ -161,12 +186,20 @@ export const organizationsApi = api
       getInvitation: build.query<InvitationDetails, { id: string }>({
         query: ({ id }) => ({ url: '/organization/get-invitation', params: { id } }),
       }),
+      getInvitationPreview: build.query<InvitationPreview, { id: string }>({
+        query: ({ id }) => ({ url: '/organization/invitation-preview', params: { id } }),
+      }),
+      listUserInvitations: build.query<UserInvitation[], void>({
+        query: () => '/organization/list-user-invitations',
+        providesTags: ['UserInvitations'],
+      }),
       acceptInvitation: build.mutation<{ invitation: Invitation; member: Member }, { invitationId: string }>({
         query: (body) => ({ url: '/organization/accept-invitation', method: 'POST', body }),
-        invalidatesTags: ['Organizations', 'Session', 'Activity'],
+        invalidatesTags: ['Organizations', 'Session', 'Activity', 'UserInvitations'],
       }),
       rejectInvitation: build.mutation<unknown, { invitationId: string }>({
         query: (body) => ({ url: '/organization/reject-invitation', method: 'POST', body }),
+        invalidatesTags: ['UserInvitations'],
       }),
       listTeams: build.query<Team[], Id>({
         query: ({ organizationId }) => ({ url: '/organization/list-teams', params: { organizationId } }),
@@ -199,6 +232,36 @@ export const organizationsApi = api
           'Teams',
           'OrganizationActivity',
         ],
+      }),
+      setActiveTeam: build.mutation<Team | null, { teamId: string | null }>({
+        query: (body) => ({ url: '/organization/set-active-team', method: 'POST', body }),
+        invalidatesTags: ['Session'],
+      }),
+      listRoles: build.query<CustomRole[], Id>({
+        query: ({ organizationId }) => ({ url: '/organization/list-roles', params: { organizationId } }),
+        providesTags: ['Roles'],
+      }),
+      createRole: build.mutation<
+        { roleData: CustomRole },
+        Id & { role: string; permission: Record<string, string[]> }
+      >({
+        query: (body) => ({ url: '/organization/create-role', method: 'POST', body }),
+        invalidatesTags: ['Roles'],
+      }),
+      updateRole: build.mutation<
+        { roleData: CustomRole },
+        Id & { roleId: string; permission: Record<string, string[]> }
+      >({
+        query: ({ organizationId, roleId, permission }) => ({
+          url: '/organization/update-role',
+          method: 'POST',
+          body: { organizationId, roleId, data: { permission } },
+        }),
+        invalidatesTags: ['Roles'],
+      }),
+      deleteRole: build.mutation<{ success: boolean }, Id & { roleId: string }>({
+        query: (body) => ({ url: '/organization/delete-role', method: 'POST', body }),
+        invalidatesTags: ['Roles'],
       }),
       listTeamMembers: build.query<TeamMember[], { teamId: string }>({
         query: ({ teamId }) => ({ url: '/organization/list-team-members', params: { teamId } }),
@@ -242,6 +305,13 @@ export const {
   useGetInvitationQuery,
   useAcceptInvitationMutation,
   useRejectInvitationMutation,
+  useGetInvitationPreviewQuery,
+  useListUserInvitationsQuery,
+  useSetActiveTeamMutation,
+  useListRolesQuery,
+  useCreateRoleMutation,
+  useUpdateRoleMutation,
+  useDeleteRoleMutation,
   useCreateTeamMutation,
   useUpdateTeamMutation,
   useRemoveTeamMutation,
