@@ -6,7 +6,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
-import { hasAdminPermission, type PermissionRequest } from '../../domain/admin/permissions.js'
+import { hasAdminPermission, type PermissionRequest, userMay } from '../../domain/admin/permissions.js'
 import { AUTH_ERRORS, type AuthErrorCode, invalidBodyField } from '../../domain/errors.js'
 import type { Secret } from '../../infra/crypto/hmac.js'
 import { signCookieValue, unsignCookieValue } from '../../infra/crypto/signed-cookie.js'
@@ -499,7 +499,20 @@ export const adminRoutes =
         if (caller.kind !== 'user') throw AUTH_ERRORS.error('YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS')
         const operator = caller.session
         const dontRemember = hasDontRememberCookie(request, settings)
-        const { session, user } = await impersonateUser(ctx, originOf(request), operator, request.body.userId)
+        const { adminRoles, adminUserIds, allowImpersonatingAdmins, impersonationSessionDuration } =
+          ctx.config.admin
+        const { session, user } = await impersonateUser(
+          ctx,
+          originOf(request),
+          operator,
+          request.body.userId,
+          {
+            adminRoles,
+            adminUserIds,
+            allowImpersonatingAdmins,
+            lifetimeSeconds: impersonationSessionDuration,
+          },
+        )
         const row = await findSessionById(ctx.db, session.sessionId)
         if (!row) throw AUTH_ERRORS.error('FAILED_TO_CREATE_SESSION')
         clearSessionCookies(reply, settings)
@@ -564,15 +577,12 @@ export const adminRoutes =
         const asked = permissions ?? permission
         if (!asked) throw AUTH_ERRORS.error('INVALID_PERMISSION_CHECK')
         const caller = await guard.callerOf(request, reply)
-        let heldRole: string | null
-        if (caller.kind === 'user') heldRole = caller.role
-        else if (role !== undefined) heldRole = role
-        else {
-          const user = userId === undefined ? undefined : await findUserById(ctx.db, userId)
-          if (!user) throw AUTH_ERRORS.error('USER_NOT_FOUND')
-          heldRole = user.role
-        }
-        return { error: null, success: hasAdminPermission(heldRole, asked) }
+        if (caller.kind === 'user') return { error: null, success: callerMay(caller, asked) }
+        if (role !== undefined) return { error: null, success: hasAdminPermission(role, asked) }
+        const user = userId === undefined ? undefined : await findUserById(ctx.db, userId)
+        if (!user) throw AUTH_ERRORS.error('USER_NOT_FOUND')
+        const policy = { adminUserIds: ctx.config.admin.adminUserIds }
+        return { error: null, success: userMay(user, asked, policy) }
       },
     )
   }

@@ -1,14 +1,15 @@
 /// Impersonation (better-auth's admin plugin): an operator opens a session as a user, marked
-/// `impersonatedBy`, for one hour by default; their own session waits in a signed `admin_session`
-/// cookie, and stop-impersonating ends the impersonation and hands that session back. Another admin
-/// may not be impersonated unless a role holds `impersonate-admins`. While it lasts, every command
+/// `impersonatedBy`, for one hour by default (`admin.impersonationSessionDuration`); their own
+/// session waits in a signed `admin_session` cookie, and stop-impersonating ends the impersonation and
+/// hands that session back. Another admin may not be impersonated unless a role holds
+/// `impersonate-admins` (or `admin.allowImpersonatingAdmins` is set). While it lasts, every command
 /// carries both identities (the session's user as actor, `impersonatedBy` in the metadata, see
 /// infra/http/request-metadata.ts), and reads in the person's activity as support acting for them.
 
 import {
+  type AdminPolicy,
   IMPERSONATION_SECONDS,
   impersonationRefusal,
-  type RoleDefinitions,
 } from '../../domain/admin/permissions.js'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import { sessionDecider, sessionStream } from '../../domain/session/session.js'
@@ -20,11 +21,8 @@ import type { CommandContext } from '../context.js'
 import { type StartedSession, startSession } from '../sessions/start-session.js'
 import { existingUser } from './manage-users.js'
 
-export type ImpersonationOptions = {
-  lifetimeSeconds?: number
-  allowImpersonatingAdmins?: boolean
-  roles?: RoleDefinitions
-}
+/** The admin options (`admin` in the config file), and how long the session lasts (seconds). */
+export type ImpersonationOptions = AdminPolicy & { lifetimeSeconds?: number }
 
 export type Impersonation = { session: StartedSession; user: UserRow; expiresAt: Date }
 
@@ -36,7 +34,7 @@ export const impersonateUser = async (
   options: ImpersonationOptions = {},
 ): Promise<Impersonation> => {
   const target = await existingUser(ctx, targetUserId)
-  const refusal = impersonationRefusal(operator.user.role, target.role, options)
+  const refusal = impersonationRefusal(operator.user, target, options)
   if (refusal === 'not-allowed') throw AUTH_ERRORS.error('YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS')
   if (refusal === 'target-is-admin') throw AUTH_ERRORS.error('YOU_CANNOT_IMPERSONATE_ADMINS')
   const lifetimeSeconds = options.lifetimeSeconds ?? IMPERSONATION_SECONDS

@@ -5,7 +5,6 @@
 import { joinRoles, rolesExist } from '../../domain/admin/permissions.js'
 import { AUTH_ERRORS, errorWithStatus } from '../../domain/errors.js'
 import type { Actor, RequestOrigin } from '../../domain/shared/metadata.js'
-import { DEFAULT_BAN_REASON } from '../../domain/user/ban.js'
 import { isValidEmail, normalizeEmail } from '../../domain/user/email.js'
 import { assertPasswordPolicy } from '../../domain/user/password-policy.js'
 import { hashPassword } from '../../infra/crypto/password.js'
@@ -99,15 +98,18 @@ export const banUserByAdmin = async (
 ): Promise<UserRow> => {
   await existingUser(ctx, userId)
   if (actor.type === 'user' && actor.userId === userId) throw AUTH_ERRORS.error('YOU_CANNOT_BAN_YOURSELF')
-  const expiresAt =
-    banExpiresIn === null ? null : new Date(ctx.clock().getTime() + banExpiresIn * 1000).toISOString()
+  // The config's defaults (better-auth's defaultBanReason, defaultBanExpiresIn) stand in for what
+  // the operator left out.
+  const { defaultBanReason, defaultBanExpiresIn } = ctx.config.admin
+  const seconds = banExpiresIn ?? defaultBanExpiresIn
+  const expiresAt = seconds === null ? null : new Date(ctx.clock().getTime() + seconds * 1000).toISOString()
   // The ban event ends every session of the user at once, on every instance: it is written to the
   // pending revocations in its own transaction (projections/sessions/pending-revocations.ts).
   await runUserCommand(
     ctx,
     origin,
     userId,
-    { type: 'ban-user', reason: banReason || DEFAULT_BAN_REASON, expiresAt },
+    { type: 'ban-user', reason: banReason || defaultBanReason, expiresAt },
     actor,
   )
   return reread(ctx, userId)
@@ -209,7 +211,7 @@ export const updateUserByAdmin = async (
   if (data.role !== undefined) await run({ type: 'set-role', role: data.role })
   if (data.banned === true) {
     const expiresAt = data.banExpires ?? null
-    await run({ type: 'ban-user', reason: data.banReason || DEFAULT_BAN_REASON, expiresAt })
+    await run({ type: 'ban-user', reason: data.banReason || ctx.config.admin.defaultBanReason, expiresAt })
   } else if (data.banned === false) await run({ type: 'unban-user' })
   return reread(ctx, userId)
 }

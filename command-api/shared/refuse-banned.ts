@@ -4,6 +4,7 @@
 /// here, recorded with the system as actor.
 
 import { AUTH_ERRORS } from '../../domain/errors.js'
+import { DomainError } from '../../domain/shared/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { banStanding } from '../../domain/user/ban.js'
 import { findUserById } from '../../projections/users/users.repository.js'
@@ -20,7 +21,9 @@ export const refuseBannedUser = async (
   if (!user) return
   const now = ctx.clock()
   const standing = banStanding({ banned: user.banned, banExpires: user.ban_expires }, now)
-  if (standing === 'banned') throw AUTH_ERRORS.error('BANNED_USER')
+  // better-auth's code and status, with the message the config may change (admin.bannedUserMessage).
+  if (standing === 'banned')
+    throw new DomainError('BANNED_USER', AUTH_ERRORS.BANNED_USER.status, ctx.config.admin.bannedUserMessage)
   if (standing === 'expired')
     await runUserCommand(
       ctx,

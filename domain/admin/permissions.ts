@@ -88,18 +88,38 @@ export const rolesExist = (role: string | readonly string[], roles: RoleDefiniti
 /** Impersonation: the default lifetime of the session an operator opens as someone (1 hour). */
 export const IMPERSONATION_SECONDS = 3600
 
+/** better-auth's admin options that widen or narrow who counts as an admin. */
+export type AdminPolicy = {
+  /** Roles whose holders count as admins (impersonating them needs `impersonate-admins`). */
+  adminRoles?: readonly string[]
+  /** Users who hold every admin permission whatever their role. */
+  adminUserIds?: readonly string[]
+  /** Lets anyone allowed to impersonate act as an admin too. */
+  allowImpersonatingAdmins?: boolean
+  roles?: RoleDefinitions
+}
+
+type Person = { id: string; role: string | null }
+
+/** Whether `user` may do everything `request` asks: a listed admin id may, else their roles decide. */
+export const userMay = (user: Person, request: PermissionRequest, policy: AdminPolicy = {}): boolean =>
+  (policy.adminUserIds?.includes(user.id) ?? false) || hasAdminPermission(user.role, request, policy.roles)
+
+/** Whether `user` is an admin: by an admin role, or by being listed in `adminUserIds`. */
+export const isAdmin = (user: Person, policy: AdminPolicy = {}): boolean =>
+  (policy.adminUserIds?.includes(user.id) ?? false) || holdsAdminRole(user.role, policy.adminRoles)
+
 /**
- * Whether an operator holding `actorRole` may act as a user holding `targetRole`: it needs
- * `user: impersonate`, and for another admin also `impersonate-admins` (or the option allowing it).
+ * Whether `actor` may act as `target`: it needs `user: impersonate`, and for an admin target also
+ * `impersonate-admins` (or `allowImpersonatingAdmins`).
  */
 export const impersonationRefusal = (
-  actorRole: string | null,
-  targetRole: string | null,
-  options: { allowImpersonatingAdmins?: boolean; roles?: RoleDefinitions } = {},
+  actor: Person,
+  target: Person,
+  policy: AdminPolicy = {},
 ): 'not-allowed' | 'target-is-admin' | null => {
-  const roles = options.roles ?? DEFAULT_ADMIN_ROLES
-  if (!hasAdminPermission(actorRole, { user: ['impersonate'] }, roles)) return 'not-allowed'
-  if (!holdsAdminRole(targetRole)) return null
-  if (options.allowImpersonatingAdmins === true) return null
-  return hasAdminPermission(actorRole, { user: ['impersonate-admins'] }, roles) ? null : 'target-is-admin'
+  if (!userMay(actor, { user: ['impersonate'] }, policy)) return 'not-allowed'
+  if (!isAdmin(target, policy)) return null
+  if (policy.allowImpersonatingAdmins === true) return null
+  return userMay(actor, { user: ['impersonate-admins'] }, policy) ? null : 'target-is-admin'
 }

@@ -40,17 +40,33 @@ describe('impersonation', () => {
       .when({ type: 'revoke-session', requestedBy: 'u1', reason: 'sign-out' })
       .then([{ type: 'session.revoked', data: { sessionId: 's1', userId: 'u1', reason: 'sign-out' } }]))
 
-  it('an admin may impersonate a user', () => expect(impersonationRefusal('admin', 'user')).toBeNull())
+  const admin = { id: 'boss', role: 'admin' }
+  const user = { id: 'u1', role: null }
+
+  it('an admin may impersonate a user', () => expect(impersonationRefusal(admin, user)).toBeNull())
   it('a user may not impersonate anyone', () =>
-    expect(impersonationRefusal('user', 'user')).toBe('not-allowed'))
+    expect(impersonationRefusal({ id: 'u2', role: 'user' }, user)).toBe('not-allowed'))
   it('an admin may not impersonate another admin by default', () =>
-    expect(impersonationRefusal('admin', 'user,admin')).toBe('target-is-admin'))
+    expect(impersonationRefusal(admin, { id: 'u3', role: 'user,admin' })).toBe('target-is-admin'))
   it('unless the option allows it', () =>
-    expect(impersonationRefusal('admin', 'admin', { allowImpersonatingAdmins: true })).toBeNull())
+    expect(
+      impersonationRefusal(admin, { id: 'u3', role: 'admin' }, { allowImpersonatingAdmins: true }),
+    ).toBeNull())
   it('or a role holds impersonate-admins', () =>
     expect(
-      impersonationRefusal('root', 'admin', {
-        roles: { root: { user: ['impersonate', 'impersonate-admins'] } },
-      }),
+      impersonationRefusal(
+        { id: 'r', role: 'root' },
+        { id: 'u3', role: 'admin' },
+        {
+          roles: { root: { user: ['impersonate', 'impersonate-admins'] } },
+        },
+      ),
     ).toBeNull())
+  it('adminRoles: holders of a role listed there are protected as admins', () =>
+    expect(impersonationRefusal(admin, user, { adminRoles: ['admin', 'user'] })).toBe('target-is-admin'))
+  it('adminUserIds: a listed user is an admin, both to impersonate and to be protected', () => {
+    const policy = { adminUserIds: ['u1'] }
+    expect(impersonationRefusal(admin, user, policy)).toBe('target-is-admin')
+    expect(impersonationRefusal(user, { id: 'u4', role: 'admin' }, policy)).toBeNull()
+  })
 })

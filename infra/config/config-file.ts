@@ -3,6 +3,13 @@
 
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
+import {
+  ADMIN_ROLE_NAMES,
+  DEFAULT_ADMIN_ROLES,
+  IMPERSONATION_SECONDS,
+} from '../../domain/admin/permissions.js'
+import { AUTH_ERRORS } from '../../domain/errors.js'
+import { DEFAULT_BAN_REASON } from '../../domain/user/ban.js'
 import { DEFAULT_JWT_ALGORITHM, JWT_ALGORITHMS, type JwtAlgorithm } from '../crypto/jwt/signing-key.js'
 import { ConfigError } from './config-error.js'
 import { parseSocialProviders, type SocialProviderFileOptions } from './social-providers.js'
@@ -76,6 +83,20 @@ export type FeatureOptions = {
   }
   /** API keys (better-auth's api-key plugin options of the same names): both off by default. */
   apiKey: { enableMetadata: boolean; enableSessionForAPIKeys: boolean }
+  /**
+   * Administration (better-auth's admin plugin options of the same names and defaults). Seconds for
+   * `impersonationSessionDuration` and `defaultBanExpiresIn` (null: a ban without an expiry lasts);
+   * `adminRoles` name known roles; `adminUserIds` hold every admin permission whatever their role.
+   */
+  admin: {
+    adminRoles: string[]
+    adminUserIds: string[]
+    impersonationSessionDuration: number
+    allowImpersonatingAdmins: boolean
+    defaultBanReason: string
+    defaultBanExpiresIn: number | null
+    bannedUserMessage: string
+  }
 }
 
 export const DEFAULT_CONFIG_FILE = 'tessera.config.json'
@@ -121,6 +142,7 @@ export const parseFeatureOptions = (json: unknown, label = DEFAULT_CONFIG_FILE):
     organization: organization(root.section('organization')),
     apiKey: apiKey(root.section('apiKey')),
     account: account(root.section('account')),
+    admin: admin(root.section('admin')),
     socialProviders: parseSocialProviders(root.raw('socialProviders'), (path, reason) =>
       root.error(path, reason),
     ),
@@ -216,6 +238,25 @@ const account = (section: Section): FeatureOptions['account'] => {
   })
 }
 
+const admin = (section: Section): FeatureOptions['admin'] => {
+  const adminRoles = section.textList('adminRoles', ADMIN_ROLE_NAMES)
+  const unknown = adminRoles.find((role) => !Object.hasOwn(DEFAULT_ADMIN_ROLES, role))
+  if (unknown !== undefined)
+    throw section.error(
+      'admin.adminRoles',
+      `names "${unknown}", which is not a role (${Object.keys(DEFAULT_ADMIN_ROLES).join(', ')})`,
+    )
+  return section.done({
+    adminRoles,
+    adminUserIds: section.textList('adminUserIds', []),
+    impersonationSessionDuration: section.integer('impersonationSessionDuration', IMPERSONATION_SECONDS, 1),
+    allowImpersonatingAdmins: section.boolean('allowImpersonatingAdmins', false),
+    defaultBanReason: section.text('defaultBanReason', DEFAULT_BAN_REASON),
+    defaultBanExpiresIn: section.integerOrNull('defaultBanExpiresIn', null),
+    bannedUserMessage: section.text('bannedUserMessage', AUTH_ERRORS.BANNED_USER.message),
+  })
+}
+
 const organization = (section: Section): FeatureOptions['organization'] => {
   const teams = section.section('teams')
   const dynamic = section.section('dynamicAccessControl')
@@ -306,6 +347,24 @@ class Section {
     if (known === undefined)
       throw this.error(this.pathOf(key), `must be one of ${values.map((v) => `"${v}"`).join(', ')}`)
     return known
+  }
+
+  /** A non-empty string. */
+  text(key: string, fallback: string): string {
+    const value = this.take(key)
+    if (value === undefined) return fallback
+    if (typeof value !== 'string' || value.trim() === '')
+      throw this.error(this.pathOf(key), 'must be a non-empty string')
+    return value
+  }
+
+  /** A list of non-empty strings, without repeats. */
+  textList(key: string, fallback: readonly string[]): string[] {
+    const value = this.take(key)
+    if (value === undefined) return [...fallback]
+    if (!Array.isArray(value) || !value.every((item) => typeof item === 'string' && item.trim() !== ''))
+      throw this.error(this.pathOf(key), 'must be a list of non-empty strings')
+    return [...new Set(value as string[])]
   }
 
   /** A list of lowercase ids (letters, digits, - and _); empty when left out. */

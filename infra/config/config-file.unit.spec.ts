@@ -161,3 +161,44 @@ describe('tessera.config.json: username', () => {
     expect(messageOf(json)).toBe(message)
   })
 })
+
+describe('admin options (better-auth admin plugin)', () => {
+  it("defaults to better-auth's: admins by the admin role, one-hour impersonation, no ban expiry", () => {
+    expect(parseFeatureOptions({}).admin).toEqual({
+      adminRoles: ['admin'],
+      adminUserIds: [],
+      impersonationSessionDuration: 3600,
+      allowImpersonatingAdmins: false,
+      defaultBanReason: 'No reason',
+      defaultBanExpiresIn: null,
+      bannedUserMessage:
+        'You have been banned from this application. Please contact support if you believe this is an error.',
+    })
+  })
+
+  it.each([
+    [
+      { admin: { adminRoles: ['admin', 'superuser'] } },
+      'tessera.config.json: admin.adminRoles names "superuser", which is not a role (admin, user)',
+    ],
+    [
+      { admin: { adminUserIds: 'u1' } },
+      'tessera.config.json: admin.adminUserIds must be a list of non-empty strings',
+    ],
+    [
+      { admin: { impersonationSessionDuration: 0 } },
+      'tessera.config.json: admin.impersonationSessionDuration must be a positive integer',
+    ],
+    [
+      { admin: { defaultBanReason: ' ' } },
+      'tessera.config.json: admin.defaultBanReason must be a non-empty string',
+    ],
+    [
+      { admin: { defaultBanExpiresIn: -5 } },
+      'tessera.config.json: admin.defaultBanExpiresIn must be a positive integer or null',
+    ],
+    [{ admin: { defaultRole: 'member' } }, 'tessera.config.json: admin.defaultRole is not a known option'],
+  ])('refuses %j', (json, message) => {
+    expect(messageOf(json)).toBe(message)
+  })
+})

@@ -1,6 +1,6 @@
 /// Who is calling an admin route, and whether they may: a signed-in user whose role holds the
-/// permission (domain/admin/permissions.ts), or the application's backend with a server key (the
-/// server API, which may do everything). Anyone else gets better-auth's answers: 401 without a
+/// permission (domain/admin/permissions.ts) or who is listed in `admin.adminUserIds`, or the
+/// application's backend with a server key (the server API, which may do everything). Anyone else gets better-auth's answers: 401 without a
 /// session, 403 with the route's own code when the role lacks the permission.
 
 import type { FastifyReply, FastifyRequest } from 'fastify'
@@ -16,15 +16,28 @@ export type ServerKeyCheck = {
 }
 
 /** What the guard needs; both layers' contexts hold it. */
-export type AdminGuardContext = { sessions: SessionResolver; clock: () => Date; serverApi?: ServerKeyCheck }
+export type AdminGuardContext = {
+  sessions: SessionResolver
+  clock: () => Date
+  serverApi?: ServerKeyCheck
+  config: { admin: { adminUserIds: readonly string[] } }
+}
 
 export type AdminCaller =
-  | { kind: 'user'; actor: Actor; userId: string; role: string | null; session: FoundSession }
-  | { kind: 'server'; actor: Actor; userId: null; role: null; session: null }
+  | {
+      kind: 'user'
+      actor: Actor
+      userId: string
+      role: string | null
+      /** Listed in `admin.adminUserIds`: every admin permission, whatever the role. */
+      listed: boolean
+      session: FoundSession
+    }
+  | { kind: 'server'; actor: Actor; userId: null; role: null; listed: false; session: null }
 
-/** Whether the caller may do what `request` asks: a server key may do all of it. */
+/** Whether the caller may do what `request` asks: a server key or a listed admin may do all of it. */
 export const callerMay = (caller: AdminCaller, request: PermissionRequest): boolean =>
-  caller.kind === 'server' || hasAdminPermission(caller.role, request)
+  caller.kind === 'server' || caller.listed || hasAdminPermission(caller.role, request)
 
 export const adminGuard = (ctx: AdminGuardContext) => {
   const guards = sessionGuards(ctx)
@@ -37,6 +50,7 @@ export const adminGuard = (ctx: AdminGuardContext) => {
         actor: { type: 'server', name: server.name },
         userId: null,
         role: null,
+        listed: false,
         session: null,
       }
     const found = await guards.optionalSession(request)
@@ -47,6 +61,7 @@ export const adminGuard = (ctx: AdminGuardContext) => {
       actor: { type: 'user', userId: found.user.id },
       userId: found.user.id,
       role: found.user.role,
+      listed: ctx.config.admin.adminUserIds.includes(found.user.id),
       session: found,
     }
   }
