@@ -13,7 +13,9 @@
 /// onto the user). Endpoints may be moved (`authorizationEndpoint`, `tokenEndpoint`,
 /// `userInfoEndpoint`, and GitHub's `emailsEndpoint`) for the OAuth 2.0 providers (github,
 /// discord): a GitHub Enterprise server, a proxy, or a local server in tests; an OpenID provider
-/// moves with its `issuer`. Microsoft takes `tenantId` (its issuer is then that tenant's).
+/// moves with its `issuer`. Microsoft takes `tenantId` (its issuer is then that tenant's). Apple may
+/// take `teamId`, `keyId` and `privateKey` (its Sign in with Apple key, PKCS #8 PEM) instead of a
+/// `clientSecret`: Tessera then signs a short-lived client secret for each token request.
 
 import { BUILT_IN_PROVIDERS, displayNameOf } from '../oauth/provider-catalogue.js'
 
@@ -28,6 +30,10 @@ export type EndpointOverrides = {
   /** GitHub's list of the user's addresses (`/user/emails`). */
   emailsEndpoint?: string
 }
+
+/** Apple's key for signing client secrets; the private key as text or an environment variable. */
+export type AppleKeySource = { teamId: string; keyId: string; privateKey: SecretSource }
+export type AppleKey = { teamId: string; keyId: string; privateKey: string }
 
 /** Whether and how a provider may create users or rewrite them (better-auth's names). */
 export type SignUpOptions = {
@@ -45,6 +51,7 @@ export type SocialProviderFileOptions = SignUpOptions & {
   endpoints: EndpointOverrides
   /** Microsoft: `common` (default), `organizations`, `consumers`, or one tenant. */
   tenantId: string | null
+  appleKey: AppleKeySource | null
 }
 
 /** A provider ready to offer: secrets resolved. */
@@ -54,11 +61,13 @@ export type SocialProviderSettings = SignUpOptions & {
   /** Null for a built-in provider with fixed endpoints (or a built-in issuer). */
   issuer: string | null
   clientId: string
-  clientSecret: string
+  /** Null for Apple with a signing key (`appleKey`): each token request signs its own. */
+  clientSecret: string | null
   scopes: readonly string[]
   trusted: boolean
   endpoints: EndpointOverrides
   tenantId: string | null
+  appleKey: AppleKey | null
 }
 
 type Fail = (path: string, reason: string) => Error
@@ -79,6 +88,9 @@ const KEYS = new Set<string>([
   ...SWITCHES,
   ...ENDPOINT_KEYS,
   'tenantId',
+  'teamId',
+  'keyId',
+  'privateKey',
 ])
 // A tenant's GUID or domain, or one of Microsoft's multi-tenant names: it becomes a URL path segment.
 const TENANT = /^[A-Za-z0-9][A-Za-z0-9.-]{0,99}$/
@@ -117,6 +129,7 @@ export const parseSocialProviders = (
       ...switches,
       endpoints: endpointOverrides(id, entry, path, fail),
       tenantId: tenantOf(id, entry, path, fail),
+      appleKey: appleKeyOf(id, entry, path, fail),
     }
   }
   return providers
@@ -154,6 +167,30 @@ const tenantOf = (id: string, entry: Record<string, unknown>, path: string, fail
   return tenant
 }
 
+const APPLE_ID = /^[A-Z0-9]{10}$/
+
+const appleKeyOf = (
+  id: string,
+  entry: Record<string, unknown>,
+  path: string,
+  fail: Fail,
+): AppleKeySource | null => {
+  const given = (['teamId', 'keyId', 'privateKey'] as const).filter((key) => entry[key] !== undefined)
+  if (given.length === 0) return null
+  if (id !== 'apple') throw fail(`${path}.${given[0]}`, 'is for Apple only')
+  if (given.length !== 3) throw fail(path, 'needs teamId, keyId and privateKey together')
+  const { teamId, keyId } = entry
+  if (typeof teamId !== 'string' || !APPLE_ID.test(teamId))
+    throw fail(`${path}.teamId`, 'must be the 10-character Apple team id')
+  if (typeof keyId !== 'string' || !APPLE_ID.test(keyId))
+    throw fail(`${path}.keyId`, 'must be the 10-character id of the Sign in with Apple key')
+  if (entry.clientSecret !== undefined)
+    throw fail(`${path}.clientSecret`, 'is signed from teamId, keyId and privateKey: give one or the other')
+  const privateKey = secretSource(entry.privateKey, `${path}.privateKey`, fail)
+  if (privateKey === null) throw fail(`${path}.privateKey`, 'must not be empty')
+  return { teamId, keyId, privateKey }
+}
+
 const secretSource = (value: unknown, path: string, fail: Fail): SecretSource | null => {
   if (value === undefined || value === null || value === '') return null
   if (typeof value === 'string') return { value }
@@ -172,10 +209,13 @@ export const resolveSocialProviders = (
   const read = (source: SecretSource | null) =>
     source === null ? undefined : 'value' in source ? source.value : get(source.env)
   for (const [id, options] of Object.entries(providers)) {
-    const { clientId: idSource, clientSecret: secretSource_, ...rest } = options
+    const { clientId: idSource, clientSecret: secretSource_, appleKey: keySource, ...rest } = options
     const clientId = read(idSource)
     const clientSecret = read(secretSource_)
-    if (!clientId || !clientSecret) {
+    // A PEM key kept in one environment variable often has its line breaks written as \n.
+    const privateKey = keySource ? read(keySource.privateKey)?.replaceAll('\\n', '\n') : undefined
+    const appleKey = keySource && privateKey ? { ...keySource, privateKey } : null
+    if (!clientId || (!clientSecret && !appleKey)) {
       // better-auth's warning, word for word; the provider is not offered.
       warnings.push(`Social provider ${id} is missing clientId or clientSecret`)
       continue
@@ -185,7 +225,8 @@ export const resolveSocialProviders = (
       name: displayNameOf(id),
       ...rest,
       clientId,
-      clientSecret,
+      clientSecret: clientSecret ?? null,
+      appleKey,
     }
   }
   return resolved

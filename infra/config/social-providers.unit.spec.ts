@@ -32,6 +32,7 @@ describe('socialProviders in tessera.config.json', () => {
       overrideUserInfoOnSignIn: false,
       endpoints: {},
       tenantId: null,
+      appleKey: null,
     })
     expect(resolved.github).toMatchObject({
       name: 'GitHub',
@@ -40,6 +41,33 @@ describe('socialProviders in tessera.config.json', () => {
       clientSecret: 'gh-secret',
     })
     expect(warnings).toEqual([])
+  })
+
+  it("offers Apple with a signing key instead of a secret, the key's line breaks restored from the environment", () => {
+    const file = parse({
+      apple: {
+        clientId: 'com.example.web',
+        teamId: 'ABCDE12345',
+        keyId: 'KEY1234567',
+        privateKey: { env: 'APPLE_KEY' },
+      },
+    })
+    const warnings: string[] = []
+    const env: Record<string, string> = {
+      APPLE_KEY: '-----BEGIN PRIVATE KEY-----\\nMIG\\n-----END PRIVATE KEY-----',
+    }
+    const resolved = resolveSocialProviders(file, (name) => env[name], warnings)
+    expect(resolved.apple).toMatchObject({
+      clientSecret: null,
+      appleKey: {
+        teamId: 'ABCDE12345',
+        keyId: 'KEY1234567',
+        privateKey: '-----BEGIN PRIVATE KEY-----\nMIG\n-----END PRIVATE KEY-----',
+      },
+    })
+    expect(warnings).toEqual([])
+    expect(resolveSocialProviders(file, () => undefined, warnings)).toEqual({})
+    expect(warnings).toEqual(['Social provider apple is missing clientId or clientSecret'])
   })
 
   it('leaves out a provider whose id or secret is missing, with better-auth warning', () => {
@@ -77,6 +105,19 @@ describe('socialProviders in tessera.config.json', () => {
     ],
     [{ google: { tenantId: 'common' } }, 'socialProviders.google.tenantId is for Microsoft only'],
     [{ microsoft: { tenantId: '../x' } }, 'socialProviders.microsoft.tenantId must be common'],
+    [{ google: { teamId: 'ABCDE12345' } }, 'socialProviders.google.teamId is for Apple only'],
+    [
+      { apple: { teamId: 'ABCDE12345', keyId: 'KEY1234567' } },
+      'socialProviders.apple needs teamId, keyId and privateKey',
+    ],
+    [
+      { apple: { teamId: 'abc', keyId: 'KEY1234567', privateKey: 'k' } },
+      'socialProviders.apple.teamId must be',
+    ],
+    [
+      { apple: { teamId: 'ABCDE12345', keyId: 'KEY1234567', privateKey: 'k', clientSecret: 's' } },
+      'socialProviders.apple.clientSecret is signed from teamId',
+    ],
     [{ google: { disableSignUp: 1 } }, 'socialProviders.google.disableSignUp must be true or false'],
   ])('refuses %j', (value, message) => {
     expect(() => parse(value)).toThrow(message)

@@ -6,6 +6,7 @@
 import { createRemoteJWKSet, jwtVerify } from 'jose'
 import * as client from 'openid-client'
 import type { SocialProviderSettings } from '../config/social-providers.js'
+import { appleClientAuth } from './apple-client-secret.js'
 import {
   BUILT_IN_PROVIDERS,
   oidcProfile,
@@ -80,10 +81,7 @@ export const createSocialProvider = (
   const definition = definitionOf(settings)
   const { endpoints } = definition
   const openId = endpoints.kind === 'oidc'
-  const auth =
-    definition.tokenAuth === 'basic'
-      ? client.ClientSecretBasic(settings.clientSecret)
-      : client.ClientSecretPost(settings.clientSecret)
+  const auth = clientAuthOf(settings, definition)
   const insecure = (url: string) => options.allowInsecureRequests === true && url.startsWith('http:')
 
   // Discovery once, retried on the next use if it failed (the provider may be down at start).
@@ -205,6 +203,18 @@ export const createSocialProvider = (
       }
     },
   }
+}
+
+/** How the client proves itself at the token endpoint: its secret, or Apple's signed one. */
+const clientAuthOf = (
+  settings: SocialProviderSettings,
+  definition: ProviderDefinition,
+): client.ClientAuth => {
+  if (settings.appleKey) return appleClientAuth(settings.appleKey, settings.clientId)
+  const secret = settings.clientSecret
+  // The configuration offers no provider without one or the other.
+  if (secret === null) throw new Error(`social provider ${settings.id} has no client secret`)
+  return definition.tokenAuth === 'basic' ? client.ClientSecretBasic(secret) : client.ClientSecretPost(secret)
 }
 
 /** The catalogue's definition with the configuration applied: an issuer, a tenant, moved endpoints. */

@@ -109,6 +109,7 @@ describe('a built-in provider with the configuration applied', () => {
     overrideUserInfoOnSignIn: false,
     endpoints: {},
     tenantId: null,
+    appleKey: null,
     ...more,
   })
 
