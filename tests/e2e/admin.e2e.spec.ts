@@ -1,0 +1,148 @@
+/// The operator console in a real Chromium against Tessera on PostgreSQL: an operator (made admin
+/// through the server API) finds a person in the user directory by part of their name, opens their
+/// page, bans them with a reason (the person's open session in another browser dies at once), and
+/// finds the ban in the service-wide audit. Every page is checked with axe and pictured at 1280 and
+/// 375 px, light and dark.
+
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { startTessera, type TestTessera } from '../support/tessera.js'
+import {
+  checkBothSchemes,
+  ensurePortalBuilt,
+  freePort,
+  hasChromium,
+  launchChromium,
+  screenshot,
+} from './support.js'
+
+const SERVER_KEY = 'backend-key-0123456789abcdef0123456789'
+const OPERATOR = { name: 'Olive Operator', email: 'olive@example.com', password: 'support-desk-2026' }
+const PERSON = { name: 'Grace Hopper', email: 'grace@example.com', password: 'compiler-a0-1952' }
+
+const checkPage = async (page: Page, name: string) => {
+  await page.locator('h1').first().waitFor()
+  await page.waitForLoadState('networkidle')
+  expect(await checkBothSchemes(page, `admin-${name}`), `axe and overflow on ${name}`).toEqual({
+    axe: {},
+    overflow: {},
+  })
+}
+
+const signUp = async (page: Page, person: typeof OPERATOR) => {
+  await page.goto('/sign-up')
+  await page.getByLabel('Name', { exact: true }).fill(person.name)
+  await page.getByLabel('Email').fill(person.email)
+  await page.getByLabel('Password', { exact: true }).fill(person.password)
+  await page.getByRole('button', { name: 'Create account' }).click()
+  await page.waitForURL('**/check-email')
+}
+
+describe.skipIf(!hasChromium)('operator console in Chromium', () => {
+  let tessera: TestTessera
+  let browser: Browser
+  let baseUrl: string
+  let operatorContext: BrowserContext
+  let operator: Page
+  let personContext: BrowserContext
+  let person: Page
+  const pageErrors: string[] = []
+
+  const newContext = async (): Promise<BrowserContext> => {
+    const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 800 } })
+    context.setDefaultTimeout(10_000)
+    context.on('weberror', (error) => pageErrors.push(error.error().message))
+    return context
+  }
+
+  beforeAll(async () => {
+    const portalDir = ensurePortalBuilt()
+    const port = await freePort()
+    baseUrl = `http://127.0.0.1:${port}`
+    tessera = await startTessera({
+      kind: 'postgres',
+      listen: true,
+      portalDir,
+      env: { PORT: String(port), BASE_URL: baseUrl, SERVER_KEYS: `ops=${SERVER_KEY}` },
+    })
+    browser = await launchChromium()
+    operatorContext = await newContext()
+    operator = await operatorContext.newPage()
+    personContext = await newContext()
+    person = await personContext.newPage()
+  })
+
+  afterAll(async () => {
+    await operatorContext?.close()
+    await personContext?.close()
+    await browser?.close()
+    await tessera?.cleanup()
+  })
+
+  afterEach(async ({ task }) => {
+    if (task.result?.state !== 'fail') return
+    const slug = task.name.replace(/\W+/g, '-')
+    if (operator) await screenshot(operator, `failed-admin-operator-${slug}`)
+    if (person) await screenshot(person, `failed-admin-person-${slug}`)
+  })
+
+  it('the operator, made admin through the server API, finds the person in the directory', async () => {
+    await signUp(person, PERSON)
+    await signUp(operator, OPERATOR)
+    const session = (await operator.request.get('/api/auth/get-session')).json()
+    const operatorId = ((await session) as { user: { id: string } }).user.id
+    const promoted = await tessera.api.request(
+      'POST',
+      '/admin/set-role',
+      { userId: operatorId, role: 'admin' },
+      { 'x-tessera-server-key': SERVER_KEY },
+    )
+    expect(promoted.status).toBe(200)
+
+    await operator.goto('/account')
+    await operator.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Users' }).click()
+    await operator.getByRole('heading', { name: 'Users', level: 1 }).waitFor()
+    await operator.getByLabel('Search').fill('hopp')
+    await operator.getByRole('link', { name: PERSON.name }).waitFor()
+    await expect.poll(() => operator.getByRole('link', { name: OPERATOR.name }).count()).toBe(0)
+    await checkPage(operator, 'users-search')
+  })
+
+  it('bans them with a reason: their open session ends at once', async () => {
+    await person.goto('/account')
+    await person.getByRole('heading', { level: 1 }).first().waitFor()
+    expect(new URL(person.url()).pathname).toBe('/account')
+
+    await operator.getByRole('link', { name: PERSON.name }).click()
+    await operator.getByRole('heading', { name: PERSON.name, level: 1 }).waitFor()
+    await checkPage(operator, 'user')
+    await operator.getByLabel('Reason').fill('Spam in the forums')
+    await operator.getByLabel('For how long').selectOption('86400')
+    await operator.getByRole('button', { name: `Ban ${PERSON.name}` }).click()
+    await operator.getByRole('button', { name: 'Lift the ban' }).waitFor()
+    // The profile's status: its <dt> and <dd> read as one text.
+    await expect.poll(() => operator.locator('.admin-profile').textContent()).toContain('StatusBanned')
+    await checkPage(operator, 'user-banned')
+
+    // The person's session is gone: the portal sends them to sign in, and signing in is refused.
+    await person.reload()
+    await person.waitForURL('**/sign-in**')
+    const refused = await person.request.post('/api/auth/sign-in/email', {
+      data: { email: PERSON.email, password: PERSON.password },
+      headers: { origin: baseUrl },
+    })
+    expect(refused.status()).toBe(403)
+    expect(((await refused.json()) as { code: string }).code).toBe('BANNED_USER')
+  })
+
+  it('the ban is in the audit, by the operator, filtered by action', async () => {
+    await operator.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Audit' }).click()
+    await operator.getByRole('heading', { name: 'Audit', level: 1 }).waitFor()
+    await operator.getByLabel('Action').selectOption('user.banned')
+    const entries = operator.locator('ol.admin-activity > li')
+    await expect.poll(() => entries.count()).toBe(1)
+    expect(await entries.first().textContent()).toContain('user.banned')
+    await checkPage(operator, 'audit-bans')
+    expect(pageErrors).toEqual([])
+  })
+})
