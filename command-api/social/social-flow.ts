@@ -110,7 +110,12 @@ export const finishSocialFlow = async (
       nonce: flow.nonce,
     })
     const { profile } = await provider.profile(tokens, claims)
-    const found = { provider, profile, tokens }
+    // Apple gives the name only beside the code, and only the first time: it names a new user.
+    const found = {
+      provider,
+      profile: { ...profile, name: provider.callbackName(params) ?? profile.name },
+      tokens,
+    }
     if (flow.link) {
       await linkToUser(ctx, origin, flow.link, found)
       return { location: flow.callbackURL, signedIn: null }

@@ -64,6 +64,8 @@ export type SocialProvider = {
     tokens: Pick<ExchangedTokens, 'accessToken'>,
     idTokenClaims: Record<string, unknown> | null,
   ): Promise<{ profile: ProviderProfile; data: Record<string, unknown> }>
+  /** A name the provider sent with the callback rather than in the profile (Apple's first sign-in). */
+  callbackName(params: Readonly<Record<string, string>>): string | null
   refresh(refreshToken: string): Promise<ExchangedTokens>
   /** Checks an id token's signature (the provider's keys), issuer, audience, expiry and nonce. */
   verifyIdToken(token: string, nonce: string | undefined): Promise<Record<string, unknown>>
@@ -182,6 +184,8 @@ export const createSocialProvider = (
         throw new OAuthFlowError('unable_to_get_user_info', error)
       }
     },
+
+    callbackName: (params) => definition.callbackName?.(params) ?? null,
 
     async refresh(refreshToken) {
       return tokensOf(await client.refreshTokenGrant(await config(), refreshToken))

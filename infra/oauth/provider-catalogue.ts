@@ -32,6 +32,8 @@ export type ProviderDefinition = {
   tokenAuth: 'basic' | 'post'
   /** Apple answers by a form POST whenever the name or email is asked for, and refuses otherwise. */
   responseMode?: 'form_post'
+  /** The name the provider sends beside the code, not in its profile (Apple, on the first sign-in only). */
+  callbackName?: (params: Readonly<Record<string, string>>) => string | null
   /** Maps the user-info answer (or the id token's claims) to a profile. */
   profile: (claims: Record<string, unknown>) => ProviderProfile
 }
@@ -50,6 +52,21 @@ export const oidcProfile = (claims: Record<string, unknown>): ProviderProfile =>
     name: text(claims.name) ?? text(claims.preferred_username) ?? email ?? '',
     image: text(claims.picture),
   }
+}
+
+/** Apple's `user` form field: `{"name": {"firstName", "lastName"}, "email"}`, sent once. */
+export const appleName = (params: Readonly<Record<string, string>>): string | null => {
+  let user: unknown
+  try {
+    user = JSON.parse(params.user ?? '')
+  } catch {
+    return null
+  }
+  const name = typeof user === 'object' && user !== null ? (user as { name?: unknown }).name : null
+  if (typeof name !== 'object' || name === null) return null
+  const { firstName, lastName } = name as Record<string, unknown>
+  const full = [text(firstName), text(lastName)].filter(Boolean).join(' ').trim()
+  return full === '' ? null : full.slice(0, 200)
 }
 
 const OIDC_SCOPES = ['openid', 'email', 'profile'] as const
@@ -77,6 +94,7 @@ export const BUILT_IN_PROVIDERS: Readonly<Record<string, ProviderDefinition>> = 
     scopes: ['openid', 'email', 'name'],
     tokenAuth: 'post',
     responseMode: 'form_post',
+    callbackName: appleName,
     // Apple sends the name only once, in the form post; its addresses are verified by Apple.
     profile: (claims) => ({ ...oidcProfile(claims), emailVerified: text(claims.email) !== null }),
   },

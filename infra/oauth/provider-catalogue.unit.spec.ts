@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { SocialProviderSettings } from '../config/social-providers.js'
 import { definitionOf, issuerFor } from './oauth-client.js'
-import { BUILT_IN_PROVIDERS, displayNameOf } from './provider-catalogue.js'
+import { appleName, BUILT_IN_PROVIDERS, displayNameOf } from './provider-catalogue.js'
 
 const profileOf = (id: string, claims: Record<string, unknown>) => {
   const provider = BUILT_IN_PROVIDERS[id]
@@ -146,5 +146,18 @@ describe('a built-in provider with the configuration applied', () => {
     })
     expect(apple.profile({ sub: 'a', email: 'a@privaterelay.appleid.com' }).emailVerified).toBe(true)
     expect(definitionOf(settings('google')).responseMode).toBeUndefined()
+  })
+})
+
+describe("Apple's name, sent once beside the code", () => {
+  it('is the first and last name of its user field, when there is one', () => {
+    const user = JSON.stringify({ name: { firstName: 'Ada', lastName: 'Lovelace' }, email: 'a@example.com' })
+    expect(appleName({ user })).toBe('Ada Lovelace')
+    expect(appleName({ user: JSON.stringify({ name: { firstName: 'Ada' } }) })).toBe('Ada')
+    expect(appleName({})).toBeNull()
+    expect(appleName({ user: 'not json' })).toBeNull()
+    expect(appleName({ user: JSON.stringify({ name: 'Ada' }) })).toBeNull()
+    expect(BUILT_IN_PROVIDERS.apple?.callbackName?.({ user })).toBe('Ada Lovelace')
+    expect(BUILT_IN_PROVIDERS.google?.callbackName).toBeUndefined()
   })
 })
