@@ -5,8 +5,8 @@
 /// reads them. PostgreSQL only, as the target is: PGlite belongs to the server process, so nobody
 /// else may write to it while the server runs.
 ///
-/// run.ts wires it as a scenario group (BENCH_ONLY=admin): `seedAdminDirectory(url)` before the
-/// scenarios, then `adminDirectoryScenarios(directory, timing)`.
+/// run.ts runs it as a scenario group (BENCH_ONLY=admin/list-users-email or -name): on PostgreSQL
+/// `seedAdminDirectory(url)`, then `adminDirectoryScenarios(directory, timing)`.
 
 import { randomUUID } from 'node:crypto'
 import { openTesseraDatabase } from '../app/database.js'
@@ -52,7 +52,9 @@ export type AdminDirectory = {
   nameCounts: ReadonlyMap<string, number>
 }
 
-/** An empty directory: the scenarios' names, before anything is seeded. */
+/** Stands in for the directory before it is seeded, for the scenarios' names only. */
+export const UNSEEDED_DIRECTORY: AdminDirectory = { size: DIRECTORY_USERS, nameCounts: new Map() }
+/** No directory (PGlite): no scenarios. */
 export const NO_DIRECTORY: AdminDirectory = { size: 0, nameCounts: new Map() }
 
 /** Writes `size` users (and their credential accounts) into the read model at `databaseUrl`. */
@@ -170,6 +172,7 @@ export const adminDirectoryScenarios = (
   directory: AdminDirectory,
   timing: Pick<ScenarioSpec, 'durationSeconds' | 'warmupSeconds'>,
 ): ScenarioSpec[] => {
+  if (directory.size === 0) return []
   const people = sample(directory)
   const label = `${Math.round(directory.size / 1000)}k`
   return [

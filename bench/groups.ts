@@ -14,6 +14,8 @@ export type SeedTarget = {
   timing: Timing
   /** Lines printed under the server's table, e.g. how something was seeded. */
   notes: string[]
+  /** The PostgreSQL server's URL, for seeding straight into it; none on PGlite. */
+  databaseUrl?: string
 }
 
 export type ScenarioGroup = {

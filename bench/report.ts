@@ -128,10 +128,24 @@ const issue11 = (tessera: RunResult): TargetCheck[] => {
   })
 }
 
+/** Issue 14: an operator's search among 100,000 users (PostgreSQL only, bench/admin-users.ts). */
+const issue14 = (tessera: RunResult): TargetCheck[] => {
+  const at = check(14, tessera.database === 'PostgreSQL')
+  return (['email', 'name'] as const).map((field) =>
+    at(
+      `list-users ${field} 100k c16 p99 ms`,
+      p99(stats(tessera, `admin/list-users ${field} search 100k c16`, 'admin/list-users')),
+      '<',
+      50,
+    ),
+  )
+}
+
 export const checkTargets = (runs: DatabaseRuns): TargetCheck[] => [
   ...issue2(runs.tessera),
   ...issue8(runs),
   ...issue11(runs.tessera),
+  ...issue14(runs.tessera),
 ]
 
 const pad = (value: string, width: number) => value.padEnd(width)
@@ -191,6 +205,9 @@ export const formatRun = (run: RunResult): string => {
   lines.push(
     `server peak RSS: ${number(run.peakRssBytes / MB)} MB (after seeding ${number(run.seedPeakRssBytes / MB)}; ${rssSteps})`,
   )
+  for (const scenario of run.scenarios)
+    for (const [kind, s] of Object.entries(scenario.byKind))
+      if (s.firstFailure) lines.push(`${scenario.name}, ${kind}: first wrong answer: ${s.firstFailure}`)
   for (const note of run.notes) lines.push(note)
   const busiest = Math.max(0, ...run.scenarios.map((s) => s.cpu.other))
   if (busiest > BUSY_MACHINE_CORES)

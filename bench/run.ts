@@ -14,6 +14,12 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { cpus, totalmem } from 'node:os'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import {
+  adminDirectoryScenarios,
+  NO_DIRECTORY,
+  seedAdminDirectory,
+  UNSEEDED_DIRECTORY,
+} from './admin-users.js'
 import { seedApiKeys } from './api-keys.js'
 import { startBetterAuth } from './better-auth.js'
 import { type CpuProbe, type CpuUse, measureCpu, waitUntilIdle } from './cpu.js'
@@ -149,8 +155,22 @@ const SCENARIO_GROUPS: readonly ScenarioGroup[] = [
     },
     scenarios: (organizations, { timing }) => organizationScenarios(organizations, timing),
   }),
-  // Issue 14's admin/list-users over 100,000 users goes here once bench/admin-users.ts exists
-  // (its own seeding; chosen with BENCH_ONLY=admin).
+  // Issue 14: list-users over a 100,000-user directory, written straight into PostgreSQL's read
+  // model; PGlite belongs to the server process, so there it is skipped.
+  group({
+    runsOn: TESSERA_ONLY,
+    unseeded: UNSEEDED_DIRECTORY,
+    seed: async ({ databaseUrl, notes }) => {
+      if (!databaseUrl) return NO_DIRECTORY
+      const started = Date.now()
+      const directory = await seedAdminDirectory(databaseUrl)
+      notes.push(
+        `admin directory: ${directory.size} users written in ${Math.round((Date.now() - started) / 1000)} s`,
+      )
+      return directory
+    },
+    scenarios: (directory, { timing }) => adminDirectoryScenarios(directory, timing),
+  }),
 ]
 
 // `BENCH_ONLY=sign-in-c16` and `BENCH_ONLY='sign-in c16'` mean the same.
@@ -219,7 +239,14 @@ const benchServer = async (
     for (const scenarioGroup of SCENARIO_GROUPS) {
       if (!scenarioGroup.runsOn.includes(label)) continue
       if (!scenarioGroup.names.some((name) => isChosen(name, settings.only))) continue
-      const specs = await scenarioGroup.prepare({ baseUrl: server.baseUrl, users, email, timing, notes })
+      const specs = await scenarioGroup.prepare({
+        baseUrl: server.baseUrl,
+        users,
+        email,
+        timing,
+        notes,
+        ...(postgres ? { databaseUrl: postgres.url } : {}),
+      })
       for (const spec of specs.filter((s) => isChosen(s.name, settings.only))) {
         process.stdout.write(`  ${spec.name}: ${spec.warmupSeconds} s warm-up + ${spec.durationSeconds} s… `)
         const result = await benchScenario(server, spec, probe)
