@@ -29,7 +29,11 @@ type Account = { id: string; providerId: string; accountId: string }
 type SessionUser = { id: string; email: string; name: string; emailVerified: boolean }
 
 /** One Tessera on its own port, with helpers that walk the flows through the provider. */
-const tesseraBeside = (provider: () => TestProvider, features: (issuer: string) => object) => {
+const tesseraBeside = (
+  provider: () => TestProvider,
+  features: (issuer: string) => object,
+  env: Record<string, string> = {},
+) => {
   const t = {} as {
     start(port: number): Promise<void>
     tessera: TestTessera
@@ -47,7 +51,7 @@ const tesseraBeside = (provider: () => TestProvider, features: (issuer: string) 
     t.base = `http://127.0.0.1:${port}`
     t.tessera = await startTessera({
       listen: true,
-      env: { PORT: String(port), BASE_URL: t.base },
+      env: { PORT: String(port), BASE_URL: t.base, ...env },
       features: features(provider().issuer),
     })
   }
@@ -100,10 +104,11 @@ describe('account linking, unlinking and sign-up as configured (real OpenID prov
     clientSecret: 'provider-client-secret-0123456789abcdef',
     ...options,
   })
-  // better-auth's defaults, the password unlinkable.
+  // better-auth's defaults, the password unlinkable; two addresses listed as first admins.
   const defaults = tesseraBeside(
     () => provider,
     (issuer) => ({ socialProviders: { acme: acme(issuer) } }),
+    { ADMIN_EMAILS: 'boss@example.com,chief@example.com' },
   )
   // Every linking option turned away from its default.
   const permissive = tesseraBeside(
@@ -398,6 +403,23 @@ describe('account linking, unlinking and sign-up as configured (real OpenID prov
       await defaults.walk(after, '/sign-in/social', 'yul')
       expect(await defaults.session(after)).toMatchObject({ name: 'Yul' })
     })
+  })
+
+  it('makes a first admin at social sign-up of a listed address the provider verified, not of an unverified one', async () => {
+    const role = async (browser: WebBrowser) =>
+      (
+        JSON.parse((await browser.request('GET', defaults.api('/get-session'))).body) as {
+          user: { role: string }
+        }
+      ).user.role
+    person('chief', true, 'chief@example.com')
+    const chief = webBrowser()
+    await defaults.walk(chief, '/sign-in/social', 'chief')
+    expect(await role(chief)).toBe('admin')
+    person('boss', false, 'boss@example.com')
+    const boss = webBrowser()
+    await defaults.walk(boss, '/sign-in/social', 'boss')
+    expect(await role(boss)).toBe('user')
   })
 
   it('finishes a sign-up that stopped after its first append (the user and the provider account claimed, no link)', async () => {
