@@ -1,7 +1,8 @@
 /// The operator console in a real Chromium against Tessera on PostgreSQL: an operator (made admin
 /// through the server API) finds a person in the user directory by part of their name, opens their
-/// page, bans them with a reason (the person's open session in another browser dies at once), and
-/// finds the ban in the service-wide audit. Every page is checked with axe and pictured at 1280 and
+/// page, bans them with a reason (the person's open session in another browser dies at once, the ban
+/// shows in their history), finds the ban in the service-wide audit, then impersonates another
+/// person (a banner says so) and stops. Every page is checked with axe and pictured at 1280 and
 /// 375 px, light and dark.
 
 import type { Browser, BrowserContext, Page } from 'playwright-core'
@@ -122,6 +123,8 @@ describe.skipIf(!hasChromium)('operator console in Chromium', () => {
     await operator.getByRole('button', { name: 'Lift the ban' }).waitFor()
     // The profile's status: its <dt> and <dd> read as one text.
     await expect.poll(() => operator.locator('.admin-profile').textContent()).toContain('StatusBanned')
+    // The person's history, from the log, has the ban.
+    await expect.poll(() => operator.locator('ol.admin-activity').textContent()).toContain('user.banned')
     await checkPage(operator, 'user-banned')
 
     // The person's session is gone: the portal sends them to sign in, and signing in is refused.
@@ -143,6 +146,34 @@ describe.skipIf(!hasChromium)('operator console in Chromium', () => {
     await expect.poll(() => entries.count()).toBe(1)
     expect(await entries.first().textContent()).toContain('user.banned')
     await checkPage(operator, 'audit-bans')
+  })
+
+  it('impersonates another person, with a banner while it lasts, and stops', async () => {
+    const signedUp = await tessera.api.request('POST', '/sign-up/email', {
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      password: 'analytical-engine-1843',
+    })
+    expect(signedUp.status).toBe(200)
+    const adaId = (signedUp.json as { user: { id: string } }).user.id
+    await operator.goto(`/admin/users/${adaId}`)
+    await operator.getByRole('heading', { name: 'Ada Lovelace', level: 1 }).waitFor()
+    await operator.getByRole('button', { name: 'Impersonate for an hour' }).click()
+    await operator.waitForURL('**/account')
+    await operator.getByText('You are acting as').waitFor()
+    expect(
+      await operator.getByRole('status').filter({ hasText: 'You are acting as' }).textContent(),
+    ).toContain('Ada Lovelace')
+    await checkPage(operator, 'impersonating')
+
+    await operator.getByRole('button', { name: 'Stop impersonating' }).click()
+    await operator.getByRole('heading', { name: 'Users', level: 1 }).waitFor()
+    const back = (await (await operator.request.get('/api/auth/get-session')).json()) as {
+      user: { email: string }
+      session: { impersonatedBy?: string | null }
+    }
+    expect(back.user.email).toBe(OPERATOR.email)
+    expect(back.session.impersonatedBy ?? null).toBeNull()
     expect(pageErrors).toEqual([])
   })
 })
