@@ -422,6 +422,22 @@ describe('account linking, unlinking and sign-up as configured (real OpenID prov
     expect(await role(boss)).toBe('user')
   })
 
+  it('records a sign-up the provider vouched for as one verified user.registered, the link in its own stream', async () => {
+    person('uno')
+    const browser = webBrowser()
+    await defaults.walk(browser, '/sign-in/social', 'uno')
+    const userId = (await defaults.session(browser))?.id ?? ''
+    const userEvents = await defaults.tessera.ctx.store.readStream(userStream(userId))
+    expect(userEvents.map((event) => event.type)).toEqual(['user.registered'])
+    expect(userEvents[0]?.data).toMatchObject({
+      email: 'uno@example.com',
+      emailVerified: true,
+      credential: null,
+    })
+    const linked = await defaults.tessera.ctx.store.readStream(`linked-accounts-${userId}`)
+    expect(linked.map((event) => event.type)).toEqual(['account.linked'])
+  })
+
   it('finishes a sign-up that stopped after its first append (the user and the provider account claimed, no link)', async () => {
     const t = defaults
     person('zed')
