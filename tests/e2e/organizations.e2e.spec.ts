@@ -1,7 +1,8 @@
 /// Organizations in the portal, in a real Chromium against a Tessera with a real SMTP sink: an owner
-/// creates an organization and invites a second person by mail; the invitee signs up from the link
-/// and accepts; the owner sees them among the members and in the audit feed, changes their role and
-/// removes them. Every page is checked with axe and pictured at 1280 and 375 px, light and dark.
+/// creates an organization and invites a second person by mail; the invitee opens the link signed
+/// out (who invites to what, from the preview), signs up from it and accepts; the owner sees them
+/// among the members and in the audit feed, changes their role and removes them. Every page is
+/// checked with axe and pictured at 1280 and 375 px, light and dark.
 
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -134,9 +135,11 @@ describe.skipIf(!hasChromium)('organizations in Chromium', () => {
     const link = mail.links.find((candidate) => candidate.includes('/accept-invitation/')) ?? ''
     expect(link.startsWith(`${baseUrl}/accept-invitation/`)).toBe(true)
     await invitee.goto(link)
-    await invitee
-      .getByRole('heading', { name: 'You have been invited to an organization', level: 1 })
-      .waitFor()
+    // Signed out, the preview tells who invites to what, and nothing else about anyone.
+    await invitee.getByRole('heading', { name: `Join ${ORGANIZATION.name}?`, level: 1 }).waitFor()
+    const signedOut = (await invitee.getByRole('main').textContent()) ?? ''
+    expect(signedOut).toContain(`${OWNER.name} invited you to join ${ORGANIZATION.name}.`)
+    expect(signedOut).not.toContain(OWNER.email)
     await checkPage(invitee, 'accept-signed-out')
 
     await invitee.getByRole('link', { name: 'Create an account' }).click()
