@@ -23,6 +23,8 @@ export type Shot = {
   path: string
   headers: Record<string, string>
   body?: string
+  /** A backend's call over the server API: no browser's `Origin` (which the server key refuses). */
+  fromServer?: true
   /** True when a 2xx answer carries what it should (e.g. a session, not `null`). */
   isCorrect(body: string, headers: Record<string, string>): boolean
 }
@@ -48,6 +50,8 @@ export type KindStats = {
   non2xx: number
   /** 2xx answers whose body was wrong. */
   incorrect: number
+  /** The first answer that was not right (status and the start of its body), to say why. */
+  firstFailure?: string
 }
 
 export type ScenarioResult = {
@@ -67,6 +71,7 @@ export type MeasureWindow = { onStart(): void; onEnd(): void }
 const REQUEST_TIMEOUT_SECONDS = 30
 // Kept running after the window so that requests sent near its end can still be answered.
 const TAIL_SECONDS = 1
+const FAILURE_BODY_CHARS = 160
 
 /**
  * Drives the scenario over one set of connections: warm-up, then the measured window, then a
@@ -83,6 +88,7 @@ export const runScenario = async (
   const origin = new URL(baseUrl).origin
   const sent = new WeakMap<autocannon.Context, { shot: Shot; at: number }>()
   const answers = new Map<Kind, Answer[]>()
+  const failures = new Map<Kind, string>()
   let pending: Answer | null = null
   let unmatched = 0
   let errors = 0
@@ -106,14 +112,18 @@ export const runScenario = async (
         setupRequest: (request, context) => {
           const shot = spec.next()
           sent.set(context, { shot, at: performance.now() })
-          const { method, path, headers, body } = shot
+          const { method, path, headers, body, fromServer } = shot
           return {
             ...request,
             method,
             path,
-            // A POST carries its page's Origin, as from a browser: both servers refuse a POST with
-            // a cookie and no Origin (CSRF), and better-auth a sign-in or sign-up without one.
-            headers: { ...request.headers, ...(method === 'POST' ? { origin } : {}), ...headers },
+            // A browser's POST carries its page's Origin: both servers refuse a POST with a cookie
+            // and no Origin (CSRF), and better-auth a sign-in or sign-up without one.
+            headers: {
+              ...request.headers,
+              ...(method === 'POST' && !fromServer ? { origin } : {}),
+              ...headers,
+            },
             ...(body ? { body } : {}),
           }
         },
@@ -124,6 +134,8 @@ export const runScenario = async (
           if (!request) return
           const { shot, at } = request
           const correct = status >= 200 && status < 300 && shot.isCorrect(body, headers)
+          if (!correct && !failures.has(shot.kind))
+            failures.set(shot.kind, `${status} ${body.slice(0, FAILURE_BODY_CHARS)}`)
           pending = { kind: shot.kind, status, correct, sentAt: at, doneAt: performance.now(), ms: 0 }
         },
       },
@@ -153,7 +165,7 @@ export const runScenario = async (
     const completed = list.filter((a) => inWindow(a.doneAt))
     const latencies = list.filter((a) => inWindow(a.sentAt)).map((a) => a.ms)
     if (completed.length > 0 || latencies.length > 0)
-      byKind[kind] = kindStats(latencies, completed, spec.durationSeconds)
+      byKind[kind] = kindStats(latencies, completed, spec.durationSeconds, failures.get(kind))
   }
   return { name: spec.name, connections: spec.connections, seconds: spec.durationSeconds, errors, byKind }
 }
@@ -164,7 +176,12 @@ const push = <T>(map: Map<Kind, T[]>, kind: Kind, value: T) => {
   else map.set(kind, [value])
 }
 
-const kindStats = (samples: number[], completed: readonly Answer[], seconds: number): KindStats => {
+const kindStats = (
+  samples: number[],
+  completed: readonly Answer[],
+  seconds: number,
+  firstFailure: string | undefined,
+): KindStats => {
   const sorted = Float64Array.from(samples).sort()
   return {
     requests: completed.length,
@@ -174,6 +191,7 @@ const kindStats = (samples: number[], completed: readonly Answer[], seconds: num
     maxMs: sorted.at(-1) ?? Number.NaN,
     non2xx: completed.filter((a) => a.status < 200 || a.status >= 300).length,
     incorrect: completed.filter((a) => a.status >= 200 && a.status < 300 && !a.correct).length,
+    ...(firstFailure === undefined ? {} : { firstFailure }),
   }
 }
 

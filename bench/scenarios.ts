@@ -122,6 +122,7 @@ const verifyShots = (keys: readonly string[]) => {
     method: 'POST',
     path: '/api/auth/api-key/verify',
     headers: { ...JSON_HEADERS, [SERVER_KEY_HEADER]: BENCH_SERVER_KEY },
+    fromServer: true,
     body: JSON.stringify({ key: nextKey() }),
     isCorrect: (body) => {
       const value = parse(body)
