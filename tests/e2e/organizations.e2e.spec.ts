@@ -68,6 +68,8 @@ describe.skipIf(!hasChromium)('organizations in Chromium', () => {
       listen: true,
       portalDir,
       env: { PORT: String(port), BASE_URL: baseUrl, SMTP_URL: sink.url },
+      // Custom roles on, so the settings page shows their section.
+      features: { organization: { dynamicAccessControl: { enabled: true } } },
     })
     browser = await launchChromium()
     ownerContext = await newContext()
@@ -204,7 +206,7 @@ describe.skipIf(!hasChromium)('organizations in Chromium', () => {
     await invitee.getByRole('heading', { name: 'Organization not available', level: 1 }).waitFor()
   })
 
-  it('the teams and settings pages, and the organization list with one in it', async () => {
+  it('the teams and settings pages (a custom role created), and the organization list with one in it', async () => {
     await owner.getByRole('navigation', { name: 'Organization' }).getByRole('link', { name: 'Teams' }).click()
     await owner.getByRole('heading', { name: 'Teams', level: 1 }).waitFor()
     await checkPage(owner, 'teams')
@@ -213,6 +215,14 @@ describe.skipIf(!hasChromium)('organizations in Chromium', () => {
       .getByRole('link', { name: 'Settings' })
       .click()
     await owner.getByRole('heading', { name: 'Settings', level: 1 }).waitFor()
+    await owner.getByText('No custom role yet.').waitFor()
+    await owner.getByLabel('Role name').fill('auditor')
+    await owner.getByLabel('Members: update').check()
+    await owner.getByRole('button', { name: 'Create role' }).click()
+    await announced(owner, 'status', 'The role auditor is created.')
+    const roles = owner.getByRole('list', { name: 'Custom roles' })
+    await roles.getByText('Members: update').waitFor()
+    await checkPage(owner, 'settings-roles')
     await owner.getByRole('button', { name: 'Delete organization…' }).click()
     await checkPage(owner, 'settings-delete-open')
     await owner.getByRole('link', { name: 'All organizations' }).click()

@@ -70,7 +70,12 @@ const PermissionChecks = ({
         {actions.map((action) => (
           <Checkbox
             key={action}
-            label={`${label}: ${action}`}
+            label={
+              <>
+                <span className="visually-hidden">{label}: </span>
+                {action}
+              </>
+            }
             name={`${name}-${resource}-${action}`}
             checked={granted(value, resource, action)}
             onChange={(on) => onChange(toggled(value, resource, action, on))}
@@ -106,6 +111,7 @@ const CreateRole = ({ organizationId }: { organizationId: string }) => {
   }
   return (
     <Form label="Create a role" onSubmit={onSubmit} errors={errors}>
+      <h3 className="section-heading">Create a role</h3>
       <TextField
         label="Role name"
         name="role"

@@ -175,10 +175,12 @@ const ActiveTeam = ({ team, context }: { team: Team; context: OrganizationContex
   const active = activeTeamIdOf(context) === team.id
   const inActiveOrganization = activeOrganizationIdOf(context) === context.organization.id
   const mine = data?.some((teamMember) => teamMember.userId === context.user.id) ?? false
+  const offered = !active && inActiveOrganization && mine
+  if (!active && !offered && !error) return null
   return (
     <div className="team-active">
       {active ? <Badge tone="success">Your active team</Badge> : null}
-      {!active && inActiveOrganization && mine ? (
+      {offered ? (
         <Button
           size="small"
           pending={isLoading}
