@@ -21,6 +21,7 @@ import { findUserById } from '../../projections/users/users.repository.js'
 import type { UserRow } from '../../projections/users/users.table.js'
 import type { CommandContext } from '../context.js'
 import { type StartedSession, startSession } from '../sessions/start-session.js'
+import { grantAdminIfListed } from '../shared/admin-emails.js'
 import { usernameLimits } from '../username/username-limits.js'
 
 export type SignUpInput = {
@@ -62,7 +63,7 @@ export const signUp = async (
   const userId = newId()
   const passwordHash = await hashPassword(input.password)
   try {
-    await handle(
+    const registered = await handle(
       userDecider,
       userStream(userId),
       {
@@ -81,6 +82,8 @@ export const signUp = async (
       },
       { metadata: metadataFor(origin, { type: 'anonymous' }, clock()), claims: userClaims },
     )
+    // The admin options' default role for a new account.
+    await grantAdminIfListed(ctx, origin, userId, registered.events)
   } catch (error) {
     if (error instanceof UniqueClaimConflictError) throw claimConflictError(error.scope)
     throw error

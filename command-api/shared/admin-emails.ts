@@ -2,8 +2,9 @@
 /// address is verified (a verification link, a verified email change, a provider that vouches for
 /// it at social sign-up), never before: whoever signs up first with an unverified address gets
 /// nothing. Once per account (the aggregate remembers), so an admin who later demotes it is not
-/// overruled. Recorded with the system as actor.
+/// overruled. Recorded with the system as actor, as is a new account's configured default role.
 
+import { DEFAULT_ROLE } from '../../domain/admin/permissions.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { metadataFor } from '../../domain/shared/metadata.js'
 import type { UserEvent } from '../../domain/user/user.events.js'
@@ -24,13 +25,21 @@ const verifiedAddressOf = (event: UserEvent): string | null => {
   }
 }
 
-/** Call after appending a user's events: grants the admin role when they verified a listed address. */
+/**
+ * Call after appending a user's events: the system's role grants. A new account gets the configured
+ * `admin.defaultRole` (stored, as better-auth stores it, so changing the option later leaves existing
+ * accounts as they are); then the admin role when they verified a listed address.
+ */
 export const grantAdminIfListed = async (
   { handle, clock, config }: Pick<CommandContext, 'handle' | 'clock' | 'config'>,
   origin: RequestOrigin,
   userId: string,
   events: readonly UserEvent[],
 ): Promise<void> => {
+  const system = { metadata: metadataFor(origin, { type: 'system' }, clock()), claims: userClaims }
+  const { defaultRole } = config.admin
+  if (defaultRole !== DEFAULT_ROLE && events.some((event) => event.type === 'user.registered'))
+    await handle(userDecider, userStream(userId), { type: 'set-role', role: defaultRole }, system)
   if (config.adminEmails.length === 0) return
   const listed = events.some((event) => {
     const address = verifiedAddressOf(event)
@@ -38,8 +47,5 @@ export const grantAdminIfListed = async (
   })
   if (!listed) return
   const command: UserCommand = { type: 'set-role', role: 'admin', grantedBy: 'admin-emails' }
-  await handle(userDecider, userStream(userId), command, {
-    metadata: metadataFor(origin, { type: 'system' }, clock()),
-    claims: userClaims,
-  })
+  await handle(userDecider, userStream(userId), command, system)
 }

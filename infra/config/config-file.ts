@@ -89,6 +89,8 @@ export type FeatureOptions = {
    * `adminRoles` name known roles; `adminUserIds` hold every admin permission whatever their role.
    */
   admin: {
+    /** The role a new account gets (stored with it); `user`, the built-in default, stores nothing. */
+    defaultRole: 'admin' | 'user'
     adminRoles: string[]
     adminUserIds: string[]
     impersonationSessionDuration: number
@@ -247,6 +249,7 @@ const admin = (section: Section): FeatureOptions['admin'] => {
       `names "${unknown}", which is not a role (${Object.keys(DEFAULT_ADMIN_ROLES).join(', ')})`,
     )
   return section.done({
+    defaultRole: section.oneOf('defaultRole', ['admin', 'user'], 'user'),
     adminRoles,
     adminUserIds: section.textList('adminUserIds', []),
     impersonationSessionDuration: section.integer('impersonationSessionDuration', IMPERSONATION_SECONDS, 1),

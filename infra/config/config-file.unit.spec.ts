@@ -165,6 +165,7 @@ describe('tessera.config.json: username', () => {
 describe('admin options (better-auth admin plugin)', () => {
   it("defaults to better-auth's: admins by the admin role, one-hour impersonation, no ban expiry", () => {
     expect(parseFeatureOptions({}).admin).toEqual({
+      defaultRole: 'user',
       adminRoles: ['admin'],
       adminUserIds: [],
       impersonationSessionDuration: 3600,
@@ -197,7 +198,10 @@ describe('admin options (better-auth admin plugin)', () => {
       { admin: { defaultBanExpiresIn: -5 } },
       'tessera.config.json: admin.defaultBanExpiresIn must be a positive integer or null',
     ],
-    [{ admin: { defaultRole: 'member' } }, 'tessera.config.json: admin.defaultRole is not a known option'],
+    [
+      { admin: { defaultRole: 'member' } },
+      'tessera.config.json: admin.defaultRole must be one of "admin", "user"',
+    ],
   ])('refuses %j', (json, message) => {
     expect(messageOf(json)).toBe(message)
   })

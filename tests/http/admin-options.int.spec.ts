@@ -151,3 +151,43 @@ describe('admin options: adminRoles (pglite)', () => {
     })
   })
 })
+
+describe('admin options: defaultRole (pglite)', () => {
+  let tessera: TestTessera
+  const { server, signUp } = people(() => tessera)
+  beforeAll(async () => {
+    tessera = await startTessera({
+      env: { SERVER_KEYS: `ops=${SERVER_KEY}` },
+      features: { admin: { defaultRole: 'admin' } },
+    })
+  }, 240_000)
+  afterAll(() => tessera?.cleanup())
+
+  it('a new account gets the default role, stored by the system; an explicit role still wins', async () => {
+    const person = await signUp()
+    expect((await person.browser.session())?.user).toMatchObject({ role: 'admin' })
+    const grants = (await tessera.store.readStream(`user-${person.id}`)).filter(
+      (event) => event.type === 'user.role-set',
+    )
+    expect(grants.map((event) => [event.data, event.metadata.actor])).toEqual([
+      [{ userId: person.id, role: 'admin', previousRole: null }, { type: 'system' }],
+    ])
+    // The default role is a role like any: it opens the admin API.
+    expect((await person.browser.get('/admin/list-users')).status).toBe(200)
+
+    const created = await server('/admin/create-user', {
+      email: uniqueEmail(),
+      password: PASSWORD,
+      name: 'Created',
+      role: 'user',
+    })
+    expect(created.status).toBe(200)
+    expect((created.json as { user: { role: string } }).user.role).toBe('user')
+    const defaulted = await server('/admin/create-user', {
+      email: uniqueEmail(),
+      password: PASSWORD,
+      name: 'Plain',
+    })
+    expect((defaulted.json as { user: { role: string } }).user.role).toBe('admin')
+  })
+})
