@@ -9,6 +9,7 @@ import { DomainError } from '../../domain/shared/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { parseEmail } from '../../domain/user/email.js'
 import { newId } from '../../infra/crypto/tokens.js'
+import { SubjectErasedError } from '../../infra/event-store/personal-data/keyring.js'
 import { findInvitation, findMemberById } from '../../projections/organizations/organizations.repository.js'
 import type { InvitationRow, MemberRow } from '../../projections/organizations/organizations.table.js'
 import { findUserByEmail } from '../../projections/users/users.repository.js'
@@ -52,25 +53,32 @@ export const inviteMember = async (
   if (roles.length === 0) throw invalidBodyField('role', 'must name at least one role')
   const teamIds = (input.teamId === undefined ? [] : [input.teamId].flat()).filter((id) => id.length > 0)
   const invitee = await findUserByEmail(ctx.db, email)
-  const { events } = await runOrganizationCommand(
-    ctx,
-    origin,
-    organizationId,
-    {
-      type: 'invite-member',
-      actorUserId: actorUserIdOf(caller),
-      invitationId: newId(),
-      email,
-      inviteeSubject: await inviteeSubject(ctx, email),
-      roles,
-      teamIds,
-      resend: input.resend === true,
-      inviteeUserId: invitee?.id ?? null,
-      now: ctx.clock().toISOString(),
-      policy: organizationPolicy(ctx.config),
-    },
-    actorOf(caller),
-  )
+  const invite = async () =>
+    runOrganizationCommand(
+      ctx,
+      origin,
+      organizationId,
+      {
+        type: 'invite-member',
+        actorUserId: actorUserIdOf(caller),
+        invitationId: newId(),
+        email,
+        inviteeSubject: await inviteeSubject(ctx, email),
+        roles,
+        teamIds,
+        resend: input.resend === true,
+        inviteeUserId: invitee?.id ?? null,
+        now: ctx.clock().toISOString(),
+        policy: organizationPolicy(ctx.config),
+      },
+      actorOf(caller),
+    )
+  // The address's key was erased between naming it and sealing under it (its holder's account was
+  // deleted meanwhile): named again, the next generation seals for whoever holds the address now.
+  const { events } = await invite().catch((error: unknown) => {
+    if (error instanceof SubjectErasedError) return invite()
+    throw error
+  })
   const made = events.find(
     (event) =>
       event.type === 'organization.invitation-created' || event.type === 'organization.invitation-renewed',

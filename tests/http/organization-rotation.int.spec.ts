@@ -131,4 +131,35 @@ describe('invitations across a secret rotation (pglite)', { timeout: 300_000 }, 
       email: 'grace@example.com',
     })
   })
+
+  it('an erasure between naming the key and sealing under it: the invitation is sealed under the next key', async () => {
+    const tessera = running as Tessera
+    const { personKeys } = tessera.ctx
+    // The address's holder deletes their account right after the invitation named its key.
+    let raced = false
+    tessera.ctx.personKeys = {
+      claimKey: () => personKeys.claimKey(),
+      canSeal: async (subject) => {
+        const sealable = await personKeys.canSeal(subject)
+        if (sealable && !raced && subject.startsWith('invitee:')) {
+          raced = true
+          await tessera.keyring.destroy(subject)
+        }
+        return sealable
+      },
+    }
+    try {
+      const invited = await ada.post('/organization/invite-member', {
+        email: 'linus@example.com',
+        role: 'member',
+        organizationId,
+      })
+      expect([raced, invited.status]).toEqual([true, 200])
+      const created = await createdFor(tessera, (invited.json as { id: string }).id)
+      expect(created?.data).toMatchObject({ email: 'linus@example.com' })
+      expect(subjectOf(created as NonNullable<typeof created>)).toMatch(/^invitee:.+:1$/)
+    } finally {
+      tessera.ctx.personKeys = personKeys
+    }
+  })
 })
