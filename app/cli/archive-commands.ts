@@ -72,7 +72,7 @@ export const importCommand = async (args: readonly string[]): Promise<void> => {
         `${imported.checkpoints} reactor checkpoints, ${imported.skips} skips (log up to ${formatPosition(imported.lastPosition)}).`,
     )
     // Replayed here, so the first server to start already answers from complete read models.
-    const { store } = openEventStore(database, config)
+    const { store } = await openEventStore(database, config)
     try {
       const position = await replay({ db: database.db, store, projections: readModelProjections })
       console.log(`Read models rebuilt up to ${formatPosition(position)}.`)

@@ -199,7 +199,7 @@ const commands: Record<string, (args: readonly string[]) => Promise<void>> = {
     withDatabase(async (database, config) => {
       await migrateToLatest(database.db)
       // Through the decrypting store: the read models hold plain values, erased users none.
-      const { store } = openEventStore(database, config)
+      const { store } = await openEventStore(database, config)
       const position = await replay({ db: database.db, store, projections: readModelProjections })
       await store.close()
       console.log(`Read models rebuilt up to ${position.tx}:${position.seq}.`)

@@ -21,7 +21,6 @@ import type { DatabaseTarget } from '../../infra/db/database.js'
 import type { EventStore } from '../../infra/event-store/event-store.js'
 import type { KurrentLog } from '../../infra/event-store/kurrentdb/kurrent-log.js'
 import { createKurrentDbEventStore } from '../../infra/event-store/kurrentdb/kurrentdb-event-store.js'
-import { openKurrentLog } from '../../infra/event-store/kurrentdb/open-kurrentdb.js'
 import { withPersonalDataEncryption } from '../../infra/event-store/personal-data/encrypting-event-store.js'
 import { eraseInline, eraseSubject } from '../../infra/event-store/personal-data/erasure.js'
 import {
@@ -83,11 +82,11 @@ export const databaseTargetOf = (config: Config): DatabaseTarget =>
 /** The event store every part of Tessera uses (serving, replay, the CLI): the SQL log, or KurrentDB
  * (EVENT_STORE=kurrentdb), with personal data sealed per user before it is written, so deleting a
  * user can erase it. `checkReachable` stops a start whose KurrentDB does not answer. */
-export const openEventStore = (
+export const openEventStore = async (
   database: TesseraDatabase,
   config: Config,
   kurrentLog?: KurrentLog,
-): { store: EventStore; keyring: Keyring; checkReachable(): Promise<void> } => {
+): Promise<{ store: EventStore; keyring: Keyring; checkReachable(): Promise<void> }> => {
   // What ends a session is enforced in the append's own transaction, never behind the projector;
   // so is an erasure (the deleted user's data key is destroyed as the deletion commits). On
   // KurrentDB the same hook runs right after the append, exactly once (kurrentdb/append-effects.ts).
@@ -100,7 +99,10 @@ export const openEventStore = (
   if (config.eventStore.kind === 'kurrentdb') {
     const opened = kurrentLog
       ? { log: kurrentLog, checkReachable: async () => {} }
-      : openKurrentLog(config.eventStore.url)
+      : // Loaded only here: its gRPC client costs some 20 MB of memory that other stores never need.
+        (await import('../../infra/event-store/kurrentdb/open-kurrentdb.js')).openKurrentLog(
+          config.eventStore.url,
+        )
     const store = createKurrentDbEventStore({ log: opened.log, inline: { db: database.db, hook: inline } })
     return {
       store: withPersonalDataEncryption(store, keyring),
@@ -119,7 +121,7 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
   const { config, logger, role = 'all', clock = () => new Date() } = options
   const database = options.database ?? (await openTesseraDatabase(databaseTargetOf(config)))
   await migrateTessera(database.db)
-  const opened = openEventStore(database, config, options.kurrentLog)
+  const opened = await openEventStore(database, config, options.kurrentLog)
   const { keyring } = opened
   const prepared = async () => {
     await opened.checkReachable()

@@ -1,7 +1,7 @@
 /// Opens the database that holds the event log and the read models: PostgreSQL when a URL is
 /// given, embedded PGlite (in a directory, or in memory) otherwise.
 
-import { PGlite, type PGliteInterface } from '@electric-sql/pglite'
+import type { PGliteInterface } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
@@ -29,8 +29,11 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => value)
 
 export const openDatabase = async <Schema>(target: DatabaseTarget): Promise<OpenDatabase<Schema>> => {
   if (target.kind === 'postgres') return openPostgres<Schema>(target.url, target.poolSize ?? 10)
+  // PGlite is loaded only when it is used: a PostgreSQL deployment does not carry it in memory.
   const client =
-    target.kind === 'pglite-client' ? target.client : await PGlite.create(pgliteOptions(target.dataDir))
+    target.kind === 'pglite-client'
+      ? target.client
+      : await (await import('@electric-sql/pglite')).PGlite.create(pgliteOptions(target.dataDir))
   const db = new Kysely<Schema>({ dialect: pgliteDialect(client, { closeClient: true }) })
   return { db, kind: 'pglite', close: () => db.destroy() }
 }

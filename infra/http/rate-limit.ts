@@ -11,7 +11,7 @@
 import { createHmac } from 'node:crypto'
 import { normalizeIP } from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import { percentDecode } from './percent-decode.js'
 import { type CounterStore, memoryCounters, redisCounters, withFallback } from './rate-limit-store.js'
@@ -157,6 +157,8 @@ const canonicalPath = (url: string): string => {
  * fast instead of queueing while Redis is unreachable (see `withFallback`), and ioredis reconnects.
  */
 const connectRedis = async (url: string, app: FastifyInstance): Promise<Redis> => {
+  // Loaded only with a REDIS_URL: a single instance never pays the client's memory (some 9 MB).
+  const { Redis } = await import('ioredis')
   const redis = new Redis(url, {
     lazyConnect: true,
     enableOfflineQueue: false,

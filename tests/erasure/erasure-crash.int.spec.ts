@@ -54,7 +54,8 @@ describe('erasure survives a kill between the deletion and anything after it (po
       platform: 'node',
       // Packages stay imports; only Tessera's own TypeScript is bundled.
       external: (id) => !id.startsWith('.') && !id.startsWith('/'),
-      output: { file: child, format: 'esm' },
+      // One file: the lazily loaded modules (the KurrentDB client's opener) are inlined.
+      output: { file: child, format: 'esm', codeSplitting: false },
       logLevel: 'warn',
     })
     postgres = await freshPostgres()
@@ -119,10 +120,10 @@ describe('erasure survives a kill between the deletion and anything after it (po
       .map((line) => String(line).split(';')[0])
       .join('; ')
     // Two other instances: each its own keyring (and key cache) over the same database.
-    const [soon, later] = [
+    const [soon, later] = await Promise.all([
       openEventStore(tessera.database, tessera.ctx.config),
       openEventStore(tessera.database, tessera.ctx.config),
-    ]
+    ])
     const sessionStream = (await soon.store.readAll({ tx: 0n, seq: 0n }, 1000)).find(
       (event) => event.type === 'session.started' && (event.data as { userId: string }).userId === user.id,
     )?.streamId

@@ -156,7 +156,7 @@ describe(`the projector process killed at ${KILLS} random moments under load`, (
       const [head, at] = await Promise.all([headPosition(), checkpoint()])
       return head !== null && at !== null && head.tx === at.tx && head.seq === at.seq
     }
-    const { store } = openEventStore(database, config)
+    const { store } = await openEventStore(database, config)
 
     const rounds: { killAfterMs: number; eventsAtKill: number; catchUpMs: number; equal: boolean }[] = []
     try {
