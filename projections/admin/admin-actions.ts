@@ -80,23 +80,40 @@ export const adminActionsProjection: Projection = {
 
 export type AdminActionFilter = { actor?: string; action?: string; limit: number; offset: number }
 
-// biome-ignore lint/suspicious/noExplicitAny: the repository serves any schema that has the table
+/** An action with the addresses of the acting user and of the account, while those accounts exist. */
+export type AdminActionWithEmails = AdminActionRow & {
+  actor_email: string | null
+  subject_email: string | null
+}
+
+type AuditTables = {
+  admin_actions: AdminActionsTable
+  users: { id: string; email: string }
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the repository serves any schema that has the tables
 export const listAdminActions = async (db: Kysely<any>, filter: AdminActionFilter) => {
-  const typed = db as unknown as Kysely<{ admin_actions: AdminActionsTable }>
+  const typed = db as unknown as Kysely<AuditTables>
   let query = typed.selectFrom('admin_actions')
   if (filter.actor) query = query.where('actor_id', '=', filter.actor)
   if (filter.action) query = query.where('action', '=', filter.action)
+  // Addresses come from the users table, so an erased person's address is gone from here too.
   const [rows, count] = await Promise.all([
     query
-      .selectAll()
-      .orderBy('at', 'desc')
-      .orderBy('id', 'desc')
+      .leftJoin('users as actor', (join) =>
+        join.onRef('actor.id', '=', 'admin_actions.actor_id').on('admin_actions.actor_type', '=', 'user'),
+      )
+      .leftJoin('users as subject', 'subject.id', 'admin_actions.subject_user_id')
+      .selectAll('admin_actions')
+      .select(['actor.email as actor_email', 'subject.email as subject_email'])
+      .orderBy('admin_actions.at', 'desc')
+      .orderBy('admin_actions.id', 'desc')
       .limit(filter.limit)
       .offset(filter.offset)
       .execute(),
     query.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
   ])
-  return { actions: rows, total: Number(count.n) }
+  return { actions: rows as AdminActionWithEmails[], total: Number(count.n) }
 }
 
 export const adminActionsMigration = {

@@ -176,7 +176,7 @@ export const adminQueryRoutes =
         schema: {
           summary: 'Every operator action across the service, newest first (operator console)',
           description:
-            "Actions on someone else's account: by a user, a server key or through impersonation, and role changes. Filter by the acting admin's id and by action (event type).",
+            "Actions on someone else's account: by a user, a server key or through impersonation, and role changes, with the addresses of the acting user and of the account while they exist. Filter by the acting admin's id and by action (event type).",
           tags: ['Admin'],
           querystring: Type.Object(
             {
@@ -194,10 +194,15 @@ export const adminQueryRoutes =
                 Type.Object({
                   id: Type.String(),
                   at: Type.String(),
-                  actor: Type.Object({ type: Type.String(), id: Type.Union([Type.String(), Type.Null()]) }),
+                  actor: Type.Object({
+                    type: Type.String(),
+                    id: Type.Union([Type.String(), Type.Null()]),
+                    email: Type.Union([Type.String(), Type.Null()]),
+                  }),
                   impersonatedBy: Type.Union([Type.String(), Type.Null()]),
                   action: Type.String(),
                   userId: Type.Union([Type.String(), Type.Null()]),
+                  userEmail: Type.Union([Type.String(), Type.Null()]),
                   details: Type.Record(Type.String(), Type.Unknown()),
                 }),
               ),
@@ -219,10 +224,11 @@ export const adminQueryRoutes =
           actions: page.actions.map((row) => ({
             id: row.id,
             at: row.at.toISOString(),
-            actor: { type: row.actor_type, id: row.actor_id },
+            actor: { type: row.actor_type, id: row.actor_id, email: row.actor_email },
             impersonatedBy: row.impersonated_by,
             action: row.action,
             userId: row.subject_user_id,
+            userEmail: row.subject_email,
             details: row.details,
           })),
           total: page.total,

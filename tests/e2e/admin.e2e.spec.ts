@@ -144,7 +144,10 @@ describe.skipIf(!hasChromium)('operator console in Chromium', () => {
     await operator.getByLabel('Action').selectOption('user.banned')
     const entries = operator.locator('ol.admin-activity > li')
     await expect.poll(() => entries.count()).toBe(1)
-    expect(await entries.first().textContent()).toContain('user.banned')
+    const entry = (await entries.first().textContent()) ?? ''
+    expect(entry).toContain('user.banned')
+    // Who did it to whom, by address.
+    expect(entry).toContain(`by ${OPERATOR.email} on ${PERSON.email}`)
     await checkPage(operator, 'audit-bans')
   })
 

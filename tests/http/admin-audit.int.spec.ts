@@ -1,6 +1,7 @@
 /// The admin API's other callers and its audit view: a backend with a server key may do what an
 /// admin may (its actions recorded as `server:<name>`), and /admin/audit lists every operator
-/// action across the service, newest first, filterable by the acting admin and by action.
+/// action across the service, newest first, filterable by the acting admin and by action, with the
+/// addresses of the acting user and of the account while those accounts exist.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { userStream } from '../../domain/user/user.js'
@@ -13,8 +14,9 @@ const KEY_HEADER = { 'x-tessera-server-key': SERVER_KEY }
 
 type Action = {
   action: string
-  actor: { type: string; id: string | null }
+  actor: { type: string; id: string | null; email: string | null }
   userId: string | null
+  userEmail: string | null
   details: Record<string, unknown>
 }
 
@@ -71,13 +73,16 @@ describe('admin API: server keys and the audit view (pglite)', () => {
     expect(byDora.actions.map((a) => a.action)).toEqual(['user.unbanned', 'user.banned'])
     expect(byDora.actions[1]).toMatchObject({
       userId,
-      actor: { type: 'user', id: adminId },
+      userEmail: 'eve@example.com',
+      actor: { type: 'user', id: adminId, email: 'dora@example.com' },
       details: { reason: 'Spam' },
     })
     const roleChanges = (await admin.get('/admin/audit?action=user.role-set')).json as { actions: Action[] }
-    expect(roleChanges.actions.every((a) => a.action === 'user.role-set' && a.actor.type === 'server')).toBe(
-      true,
-    )
+    expect(
+      roleChanges.actions.every(
+        (a) => a.action === 'user.role-set' && a.actor.type === 'server' && a.actor.email === null,
+      ),
+    ).toBe(true)
     expect(roleChanges.actions.length).toBeGreaterThanOrEqual(2)
 
     // Erasing Eve keeps the record that she was banned, without what it said about her.
@@ -86,6 +91,8 @@ describe('admin API: server keys and the audit view (pglite)', () => {
       actions: Action[]
     }
     expect(after.actions[0]?.details).toEqual({})
+    // Her address goes with her account; the operator's stays.
+    expect(after.actions[0]).toMatchObject({ userId, userEmail: null, actor: { email: 'dora@example.com' } })
     // Plain users see none of it.
     const plain = await signUp('frank@example.com')
     expect((await plain.browser.get('/admin/audit')).status).toBe(403)

@@ -75,14 +75,14 @@ export const AdminAuditPage = () => {
               <li key={entry.id}>
                 <time dateTime={entry.at}>{formatTime(entry.at)}</time> <code>{entry.action}</code> by{' '}
                 {entry.actor.type === 'user' && entry.actor.id ? (
-                  <Link to={`/admin/users/${entry.actor.id}`}>{entry.actor.id}</Link>
+                  <Link to={`/admin/users/${entry.actor.id}`}>{entry.actor.email ?? entry.actor.id}</Link>
                 ) : (
                   `${entry.actor.type}${entry.actor.id ? ` ${entry.actor.id}` : ''}`
                 )}
                 {entry.userId ? (
                   <>
                     {' '}
-                    on <Link to={`/admin/users/${entry.userId}`}>{entry.userId}</Link>
+                    on <Link to={`/admin/users/${entry.userId}`}>{entry.userEmail ?? entry.userId}</Link>
                   </>
                 ) : null}
                 {entry.impersonatedBy ? (

@@ -130,10 +130,12 @@ describe('audit view', () => {
             {
               id: 'e1',
               at: '2026-01-11T09:00:00.000Z',
-              actor: { type: 'user', id: 'admin-1' },
+              actor: { type: 'user', id: 'admin-1', email: 'olive@example.com' },
               impersonatedBy: null,
               action: call.query.get('action') ?? 'user.banned',
               userId: 'u3',
+              // Erased: no address, so the id stands in.
+              userEmail: null,
               details: {},
             },
           ],
@@ -144,6 +146,9 @@ describe('audit view', () => {
     const { user } = renderWithProviders(<AdminAuditPage />)
     expect(await screen.findByRole('heading', { name: '1 action' })).toBeDefined()
     expect(screen.getByRole('link', { name: 'u3' }).getAttribute('href')).toBe('/admin/users/u3')
+    expect(screen.getByRole('link', { name: 'olive@example.com' }).getAttribute('href')).toBe(
+      '/admin/users/admin-1',
+    )
     await user.selectOptions(screen.getByLabelText('Action'), 'user.role-set')
     await waitFor(() =>
       expect(api.to('GET', '/admin/audit').at(-1)?.query.get('action')).toBe('user.role-set'),

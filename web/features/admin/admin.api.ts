@@ -26,10 +26,13 @@ export type ActivityItem = {
 export type AdminAction = {
   id: string
   at: string
-  actor: { type: string; id: string | null }
+  /** The acting user's address while their account exists. */
+  actor: { type: string; id: string | null; email: string | null }
   impersonatedBy: string | null
   action: string
   userId: string | null
+  /** The account's address; null once it is erased. */
+  userEmail: string | null
   details: Record<string, unknown>
 }
 
