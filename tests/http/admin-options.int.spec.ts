@@ -1,6 +1,6 @@
 /// The admin plugin's options in the config file (`admin`, better-auth's names) are honoured:
 /// bannedUserMessage, defaultBanReason, defaultBanExpiresIn, impersonationSessionDuration,
-/// allowImpersonatingAdmins and adminRoles over HTTP (adminUserIds: the guard and the pure rule in
+/// allowImpersonatingAdmins, adminRoles and defaultRole over HTTP (adminUserIds: the pure rule in
 /// domain/session/session.impersonation.unit.spec.ts, as a user's id exists only once they signed up).
 /// And has-permission through the server API: a server key asks about a user or a role.
 
