@@ -71,6 +71,7 @@ const EVERY_EVENT: ExampleEvent[] = [
   { type: 'user.password-reset', data: { userId: USER, tokenHash: HASH, passwordHash: HASH } },
   { type: 'user.password-changed', data: { userId: USER, passwordHash: HASH } },
   { type: 'user.password-set', data: { userId: USER, accountId: 'acc', passwordHash: HASH } },
+  { type: 'user.password-removed', data: { userId: USER, accountId: 'acc' } },
   { type: 'user.profile-updated', data: { userId: USER, name: 'Ada L', image: null } },
   {
     type: 'user.username-changed',
@@ -371,6 +372,7 @@ describe('activity entries', () => {
     expect(of('session.revoked')).toEqual({ sessionId: 's1', reason: 'revoked' })
     expect(of('session.started')).toEqual({ sessionId: 's1', rememberMe: true })
     expect(of('user.password-changed')).toEqual({})
+    expect(of('user.password-removed')).toEqual({})
   })
 
   it('names a revocation by sign-out as a sign-out', () => {
