@@ -2,22 +2,24 @@ import { useEffect, useRef } from 'react'
 import { formatTime } from '../../app/time.js'
 import { Button } from '../../ui/Button.js'
 import { ErrorState } from '../../ui/ErrorState.js'
+import { InlineList } from '../../ui/InlineList.js'
 import { Loading } from '../../ui/Skeleton.js'
 import { messageFor } from '../errors/messages.js'
 import type { ActivityItem } from './activity.api.js'
 import { useGetActivityInfiniteQuery } from './activity.api.js'
-import { describeActivity, describePlace } from './describe-activity.js'
+import { describeActivity, placeParts } from './describe-activity.js'
 
 // Entries take focus only from the script (tabIndex -1), after "Load more".
 const Entry = ({ item }: { item: ActivityItem }) => {
-  const place = describePlace(item)
+  const where = placeParts(item)
   return (
     <li className="activity" tabIndex={-1}>
       <span className="activity-what">{describeActivity(item)}</span>
       <time className="activity-when" dateTime={item.at}>
         {formatTime(item.at)}
       </time>
-      {place ? <span className="activity-where">{place}</span> : null}
+      {/* Separate facts, so that on a phone a line never ends with a dangling "·". */}
+      {where.length > 0 ? <InlineList className="activity-where" items={where} /> : null}
     </li>
   )
 }

@@ -96,12 +96,17 @@ export const describeActivity = (item: ActivityItem): string => {
   }
 }
 
-/** Where the entry happened from, and for a revoked session, that it is the device that did it. */
-export const describePlace = (item: ActivityItem): string | null => {
+/**
+ * Where the entry happened from, as separate facts (device, place, address); for a revoked session,
+ * that it is the device that did it. Empty when nothing is known.
+ */
+export const placeParts = (item: ActivityItem): string[] => {
   // A revocation's place is the signed-out device's, told in its sentence, not where it came from.
   const located = item.type === 'session.started' ? sessionPlace(item) : null
-  const parts = [item.userAgent ? describeUserAgent(item.userAgent) : null, located, item.ip].filter(Boolean)
-  if (parts.length === 0) return null
-  const place = parts.join(' · ')
-  return item.type === 'session.revoked' ? `From ${place}` : place
+  const parts = [item.userAgent ? describeUserAgent(item.userAgent) : null, located, item.ip].filter(
+    (part): part is string => Boolean(part),
+  )
+  const [first, ...rest] = parts
+  if (first === undefined || item.type !== 'session.revoked') return parts
+  return [`From ${first}`, ...rest]
 }
