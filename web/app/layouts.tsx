@@ -1,6 +1,6 @@
 import { Suspense } from 'react'
 import { NavLink, Outlet } from 'react-router'
-import { isAdmin } from '../features/admin/admin.api.js'
+import { useMayUseConsole } from '../features/admin/admin.api.js'
 import { ImpersonationBanner } from '../features/admin/ImpersonationBanner.js'
 import { AccountSwitcher } from '../features/multi-session/AccountSwitcher.js'
 import { useSignedIn } from '../features/session/RequireSession.js'
@@ -22,7 +22,7 @@ const SECTIONS: readonly { to: string; label: string; icon: IconName; end?: bool
   { to: '/account/organizations', label: 'Organizations', icon: 'users', end: false },
 ]
 
-// The operator console, for those whose role allows it (the server checks every call again).
+// The operator console, for those the server says may use it (and it checks every call again).
 const ADMIN_SECTIONS: typeof SECTIONS = [
   { to: '/admin/users', label: 'Users', icon: 'users', end: false },
   { to: '/admin/audit', label: 'Audit', icon: 'activity' },
@@ -53,11 +53,9 @@ const AccountMenu = ({ signedIn }: { signedIn: SignedIn }) => (
 /** Pages of a signed-in person: their account's sections, and sign-out. */
 export const AccountLayout = () => {
   const signedIn = useSignedIn()
+  const operator = useMayUseConsole(signedIn.user.id)
   return (
-    <AccountFrame
-      menu={<AccountMenu signedIn={signedIn} />}
-      nav={<AccountNav admin={isAdmin(signedIn.user.role)} />}
-    >
+    <AccountFrame menu={<AccountMenu signedIn={signedIn} />} nav={<AccountNav admin={operator} />}>
       <ImpersonationBanner
         name={signedIn.user.name || signedIn.user.email}
         impersonatedBy={signedIn.session.impersonatedBy}

@@ -40,12 +40,25 @@ export type AuditArgs = { actor: string; action: string; offset: number }
 
 export type ListUsersArgs = { search: string; limit: number; offset: number }
 
-/** Whether a role value (comma-separated) names the admin role: the console is shown to admins. */
-export const isAdmin = (role: string | null | undefined): boolean =>
-  (role ?? '').split(',').some((name) => name.trim() === 'admin')
+/** What the console's pages need: the directory and the audit both list users. */
+const CONSOLE_PERMISSION = { user: ['list'] } as const
 
 const adminApi = api.injectEndpoints({
   endpoints: (build) => ({
+    // Asked of the server, not read from the role: users listed in the admin config's
+    // `adminUserIds` may use the admin API whatever their role, and the session does not show it.
+    // The user id only keys the cache (switching accounts asks again); the server answers for the
+    // session's own user.
+    consoleAccess: build.query<boolean, string>({
+      query: () => ({
+        url: '/admin/has-permission',
+        method: 'POST',
+        body: { permissions: CONSOLE_PERMISSION },
+      }),
+      transformResponse: (answer: { success?: unknown }) => answer.success === true,
+      // Impersonation, a new sign-in and a role change (set-role) can each change the answer.
+      providesTags: ['Session', 'User'],
+    }),
     listUsers: build.query<UserPage, ListUsersArgs>({
       query: ({ search, limit, offset }) => ({
         url: '/admin/list-users',
@@ -126,6 +139,7 @@ const adminApi = api.injectEndpoints({
 })
 
 export const {
+  useConsoleAccessQuery,
   useListUsersQuery,
   useAuditQuery,
   useGetUserQuery,
@@ -141,3 +155,6 @@ export const {
   useImpersonateUserMutation,
   useStopImpersonatingMutation,
 } = adminApi
+
+/** Whether the signed-in person may use the operator console; no while unknown or on a failure. */
+export const useMayUseConsole = (userId: string): boolean => useConsoleAccessQuery(userId).data === true

@@ -10,7 +10,7 @@ export type User = {
   username?: string | null
   /** The username as its owner typed it ("Ada_L"); what the portal shows. */
   displayUsername?: string | null
-  /** Roles, comma-separated (admin plugin); the operator console is shown to admins. */
+  /** Roles, comma-separated (admin plugin). Who sees the operator console, the server says (admin.api). */
   role?: string
   createdAt: string
   updatedAt: string
