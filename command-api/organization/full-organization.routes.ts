@@ -2,10 +2,11 @@
 /// it may write: asked about the session's active organization by someone who is no longer a member
 /// of it (a set-active or an accept that raced the removal, and was appended after it), it clears the
 /// session's active organization before refusing, as better-auth does, so the stale id does not
-/// linger in get-session.
+/// linger in get-session. Answers are kept in memory while this process projects
+/// (full-organization-cache.ts), and a member's later requests are served from there.
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from 'typebox'
+import { type Static, Type } from 'typebox'
 import { AUTH_ERRORS, errorWithStatus } from '../../domain/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { ANY_ROUTE_ERRORS, errorResponses } from '../../infra/http/openapi.js'
@@ -14,10 +15,11 @@ import {
   findMember,
   findOrganization,
   findOrganizationBySlug,
+  listFirstMembers,
   listInvitations,
-  listMembers,
   listTeams,
 } from '../../projections/organizations/organizations.repository.js'
+import type { OrganizationRow } from '../../projections/organizations/organizations.table.js'
 import {
   InvitationSchema,
   invitationJson,
@@ -31,6 +33,7 @@ import {
 import { authOf, sessionGuards } from '../../query-api/sessions/require-session.js'
 import type { FoundSession } from '../../query-api/sessions/resolve-session.js'
 import type { CommandContext } from '../context.js'
+import { type CacheProjector, subscribedFullOrganizationCache } from './full-organization-cache.js'
 import { setSessionContext } from './organization-command.js'
 
 const Id = Type.String({ minLength: 1, maxLength: 256 })
@@ -41,6 +44,8 @@ const FullOrganizationSchema = Type.Object({
   invitations: Type.Array(InvitationSchema),
   teams: Type.Optional(Type.Array(TeamSchema)),
 })
+
+type FullOrganization = Static<typeof FullOrganizationSchema>
 
 type Query = { organizationId?: string; organizationSlug?: string; membersLimit?: number }
 
@@ -67,10 +72,38 @@ const memberOrganization = async (
 }
 
 export const fullOrganizationRoutes =
-  (ctx: CommandContext): FastifyPluginAsyncTypebox =>
+  (ctx: CommandContext & { projector: CacheProjector }): FastifyPluginAsyncTypebox =>
   async (app) => {
     const { requireSession } = sessionGuards(ctx)
     const teamsOn = ctx.config.organization.teams.enabled
+    const { cache, unsubscribe } = subscribedFullOrganizationCache<FullOrganization>(ctx.projector)
+    app.addHook('onClose', async () => unsubscribe())
+
+    /** The answer for an organization the caller was found a member of, kept when nothing changed meanwhile. */
+    const build = async (organization: OrganizationRow, limit: number, generation: number) => {
+      const [{ members, complete }, invitations, teams] = await Promise.all([
+        listFirstMembers(ctx.db, organization.id, limit),
+        listInvitations(ctx.db, organization.id),
+        teamsOn ? listTeams(ctx.db, organization.id) : Promise.resolve(null),
+      ])
+      const answer: FullOrganization = {
+        ...organizationJson(organization),
+        members: members.map(memberWithUserJson),
+        invitations: invitations.map(invitationJson),
+        ...(teams ? { teams: teams.map(teamJson) } : {}),
+      }
+      const memberUserIds = complete ? new Set(members.map((member) => member.user_id)) : null
+      cache.set(organization.id, limit, { answer, memberUserIds, size: members.length }, generation)
+      return answer
+    }
+
+    /** A kept answer, when the caller is one of its members (else the full path decides). */
+    const kept = async (organizationId: string, limit: number, userId: string) => {
+      const entry = cache.get(organizationId, limit)
+      if (!entry) return null
+      if (entry.memberUserIds) return entry.memberUserIds.has(userId) ? entry.answer : null
+      return (await findMember(ctx.db, organizationId, userId)) ? entry.answer : null
+    }
 
     app.get(
       '/organization/get-full-organization',
@@ -98,19 +131,15 @@ export const fullOrganizationRoutes =
         const query = request.query
         if (!query.organizationSlug && !query.organizationId && !auth.session.active_organization_id)
           return null
-        const organization = await memberOrganization(ctx, originOf(request), auth, query)
         const limit = query.membersLimit ?? ctx.config.organization.membershipLimit
-        const [{ members }, invitations, teams] = await Promise.all([
-          listMembers(ctx.db, organization.id, { limit }),
-          listInvitations(ctx.db, organization.id),
-          teamsOn ? listTeams(ctx.db, organization.id) : Promise.resolve(null),
-        ])
-        return {
-          ...organizationJson(organization),
-          members: members.map(memberWithUserJson),
-          invitations: invitations.map(invitationJson),
-          ...(teams ? { teams: teams.map(teamJson) } : {}),
-        }
+        const byId = query.organizationSlug
+          ? null
+          : query.organizationId || auth.session.active_organization_id
+        const hit = byId && (await kept(byId, limit, auth.user.id))
+        if (hit) return hit
+        const generation = cache.generation()
+        const organization = await memberOrganization(ctx, originOf(request), auth, query)
+        return build(organization, limit, generation)
       },
     )
   }

@@ -38,6 +38,7 @@ import {
 import { authOf, sessionGuards } from '../../query-api/sessions/require-session.js'
 import type { CommandContext } from '../context.js'
 import { fullOrganizationRoutes } from './full-organization.routes.js'
+import type { CacheProjector } from './full-organization-cache.js'
 import { acceptInvitation, cancelInvitation, inviteMember, rejectInvitation } from './invitations.js'
 import { userCaller } from './organization-command.js'
 import {
@@ -80,7 +81,9 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T)
   Type.Union([schema, Type.Null()])
 
 export const organizationRoutes =
-  (ctx: CommandContext & { serverApi: ServerKeyGuards }): FastifyPluginAsyncTypebox =>
+  (
+    ctx: CommandContext & { serverApi: ServerKeyGuards; projector: CacheProjector },
+  ): FastifyPluginAsyncTypebox =>
   async (app) => {
     const { requireSession } = sessionGuards(ctx)
     const teamsOn = ctx.config.organization.teams.enabled

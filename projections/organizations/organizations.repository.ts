@@ -128,6 +128,24 @@ export const listMembers = async (
   return { members: rows.map(withUser), total: Number(totalRow.n) }
 }
 
+/**
+ * The first `limit` members with their users, in creation order, without counting them (one query);
+ * `complete` says whether that is every member (one row more than `limit` is read to tell).
+ */
+export const listFirstMembers = async (
+  db: Db,
+  organizationId: string,
+  limit: number,
+): Promise<{ members: MemberWithUser[]; complete: boolean }> => {
+  const rows = await membersWithUsersQuery(db)
+    .where('organization_members.organization_id', '=', organizationId)
+    .orderBy('organization_members.created_at')
+    .orderBy('organization_members.id')
+    .limit(limit + 1)
+    .execute()
+  return { members: rows.slice(0, limit).map(withUser), complete: rows.length <= limit }
+}
+
 export const listInvitations = (db: Db, organizationId: string): Promise<InvitationRow[]> =>
   db
     .selectFrom('organization_invitations')
