@@ -37,7 +37,7 @@ import { createMailReactor, type MailReactor } from '../../projections/reactors/
 import { createProjector, type Projector } from '../../projections/runner/projector.js'
 import { recordRevocations } from '../../projections/sessions/pending-revocations.js'
 import { createReadiness } from '../../query-api/health/readiness.js'
-import { serverKeyGuards } from '../../query-api/server-api/server-key.js'
+import { serverKeyGuardsFor } from '../../query-api/server-api/server-key.js'
 import { createSessionResolver } from '../../query-api/sessions/resolve-session.js'
 import { createSessionCache, type SessionCache } from '../../query-api/sessions/session-cache.js'
 import { createSessionUsage } from '../../query-api/sessions/session-usage.js'
@@ -216,7 +216,7 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
       apiKeyUses,
     }),
     jwt: jwtKeys,
-    serverApi: serverKeyGuards({ serverKeys: config.serverKeys, clock }),
+    serverApi: serverKeyGuardsFor(config, clock, logger),
     apiKeySessions: config.apiKey.enableSessionForAPIKeys ? apiKeySessionsFor(() => ctx) : null,
     readYourWrites,
     readiness: createReadiness({
@@ -232,6 +232,7 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
     jwtKeys?.stop()
     await apiKeyUses.stop()
     await mailReactor?.stop()
+    await ctx.serverApi.close()
     await mailTransport?.close?.()
     await projector.stop()
     await store.close()
@@ -242,6 +243,8 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
     await projector.start()
     await mailReactor?.start()
     apiKeyUses.start()
+    // Server-key limits shared through Redis (REDIS_URL); a wrong URL stops the start here.
+    if (role !== 'projector') await ctx.serverApi.open()
     if (role !== 'projector') app = await buildApp(ctx, { logger, portalDir: options.portalDir ?? null })
   } catch (error) {
     // A failed start (e.g. Redis unreachable) must not leave the projector and database running.

@@ -129,7 +129,7 @@ export const apiKeyCommandRoutes =
       reply: FastifyReply,
       userId: string | undefined,
     ): Promise<ApiKeyCaller> => {
-      const server = ctx.serverApi.optionalServerKey(request, reply)
+      const server = await ctx.serverApi.optionalServerKey(request, reply)
       if (server) {
         if (userId === undefined) throw AUTH_ERRORS.error('UNAUTHORIZED_SESSION')
         return { kind: 'server', actor: serverActor(server), userId }

@@ -323,7 +323,7 @@ export const socialRoutes =
       reply: FastifyReply,
       userId: string | undefined,
     ): Promise<{ userId: string; actor: Actor }> => {
-      const server = ctx.serverApi.optionalServerKey(request, reply)
+      const server = await ctx.serverApi.optionalServerKey(request, reply)
       if (server) {
         if (!userId) throw AUTH_ERRORS.error('USER_ID_OR_SESSION_REQUIRED')
         return { userId, actor: serverActor(server) }

@@ -32,6 +32,8 @@ export type FeatureOptions = {
   username: { minUsernameLength: number; maxUsernameLength: number }
   /** `window` in seconds, `max` requests per window. */
   rateLimit: { window: number; max: number }
+  /** Calls per server key (`SERVER_KEYS`) per `window` seconds, on all instances together with Redis. */
+  serverApi: { rateLimit: { window: number; max: number } }
   /**
    * JWTs (`/token`, `/jwks`, get-session's `set-auth-jwt`). Seconds. `rotationIntervalSeconds`
    * null: keys rotate only by `tessera jwks rotate`.
@@ -140,6 +142,7 @@ export const parseFeatureOptions = (json: unknown, label = DEFAULT_CONFIG_FILE):
     user: user(root.section('user')),
     username: username(root.section('username')),
     rateLimit: rateLimit(root.section('rateLimit')),
+    serverApi: serverApi(root.section('serverApi')),
     jwt: jwt(root.section('jwt')),
     organization: organization(root.section('organization')),
     apiKey: apiKey(root.section('apiKey')),
@@ -210,6 +213,13 @@ const username = (section: Section): FeatureOptions['username'] =>
 
 const rateLimit = (section: Section): FeatureOptions['rateLimit'] =>
   section.done({ window: section.integer('window', 10, 1), max: section.integer('max', 100, 1) })
+
+const serverApi = (section: Section): FeatureOptions['serverApi'] => {
+  const limit = section.section('rateLimit')
+  return section.done({
+    rateLimit: limit.done({ window: limit.integer('window', 10, 1), max: limit.integer('max', 200_000, 1) }),
+  })
+}
 
 const jwt = (section: Section): FeatureOptions['jwt'] =>
   section.done({

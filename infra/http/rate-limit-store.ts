@@ -8,7 +8,12 @@ import type { Redis } from 'ioredis'
 /** How many hits the key has in its current window, and how long that window still runs. */
 export type Count = { count: number; ttlMs: number }
 
-export type CounterStore = { hit(key: string, windowMs: number): Promise<Count> }
+export type CounterStore = {
+  /** Counts one hit on `key`; the first hit of a window opens it for `windowMs`. */
+  hit(key: string, windowMs: number): Promise<Count>
+  /** The current window's count without adding to it; null when no window runs. */
+  peek(key: string): Promise<Count | null>
+}
 
 /**
  * In-process counters, at most `maxKeys` of them. When full, the oldest window goes first: an
@@ -33,6 +38,11 @@ export const memoryCounters = (maxKeys: number, now: () => number = Date.now): C
       windows.set(key, { count: 1, resetAt: at + windowMs })
       return { count: 1, ttlMs: windowMs }
     },
+    async peek(key) {
+      const at = now()
+      const current = windows.get(key)
+      return current && current.resetAt > at ? { count: current.count, ttlMs: current.resetAt - at } : null
+    },
   }
 }
 
@@ -44,12 +54,23 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {count, ttl}`
 
+const PEEK_SCRIPT = `
+local count = redis.call('GET', KEYS[1])
+if not count then return nil end
+return {tonumber(count), redis.call('PTTL', KEYS[1])}`
+
 export const redisCounters = (redis: Redis, namespace: string): CounterStore => ({
   async hit(key, windowMs) {
     const reply = (await redis.eval(HIT_SCRIPT, 1, `${namespace}${key}`, String(windowMs))) as [
       number,
       number,
     ]
+    return { count: Number(reply[0]), ttlMs: Number(reply[1]) }
+  },
+  async peek(key) {
+    const reply = (await redis.eval(PEEK_SCRIPT, 1, `${namespace}${key}`)) as [number, number] | null
+    // A key without an expiry (PTTL -1) was not written by HIT_SCRIPT: no window of ours runs.
+    if (reply === null || Number(reply[1]) < 0) return null
     return { count: Number(reply[0]), ttlMs: Number(reply[1]) }
   },
 })
@@ -66,22 +87,71 @@ export const withFallback = (
   log: FallbackLog,
 ): CounterStore => {
   let degraded = false
-  return {
-    async hit(key, windowMs) {
-      try {
-        const count = await primary.hit(key, windowMs)
-        if (degraded) {
-          degraded = false
-          log.info({}, 'rate limit store (Redis) is back; counting there again')
-        }
-        return count
-      } catch (error) {
-        if (!degraded) {
-          degraded = true
-          log.error({ err: error }, 'rate limit store (Redis) failed; counting in memory on this instance')
-        }
-        return fallback.hit(key, windowMs)
+  const either = async <T>(onPrimary: () => Promise<T>, onFallback: () => Promise<T>): Promise<T> => {
+    try {
+      const answer = await onPrimary()
+      if (degraded) {
+        degraded = false
+        log.info({}, 'rate limit store (Redis) is back; counting there again')
       }
-    },
+      return answer
+    } catch (error) {
+      if (!degraded) {
+        degraded = true
+        log.error({ err: error }, 'rate limit store (Redis) failed; counting in memory on this instance')
+      }
+      return onFallback()
+    }
+  }
+  return {
+    hit: (key, windowMs) =>
+      either(
+        () => primary.hit(key, windowMs),
+        () => fallback.hit(key, windowMs),
+      ),
+    peek: (key) =>
+      either(
+        () => primary.peek(key),
+        () => fallback.peek(key),
+      ),
+  }
+}
+
+/**
+ * Connects before the app serves, so a wrong REDIS_URL fails at start. Afterwards commands fail
+ * fast instead of queueing while Redis is unreachable (see `withFallback`), and ioredis reconnects.
+ */
+export const connectRedis = async (
+  url: string,
+  log: { warn(obj: object, msg: string): void },
+  purpose: string,
+): Promise<Redis> => {
+  // Loaded only with a REDIS_URL: a single instance never pays the client's memory (some 9 MB).
+  const { Redis } = await import('ioredis')
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 5000,
+  })
+  redis.on('error', (error: Error) => log.warn({ err: error }, `redis (${purpose}) connection error`))
+  try {
+    await redis.connect()
+  } catch (error) {
+    redis.disconnect()
+    // The URL may hold a password, so it is not repeated.
+    throw new Error(
+      `Cannot connect to Redis at REDIS_URL: ${error instanceof Error ? error.message : String(error)}`,
+    )
+  }
+  return redis
+}
+
+// `quit` lets pending replies arrive; with Redis already gone it fails, and `disconnect` is enough.
+export const closeRedis = async (redis: Redis): Promise<void> => {
+  try {
+    await redis.quit()
+  } catch {
+    redis.disconnect()
   }
 }

@@ -41,6 +41,7 @@ describe('a shared store with the memory fallback', () => {
     const failing: CounterStore = {
       hit: (key, windowMs) =>
         down ? Promise.reject(new Error('connection refused')) : shared.hit(key, windowMs),
+      peek: (key) => (down ? Promise.reject(new Error('connection refused')) : shared.peek(key)),
     }
     const { lines, log } = logged()
     const counters = withFallback(failing, memoryCounters(10), log)
@@ -55,5 +56,20 @@ describe('a shared store with the memory fallback', () => {
     expect((await counters.hit('k', 10_000)).count).toBe(2)
     expect(lines).toHaveLength(2)
     expect(lines[1]).toMatch(/is back/)
+  })
+})
+
+describe('peeking at a window', () => {
+  it('tells the count and time left without counting, and nothing once the window is over', async () => {
+    let now = 0
+    const counters = memoryCounters(10, () => now)
+    expect(await counters.peek('k')).toBeNull()
+    await counters.hit('k', 1000)
+    await counters.hit('k', 1000)
+    now = 400
+    expect(await counters.peek('k')).toEqual({ count: 2, ttlMs: 600 })
+    expect(await counters.peek('k')).toEqual({ count: 2, ttlMs: 600 })
+    now = 1000
+    expect(await counters.peek('k')).toBeNull()
   })
 })

@@ -11,10 +11,16 @@
 import { createHmac } from 'node:crypto'
 import { normalizeIP } from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { Redis } from 'ioredis'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import { percentDecode } from './percent-decode.js'
-import { type CounterStore, memoryCounters, redisCounters, withFallback } from './rate-limit-store.js'
+import {
+  type CounterStore,
+  closeRedis,
+  connectRedis,
+  memoryCounters,
+  redisCounters,
+  withFallback,
+} from './rate-limit-store.js'
 
 export type RateLimitConfig = {
   readonly basePath: string
@@ -81,7 +87,7 @@ export const registerRateLimit = async (
   exempt: (request: FastifyRequest) => boolean = () => false,
 ): Promise<void> => {
   if (!config.rateLimit.enabled) return
-  const redis = config.redisUrl ? await connectRedis(config.redisUrl, app) : null
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, app.log, 'rate limit store') : null
   if (redis) app.addHook('onClose', () => closeRedis(redis))
   const memory = memoryCounters(MEMORY_BUCKETS)
   const counters: CounterStore = redis
@@ -150,41 +156,4 @@ const canonicalPath = (url: string): string => {
     else if (segment !== '' && segment !== '.') segments.push(segment)
   }
   return `/${segments.join('/')}`
-}
-
-/**
- * Connects before the app serves, so a wrong REDIS_URL fails at start. Afterwards commands fail
- * fast instead of queueing while Redis is unreachable (see `withFallback`), and ioredis reconnects.
- */
-const connectRedis = async (url: string, app: FastifyInstance): Promise<Redis> => {
-  // Loaded only with a REDIS_URL: a single instance never pays the client's memory (some 9 MB).
-  const { Redis } = await import('ioredis')
-  const redis = new Redis(url, {
-    lazyConnect: true,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    connectTimeout: 5000,
-  })
-  redis.on('error', (error: Error) =>
-    app.log.warn({ err: error }, 'redis (rate limit store) connection error'),
-  )
-  try {
-    await redis.connect()
-  } catch (error) {
-    redis.disconnect()
-    // The URL may hold a password, so it is not repeated.
-    throw new Error(
-      `Cannot connect to Redis at REDIS_URL: ${error instanceof Error ? error.message : String(error)}`,
-    )
-  }
-  return redis
-}
-
-// `quit` lets pending replies arrive; with Redis already gone it fails, and `disconnect` is enough.
-const closeRedis = async (redis: Redis): Promise<void> => {
-  try {
-    await redis.quit()
-  } catch {
-    redis.disconnect()
-  }
 }

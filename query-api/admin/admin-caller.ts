@@ -12,7 +12,7 @@ import type { FoundSession, SessionResolver } from '../sessions/resolve-session.
 
 /** The server API's guard as admin routes need it (query-api/server-api/server-key.ts). */
 export type ServerKeyCheck = {
-  optionalServerKey(request: FastifyRequest, reply: FastifyReply): { readonly name: string } | null
+  optionalServerKey(request: FastifyRequest, reply: FastifyReply): Promise<{ readonly name: string } | null>
 }
 
 /** What the guard needs; both layers' contexts hold it. */
@@ -43,7 +43,7 @@ export const adminGuard = (ctx: AdminGuardContext) => {
   const guards = sessionGuards(ctx)
   /** The caller, refused with 401 when neither a server key nor a live session stands behind it. */
   const callerOf = async (request: FastifyRequest, reply: FastifyReply): Promise<AdminCaller> => {
-    const server = ctx.serverApi?.optionalServerKey(request, reply) ?? null
+    const server = (await ctx.serverApi?.optionalServerKey(request, reply)) ?? null
     if (server)
       return {
         kind: 'server',

@@ -7,6 +7,10 @@
 /// address, and names the caller `server:<name>` for the audit trail. A server key never stands for
 /// a user session, and a session never reaches a server-only operation.
 ///
+/// The counts live where the auth API's rate limits live (infra/http/rate-limit-store.ts): in Redis
+/// when `REDIS_URL` is set, so that N instances allow a key its limit once and not N times, with a
+/// Redis outage falling back to counting in this process's memory (logged), never to no limit.
+///
 /// How a route uses it (command and query routes alike, this module sits below both):
 ///
 ///   // `ctx.serverApi` is built once per process (app/server/tessera.ts), for its rate limits.
@@ -17,13 +21,22 @@
 ///   })
 ///
 /// A route that serves users and backends alike (e.g. `/api-key/create` with server-only
-/// properties) calls `ctx.serverApi.optionalServerKey(request, reply)`: null without the header, the caller
-/// with a good key, and the same refusals as `requireServerKey` for a bad or misplaced one.
+/// properties) awaits `ctx.serverApi.optionalServerKey(request, reply)`: null without the header, the
+/// caller with a good key, and the same refusals as `requireServerKey` for a bad or misplaced one.
 
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { AUTH_ERRORS, type AuthErrorCode } from '../../domain/errors.js'
 import type { Actor } from '../../domain/shared/metadata.js'
+import {
+  type CounterStore,
+  closeRedis,
+  connectRedis,
+  type FallbackLog,
+  memoryCounters,
+  redisCounters,
+  withFallback,
+} from '../../infra/http/rate-limit-store.js'
 
 export const SERVER_KEY_HEADER = 'x-tessera-server-key'
 
@@ -37,15 +50,25 @@ export type ServerKeyGuardOptions = {
   perKey?: { max: number; windowMs: number }
   /** Wrong keys per client address per window, before that address is refused outright. */
   failures?: { max: number; windowMs: number }
+  /** With a Redis URL, `open` moves the counts there (shared by every instance). */
+  redisUrl?: string | undefined
+  log?: FallbackLog & { warn(obj: object, msg: string): void }
 }
 
 export type ServerKeyGuards = {
   /** An onRequest hook (ahead of body validation): a good server key and nothing of a browser's. */
   requireServerKey(request: FastifyRequest, reply: FastifyReply): Promise<void>
   /** For routes serving users and backends: null without the header, else as `requireServerKey`. */
-  optionalServerKey(request: FastifyRequest, reply: FastifyReply): ServerCaller | null
+  optionalServerKey(request: FastifyRequest, reply: FastifyReply): Promise<ServerCaller | null>
   /** Whether the header holds a configured key (no limits counted); the app's IP limiter skips those. */
   holdsServerKey(request: Pick<FastifyRequest, 'headers'>): boolean
+  /**
+   * Before serving: connects to Redis when configured (a wrong REDIS_URL stops the start). Until
+   * then, and without Redis, the counts are this process's own.
+   */
+  open(): Promise<void>
+  /** Closes the Redis connection, if any. */
+  close(): Promise<void>
 }
 
 const callers = new WeakMap<FastifyRequest, ServerCaller>()
@@ -62,22 +85,45 @@ export const serverActor = (caller: ServerCaller): Actor => ({ type: 'server', n
 
 const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest()
 
-type Window = { count: number; resetsAt: number }
-
 const DEFAULT_PER_KEY = { max: 200_000, windowMs: 10_000 }
 const DEFAULT_FAILURES = { max: 10, windowMs: 60_000 }
-const MAX_TRACKED_ADDRESSES = 10_000
+// Buckets in memory: one per server key plus one per address that sent a wrong key; when full, the
+// oldest window goes first.
+const MAX_TRACKED_BUCKETS = 10_000
+// Apart from the auth API's buckets (`tessera:rate-limit:`), so that no path or name collides.
+const REDIS_NAMESPACE = 'tessera:server-key:'
+
+/** The guard as configured: `SERVER_KEYS`, `serverApi.rateLimit` (tessera.config.json), `REDIS_URL`. */
+export const serverKeyGuardsFor = (
+  config: {
+    serverKeys: ServerKeyGuardOptions['serverKeys']
+    serverApi: { rateLimit: { window: number; max: number } }
+    redisUrl: string | undefined
+  },
+  clock: () => Date,
+  log: NonNullable<ServerKeyGuardOptions['log']>,
+): ServerKeyGuards =>
+  serverKeyGuards({
+    serverKeys: config.serverKeys,
+    clock,
+    perKey: { max: config.serverApi.rateLimit.max, windowMs: config.serverApi.rateLimit.window * 1000 },
+    redisUrl: config.redisUrl,
+    log,
+  })
 
 export const serverKeyGuards = ({
   serverKeys,
   clock,
   perKey = DEFAULT_PER_KEY,
   failures = DEFAULT_FAILURES,
+  redisUrl,
+  log,
 }: ServerKeyGuardOptions): ServerKeyGuards => {
   // Digests have one length, so `timingSafeEqual` never throws and the key's length does not leak.
   const known = serverKeys.map(({ name, key }) => ({ name, digest: digest(key) }))
-  const keyWindows = new Map<string, Window>()
-  const failureWindows = new Map<string, Window>()
+  const memory = memoryCounters(MAX_TRACKED_BUCKETS, () => clock().getTime())
+  let counters: CounterStore = memory
+  let redis: Awaited<ReturnType<typeof connectRedis>> | null = null
 
   const identify = (presented: string): ServerCaller | null => {
     const candidate = digest(presented)
@@ -88,20 +134,8 @@ export const serverKeyGuards = ({
     return match
   }
 
-  const hit = (windows: Map<string, Window>, id: string, rule: { max: number; windowMs: number }) => {
-    const now = clock().getTime()
-    let window = windows.get(id)
-    if (!window || window.resetsAt <= now) {
-      if (windows.size >= MAX_TRACKED_ADDRESSES) windows.clear()
-      window = { count: 0, resetsAt: now + rule.windowMs }
-      windows.set(id, window)
-    }
-    window.count += 1
-    return { exceeded: window.count > rule.max, retryAfter: Math.ceil((window.resetsAt - now) / 1000) }
-  }
-
-  const tooMany = (reply: FastifyReply, retryAfter: number) => {
-    reply.header('x-retry-after', String(Math.max(1, retryAfter)))
+  const tooMany = (reply: FastifyReply, ttlMs: number) => {
+    reply.header('x-retry-after', String(Math.max(1, Math.ceil(ttlMs / 1000))))
     return AUTH_ERRORS.error('TOO_MANY_REQUESTS')
   }
 
@@ -110,21 +144,25 @@ export const serverKeyGuards = ({
     return typeof value === 'string' && value.length > 0 ? value : null
   }
 
-  const check = (request: FastifyRequest, reply: FastifyReply, presented: string): ServerCaller => {
-    const address = request.ip || 'unknown'
-    const blocked = failureWindows.get(address)
-    if (blocked && blocked.count >= failures.max && blocked.resetsAt > clock().getTime())
-      throw tooMany(reply, Math.ceil((blocked.resetsAt - clock().getTime()) / 1000))
+  const check = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    presented: string,
+  ): Promise<ServerCaller> => {
+    const failuresKey = `failures|${request.ip || 'unknown'}`
+    // Looked at before the key is: a blocked address learns nothing, not even from a right guess.
+    const blocked = await counters.peek(failuresKey)
+    if (blocked && blocked.count >= failures.max) throw tooMany(reply, blocked.ttlMs)
     const caller = identify(presented)
     if (!caller) {
-      hit(failureWindows, address, failures)
+      await counters.hit(failuresKey, failures.windowMs)
       throw AUTH_ERRORS.error('INVALID_SERVER_KEY')
     }
     const { headers } = request
     if (headers.cookie !== undefined || headers.authorization !== undefined || headers.origin !== undefined)
       throw AUTH_ERRORS.error('SERVER_KEY_FROM_BROWSER')
-    const usage = hit(keyWindows, caller.name, perKey)
-    if (usage.exceeded) throw tooMany(reply, usage.retryAfter)
+    const usage = await counters.hit(`key|${caller.name}`, perKey.windowMs)
+    if (usage.count > perKey.max) throw tooMany(reply, usage.ttlMs)
     callers.set(request, caller)
     return caller
   }
@@ -133,15 +171,27 @@ export const serverKeyGuards = ({
     async requireServerKey(request, reply) {
       const presented = headerOf(request)
       if (presented === null) throw AUTH_ERRORS.error('SERVER_ONLY_OPERATION')
-      check(request, reply, presented)
+      await check(request, reply, presented)
     },
-    optionalServerKey(request, reply) {
+    async optionalServerKey(request, reply) {
       const presented = headerOf(request)
       return presented === null ? null : check(request, reply, presented)
     },
     holdsServerKey(request) {
       const presented = headerOf(request)
       return presented !== null && identify(presented) !== null
+    },
+    async open() {
+      // Without a server key there is nothing to count; no connection is opened for nothing.
+      if (!redisUrl || !log || known.length === 0 || redis) return
+      redis = await connectRedis(redisUrl, log, 'server key limits')
+      counters = withFallback(redisCounters(redis, REDIS_NAMESPACE), memory, log)
+    },
+    async close() {
+      const open = redis
+      redis = null
+      counters = memory
+      if (open) await closeRedis(open)
     },
   }
 }

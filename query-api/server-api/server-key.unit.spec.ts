@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { describe, expect, it } from 'vitest'
 import { loadConfig } from '../../infra/config/config.js'
+import { parseFeatureOptions } from '../../infra/config/config-file.js'
 import { serverActor, serverCallerOf, serverKeyGuards } from './server-key.js'
 
 const BILLING = 'billing-key-0123456789abcdefghijklmnop'
@@ -53,6 +54,26 @@ describe('SERVER_KEYS', () => {
     expect(thrown).toMatchObject({ name: 'ConfigError', key: 'SERVER_KEYS' })
     expect((thrown as Error).message).toMatch(/^SERVER_KEYS/)
     expect((thrown as Error).message).not.toContain(BILLING)
+  })
+})
+
+describe('serverApi.rateLimit in tessera.config.json', () => {
+  it('defaults to 200,000 calls per server key per 10 s', () => {
+    expect(parseFeatureOptions({}).serverApi).toEqual({ rateLimit: { window: 10, max: 200_000 } })
+  })
+
+  it('takes its own window and maximum', () => {
+    expect(parseFeatureOptions({ serverApi: { rateLimit: { window: 60, max: 500 } } }).serverApi).toEqual({
+      rateLimit: { window: 60, max: 500 },
+    })
+  })
+
+  it.each([
+    [{ serverApi: { rateLimit: { max: 0 } } }, 'serverApi.rateLimit.max must be a positive integer'],
+    [{ serverApi: { rateLimit: { window: 1.5 } } }, 'serverApi.rateLimit.window must be a positive integer'],
+    [{ serverApi: { limit: 5 } }, 'serverApi.limit is not a known option'],
+  ])('refuses %j, naming the option', (json, message) => {
+    expect(() => parseFeatureOptions(json)).toThrow(message)
   })
 })
 
@@ -116,10 +137,25 @@ describe('the server key guard', () => {
     ).toBeNull()
   })
 
-  it('leaves routes for users to users: no header, no caller', () => {
-    expect(guards().optionalServerKey(requestWith({}), reply())).toBeNull()
+  it('leaves routes for users to users: no header, no caller', async () => {
+    expect(await guards().optionalServerKey(requestWith({}), reply())).toBeNull()
     expect(guards().holdsServerKey(requestWith({ 'x-tessera-server-key': 'nope' }))).toBe(false)
     expect(guards().holdsServerKey(requestWith({ 'x-tessera-server-key': BILLING }))).toBe(true)
+  })
+
+  it('opens the window again once it has run out', async () => {
+    let now = new Date('2026-11-25T10:00:00Z').getTime()
+    const guard = serverKeyGuards({
+      serverKeys: [{ name: 'billing', key: BILLING }],
+      clock: () => new Date(now),
+      perKey: { max: 1, windowMs: 60_000 },
+    })
+    const call = () =>
+      codeOf(() => guard.requireServerKey(requestWith({ 'x-tessera-server-key': BILLING }), reply()))
+    expect(await call()).toBeNull()
+    expect(await call()).toBe('TOO_MANY_REQUESTS')
+    now += 60_000
+    expect(await call()).toBeNull()
   })
 
   it('refuses everything when no key is configured', async () => {
