@@ -34,6 +34,8 @@ const MESSAGES: Readonly<Record<string, string>> = {
   SESSION_EXPIRED: 'For your safety, sign out and sign in again before doing this.',
   SESSION_NOT_FRESH: 'For your safety, sign out and sign in again before doing this.',
   CREDENTIAL_ACCOUNT_NOT_FOUND: 'This account has no password yet.',
+  FAILED_TO_UNLINK_LAST_ACCOUNT:
+    'This is your only way left to sign in, so it stays. Connect another service or set a password first.',
   USER_NOT_FOUND: 'We could not find that account.',
   SESSION_NOT_FOUND: 'That device is already signed out.',
   VALIDATION_ERROR: 'Some of the details are not in the expected form. Check them and try again.',

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import { useSearchParams } from 'react-router'
 import { Button } from '../../ui/Button.js'
 import { Card } from '../../ui/Card.js'
@@ -6,6 +6,7 @@ import { Notice } from '../../ui/Notice.js'
 import { Loading } from '../../ui/Skeleton.js'
 import { messageFor } from '../errors/messages.js'
 import { describeCallbackError } from './callback-errors.js'
+import { RemovePassword } from './RemovePassword.js'
 import './social.css'
 import {
   goTo,
@@ -20,8 +21,8 @@ import {
 const PASSWORD = 'credential'
 
 /**
- * The services that can sign in to this account: connect another provider, or disconnect one.
- * The last way to sign in cannot be disconnected, and the page says why before anyone tries.
+ * The ways to sign in to this account: connect another provider, disconnect one, or remove the
+ * password. The last way to sign in cannot be removed, and the page says why before anyone tries.
  */
 export const ConnectedAccounts = () => {
   const [providers, setProviders] = useState<SocialProvider[]>([])
@@ -30,6 +31,8 @@ export const ConnectedAccounts = () => {
   const [problem, setProblem] = useState<string | null>(null)
   const [news, setNews] = useState<string | null>(null)
   const [params] = useSearchParams()
+  // After a removal the button that had focus is gone: the card's heading takes it, with the news.
+  const heading = useRef<HTMLHeadingElement>(null)
 
   const load = useCallback(async () => {
     const [offered, linked] = await Promise.all([listProviders().catch(() => []), listAccounts()])
@@ -49,7 +52,6 @@ export const ConnectedAccounts = () => {
   const nameOf = (providerId: string) =>
     providers.find((provider) => provider.id === providerId)?.name ?? providerId
   const social = accounts.filter((account) => account.providerId !== PASSWORD)
-  const hasPassword = accounts.some((account) => account.providerId === PASSWORD)
   const onlyWayIn = accounts.length <= 1
   const connectable = providers.filter((provider) => !social.some((a) => a.providerId === provider.id))
 
@@ -63,23 +65,31 @@ export const ConnectedAccounts = () => {
       setPending(null)
     }
   }
-  const disconnect = async (account: LinkedAccount) => {
+  const unlink = async (account: LinkedAccount, done: string) => {
     setPending(account.id)
     setProblem(null)
     setNews(null)
     try {
-      await unlinkAccount(account.id)
+      await unlinkAccount(account.id, account.providerId === PASSWORD ? PASSWORD : undefined)
       await load()
-      setNews(`${nameOf(account.providerId)} was disconnected.`)
+      setNews(done)
+      heading.current?.focus()
     } catch (error) {
       setProblem(messageFor(error))
     } finally {
       setPending(null)
     }
   }
+  const disconnect = (account: LinkedAccount) =>
+    unlink(account, `${nameOf(account.providerId)} was disconnected.`)
+  const password = accounts.find((account) => account.providerId === PASSWORD)
 
   return (
-    <Card title="Connected accounts" description="Services you can sign in with, besides your password.">
+    <Card
+      title="Connected accounts"
+      description="Ways to sign in to your account: services you connected, and your password."
+      headingRef={heading}
+    >
       <Notice tone="error">{shownProblem}</Notice>
       <Notice tone="success">{news ?? justLinked}</Notice>
       {social.length === 0 ? <p>No service is connected.</p> : null}
@@ -103,10 +113,20 @@ export const ConnectedAccounts = () => {
       </ul>
       {onlyWayIn && social.length > 0 ? (
         <p id="last-way-in" className="small">
-          {hasPassword
-            ? 'This is your only way to sign in.'
-            : 'This is your only way to sign in. Set a password or connect another service before disconnecting it.'}
+          This is your only way to sign in. Set a password or connect another service before disconnecting it.
         </p>
+      ) : null}
+      {password ? (
+        <RemovePassword
+          others={social.map((account) => nameOf(account.providerId))}
+          pending={pending === password.id}
+          onRemove={() =>
+            void unlink(
+              password,
+              'Your password is removed. You sign in with a connected service from now on.',
+            )
+          }
+        />
       ) : null}
       {connectable.length > 0 ? (
         <ul className="stack" aria-label="Connect a service">

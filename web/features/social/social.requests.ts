@@ -37,8 +37,12 @@ export const startLink = (provider: string) =>
 
 export const listAccounts = () => request<LinkedAccount[]>('/list-accounts')
 
-export const unlinkAccount = (accountId: string) =>
-  request<{ status: boolean }>('/unlink-account', { method: 'POST', body: { accountId } })
+/** Unlinks a service, or with providerId 'credential' removes the password (not the last way in). */
+export const unlinkAccount = (accountId: string, providerId?: string) =>
+  request<{ status: boolean }>('/unlink-account', {
+    method: 'POST',
+    body: providerId === undefined ? { accountId } : { accountId, providerId },
+  })
 
 /** Leaves the portal for the provider's page (a full navigation, not a route change). */
 export const goTo = (url: string) => window.location.assign(url)
