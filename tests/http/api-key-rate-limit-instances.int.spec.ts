@@ -1,0 +1,80 @@
+/// A key's own rate limit (`rateLimitEnabled`, `rateLimitTimeWindow`, `rateLimitMax`) on two instances
+/// of one PostgreSQL (the second a `--role api` process): the window is counted in the key's usage
+/// row by one guarded UPDATE, not in any instance's memory, so the instances together allow
+/// `rateLimitMax` verifications per window, not one allowance each.
+
+import pino from 'pino'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openTesseraDatabase } from '../../app/database.js'
+import { createTessera, type Tessera } from '../../app/server/tessera.js'
+import { loadConfig } from '../../infra/config/config.js'
+import { devicesFor } from '../support/browser.js'
+import { startTessera, type TestTessera } from '../support/tessera.js'
+
+const SERVER_KEY = 'rate-limit-backend-key-0123456789abcdefghij'
+const env = {
+  AUTH_SECRET: 'api-key-rate-limit-secret-0123456789abcdef',
+  SERVER_KEYS: `backend=${SERVER_KEY}`,
+}
+
+type Verify = { valid: boolean; error: { code: string; details?: { tryAgainIn?: number } } | null }
+
+const post = async (tessera: Tessera, path: string, body: object) => {
+  const app = tessera.app
+  if (!app) throw new Error('no app')
+  const response = await app.inject({
+    method: 'POST',
+    url: `/api/auth${path}`,
+    headers: { 'content-type': 'application/json', 'x-tessera-server-key': SERVER_KEY },
+    payload: JSON.stringify(body),
+  })
+  return { status: response.statusCode, json: JSON.parse(response.body) as unknown }
+}
+
+describe("an API key's rate limit on two instances of one PostgreSQL", () => {
+  let main: TestTessera
+  let api: Tessera
+  beforeAll(async () => {
+    main = await startTessera({ kind: 'postgres', env })
+    const { url } = main.database as unknown as { url: string }
+    api = await createTessera({
+      config: loadConfig({ NODE_ENV: 'test', ...env, DATABASE_URL: url }),
+      logger: pino({ level: 'silent' }),
+      role: 'api',
+      database: await openTesseraDatabase({ kind: 'postgres', url }),
+    })
+  }, 240_000)
+  afterAll(async () => {
+    await api?.close()
+    await main?.cleanup()
+  })
+
+  it('allows rateLimitMax verifications per window in all, then RATE_LIMITED with the time to wait', async () => {
+    const device = await devicesFor(() => main, 'a good password').signedUp('limited@example.com')
+    const userId = (await device.session())?.user.id as string
+    const created = await post(main, '/api-key/create', {
+      userId,
+      rateLimitEnabled: true,
+      rateLimitTimeWindow: 60_000,
+      rateLimitMax: 5,
+    })
+    expect(created.status).toBe(200)
+    const { key } = created.json as { key: string }
+    const answers = await Promise.all(
+      Array.from(
+        { length: 40 },
+        async (_, index) =>
+          (await post(index % 2 === 0 ? main : api, '/api-key/verify', { key })).json as Verify,
+      ),
+    )
+    expect(answers.filter((answer) => answer.valid)).toHaveLength(5)
+    const refused = answers.filter((answer) => !answer.valid)
+    expect(new Set(refused.map((answer) => answer.error?.code))).toEqual(new Set(['RATE_LIMITED']))
+    for (const answer of refused) expect(answer.error?.details?.tryAgainIn).toBeGreaterThan(0)
+    // Asked again after the burst, on the other instance: still refused, within the window's time.
+    const later = (await post(api, '/api-key/verify', { key })).json as Verify
+    expect(later.error?.code).toBe('RATE_LIMITED')
+    expect(later.error?.details?.tryAgainIn).toBeGreaterThan(0)
+    expect(later.error?.details?.tryAgainIn).toBeLessThanOrEqual(60_000)
+  })
+})
