@@ -152,11 +152,16 @@ const GROUP = 'read-models'
 
 /** Acts on the database only: a running projector notices within its poll interval. */
 const projectionsCommand = (args: readonly string[]) =>
-  withDatabase(async ({ db }) => {
+  withDatabase(async (database, config) => {
+    const { db } = database
     await migrateToLatest(db)
     const [action, argument] = args
     if (action === 'status') {
-      const [fault, lag] = await Promise.all([readFault(db, GROUP), measureLag(db, GROUP)])
+      // The end of the log is the event store's: on KurrentDB it is not in this database.
+      const { store } = await openEventStore(database, config)
+      const [fault, lag] = await Promise.all([readFault(db, GROUP), measureLag(db, store, GROUP)]).finally(
+        () => store.close(),
+      )
       console.log(`${GROUP}: ${fault ? 'HALTED' : 'running'} at ${formatPosition(lag.checkpoint)}`)
       if (fault) console.log(`  ${describeFault(fault)}`)
       console.log(

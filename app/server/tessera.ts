@@ -221,6 +221,7 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
     readYourWrites,
     readiness: createReadiness({
       db: database.db,
+      store,
       projector,
       maxLagSeconds: config.consistency.readyMaxLagSeconds,
     }),
@@ -299,6 +300,7 @@ const evictingOnAppend = (
   },
   readStream: (stream) => store.readStream(stream),
   readAll: (after, limit) => store.readAll(after, limit),
+  head: (after, countLimit) => store.head(after, countLimit),
   claimOwner: (scope, value) => store.claimOwner(scope, value),
   subscribe: (listener) => store.subscribe(listener),
   close: () => store.close(),

@@ -251,6 +251,37 @@ export const describeEventStoreContract = (name: string, factory: EventStoreFact
       expect(await store.readAll(all.at(-1)?.position ?? START, 10)).toEqual([])
     })
 
+    test('head: the last event of the log and what lies past a position, counted up to the limit', async () => {
+      const { store } = fixture()
+      expect(await store.head(START, 100)).toEqual({
+        position: START,
+        eventsAfter: 0,
+        oldestAfterSeconds: 0,
+        heldBack: 0,
+      })
+      const first = await store.appendToStream('user-1', [anEvent(), anEvent()], {
+        expectedVersion: 'no_stream',
+        uniqueClaims: [{ op: 'claim', scope: EMAIL, value: 'ada@example.com', owner: 'user-1' }],
+      })
+      // Ends with a release: on a store that keeps claims beside the log, those are not its end.
+      const last = await store.appendToStream('user-1', [anEvent()], {
+        expectedVersion: 2,
+        uniqueClaims: [{ op: 'release', scope: EMAIL, value: 'ada@example.com', owner: 'user-1' }],
+      })
+      await readAtLeast(store, 3)
+
+      const fromStart = await store.head(START, 100)
+      expect(comparePositions(fromStart.position, last.position)).toBe(0)
+      expect(fromStart).toMatchObject({ eventsAfter: 3, heldBack: 0 })
+      expect(fromStart.oldestAfterSeconds).toBeGreaterThanOrEqual(0)
+      expect(fromStart.oldestAfterSeconds).toBeLessThan(60)
+      expect(await store.head(first.position, 100)).toMatchObject({ eventsAfter: 1 })
+      expect((await store.head(START, 2)).eventsAfter).toBe(2)
+      const caughtUp = await store.head(last.position, 100)
+      expect(caughtUp).toMatchObject({ eventsAfter: 0, oldestAfterSeconds: 0, heldBack: 0 })
+      expect(comparePositions(caughtUp.position, last.position)).toBe(0)
+    })
+
     test('subscribers hear of appends once committed, from this process and others when the adapter can tell', async () => {
       const { store, openOtherProcess } = fixture()
       const seenByListener: Promise<RecordedEvent[]>[] = []

@@ -1,5 +1,5 @@
 /// The event store port. Adapters: PostgreSQL and embedded PGlite (one SQL implementation,
-/// `sql-event-store.ts`), later KurrentDB. Every adapter passes `event-store.contract.ts`.
+/// `sql-event-store.ts`) and KurrentDB (`kurrentdb/`). Every adapter passes `event-store.contract.ts`.
 
 import type { DomainEvent } from '../../domain/shared/event.js'
 import type { EventMetadata } from '../../domain/shared/metadata.js'
@@ -58,6 +58,18 @@ export type AppendResult = {
   position: GlobalPosition
 }
 
+/** The end of the log, and what of it lies past a reader's position: what lag reports show. */
+export type LogHead = {
+  /** The last committed event's position; START when the log is empty. */
+  position: GlobalPosition
+  /** Committed events past the reader's position, counted up to the limit asked. */
+  eventsAfter: number
+  /** Age of the oldest of them, in seconds by the store's clock; 0 when there is none. */
+  oldestAfterSeconds: number
+  /** Of `eventsAfter`, those `readAll` does not return yet (something older is still settling). */
+  heldBack: number
+}
+
 export interface EventStore {
   appendToStream(
     stream: string,
@@ -71,6 +83,11 @@ export interface EventStore {
    * event while an earlier one (in that order) may still commit: no reader skips an event.
    */
   readAll(after: GlobalPosition, limit: number): Promise<RecordedEvent[]>
+  /**
+   * The end of the log and how much of it is past `after` (counted up to `countLimit`; an adapter
+   * may count fewer when counting costs a read of each event). Reads only: it wakes no one.
+   */
+  head(after: GlobalPosition, countLimit: number): Promise<LogHead>
   /** Who holds `value` in `scope`, if anyone. */
   claimOwner(scope: string, value: string): Promise<string | null>
   /** Calls `listener` after events commit (in this process, or in another one when the adapter can tell). */

@@ -16,6 +16,7 @@ import {
   type EventToAppend,
   type GlobalPosition,
   type RecordedEvent,
+  START,
   type UniqueClaim,
   UniqueClaimConflictError,
 } from './event-store.js'
@@ -100,6 +101,28 @@ export const createSqlEventStore = (db: Db, options: SqlEventStoreOptions = {}):
         order by tessera_events.tx_id, tessera_events.seq
         limit ${limit}`.execute(db)
       return rows.map(toRecorded)
+    },
+
+    async head(after, countLimit) {
+      // The count stops at the limit; the last event is found apart, through the global order's index.
+      const { rows } = await sql<{ behind: string; held: string; age: number | null }>`
+        select count(*)::text as behind,
+               count(*) filter (where e.tx_id >= pg_snapshot_xmin(pg_current_snapshot()))::text as held,
+               extract(epoch from now() - min(e.recorded_at))::float8 as age
+        from (select tx_id, recorded_at from tessera_events
+              where (tx_id, seq) > (${after.tx.toString()}::xid8, ${after.seq.toString()}::bigint)
+              order by tx_id, seq limit ${countLimit}) e`.execute(db)
+      const last = await sql<{ tx_id: string; seq: string }>`
+        select tx_id::text as tx_id, seq::text as seq from tessera_events
+        order by tessera_events.tx_id desc, tessera_events.seq desc limit 1`.execute(db)
+      const row = rows[0]
+      const end = last.rows[0]
+      return {
+        position: end ? { tx: BigInt(end.tx_id), seq: BigInt(end.seq) } : START,
+        eventsAfter: Number(row?.behind ?? 0),
+        oldestAfterSeconds: Math.max(0, row?.age ?? 0),
+        heldBack: Number(row?.held ?? 0),
+      }
     },
 
     async claimOwner(scope, value) {

@@ -49,7 +49,7 @@ describeEachDatabase(
       const { position } = await appendCounted(store, 's', [1])
       expect(await projector.waitFor(position, HOLD_MS / 2)).toBe(false)
 
-      const held = await measureLag(database.db, 'read-models')
+      const held = await measureLag(database.db, store, 'read-models')
       expect(held).toMatchObject({ behindEvents: 1, heldByHorizon: 1 })
       expect(held.oldestTransactionSeconds).toBeGreaterThanOrEqual(0.4)
 
@@ -59,7 +59,7 @@ describeEachDatabase(
       const lagMs = Date.now() - committedAt
       console.log(`xmin horizon: an event committed while a transaction was open waited ${lagMs} ms`)
       expect(lagMs).toBeGreaterThanOrEqual(HOLD_MS - 50)
-      expect(await measureLag(database.db, 'read-models')).toMatchObject({
+      expect(await measureLag(database.db, store, 'read-models')).toMatchObject({
         behindEvents: 0,
         heldByHorizon: 0,
       })

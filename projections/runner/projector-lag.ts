@@ -1,13 +1,15 @@
-/// How far a projector group trails the log, measured in the database, so every instance (and the
-/// CLI) reports the same figures whichever process projects.
+/// How far a projector group trails the log, measured in the stores, so every instance (and the
+/// CLI) reports the same figures whichever process projects: the checkpoint from the database, the
+/// end of the log from the event store (the SQL table, or `$all` on KurrentDB).
 ///
-/// The projector reads only below the cluster-wide xmin horizon (sql-event-store.ts): an event
-/// committed after a transaction that is still running waits for that transaction, whatever it is
-/// and whichever database of the server it runs in. `heldByHorizon` counts those events, and
-/// `oldestTransactionSeconds` says how long the oldest transaction holding an id has been open.
+/// On SQL the projector reads only below the cluster-wide xmin horizon (sql-event-store.ts): an
+/// event committed after a transaction that is still running waits for that transaction, whatever
+/// it is and whichever database of the server it runs in. `heldByHorizon` counts those events (on
+/// KurrentDB, those waiting for the inline hook), and `oldestTransactionSeconds` says how long the
+/// oldest transaction holding an id has been open in the read models' database.
 
 import { type Kysely, sql } from 'kysely'
-import type { GlobalPosition } from '../../infra/event-store/event-store.js'
+import type { EventStore, GlobalPosition } from '../../infra/event-store/event-store.js'
 import { readCheckpoint } from './checkpoint-store.js'
 
 // biome-ignore lint/suspicious/noExplicitAny: these helpers serve any schema that has their tables
@@ -18,32 +20,32 @@ const COUNT_LIMIT = 100_000
 
 export type ProjectorLag = {
   checkpoint: GlobalPosition
-  /** Committed events past the checkpoint (up to 100,000). */
+  /** Committed events past the checkpoint (up to 100,000; 10,000 on KurrentDB). */
   behindEvents: number
   /** Age of the oldest committed event not yet applied; 0 when caught up. */
   behindSeconds: number
-  /** Of `behindEvents`, those the projector may not read yet because of the xmin horizon. */
+  /** Of `behindEvents`, those the projector may not read yet (the xmin horizon, the inline hook). */
   heldByHorizon: number
   /** How long the oldest transaction that holds a transaction id has run, server-wide; null if unknown. */
   oldestTransactionSeconds: number | null
 }
 
-export const measureLag = async (db: AnyDb, group: string): Promise<ProjectorLag> => {
+export const measureLag = async (
+  db: AnyDb,
+  store: Pick<EventStore, 'head'>,
+  group: string,
+): Promise<ProjectorLag> => {
   const checkpoint = await readCheckpoint(db, group)
-  const { rows } = await sql<{ behind: string; held: string; age: number | null }>`
-    select count(*)::text as behind,
-           count(*) filter (where e.tx_id >= pg_snapshot_xmin(pg_current_snapshot()))::text as held,
-           extract(epoch from now() - min(e.recorded_at))::float8 as age
-    from (select tx_id, recorded_at from tessera_events
-          where (tx_id, seq) > (${checkpoint.tx.toString()}::xid8, ${checkpoint.seq.toString()}::bigint)
-          order by tx_id, seq limit ${COUNT_LIMIT}) e`.execute(db)
-  const row = rows[0]
+  const [head, oldest] = await Promise.all([
+    store.head(checkpoint, COUNT_LIMIT),
+    oldestTransactionSeconds(db),
+  ])
   return {
     checkpoint,
-    behindEvents: Number(row?.behind ?? 0),
-    behindSeconds: Math.max(0, row?.age ?? 0),
-    heldByHorizon: Number(row?.held ?? 0),
-    oldestTransactionSeconds: await oldestTransactionSeconds(db),
+    behindEvents: head.eventsAfter,
+    behindSeconds: head.oldestAfterSeconds,
+    heldByHorizon: head.heldBack,
+    oldestTransactionSeconds: oldest,
   }
 }
 

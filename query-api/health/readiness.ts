@@ -5,7 +5,7 @@
 /// The same figures are offered in Prometheus' text format for `GET /metrics`.
 
 import type { Kysely } from 'kysely'
-import { formatPosition } from '../../infra/event-store/event-store.js'
+import { type EventStore, formatPosition } from '../../infra/event-store/event-store.js'
 import type { ProjectorStatus } from '../../projections/runner/projector.js'
 import { describeFault, readFault } from '../../projections/runner/projector-faults.js'
 import { measureLag, type ProjectorLag } from '../../projections/runner/projector-lag.js'
@@ -37,6 +37,8 @@ export type Readiness = {
 
 export type ReadinessOptions = {
   db: AnyDb
+  /** Where the end of the log is read (the SQL table, or KurrentDB's `$all`). */
+  store: Pick<EventStore, 'head'>
   projector: { status(): ProjectorStatus }
   /** Lag, in seconds of the oldest unapplied event, past which the instance is not ready. */
   maxLagSeconds?: number
@@ -46,6 +48,7 @@ export type ReadinessOptions = {
 
 export const createReadiness = ({
   db,
+  store,
   projector,
   maxLagSeconds = 30,
   maxFailures = 3,
@@ -53,7 +56,7 @@ export const createReadiness = ({
   const check = async (): Promise<ReadinessReport> => {
     const status = projector.status()
     const [{ checkpoint, ...lag }, stored, pendingRevocations] = await Promise.all([
-      measureLag(db, status.group),
+      measureLag(db, store, status.group),
       readFault(db, status.group),
       countPendingRevocations(db),
     ])

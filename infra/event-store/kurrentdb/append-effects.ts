@@ -33,6 +33,8 @@ export type AppendEffectsOptions = {
 export type AppendEffects = {
   /** Runs the hook up to the end of the log as it is now; resolves to the checkpoint after it. */
   catchUp(): Promise<GlobalPosition>
+  /** Where the hook has got to, read without running it. */
+  checkpoint(): Promise<GlobalPosition>
 }
 
 export const createAppendEffects = ({
@@ -42,14 +44,19 @@ export const createAppendEffects = ({
   name = APPEND_EFFECTS_CHECKPOINT,
   pageSize = 500,
 }: AppendEffectsOptions): AppendEffects => {
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  const readCheckpoint = async (from: Kysely<any>): Promise<GlobalPosition> => {
+    const { rows } = await sql<{ tx: string; seq: string }>`
+      select tx::text as tx, seq::text as seq from tessera_checkpoints where name = ${name}`.execute(from)
+    const stored = rows[0]
+    return stored ? { tx: BigInt(stored.tx), seq: BigInt(stored.seq) } : START
+  }
+
   /** One page in one transaction; false once the log has nothing more. */
   const pass = async (): Promise<{ checkpoint: GlobalPosition; more: boolean }> =>
     db.transaction().execute(async (trx) => {
       await sql`select pg_advisory_xact_lock(hashtextextended(${`tessera-inline:${name}`}, 0))`.execute(trx)
-      const { rows } = await sql<{ tx: string; seq: string }>`
-        select tx::text as tx, seq::text as seq from tessera_checkpoints where name = ${name}`.execute(trx)
-      const stored = rows[0]
-      const checkpoint = stored ? { tx: BigInt(stored.tx), seq: BigInt(stored.seq) } : START
+      const checkpoint = await readCheckpoint(trx)
       const events = await read(checkpoint, pageSize)
       const last = events.at(-1)
       if (!last) return { checkpoint, more: false }
@@ -81,6 +88,7 @@ export const createAppendEffects = ({
   }
 
   return {
+    checkpoint: () => readCheckpoint(db),
     catchUp() {
       if (!running) return start()
       queued ??= running

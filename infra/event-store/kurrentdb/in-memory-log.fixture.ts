@@ -105,6 +105,12 @@ export const createInMemoryLog = (now: () => number = Date.now): InMemoryLog => 
         .map(copy)
     },
 
+    async readLastOfAll(prefix) {
+      await turn()
+      const last = all.findLast((record) => record.stream.startsWith(prefix))
+      return last ? copy(last) : null
+    },
+
     subscribe(prefix, onRecord): Subscription {
       const listener = { prefix, onRecord }
       listeners.add(listener)

@@ -131,6 +131,18 @@ export const clientLog = (client: KurrentDBClient, options: ClientLogOptions): K
       return strictlyAfter(records, after, maxCount)
     },
 
+    async readLastOfAll(prefix) {
+      const [last] = await recordsOf(
+        client.readAll({
+          direction: BACKWARDS,
+          fromPosition: END,
+          maxCount: 1,
+          filter: streamNameFilter({ prefixes: [prefix] }),
+        }),
+      )
+      return last ?? null
+    },
+
     subscribe(prefix, onRecord) {
       let stopped = false
       let last: LogPosition | null = null

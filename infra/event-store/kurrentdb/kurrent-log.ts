@@ -1,6 +1,6 @@
 /// What the KurrentDB event store needs from KurrentDB, in its own small terms: append to one
-/// stream under an expected state, read one stream, read `$all` after a position filtered by a
-/// stream prefix, and a catch-up subscription. `kurrent-client-log.ts` implements it on
+/// stream under an expected state, read one stream, read `$all` after a position (or its end)
+/// filtered by a stream prefix, and a catch-up subscription. `kurrent-client-log.ts` implements it on
 /// `@kurrent/kurrentdb-client`; the adapter's logic (claims, repair, positions) is written against
 /// this type only.
 
@@ -44,6 +44,8 @@ export interface KurrentLog {
   readLast(stream: string): Promise<LogRecord | null>
   /** Records of streams starting with `prefix`, strictly after `after` (null: from the start). */
   readAll(options: { after: LogPosition | null; prefix: string; maxCount: number }): Promise<LogRecord[]>
+  /** The last record in `$all` of a stream starting with `prefix`, or null when there is none. */
+  readLastOfAll(prefix: string): Promise<LogRecord | null>
   /** Calls `onRecord` for each record written from now on to a stream starting with `prefix`. */
   subscribe(prefix: string, onRecord: (record: LogRecord) => void): Subscription
   close(): Promise<void>

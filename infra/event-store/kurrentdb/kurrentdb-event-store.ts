@@ -58,6 +58,10 @@ export type KurrentDbEventStoreOptions = {
   now?: () => number
 }
 
+/** `head` counts at most this many events past a position, a page at a time. */
+export const HEAD_COUNT_LIMIT = 10_000
+const HEAD_PAGE = 1000
+
 export const DEFAULT_CLAIM_GRACE_MS = 60_000
 export const DEFAULT_APPEND_DEADLINE_MS = 10_000
 
@@ -193,6 +197,41 @@ export const createKurrentDbEventStore = (
       // Nothing past the inline hook's checkpoint: its writes come before the projector's.
       const horizon = await effects.catchUp()
       return (await readLog(after, limit)).filter((event) => comparePositions(event.position, horizon) <= 0)
+    },
+
+    async head(after, countLimit) {
+      // The end of `$all` filtered to Tessera's streams: reservations are not events of the log.
+      const last = await log.readLastOfAll(names.eventPrefix)
+      const position = last?.position ? globalPositionOf(last.position) : START
+      if (comparePositions(position, after) <= 0)
+        return { position, eventsAfter: 0, oldestAfterSeconds: 0, heldBack: 0 }
+      // Counting reads each event over the network: bounded lower than a SQL count.
+      const limit = Math.min(countLimit, HEAD_COUNT_LIMIT)
+      const pending: LogRecord[] = []
+      for (let from = logPositionOf(after); pending.length < limit; ) {
+        const page = await log.readAll({
+          after: from,
+          prefix: names.eventPrefix,
+          maxCount: Math.min(HEAD_PAGE, limit - pending.length),
+        })
+        pending.push(...page)
+        const end = page.at(-1)?.position
+        if (!end || page.length < HEAD_PAGE) break
+        from = end
+      }
+      const oldest = pending[0]
+      // Past the inline hook's checkpoint, `readAll` holds events back until the hook has run.
+      const horizon = effects ? await effects.checkpoint() : null
+      return {
+        position,
+        eventsAfter: pending.length,
+        oldestAfterSeconds: oldest ? Math.max(0, (now() - oldest.created.getTime()) / 1000) : 0,
+        heldBack: horizon
+          ? pending.filter(
+              (record) => record.position && comparePositions(globalPositionOf(record.position), horizon) > 0,
+            ).length
+          : 0,
+      }
     },
 
     claimOwner: (scope, value) => claims.ownerOf(scope, value),

@@ -58,6 +58,8 @@ export const withPersonalDataEncryption = (inner: EventStore, keyring: Keyring):
 
     readAll: async (after, limit) => open(await inner.readAll(after, limit)),
 
+    head: (after, countLimit) => inner.head(after, countLimit),
+
     claimOwner: async (scope, value) =>
       inner.claimOwner(scope, hashClaimValue(await keyring.claimKey(), scope, value)),
 
