@@ -3,8 +3,9 @@
 /// and as an interactive page at /api/reference (Scalar, served from the package: no CDN).
 /// Registered before the routes, so that every route the app registers is in the document.
 
+import { createReadStream } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import fastifySwagger from '@fastify/swagger'
-import scalarApiReference from '@scalar/fastify-api-reference'
 import type { FastifyInstance } from 'fastify'
 import type { Config } from '../../infra/config/config.js'
 
@@ -45,10 +46,41 @@ export const registerApiReference = async (app: FastifyInstance, config: Config)
       },
     },
   })
-  await app.register(scalarApiReference, {
-    routePrefix: API_REFERENCE_PATH,
-    logLevel: 'warn',
-    configuration: { url: openApiDocumentPath(config.basePath), title: 'Tessera API' },
-  })
+  registerReferencePage(app, openApiDocumentPath(config.basePath))
   app.get(openApiDocumentPath(config.basePath), { schema: { hide: true } }, async () => app.swagger())
+}
+
+// Scalar's own Fastify plugin reads its 3.5 MB script into a string when it registers and holds
+// it for the life of the process (some 7 MB of heap, for a page few people open). The page is
+// small enough to write here; the script is streamed from the package's file when asked for.
+const SCALAR_SCRIPT = fileURLToPath(
+  new URL('js/standalone.js', import.meta.resolve('@scalar/fastify-api-reference')),
+)
+
+const registerReferencePage = (app: FastifyInstance, documentUrl: string): void => {
+  const page = `<!doctype html>
+<html lang="en">
+  <head>
+    <title>Tessera API</title>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+  </head>
+  <body>
+    <div id="app"></div>
+    <script src="js/scalar.js"></script>
+    <script>Scalar.createApiReference('#app', ${JSON.stringify({ url: documentUrl })})</script>
+  </body>
+</html>
+`
+  const hidden = { schema: { hide: true }, logLevel: 'warn' } as const
+  // The script is loaded relative to the page, so the page is only ever served with its slash.
+  app.get(API_REFERENCE_PATH, hidden, async (_request, reply) =>
+    reply.redirect(`${API_REFERENCE_PATH}/`, 301),
+  )
+  app.get(`${API_REFERENCE_PATH}/`, hidden, async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').send(page),
+  )
+  app.get(`${API_REFERENCE_PATH}/js/scalar.js`, hidden, async (_request, reply) =>
+    reply.type('application/javascript; charset=utf-8').send(createReadStream(SCALAR_SCRIPT)),
+  )
 }

@@ -25,8 +25,10 @@ export const registerPortal = async (
       )
     },
   })
-  app.get('/', (_request, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'))
-  app.get('/assets/*', (request, reply) => {
+  // The portal's files are not part of the API: they stay out of the API reference.
+  const notApi = { schema: { hide: true } }
+  app.get('/', notApi, (_request, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'))
+  app.get('/assets/*', notApi, (request, reply) => {
     const path = (request.params as { '*': string })['*']
     return reply.sendFile(`assets/${path}`)
   })

@@ -1,6 +1,9 @@
 /// The API reference documents every route the app serves: the OpenAPI document at better-auth's
 /// path lists each one with a summary, a tag and its error answers, and /api/reference renders it.
 
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTessera, type TestTessera } from '../support/tessera.js'
 
@@ -27,16 +30,28 @@ describe('API reference', () => {
   let tessera: TestTessera
   let document: Document
 
+  // With a portal, as `npm start` serves it: its routes must stay out of the document.
+  const portalDir = mkdtempSync(join(tmpdir(), 'tessera-portal-'))
+
   beforeAll(async () => {
-    tessera = await startTessera()
+    writeFileSync(join(portalDir, 'index.html'), '<!doctype html><title>Portal</title>')
+    tessera = await startTessera({ portalDir })
     const response = await tessera.api.request('GET', '/open-api/generate-schema')
     expect(response.status).toBe(200)
     document = response.json as Document
   })
-  afterAll(() => tessera.cleanup())
+  afterAll(async () => {
+    await tessera.cleanup()
+    rmSync(portalDir, { recursive: true, force: true })
+  })
 
   it('is OpenAPI 3.1', () => {
     expect(document.openapi).toBe('3.1.0')
+  })
+
+  it('leaves out what is not API: the portal, its assets, the reference page itself', () => {
+    const paths = Object.keys(document.paths)
+    expect(paths.filter((path) => !path.startsWith('/api/auth/'))).toEqual([])
   })
 
   it('lists every route under the auth base path, each with a summary, a tag and its answers', () => {
