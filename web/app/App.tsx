@@ -63,6 +63,10 @@ const OrganizationActivityPage = page(
   () => import('../features/organizations/OrganizationActivityPage.js'),
   'OrganizationActivityPage',
 )
+const OrganizationApiKeysPage = page(
+  () => import('../features/organizations/OrganizationApiKeysPage.js'),
+  'OrganizationApiKeysPage',
+)
 const OrganizationSettingsPage = page(
   () => import('../features/organizations/OrganizationSettingsPage.js'),
   'OrganizationSettingsPage',
@@ -119,6 +123,7 @@ export const App = () => (
             <Route path="invitations" element={<InvitationsPage />} />
             <Route path="teams" element={<TeamsPage />} />
             <Route path="activity" element={<OrganizationActivityPage />} />
+            <Route path="api-keys" element={<OrganizationApiKeysPage />} />
             <Route path="settings" element={<OrganizationSettingsPage />} />
           </Route>
         </Route>

@@ -163,15 +163,21 @@ const ApiKeyItem = ({ apiKey, now, onChanged }: ItemProps) => {
 
 export const ApiKeyList = ({
   keys,
+  label,
+  empty,
   onChanged,
 }: {
   keys: readonly ApiKey[]
+  /** The list's accessible name ("Your API keys"). */
+  label: string
+  /** What shows when there is no key yet. */
+  empty: string
   onChanged: (message: string) => void
 }) => {
   const now = Date.now()
-  if (keys.length === 0) return <p className="muted">You have no API keys yet.</p>
+  if (keys.length === 0) return <p className="muted">{empty}</p>
   return (
-    <ul className="rows" aria-label="Your API keys">
+    <ul className="rows" aria-label={label}>
       {keys.map((apiKey) => (
         <ApiKeyItem key={apiKey.id} apiKey={apiKey} now={now} onChanged={onChanged} />
       ))}

@@ -4,7 +4,7 @@ import { SelectField, TextField } from '../../ui/Field.js'
 import { Form, FormActions } from '../../ui/Form.js'
 import { Notice } from '../../ui/Notice.js'
 import { type FormErrors, fieldErrors, noErrors, placeError } from '../errors/form-errors.js'
-import { useCreateApiKeyMutation } from './api-keys.api.js'
+import { type KeyOwner, useCreateApiKeyMutation } from './api-keys.api.js'
 
 type Field = 'name' | 'expiresIn' | 'prefix'
 
@@ -80,7 +80,7 @@ const NewKey = ({ secret, name, onDone }: { secret: string; name: string; onDone
   )
 }
 
-export const CreateApiKeyForm = ({ onCreated }: { onCreated: () => void }) => {
+export const CreateApiKeyForm = ({ owner, onCreated }: { owner?: KeyOwner; onCreated: () => void }) => {
   const [create, { isLoading }] = useCreateApiKeyMutation()
   const [name, setName] = useState('')
   const [expiry, setExpiry] = useState<Expiry>(String(90 * DAY) as Expiry)
@@ -98,6 +98,7 @@ export const CreateApiKeyForm = ({ onCreated }: { onCreated: () => void }) => {
     if (problems) return
     try {
       const answer = await create({
+        ...(owner?.organizationId ? { organizationId: owner.organizationId } : {}),
         name: name.trim(),
         ...(expiry === 'never' ? {} : { expiresIn: Number(expiry) }),
         ...(prefix.trim() === '' ? {} : { prefix: prefix.trim() }),

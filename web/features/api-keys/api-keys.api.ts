@@ -17,12 +17,22 @@ export type ApiKey = {
   rateLimitTimeWindow: number | null
 }
 
-export type CreateApiKey = { name?: string; expiresIn?: number; prefix?: string }
+/** Whose keys: the signed-in person's (no organizationId), or an organization's. */
+export type KeyOwner = { organizationId?: string }
+
+export type CreateApiKey = KeyOwner & { name?: string; expiresIn?: number; prefix?: string }
 
 export const apiKeysApi = api.injectEndpoints({
   endpoints: (build) => ({
-    listApiKeys: build.query<{ apiKeys: ApiKey[]; total: number }, void>({
-      query: () => '/api-key/list?sortBy=createdAt&sortDirection=desc',
+    listApiKeys: build.query<{ apiKeys: ApiKey[]; total: number }, KeyOwner | undefined>({
+      query: (owner) => ({
+        url: '/api-key/list',
+        params: {
+          sortBy: 'createdAt',
+          sortDirection: 'desc',
+          ...(owner?.organizationId ? { organizationId: owner.organizationId } : {}),
+        },
+      }),
     }),
     createApiKey: build.mutation<ApiKey & { key: string }, CreateApiKey>({
       query: (body) => ({ url: '/api-key/create', method: 'POST', body }),

@@ -46,6 +46,10 @@ const MESSAGES: Readonly<Record<string, string>> = {
   FAILED_TO_CREATE_USER: 'Something went wrong on our side while creating your account. Please try again.',
   FAILED_TO_CREATE_SESSION: 'Something went wrong on our side while signing you in. Please try again.',
   FAILED_TO_UPDATE_USER: 'Something went wrong on our side while saving. Please try again.',
+  // An organization's API keys: better-auth's api-key plugin answers these with 403.
+  USER_NOT_MEMBER_OF_ORGANIZATION: 'You are not a member of the organization these API keys belong to.',
+  INSUFFICIENT_API_KEY_PERMISSIONS:
+    'Your role in this organization does not allow this with its API keys. An owner can change that.',
   [NETWORK_ERROR]: 'We could not reach the server. Check your connection and try again.',
   // Administration (operators, and a banned person signing in)
   BANNED_USER: 'This account has been suspended. If you think this is a mistake, contact support.',

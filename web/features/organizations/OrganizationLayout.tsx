@@ -5,6 +5,7 @@ import { ErrorState } from '../../ui/ErrorState.js'
 import { Notice } from '../../ui/Notice.js'
 import { PageHeading } from '../../ui/PageHeading.js'
 import { Loading } from '../../ui/Skeleton.js'
+import { useListApiKeysQuery } from '../api-keys/api-keys.api.js'
 import { noticeFrom } from '../auth/navigation-state.js'
 import { isApiError } from '../errors/api-error.js'
 import { useSignedIn } from '../session/RequireSession.js'
@@ -15,11 +16,14 @@ import { useGetFullOrganizationQuery, useSetActiveOrganizationMutation } from '.
 import { type Action, can } from './roles.js'
 import './organizations.css'
 
-const TABS: readonly { path: string; label: string; needs?: Action }[] = [
+// A tab needs an action the reader's role grants (the portal's mirror of the built-in roles), or for
+// the API keys, the server's own answer: 'apiKey:read' shows when it listed them.
+const TABS: readonly { path: string; label: string; needs?: Action | 'apiKey:read' }[] = [
   { path: '', label: 'Members' },
   { path: 'invitations', label: 'Invitations' },
   { path: 'teams', label: 'Teams' },
   { path: 'activity', label: 'Activity', needs: 'activity:read' },
+  { path: 'api-keys', label: 'API keys', needs: 'apiKey:read' },
   { path: 'settings', label: 'Settings' },
 ]
 
@@ -56,6 +60,9 @@ export const OrganizationLayout = () => {
   const location = useLocation()
   const signedIn = useSignedIn()
   const { data, isLoading, error, refetch, isFetching } = useGetFullOrganizationQuery({ organizationId })
+  // Who may see the organization's API keys depends on the server's creator role and on custom
+  // roles' `apiKey` statements: the tab shows when the server lists them (the page reuses the answer).
+  const keys = useListApiKeysQuery({ organizationId }, { skip: !data })
 
   if (isLoading) return <Loading label="Loading the organization…" cards={2} />
   if (!data) {
@@ -100,7 +107,9 @@ export const OrganizationLayout = () => {
       </div>
       <nav aria-label="Organization" className="org-tabs">
         <ul>
-          {TABS.filter((tab) => !tab.needs || can(me?.role, tab.needs)).map((tab) => (
+          {TABS.filter(
+            (tab) => !tab.needs || (tab.needs === 'apiKey:read' ? keys.isSuccess : can(me?.role, tab.needs)),
+          ).map((tab) => (
             <li key={tab.path}>
               <NavLink to={tab.path ? `${base}/${tab.path}` : base} end>
                 {tab.label}

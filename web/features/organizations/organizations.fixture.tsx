@@ -9,6 +9,7 @@ import { AcceptInvitationPage } from './AcceptInvitationPage.js'
 import { InvitationsPage } from './InvitationsPage.js'
 import { MembersPage } from './MembersPage.js'
 import { OrganizationActivityPage } from './OrganizationActivityPage.js'
+import { OrganizationApiKeysPage } from './OrganizationApiKeysPage.js'
 import { OrganizationLayout } from './OrganizationLayout.js'
 import { OrganizationSettingsPage } from './OrganizationSettingsPage.js'
 import { OrganizationsPage } from './OrganizationsPage.js'
@@ -50,6 +51,7 @@ export const renderOrganizations = (
               <Route path="invitations" element={<InvitationsPage />} />
               <Route path="teams" element={<TeamsPage />} />
               <Route path="activity" element={<OrganizationActivityPage />} />
+              <Route path="api-keys" element={<OrganizationApiKeysPage />} />
               <Route path="settings" element={<OrganizationSettingsPage />} />
             </Route>
           </Route>
