@@ -150,7 +150,8 @@ const jwksCommand = async (args: readonly string[]) => {
 const PROJECTIONS_USAGE = 'Usage: tessera projections status | retry | skip <tx:seq>'
 const GROUP = 'read-models'
 
-/** Acts on the database only: a running projector notices within its poll interval. */
+/** Acts on the database (status also reads the end of the log from the event store): a running
+ * projector notices within its poll interval. */
 const projectionsCommand = (args: readonly string[]) =>
   withDatabase(async (database, config) => {
     const { db } = database
@@ -158,7 +159,11 @@ const projectionsCommand = (args: readonly string[]) =>
     const [action, argument] = args
     if (action === 'status') {
       // The end of the log is the event store's: on KurrentDB it is not in this database.
-      const { store } = await openEventStore(database, config)
+      const { store, checkReachable } = await openEventStore(database, config)
+      await checkReachable().catch(async (error: unknown) => {
+        await store.close().catch(() => {})
+        throw error
+      })
       const [fault, lag] = await Promise.all([readFault(db, GROUP), measureLag(db, store, GROUP)]).finally(
         () => store.close(),
       )
