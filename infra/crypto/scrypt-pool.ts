@@ -69,7 +69,8 @@ const settle = (slot: Slot, outcome: { key?: Uint8Array; error?: string }) => {
 }
 
 const spawn = (): Slot => {
-  const worker = new Worker(WORKER_SOURCE, { eval: true })
+  // No inherited node flags: one such as --input-type=module would make the CommonJS source fail.
+  const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [] })
   // Idle workers must not keep a process (a CLI command, a test run) alive.
   worker.unref()
   const slot: Slot = { worker, job: null }
