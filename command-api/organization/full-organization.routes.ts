@@ -6,6 +6,7 @@
 /// (full-organization-cache.ts), and a member's later requests are served from there.
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply } from 'fastify'
 import { type Static, Type } from 'typebox'
 import { AUTH_ERRORS, errorWithStatus } from '../../domain/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
@@ -76,11 +77,19 @@ export const fullOrganizationRoutes =
   async (app) => {
     const { requireSession } = sessionGuards(ctx)
     const teamsOn = ctx.config.organization.teams.enabled
-    const { cache, unsubscribe } = subscribedFullOrganizationCache<FullOrganization>(ctx.projector)
+    const { cache, unsubscribe } = subscribedFullOrganizationCache<Buffer>(ctx.projector)
     app.addHook('onClose', async () => unsubscribe())
 
-    /** The answer for an organization the caller was found a member of, kept when nothing changed meanwhile. */
-    const build = async (organization: OrganizationRow, limit: number, generation: number) => {
+    /**
+     * The answer for an organization the caller was found a member of, serialized once by the route's
+     * own serializer (a hundred members are some 25 kB of JSON) and kept when nothing changed meanwhile.
+     */
+    const build = async (
+      organization: OrganizationRow,
+      limit: number,
+      generation: number,
+      serialize: (answer: FullOrganization) => Buffer,
+    ) => {
       const [{ members, complete }, invitations, teams] = await Promise.all([
         listFirstMembers(ctx.db, organization.id, limit),
         listInvitations(ctx.db, organization.id),
@@ -92,9 +101,10 @@ export const fullOrganizationRoutes =
         invitations: invitations.map(invitationJson),
         ...(teams ? { teams: teams.map(teamJson) } : {}),
       }
+      const body = serialize(answer)
       const memberUserIds = complete ? new Set(members.map((member) => member.user_id)) : null
-      cache.set(organization.id, limit, { answer, memberUserIds, size: members.length }, generation)
-      return answer
+      cache.set(organization.id, limit, { answer: body, memberUserIds, size: members.length }, generation)
+      return body
     }
 
     /** A kept answer, when the caller is one of its members (else the full path decides). */
@@ -126,7 +136,7 @@ export const fullOrganizationRoutes =
           },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const auth = authOf(request)
         const query = request.query
         if (!query.organizationSlug && !query.organizationId && !auth.session.active_organization_id)
@@ -136,10 +146,23 @@ export const fullOrganizationRoutes =
           ? null
           : query.organizationId || auth.session.active_organization_id
         const hit = byId && (await kept(byId, limit, auth.user.id))
-        if (hit) return hit
         const generation = cache.generation()
-        const organization = await memberOrganization(ctx, originOf(request), auth, query)
-        return build(organization, limit, generation)
+        const body =
+          hit ||
+          (await build(
+            await memberOrganization(ctx, originOf(request), auth, query),
+            limit,
+            generation,
+            (answer) => {
+              const serialized = reply.serialize(answer)
+              return typeof serialized === 'string'
+                ? Buffer.from(serialized)
+                : Buffer.from(new Uint8Array(serialized))
+            },
+          ))
+        // Already serialized: Fastify sends a Buffer as it is, under the type it would have set.
+        // (The plain reply type: the route's typed one accepts only the unserialized answer.)
+        return (reply as FastifyReply).type('application/json; charset=utf-8').send(body)
       },
     )
   }
