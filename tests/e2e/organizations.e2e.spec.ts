@@ -186,6 +186,42 @@ describe.skipIf(!hasChromium)('organizations in Chromium', () => {
     await checkPage(owner, 'activity')
   })
 
+  it("the owner creates one of the organization's API keys; the member has no API keys tab", async () => {
+    await owner
+      .getByRole('navigation', { name: 'Organization' })
+      .getByRole('link', { name: 'API keys' })
+      .click()
+    await owner.getByRole('heading', { name: 'API keys', level: 1 }).waitFor()
+    await owner.getByText('This organization has no API keys yet.').waitFor()
+    await checkPage(owner, 'api-keys-empty')
+    await owner.getByLabel('Name').fill('billing backend')
+    await owner.getByRole('button', { name: 'Create key' }).click()
+    const secret = await owner.getByLabel('New API key').inputValue()
+    expect(secret.length).toBeGreaterThan(20)
+    await checkPage(owner, 'api-keys-created')
+    await owner.getByRole('button', { name: 'I have saved it' }).click()
+    const keys = owner.getByRole('list', { name: `${ORGANIZATION.name}’s API keys` })
+    await keys.getByRole('heading', { name: 'billing backend' }).waitFor()
+    await checkPage(owner, 'api-keys')
+
+    // A plain member: the server refuses them the keys, so there is no tab, and the address says why.
+    await invitee.reload()
+    await invitee
+      .getByRole('navigation', { name: 'Organization' })
+      .getByRole('link', { name: 'Members' })
+      .waitFor()
+    await invitee.waitForLoadState('networkidle')
+    expect(
+      await invitee
+        .getByRole('navigation', { name: 'Organization' })
+        .getByRole('link', { name: 'API keys' })
+        .count(),
+    ).toBe(0)
+    await invitee.goto(`${invitee.url()}/api-keys`)
+    await announced(invitee, 'alert', 'Your role in this organization does not allow managing its API keys.')
+    await checkPage(invitee, 'api-keys-refused')
+  })
+
   it('the owner makes them an admin, then removes them', async () => {
     await owner
       .getByRole('navigation', { name: 'Organization' })

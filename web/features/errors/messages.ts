@@ -49,7 +49,7 @@ const MESSAGES: Readonly<Record<string, string>> = {
   // An organization's API keys: better-auth's api-key plugin answers these with 403.
   USER_NOT_MEMBER_OF_ORGANIZATION: 'You are not a member of the organization these API keys belong to.',
   INSUFFICIENT_API_KEY_PERMISSIONS:
-    'Your role in this organization does not allow this with its API keys. An owner can change that.',
+    'Your role in this organization does not allow managing its API keys. An owner can change that.',
   [NETWORK_ERROR]: 'We could not reach the server. Check your connection and try again.',
   // Administration (operators, and a banned person signing in)
   BANNED_USER: 'This account has been suspended. If you think this is a mistake, contact support.',

@@ -112,7 +112,7 @@ describe("an organization's API keys", () => {
     })
     renderOrganizations('/account/organizations/org-1/api-keys')
     expect((await screen.findByRole('alert')).textContent).toBe(
-      'Your role in this organization does not allow this with its API keys. An owner can change that.',
+      'Your role in this organization does not allow managing its API keys. An owner can change that.',
     )
     expect(tabs()).not.toContain('API keys')
     expect(screen.queryByRole('button', { name: 'Create key' })).toBeNull()
@@ -143,7 +143,7 @@ describe("an organization's API keys", () => {
     await user.type(await screen.findByLabelText('Name'), 'billing backend')
     await user.click(screen.getByRole('button', { name: 'Create key' }))
     expect((await screen.findByRole('alert')).textContent).toContain(
-      'Your role in this organization does not allow this with its API keys.',
+      'Your role in this organization does not allow managing its API keys.',
     )
   })
 })
