@@ -25,6 +25,7 @@
 /// caller with a good key, and the same refusals as `requireServerKey` for a bad or misplaced one.
 
 import { createHash, timingSafeEqual } from 'node:crypto'
+import { normalizeIP } from '@fastify/rate-limit'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { AUTH_ERRORS, type AuthErrorCode } from '../../domain/errors.js'
 import type { Actor } from '../../domain/shared/metadata.js'
@@ -92,6 +93,7 @@ const DEFAULT_FAILURES = { max: 10, windowMs: 60_000 }
 const MAX_TRACKED_BUCKETS = 10_000
 // Apart from the auth API's buckets (`tessera:rate-limit:`), so that no path or name collides.
 const REDIS_NAMESPACE = 'tessera:server-key:'
+const IPV6_SUBNET = 64
 
 /** The guard as configured: `SERVER_KEYS`, `serverApi.rateLimit` (tessera.config.json), `REDIS_URL`. */
 export const serverKeyGuardsFor = (
@@ -149,7 +151,8 @@ export const serverKeyGuards = ({
     reply: FastifyReply,
     presented: string,
   ): Promise<ServerCaller> => {
-    const failuresKey = `failures|${request.ip || 'unknown'}`
+    // An IPv6 client holds a whole /64, as the auth API's limiter counts it (infra/http/rate-limit.ts).
+    const failuresKey = `failures|${request.ip ? normalizeIP(request.ip, IPV6_SUBNET) : 'unknown'}`
     // Looked at before the key is: a blocked address learns nothing, not even from a right guess.
     const blocked = await counters.peek(failuresKey)
     if (blocked && blocked.count >= failures.max) throw tooMany(reply, blocked.ttlMs)

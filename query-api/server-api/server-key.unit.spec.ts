@@ -116,6 +116,22 @@ describe('the server key guard', () => {
     expect(await codeOf(() => guard.requireServerKey(elsewhere, reply()))).toBeNull()
   })
 
+  it('counts wrong keys per IPv6 /64, not per address within it', async () => {
+    const guard = guards()
+    const wrongFrom = (ip: string) => requestWith({ 'x-tessera-server-key': `${BILLING}x` }, ip)
+    expect(await codeOf(() => guard.requireServerKey(wrongFrom('2001:db8:1:2::1'), reply()))).toBe(
+      'INVALID_SERVER_KEY',
+    )
+    expect(await codeOf(() => guard.requireServerKey(wrongFrom('2001:db8:1:2::ffff'), reply()))).toBe(
+      'INVALID_SERVER_KEY',
+    )
+    const right = (ip: string) => requestWith({ 'x-tessera-server-key': BILLING }, ip)
+    expect(await codeOf(() => guard.requireServerKey(right('2001:db8:1:2:abcd::9'), reply()))).toBe(
+      'TOO_MANY_REQUESTS',
+    )
+    expect(await codeOf(() => guard.requireServerKey(right('2001:db8:1:3::1'), reply()))).toBeNull()
+  })
+
   it.each([
     ['a cookie', { cookie: 'better-auth.session_token=abc' }],
     ['an Authorization header', { authorization: 'Bearer abc' }],
