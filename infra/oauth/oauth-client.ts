@@ -4,7 +4,7 @@
 /// only says where each provider's endpoints are and how its answers map to a profile.
 
 import { createRemoteJWKSet, jwtVerify } from 'jose'
-import * as client from 'openid-client'
+import type * as client from 'openid-client'
 import type { SocialProviderSettings } from '../config/social-providers.js'
 import { appleClientAuth } from './apple-client-secret.js'
 import {
@@ -76,6 +76,9 @@ export type OAuthClientOptions = {
   allowInsecureRequests?: boolean
 }
 
+// Loaded on first use: a deployment without social providers never carries the client in memory.
+const openidClient = (): Promise<typeof client> => import('openid-client')
+
 export const createSocialProvider = (
   settings: SocialProviderSettings,
   options: OAuthClientOptions = {},
@@ -83,36 +86,40 @@ export const createSocialProvider = (
   const definition = definitionOf(settings)
   const { endpoints } = definition
   const openId = endpoints.kind === 'oidc'
-  const auth = clientAuthOf(settings, definition)
   const insecure = (url: string) => options.allowInsecureRequests === true && url.startsWith('http:')
 
   // Discovery once, retried on the next use if it failed (the provider may be down at start).
   let configuration: Promise<client.Configuration> | null = null
   const config = (): Promise<client.Configuration> => {
     if (configuration) return configuration
-    if (endpoints.kind === 'oidc') {
-      configuration = client.discovery(new URL(endpoints.issuer), settings.clientId, undefined, auth, {
-        ...(insecure(endpoints.issuer) ? { execute: [client.allowInsecureRequests] } : {}),
-      })
-    } else {
-      const made = new client.Configuration(
-        {
-          issuer: new URL(endpoints.authorizationEndpoint).origin,
-          authorization_endpoint: endpoints.authorizationEndpoint,
-          token_endpoint: endpoints.tokenEndpoint,
-          userinfo_endpoint: endpoints.userInfoEndpoint,
-        },
-        settings.clientId,
-        undefined,
-        auth,
-      )
-      if (insecure(endpoints.tokenEndpoint)) client.allowInsecureRequests(made)
-      configuration = Promise.resolve(made)
-    }
-    configuration.catch(() => {
+    const made = configure()
+    made.catch(() => {
       configuration = null
     })
-    return configuration
+    configuration = made
+    return made
+  }
+  const configure = async (): Promise<client.Configuration> => {
+    const oidc = await openidClient()
+    const auth = clientAuthOf(oidc, settings, definition)
+    if (endpoints.kind === 'oidc') {
+      return oidc.discovery(new URL(endpoints.issuer), settings.clientId, undefined, auth, {
+        ...(insecure(endpoints.issuer) ? { execute: [oidc.allowInsecureRequests] } : {}),
+      })
+    }
+    const made = new oidc.Configuration(
+      {
+        issuer: new URL(endpoints.authorizationEndpoint).origin,
+        authorization_endpoint: endpoints.authorizationEndpoint,
+        token_endpoint: endpoints.tokenEndpoint,
+        userinfo_endpoint: endpoints.userInfoEndpoint,
+      },
+      settings.clientId,
+      undefined,
+      auth,
+    )
+    if (insecure(endpoints.tokenEndpoint)) oidc.allowInsecureRequests(made)
+    return made
   }
 
   let keySet: ReturnType<typeof createRemoteJWKSet> | null = null
@@ -124,25 +131,27 @@ export const createSocialProvider = (
     openId,
 
     async authorizationUrl(request) {
+      const oidc = await openidClient()
       const parameters: Record<string, string> = {
         response_type: 'code',
         redirect_uri: request.redirectUri,
         scope: [...new Set([...definition.scopes, ...settings.scopes, ...request.scopes])].join(' '),
         state: request.state,
-        code_challenge: await client.calculatePKCECodeChallenge(request.codeVerifier),
+        code_challenge: await oidc.calculatePKCECodeChallenge(request.codeVerifier),
         code_challenge_method: 'S256',
       }
       if (request.nonce !== null) parameters.nonce = request.nonce
       if (definition.responseMode) parameters.response_mode = definition.responseMode
       if (request.loginHint) parameters.login_hint = request.loginHint
-      return client.buildAuthorizationUrl(await config(), parameters)
+      return oidc.buildAuthorizationUrl(await config(), parameters)
     },
 
     async exchangeCode(callbackUrl, checks) {
       const configured = await config()
+      const oidc = await openidClient()
       let response: Awaited<ReturnType<typeof client.authorizationCodeGrant>>
       try {
-        response = await client.authorizationCodeGrant(configured, callbackUrl, {
+        response = await oidc.authorizationCodeGrant(configured, callbackUrl, {
           pkceCodeVerifier: checks.codeVerifier,
           expectedState: checks.state,
           ...(openId && checks.nonce !== null ? { expectedNonce: checks.nonce } : {}),
@@ -162,12 +171,13 @@ export const createSocialProvider = (
       }
       try {
         const configured = await config()
+        const oidc = await openidClient()
         let data: Record<string, unknown>
         if (endpoints.kind === 'oidc') {
-          const subject = typeof idTokenClaims?.sub === 'string' ? idTokenClaims.sub : client.skipSubjectCheck
+          const subject = typeof idTokenClaims?.sub === 'string' ? idTokenClaims.sub : oidc.skipSubjectCheck
           data = {
             ...idTokenClaims,
-            ...(await client.fetchUserInfo(configured, tokens.accessToken, subject)),
+            ...(await oidc.fetchUserInfo(configured, tokens.accessToken, subject)),
           }
         } else {
           data = await getJson(configured, tokens.accessToken, endpoints.userInfoEndpoint)
@@ -188,7 +198,7 @@ export const createSocialProvider = (
     callbackName: (params) => definition.callbackName?.(params) ?? null,
 
     async refresh(refreshToken) {
-      return tokensOf(await client.refreshTokenGrant(await config(), refreshToken))
+      return tokensOf(await (await openidClient()).refreshTokenGrant(await config(), refreshToken))
     },
 
     async verifyIdToken(token, nonce) {
@@ -211,6 +221,7 @@ export const createSocialProvider = (
 
 /** How the client proves itself at the token endpoint: its secret, or Apple's signed one. */
 const clientAuthOf = (
+  oidc: typeof client,
   settings: SocialProviderSettings,
   definition: ProviderDefinition,
 ): client.ClientAuth => {
@@ -218,7 +229,7 @@ const clientAuthOf = (
   const secret = settings.clientSecret
   // The configuration offers no provider without one or the other.
   if (secret === null) throw new Error(`social provider ${settings.id} has no client secret`)
-  return definition.tokenAuth === 'basic' ? client.ClientSecretBasic(secret) : client.ClientSecretPost(secret)
+  return definition.tokenAuth === 'basic' ? oidc.ClientSecretBasic(secret) : oidc.ClientSecretPost(secret)
 }
 
 /** The catalogue's definition with the configuration applied: an issuer, a tenant, moved endpoints. */
@@ -276,7 +287,7 @@ const getJson = async (
   accessToken: string,
   url: string,
 ): Promise<Record<string, unknown>> => {
-  const response = await client.fetchProtectedResource(
+  const response = await (await openidClient()).fetchProtectedResource(
     configured,
     accessToken,
     new URL(url),
