@@ -314,6 +314,7 @@ const evictingOnAppend = (
 const trustedWhileProjecting = (cache: SessionCache, projector: Projector): SessionCache => ({
   ...cache,
   get: (tokenHash) => (projector.status().state === 'running' ? cache.get(tokenHash) : undefined),
+  listOf: (userId) => (projector.status().state === 'running' ? cache.listOf(userId) : undefined),
 })
 
 /** The API-key cache under the session cache's rule: read only while this process's projector runs. */

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../database.js'
 import type { UserRow } from '../users/users.table.js'
 import { notPendingRevocation } from './pending-revocations.js'
+import type { SessionLastUseTable } from './session-last-use.js'
 import type { SessionRow } from './sessions.table.js'
 
 export type SessionWithUser = { session: SessionRow; user: UserRow }
@@ -91,6 +92,26 @@ export const listSessionsOfUser = (db: Kysely<Database>, userId: string): Promis
     .where('user_id', '=', userId)
     .where(notPendingRevocation)
     .orderBy('created_at', 'desc')
+    .execute()
+
+/** A session as its owner lists it, with its last recorded use (session-last-use.ts) when any. */
+export type ListedSessionRow = SessionRow & { last_used_at: Date | null }
+
+/**
+ * The sessions a user lists as their own devices: live in the read model, not revoked, not opened
+ * by an operator impersonating them; newest first, each with its last recorded use. One query on
+ * the `user_id` index, its last uses joined by primary key.
+ */
+export const listOwnSessionsOfUser = (db: Kysely<Database>, userId: string): Promise<ListedSessionRow[]> =>
+  (db as Kysely<Database & { tessera_session_last_use: SessionLastUseTable }>)
+    .selectFrom('sessions')
+    .leftJoin('tessera_session_last_use', 'tessera_session_last_use.session_id', 'sessions.id')
+    .selectAll('sessions')
+    .select('tessera_session_last_use.last_used_at')
+    .where('sessions.user_id', '=', userId)
+    .where('sessions.impersonated_by', 'is', null)
+    .where(notPendingRevocation)
+    .orderBy('sessions.created_at', 'desc')
     .execute()
 
 export const findSessionById = (db: Kysely<Database>, id: string): Promise<SessionRow | undefined> =>

@@ -17,6 +17,7 @@ import {
   findSessionByTokenHash,
   type SessionWithUser,
 } from '../../projections/sessions/sessions.repository.js'
+import { createSessionLister, type SessionLister } from './list-sessions.js'
 import type { SessionCache } from './session-cache.js'
 import { ignoreSessionUsage, type SessionUsage } from './session-usage.js'
 
@@ -33,6 +34,8 @@ export type SessionResolver = {
   lookup(token: string, now: Date): Promise<SessionLookup>
   /** A request was answered with this valid session: "last active" (session-usage.ts). Never waits. */
   used(found: FoundSession, now: Date): void
+  /** A user's own live sessions as list-sessions answers them (list-sessions.ts). */
+  sessionsOf: SessionLister
 }
 
 export const createSessionResolver = (
@@ -63,5 +66,6 @@ export const createSessionResolver = (
         : { status: 'valid', found }
     },
     used: (found, now) => usage.used(found.session, now),
+    sessionsOf: createSessionLister({ db, cache, usage }),
   }
 }

@@ -1,10 +1,12 @@
-/// An in-process cache of resolved sessions, keyed by token hash. Correct only beside an
-/// in-process projector: every applied event evicts the sessions its declaration says it makes
-/// stale, so a revoked session is never served from here once its revocation is in the read model.
+/// An in-process cache of resolved sessions, keyed by token hash, and of each user's list of
+/// sessions (list-sessions). Correct only beside an in-process projector: every applied event
+/// evicts what its declaration says it makes stale, so a revoked session is never served from here
+/// once its revocation is in the read model.
 
 import { declarationOf, subjectOf } from '../../domain/events.js'
 import type { RecordedEvent } from '../../infra/event-store/event-store.js'
 import type { SessionWithUser } from '../../projections/sessions/sessions.repository.js'
+import { createSessionListCache, type SessionList } from './session-list-cache.js'
 
 const MAX_ENTRIES = 50_000
 
@@ -14,6 +16,10 @@ export type SessionCache = {
   generation(): number
   /** Stores a value read while `generation` held; ignored if an eviction happened since. */
   set(tokenHash: string, value: SessionWithUser, generation: number): void
+  /** The sessions a user lists (list-sessions.ts), when held. */
+  listOf(userId: string): SessionList | undefined
+  /** Stores a list read while `generation` held; ignored if an eviction happened since. */
+  keepList(userId: string, list: SessionList, generation: number): void
   /** Applied events, or this process's own as it appends them (what ends a session must leave at once). */
   evictFor(events: readonly Pick<RecordedEvent, 'type' | 'data' | 'metadata'>[]): void
 }
@@ -22,6 +28,7 @@ export const createSessionCache = (): SessionCache => {
   const byHash = new Map<string, SessionWithUser>()
   const hashBySession = new Map<string, string>()
   const hashesByUser = new Map<string, Set<string>>()
+  const lists = createSessionListCache()
   let generation = 0
 
   const evict = (hash: string) => {
@@ -48,17 +55,28 @@ export const createSessionCache = (): SessionCache => {
       hashes.add(hash)
       hashesByUser.set(value.user.id, hashes)
     },
+    listOf: (userId) => lists.get(userId),
+    keepList(userId, list, readAt) {
+      // As above: a list read before an eviction may miss a new session or show a revoked one.
+      if (readAt === generation) lists.set(userId, list)
+    },
     evictFor(events) {
       generation += 1
       for (const event of events) {
         // What an event makes stale is declared with its type (domain/events.ts).
         const invalidates = declarationOf(event.type)?.invalidates ?? 'nothing'
+        if (invalidates === 'nothing') continue
+        const { sessionId } = event.data as { sessionId?: unknown }
+        const session = typeof sessionId === 'string' ? sessionId : null
+        // A session event changes its user's list (a new session, a slide, a revocation); the list
+        // holding the session is dropped too, for events whose subject is not its user.
+        const subject = subjectOf(event)
+        if (subject) lists.evictUser(subject)
+        if (session) lists.evictHolding(session)
         if (invalidates === 'session') {
-          const { sessionId } = event.data as { sessionId?: unknown }
-          const hash = typeof sessionId === 'string' ? hashBySession.get(sessionId) : undefined
+          const hash = session ? hashBySession.get(session) : undefined
           if (hash) evict(hash)
-        } else if (invalidates === 'subject-sessions') {
-          const subject = subjectOf(event)
+        } else {
           for (const hash of subject ? [...(hashesByUser.get(subject) ?? [])] : []) evict(hash)
         }
       }

@@ -10,9 +10,6 @@ import {
   hasDontRememberCookie,
   setSessionCookie,
 } from '../../infra/http/session-cookie.js'
-import { lastUsesOfSessions } from '../../projections/sessions/session-last-use.js'
-import { listSessionsOfUser } from '../../projections/sessions/sessions.repository.js'
-import type { SessionRow } from '../../projections/sessions/sessions.table.js'
 import type { ApiKeySession } from '../api-key/api-key-session-port.js'
 import type { QueryContext } from '../context.js'
 import { SessionSchema, sessionJson, UserSchema, userJson } from '../shared/presenters.js'
@@ -22,9 +19,6 @@ const BooleanFlag = Type.Optional(Type.Union([Type.Literal('true'), Type.Literal
 
 // Other parameters (cache busters and the like) are ignored, as better-auth does.
 const GetSessionQuery = Type.Object({ disableCookieCache: BooleanFlag, disableRefresh: BooleanFlag })
-
-const lastActive = (session: SessionRow, lastUse: Date | undefined): Date =>
-  lastUse && lastUse > session.updated_at ? lastUse : session.updated_at
 
 export const sessionQueryRoutes =
   (ctx: QueryContext): FastifyPluginAsyncTypebox =>
@@ -90,20 +84,9 @@ export const sessionQueryRoutes =
           },
         },
       },
-      async (request) => {
-        const { user } = authOf(request)
-        const now = ctx.clock().getTime()
-        // As better-auth's admin plugin: a support agent's impersonation is not one of the person's devices.
-        const sessions = (await listSessionsOfUser(ctx.db, user.id)).filter(
-          (s) => s.expires_at.getTime() > now && s.impersonated_by === null,
-        )
-        // "Last active": the later of the session's own change and its last recorded use.
-        const lastUses = await lastUsesOfSessions(
-          ctx.db,
-          sessions.map((s) => s.id),
-        )
-        return sessions.map((s) => sessionJson({ ...s, updated_at: lastActive(s, lastUses.get(s.id)) }, s.id))
-      },
+      // As better-auth's admin plugin: a support agent's impersonation is not one of the person's
+      // devices. "Last active" is the later of the session's own change and its last recorded use.
+      async (request) => ctx.sessions.sessionsOf(authOf(request).user.id, ctx.clock()),
     )
   }
 

@@ -16,9 +16,15 @@ const MAX_REMEMBERED = 50_000
 export type SessionUsage = {
   /** A request was answered with this session at `now`; `updatedAt` is the session's own. */
   used(session: { id: string; updated_at: Date }, now: Date): void
+  /**
+   * When this process last recorded (or is recording) a use of the session, in ms; undefined when
+   * it has not. list-sessions shows it even before the write lands, and while it serves last uses
+   * read earlier from the table.
+   */
+  recordedUse(sessionId: string): number | undefined
 }
 
-export const ignoreSessionUsage: SessionUsage = { used() {} }
+export const ignoreSessionUsage: SessionUsage = { used() {}, recordedUse: () => undefined }
 
 export const createSessionUsage = ({
   db,
@@ -50,6 +56,7 @@ export const createSessionUsage = ({
   }
 
   return {
+    recordedUse: (sessionId) => recorded.get(sessionId),
     used(session, now) {
       const at = now.getTime()
       const last = Math.max(session.updated_at.getTime(), recorded.get(session.id) ?? 0)
