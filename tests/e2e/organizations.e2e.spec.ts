@@ -204,6 +204,21 @@ describe.skipIf(!hasChromium)('organizations in Chromium', () => {
     await keys.getByRole('heading', { name: 'billing backend' }).waitFor()
     await checkPage(owner, 'api-keys')
 
+    // Opened on a phone, the tab strip scrolls sideways to show the open tab.
+    await owner.setViewportSize({ width: 375, height: 800 })
+    await owner.reload()
+    const strip = owner.getByRole('navigation', { name: 'Organization' }).getByRole('list')
+    const open = strip.getByRole('link', { name: 'API keys' })
+    await open.waitFor()
+    await expect
+      .poll(async () => {
+        const [box, tab] = await Promise.all([strip.boundingBox(), open.boundingBox()])
+        return box !== null && tab !== null && tab.x >= box.x && tab.x + tab.width <= box.x + box.width
+      })
+      .toBe(true)
+    await screenshot(owner, 'org-api-keys-phone-opened')
+    await owner.setViewportSize({ width: 1280, height: 800 })
+
     // A plain member: the server refuses them the keys, so there is no tab, and the address says why.
     await invitee.reload()
     await invitee

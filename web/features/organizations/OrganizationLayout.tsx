@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react'
 import { Link, NavLink, Outlet, useLocation, useParams } from 'react-router'
 import { Badge } from '../../ui/Badge.js'
 import { Button } from '../../ui/Button.js'
@@ -63,6 +64,19 @@ export const OrganizationLayout = () => {
   // Who may see the organization's API keys depends on the server's creator role and on custom
   // roles' `apiKey` statements: the tab shows when the server lists them (the page reuses the answer).
   const keys = useListApiKeysQuery({ organizationId }, { skip: !data })
+  const strip = useRef<HTMLUListElement>(null)
+  const inSight = useRef<Element | null>(null)
+  // On a phone the tabs scroll sideways: keep the open one in sight (the strip scrolls, not the page),
+  // once each time another tab is open or the open one first appears.
+  useEffect(() => {
+    const current = strip.current?.querySelector('[aria-current="page"]') ?? null
+    if (!strip.current || !current || current === inSight.current) return
+    inSight.current = current
+    const box = strip.current.getBoundingClientRect()
+    const tab = current.getBoundingClientRect()
+    if (tab.left < box.left) strip.current.scrollLeft -= box.left - tab.left
+    else if (tab.right > box.right) strip.current.scrollLeft += tab.right - box.right
+  })
 
   if (isLoading) return <Loading label="Loading the organization…" cards={2} />
   if (!data) {
@@ -106,7 +120,7 @@ export const OrganizationLayout = () => {
         <ActiveSwitch organizationId={data.id} active={activeOrganizationIdOf(signedIn) === data.id} />
       </div>
       <nav aria-label="Organization" className="org-tabs">
-        <ul>
+        <ul ref={strip}>
           {TABS.filter(
             (tab) => !tab.needs || (tab.needs === 'apiKey:read' ? keys.isSuccess : can(me?.role, tab.needs)),
           ).map((tab) => (
