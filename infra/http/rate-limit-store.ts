@@ -11,9 +11,14 @@ export type Count = { count: number; ttlMs: number }
 export type CounterStore = {
   /** Counts one hit on `key`; the first hit of a window opens it for `windowMs`. */
   hit(key: string, windowMs: number): Promise<Count>
-  /** The current window's count without adding to it; null when no window runs. */
-  peek(key: string): Promise<Count | null>
+  /**
+   * Unless `blockedBy.key` already holds `blockedBy.max` hits in a running window (then that
+   * window's time left), counts one hit on `key` as `hit` does. One round trip in Redis.
+   */
+  hitUnlessBlocked(blockedBy: { key: string; max: number }, key: string, windowMs: number): Promise<Gate>
 }
+
+export type Gate = { blocked: true; ttlMs: number } | ({ blocked: false } & Count)
 
 /**
  * In-process counters, at most `maxKeys` of them. When full, the oldest window goes first: an
@@ -21,7 +26,7 @@ export type CounterStore = {
  */
 export const memoryCounters = (maxKeys: number, now: () => number = Date.now): CounterStore => {
   const windows = new Map<string, { count: number; resetAt: number }>()
-  return {
+  const store: CounterStore = {
     async hit(key, windowMs) {
       const at = now()
       const current = windows.get(key)
@@ -38,12 +43,15 @@ export const memoryCounters = (maxKeys: number, now: () => number = Date.now): C
       windows.set(key, { count: 1, resetAt: at + windowMs })
       return { count: 1, ttlMs: windowMs }
     },
-    async peek(key) {
+    async hitUnlessBlocked(blockedBy, key, windowMs) {
       const at = now()
-      const current = windows.get(key)
-      return current && current.resetAt > at ? { count: current.count, ttlMs: current.resetAt - at } : null
+      const block = windows.get(blockedBy.key)
+      if (block && block.resetAt > at && block.count >= blockedBy.max)
+        return { blocked: true, ttlMs: block.resetAt - at }
+      return { blocked: false, ...(await store.hit(key, windowMs)) }
     },
   }
+  return store
 }
 
 // One round trip, atomic: the first hit of a window sets its expiry.
@@ -54,10 +62,19 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {count, ttl}`
 
-const PEEK_SCRIPT = `
-local count = redis.call('GET', KEYS[1])
-if not count then return nil end
-return {tonumber(count), redis.call('PTTL', KEYS[1])}`
+// KEYS[1] the blocking window, KEYS[2] the one to count; ARGV[1] its length, ARGV[2] the block's max.
+// A blocking key without an expiry (PTTL -1) was not written by these scripts and blocks nothing.
+const GATE_SCRIPT = `
+local blocking = redis.call('GET', KEYS[1])
+if blocking and tonumber(blocking) >= tonumber(ARGV[2]) then
+  local left = redis.call('PTTL', KEYS[1])
+  if left > 0 then return {1, left} end
+end
+local count = redis.call('INCR', KEYS[2])
+if count == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[2])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[2], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return {0, count, ttl}`
 
 export const redisCounters = (redis: Redis, namespace: string): CounterStore => ({
   async hit(key, windowMs) {
@@ -67,11 +84,18 @@ export const redisCounters = (redis: Redis, namespace: string): CounterStore => 
     ]
     return { count: Number(reply[0]), ttlMs: Number(reply[1]) }
   },
-  async peek(key) {
-    const reply = (await redis.eval(PEEK_SCRIPT, 1, `${namespace}${key}`)) as [number, number] | null
-    // A key without an expiry (PTTL -1) was not written by HIT_SCRIPT: no window of ours runs.
-    if (reply === null || Number(reply[1]) < 0) return null
-    return { count: Number(reply[0]), ttlMs: Number(reply[1]) }
+  async hitUnlessBlocked(blockedBy, key, windowMs) {
+    const reply = (await redis.eval(
+      GATE_SCRIPT,
+      2,
+      `${namespace}${blockedBy.key}`,
+      `${namespace}${key}`,
+      String(windowMs),
+      String(blockedBy.max),
+    )) as number[]
+    return Number(reply[0]) === 1
+      ? { blocked: true, ttlMs: Number(reply[1]) }
+      : { blocked: false, count: Number(reply[1]), ttlMs: Number(reply[2]) }
   },
 })
 
@@ -109,10 +133,10 @@ export const withFallback = (
         () => primary.hit(key, windowMs),
         () => fallback.hit(key, windowMs),
       ),
-    peek: (key) =>
+    hitUnlessBlocked: (blockedBy, key, windowMs) =>
       either(
-        () => primary.peek(key),
-        () => fallback.peek(key),
+        () => primary.hitUnlessBlocked(blockedBy, key, windowMs),
+        () => fallback.hitUnlessBlocked(blockedBy, key, windowMs),
       ),
   }
 }

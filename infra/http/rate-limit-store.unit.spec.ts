@@ -41,7 +41,10 @@ describe('a shared store with the memory fallback', () => {
     const failing: CounterStore = {
       hit: (key, windowMs) =>
         down ? Promise.reject(new Error('connection refused')) : shared.hit(key, windowMs),
-      peek: (key) => (down ? Promise.reject(new Error('connection refused')) : shared.peek(key)),
+      hitUnlessBlocked: (blockedBy, key, windowMs) =>
+        down
+          ? Promise.reject(new Error('connection refused'))
+          : shared.hitUnlessBlocked(blockedBy, key, windowMs),
     }
     const { lines, log } = logged()
     const counters = withFallback(failing, memoryCounters(10), log)
@@ -59,17 +62,26 @@ describe('a shared store with the memory fallback', () => {
   })
 })
 
-describe('peeking at a window', () => {
-  it('tells the count and time left without counting, and nothing once the window is over', async () => {
+describe('counting unless blocked', () => {
+  it('counts while the blocking window is below its max, then refuses with its time left', async () => {
     let now = 0
     const counters = memoryCounters(10, () => now)
-    expect(await counters.peek('k')).toBeNull()
-    await counters.hit('k', 1000)
-    await counters.hit('k', 1000)
+    const block = { key: 'failures', max: 2 }
+    expect(await counters.hitUnlessBlocked(block, 'calls', 5000)).toEqual({
+      blocked: false,
+      count: 1,
+      ttlMs: 5000,
+    })
+    await counters.hit('failures', 1000)
+    await counters.hit('failures', 1000)
     now = 400
-    expect(await counters.peek('k')).toEqual({ count: 2, ttlMs: 600 })
-    expect(await counters.peek('k')).toEqual({ count: 2, ttlMs: 600 })
+    expect(await counters.hitUnlessBlocked(block, 'calls', 5000)).toEqual({ blocked: true, ttlMs: 600 })
+    // A refusal counts nothing.
     now = 1000
-    expect(await counters.peek('k')).toBeNull()
+    expect(await counters.hitUnlessBlocked(block, 'calls', 5000)).toEqual({
+      blocked: false,
+      count: 2,
+      ttlMs: 4000,
+    })
   })
 })

@@ -153,19 +153,21 @@ export const serverKeyGuards = ({
   ): Promise<ServerCaller> => {
     // An IPv6 client holds a whole /64, as the auth API's limiter counts it (infra/http/rate-limit.ts).
     const failuresKey = `failures|${request.ip ? normalizeIP(request.ip, IPV6_SUBNET) : 'unknown'}`
-    // Looked at before the key is: a blocked address learns nothing, not even from a right guess.
-    const blocked = await counters.peek(failuresKey)
-    if (blocked && blocked.count >= failures.max) throw tooMany(reply, blocked.ttlMs)
     const caller = identify(presented)
-    if (!caller) {
-      await counters.hit(failuresKey, failures.windowMs)
-      throw AUTH_ERRORS.error('INVALID_SERVER_KEY')
-    }
+    // One round trip: a blocked address is refused before anything else is answered (it learns
+    // nothing, not even from a right guess); otherwise a wrong key counts against the address and a
+    // right one against its own bucket.
+    const gate = await counters.hitUnlessBlocked(
+      { key: failuresKey, max: failures.max },
+      caller ? `key|${caller.name}` : failuresKey,
+      caller ? perKey.windowMs : failures.windowMs,
+    )
+    if (gate.blocked) throw tooMany(reply, gate.ttlMs)
+    if (!caller) throw AUTH_ERRORS.error('INVALID_SERVER_KEY')
     const { headers } = request
     if (headers.cookie !== undefined || headers.authorization !== undefined || headers.origin !== undefined)
       throw AUTH_ERRORS.error('SERVER_KEY_FROM_BROWSER')
-    const usage = await counters.hit(`key|${caller.name}`, perKey.windowMs)
-    if (usage.count > perKey.max) throw tooMany(reply, usage.ttlMs)
+    if (gate.count > perKey.max) throw tooMany(reply, gate.ttlMs)
     callers.set(request, caller)
     return caller
   }
