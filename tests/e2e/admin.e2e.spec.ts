@@ -113,6 +113,11 @@ describe.skipIf(!hasChromium)('operator console in Chromium', () => {
     await person.goto('/account')
     await person.getByRole('heading', { level: 1 }).first().waitFor()
     expect(new URL(person.url()).pathname).toBe('/account')
+    // The server says no to them (has-permission), so their menu has no console.
+    await person.waitForLoadState('networkidle')
+    const personNav = person.getByRole('navigation', { name: 'Account' })
+    await personNav.getByRole('link', { name: 'Organizations' }).waitFor()
+    expect(await personNav.getByRole('link', { name: 'Users' }).count()).toBe(0)
 
     await operator.getByRole('link', { name: PERSON.name }).click()
     await operator.getByRole('heading', { name: PERSON.name, level: 1 }).waitFor()
@@ -167,10 +172,14 @@ describe.skipIf(!hasChromium)('operator console in Chromium', () => {
     expect(
       await operator.getByRole('status').filter({ hasText: 'You are acting as' }).textContent(),
     ).toContain('Ada Lovelace')
+    // Acting as Ada, the menu is Ada's: the server says she may not use the console.
+    const actingNav = operator.getByRole('navigation', { name: 'Account' })
+    await expect.poll(() => actingNav.getByRole('link', { name: 'Users' }).count()).toBe(0)
     await checkPage(operator, 'impersonating')
 
     await operator.getByRole('button', { name: 'Stop impersonating' }).click()
     await operator.getByRole('heading', { name: 'Users', level: 1 }).waitFor()
+    await operator.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Users' }).waitFor()
     const back = (await (await operator.request.get('/api/auth/get-session')).json()) as {
       user: { email: string }
       session: { impersonatedBy?: string | null }
