@@ -1,6 +1,7 @@
-/// get-full-organization's answers kept in memory, per organization and members limit. Building one
-/// costs five queries and a hundred member rows with their users; an unchanged organization need not
-/// pay that on every request. Exact only beside a projector in `apply` mode: the read models change
+/// get-full-organization's answers kept in memory, per organization and members limit (and, with the
+/// same rules, has-permission's memberships: kept-members.ts). Building an answer costs five queries
+/// and a hundred member rows with their users; an unchanged organization need not pay that on every
+/// request. Exact only beside a projector in `apply` mode: the read models change
 /// only through applied events, and every applied event that could change an answer evicts it
 /// (its organization's events that organization; a user's events, which may rename, re-address or
 /// erase a member or an invitee, everything). While the projector is not running, or after the read
@@ -26,13 +27,21 @@ export type CachedFullOrganization<Answer> = {
 }
 
 export type FullOrganizationCache<Answer> = {
-  get(organizationId: string, limit: number): CachedFullOrganization<Answer> | undefined
+  /** `variant`: what of the organization is kept (a members limit, a member). */
+  get(organizationId: string, variant: Variant): CachedFullOrganization<Answer> | undefined
   /** Changes whenever anything is evicted; take it before reading the database. */
   generation(): number
   /** Keeps an answer read while `generation` held; ignored if an eviction happened since. */
-  set(organizationId: string, limit: number, value: CachedFullOrganization<Answer>, generation: number): void
+  set(
+    organizationId: string,
+    variant: Variant,
+    value: CachedFullOrganization<Answer>,
+    generation: number,
+  ): void
   evictFor(events: readonly Pick<RecordedEvent, 'type' | 'data'>[]): void
 }
+
+type Variant = number | string
 
 export type CacheProjector = Pick<Projector, 'onApplied' | 'status' | 'position'>
 
@@ -44,7 +53,7 @@ const organizationIdOf = (data: object): string | null => {
 export const createFullOrganizationCache = <Answer>(
   projector: CacheProjector,
 ): FullOrganizationCache<Answer> => {
-  const byOrganization = new Map<string, Map<number, CachedFullOrganization<Answer>>>()
+  const byOrganization = new Map<string, Map<Variant, CachedFullOrganization<Answer>>>()
   let held = 0
   let generation = 0
   let seen: GlobalPosition = projector.position()
@@ -74,14 +83,15 @@ export const createFullOrganizationCache = <Answer>(
   }
 
   return {
-    get: (organizationId, limit) => (trusted() ? byOrganization.get(organizationId)?.get(limit) : undefined),
+    get: (organizationId, variant) =>
+      trusted() ? byOrganization.get(organizationId)?.get(variant) : undefined,
     generation: () => generation,
-    set(organizationId, limit, value, readAt) {
+    set(organizationId, variant, value, readAt) {
       // A read that raced with an eviction may hold what the event changed: do not keep it.
       if (readAt !== generation || !trusted() || value.size > MAX_MEMBERS_HELD) return
-      const entries = byOrganization.get(organizationId) ?? new Map<number, CachedFullOrganization<Answer>>()
-      held -= entries.get(limit)?.size ?? 0
-      entries.set(limit, value)
+      const entries = byOrganization.get(organizationId) ?? new Map<Variant, CachedFullOrganization<Answer>>()
+      held -= entries.get(variant)?.size ?? 0
+      entries.set(variant, value)
       byOrganization.set(organizationId, entries)
       held += value.size
       // The oldest organizations go first (a Map iterates in insertion order).

@@ -11,7 +11,6 @@ import { limitRecipient } from '../../infra/http/rate-limit.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import {
   customRolesOf,
-  findMember,
   findOrganizationBySlug,
 } from '../../projections/organizations/organizations.repository.js'
 import {
@@ -40,6 +39,7 @@ import type { CommandContext } from '../context.js'
 import { fullOrganizationRoutes } from './full-organization.routes.js'
 import type { CacheProjector } from './full-organization-cache.js'
 import { acceptInvitation, cancelInvitation, inviteMember, rejectInvitation } from './invitations.js'
+import { keptMembers } from './kept-members.js'
 import { userCaller } from './organization-command.js'
 import {
   addMember,
@@ -89,6 +89,8 @@ export const organizationRoutes =
     const teamsOn = ctx.config.organization.teams.enabled
     const rolesOn = ctx.config.organization.dynamicAccessControl.enabled
     await app.register(fullOrganizationRoutes(ctx))
+    const members = keptMembers(ctx.db, ctx.projector)
+    app.addHook('onClose', async () => members.stop())
 
     app.post(
       '/organization/create',
@@ -398,7 +400,7 @@ export const organizationRoutes =
         const auth = authOf(request)
         const organizationId = request.body.organizationId || auth.session.active_organization_id
         if (!organizationId) throw AUTH_ERRORS.error('NO_ACTIVE_ORGANIZATION')
-        const member = await findMember(ctx.db, organizationId, auth.user.id)
+        const member = await members.find(organizationId, auth.user.id)
         if (!member) throw errorWithStatus('USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION', 401)
         const custom = rolesOn ? await customRolesOf(ctx.db, organizationId) : {}
         const asked = request.body.permissions ?? request.body.permission

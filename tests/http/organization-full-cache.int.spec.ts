@@ -2,7 +2,8 @@
 /// (command-api/organization/full-organization-cache.ts). Each change that reaches the answer must
 /// show in the very next request after the command answered: a member's role, a member's own name,
 /// email and image, a new member, a removal, an invitation, the organization's own fields, and an
-/// account deletion (the member and the invitations to their address go).
+/// account deletion (the member and the invitations to their address go). has-permission keeps the
+/// caller's membership under the same rules.
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Browser } from '../support/browser.js'
@@ -101,6 +102,18 @@ describe('get-full-organization kept in memory (pglite)', { timeout: 180_000 }, 
     expect((await fullOf(ada)).invitations.map((invitation) => invitation.email)).not.toContain(dan.email)
     expect((await bob.post('/delete-user', {})).status).toBe(200)
     expect((await fullOf(ada)).members.map((member) => member.userId)).toEqual([ada.userId])
+  })
+
+  it("has-permission follows a member's role change and removal at once", async () => {
+    const { ada, bob, organizationId } = await organizationWithBob()
+    const ask = () =>
+      bob.post('/organization/has-permission', { organizationId, permissions: { member: ['create'] } })
+    for (let i = 0; i < 2; i++) expect((await ask()).json).toEqual({ error: null, success: false })
+    const bobMember = bobIn(await fullOf(ada), bob.userId)
+    await ada.post('/organization/update-member-role', { memberId: bobMember?.id, role: 'admin' })
+    expect((await ask()).json).toEqual({ error: null, success: true })
+    expect((await ada.post('/organization/remove-member', { memberIdOrEmail: bob.email })).status).toBe(200)
+    expectRefusal(await ask(), 401, 'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION')
   })
 
   it('a limit that cuts the list still checks the caller is a member', async () => {

@@ -1,0 +1,32 @@
+/// has-permission's membership lookup, kept in memory under get-full-organization's rules
+/// (full-organization-cache.ts): a member asking again about the same organization costs no query
+/// until an event of that organization, or any user event, is applied. Only found members are kept:
+/// a refusal always reads the read model.
+
+import type { Kysely } from 'kysely'
+import type { Database } from '../../projections/database.js'
+import { findMember } from '../../projections/organizations/organizations.repository.js'
+import type { MemberRow } from '../../projections/organizations/organizations.table.js'
+import { type CacheProjector, subscribedFullOrganizationCache } from './full-organization-cache.js'
+
+export type KeptMembers = {
+  find(organizationId: string, userId: string): Promise<MemberRow | undefined>
+  stop(): void
+}
+
+export const keptMembers = (db: Kysely<Database>, projector: CacheProjector): KeptMembers => {
+  const { cache, unsubscribe } = subscribedFullOrganizationCache<MemberRow>(projector)
+  return {
+    async find(organizationId, userId) {
+      const variant = `member:${userId}`
+      const kept = cache.get(organizationId, variant)
+      if (kept) return kept.answer
+      const generation = cache.generation()
+      const member = await findMember(db, organizationId, userId)
+      if (member)
+        cache.set(organizationId, variant, { answer: member, memberUserIds: null, size: 1 }, generation)
+      return member
+    },
+    stop: unsubscribe,
+  }
+}
