@@ -138,8 +138,11 @@ const whyRefused = async (
       )
     return USAGE_EXCEEDED()
   }
+  // Another instance may have recorded a request stamped after this one's `now`: the wait is never
+  // negative and never longer than the window itself.
+  const windowMs = key.rateLimited?.windowMs ?? 0
   const sinceLast = usage.last_request ? now.getTime() - new Date(usage.last_request).getTime() : 0
   return refused('RATE_LIMITED', 'Rate limit exceeded.', {
-    tryAgainIn: Math.max(0, Math.ceil((key.rateLimited?.windowMs ?? 0) - sinceLast)),
+    tryAgainIn: Math.min(windowMs, Math.max(0, Math.ceil(windowMs - sinceLast))),
   })
 }
