@@ -58,10 +58,12 @@ export const createSessionLister = ({
   db,
   cache,
   usage,
+  lastUsesMaxAgeMs = LAST_USES_MAX_AGE_MS,
 }: {
   db: Kysely<Database>
   cache: SessionCache | null
   usage: SessionUsage
+  lastUsesMaxAgeMs?: number
 }): SessionLister => {
   const load = async (userId: string): Promise<SessionList> => {
     const generation = cache?.generation() ?? 0
@@ -101,7 +103,7 @@ export const createSessionLister = ({
   const current = (userId: string): Promise<SessionList> | SessionList => {
     const kept = cache?.listOf(userId)
     if (!kept) return shared(userId, () => load(userId))
-    if (performance.now() - kept.lastUsesReadAt <= LAST_USES_MAX_AGE_MS) return kept
+    if (performance.now() - kept.lastUsesReadAt <= lastUsesMaxAgeMs) return kept
     return shared(userId, () => withFreshLastUses(userId, kept))
   }
 
