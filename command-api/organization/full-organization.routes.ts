@@ -3,7 +3,7 @@
 /// of it (a set-active or an accept that raced the removal, and was appended after it), it clears the
 /// session's active organization before refusing, as better-auth does, so the stale id does not
 /// linger in get-session. Answers are kept in memory while this process projects
-/// (full-organization-cache.ts), and a member's later requests are served from there.
+/// (query-api/organization/organization-cache.ts), and a member's later requests are served from there.
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply } from 'fastify'
@@ -22,6 +22,10 @@ import {
 } from '../../projections/organizations/organizations.repository.js'
 import type { OrganizationRow } from '../../projections/organizations/organizations.table.js'
 import {
+  type CacheProjector,
+  subscribedFullOrganizationCache,
+} from '../../query-api/organization/organization-cache.js'
+import {
   InvitationSchema,
   invitationJson,
   MemberWithUserSchema,
@@ -34,7 +38,6 @@ import {
 import { authOf, sessionGuards } from '../../query-api/sessions/require-session.js'
 import type { FoundSession } from '../../query-api/sessions/resolve-session.js'
 import type { CommandContext } from '../context.js'
-import { type CacheProjector, subscribedFullOrganizationCache } from './full-organization-cache.js'
 import { setSessionContext } from './organization-command.js'
 
 const Id = Type.String({ minLength: 1, maxLength: 256 })

@@ -1,5 +1,5 @@
 /// has-permission's membership lookup, kept in memory under get-full-organization's rules
-/// (full-organization-cache.ts): a member asking again about the same organization costs no query
+/// (query-api/organization/organization-cache.ts): a member asking again about the same organization costs no query
 /// until an event of that organization, or any user event, is applied. Only found members are kept:
 /// a refusal always reads the read model.
 
@@ -7,7 +7,10 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../../projections/database.js'
 import { findMember } from '../../projections/organizations/organizations.repository.js'
 import type { MemberRow } from '../../projections/organizations/organizations.table.js'
-import { type CacheProjector, subscribedFullOrganizationCache } from './full-organization-cache.js'
+import {
+  type CacheProjector,
+  subscribedFullOrganizationCache,
+} from '../../query-api/organization/organization-cache.js'
 
 export type KeptMembers = {
   find(organizationId: string, userId: string): Promise<MemberRow | undefined>

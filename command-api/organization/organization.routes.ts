@@ -13,6 +13,7 @@ import {
   customRolesOf,
   findOrganizationBySlug,
 } from '../../projections/organizations/organizations.repository.js'
+import type { CacheProjector } from '../../query-api/organization/organization-cache.js'
 import {
   InvitationSchema,
   invitationJson,
@@ -37,7 +38,6 @@ import {
 import { authOf, sessionGuards } from '../../query-api/sessions/require-session.js'
 import type { CommandContext } from '../context.js'
 import { fullOrganizationRoutes } from './full-organization.routes.js'
-import type { CacheProjector } from './full-organization-cache.js'
 import { acceptInvitation, cancelInvitation, inviteMember, rejectInvitation } from './invitations.js'
 import { keptMembers } from './kept-members.js'
 import { userCaller } from './organization-command.js'

@@ -27,9 +27,11 @@ import {
   listTeamsOfUser,
   type MemberListing,
 } from '../../projections/organizations/organizations.repository.js'
+import type { OrganizationRow } from '../../projections/organizations/organizations.table.js'
 import type { QueryContext } from '../context.js'
 import { authOf, sessionGuards } from '../sessions/require-session.js'
 import { invitationPreviewRoutes } from './invitation-preview.routes.js'
+import { type CacheProjector, subscribedFullOrganizationCache } from './organization-cache.js'
 import {
   InvitationSchema,
   invitationJson,
@@ -63,9 +65,25 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T)
   Type.Union([schema, Type.Null()])
 
 export const organizationQueryRoutes =
-  (ctx: QueryContext): FastifyPluginAsyncTypebox =>
+  (ctx: QueryContext & { projector: CacheProjector }): FastifyPluginAsyncTypebox =>
   async (app) => {
     const { requireSession } = sessionGuards(ctx)
+    // organization/list's answers per user (organization-cache.ts: any organization's event clears all).
+    const lists = subscribedFullOrganizationCache<OrganizationRow[]>(ctx.projector, 'byUser')
+    app.addHook('onClose', async () => lists.unsubscribe())
+    const organizationsOf = async (userId: string) => {
+      const kept = lists.cache.get(userId, 'list')
+      if (kept) return kept.answer
+      const generation = lists.cache.generation()
+      const rows = await listOrganizationsOfUser(ctx.db, userId)
+      lists.cache.set(
+        userId,
+        'list',
+        { answer: rows, memberUserIds: null, size: rows.length + 1 },
+        generation,
+      )
+      return rows
+    }
     const teamsOn = ctx.config.organization.teams.enabled
     const rolesOn = ctx.config.organization.dynamicAccessControl.enabled
     await app.register(invitationPreviewRoutes(ctx))
@@ -93,8 +111,7 @@ export const organizationQueryRoutes =
           response: { ...errorResponses(...SIGNED_IN), 200: Type.Array(OrganizationSchema) },
         },
       },
-      async (request) =>
-        (await listOrganizationsOfUser(ctx.db, authOf(request).user.id)).map(organizationJson),
+      async (request) => (await organizationsOf(authOf(request).user.id)).map(organizationJson),
     )
 
     app.get(

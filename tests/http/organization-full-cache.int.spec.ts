@@ -1,9 +1,9 @@
 /// get-full-organization keeps its answers in memory while the process projects
-/// (command-api/organization/full-organization-cache.ts). Each change that reaches the answer must
+/// (query-api/organization/organization-cache.ts). Each change that reaches the answer must
 /// show in the very next request after the command answered: a member's role, a member's own name,
 /// email and image, a new member, a removal, an invitation, the organization's own fields, and an
 /// account deletion (the member and the invitations to their address go). has-permission keeps the
-/// caller's membership under the same rules.
+/// caller's membership under the same rules, organization/list each caller's organizations.
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Browser } from '../support/browser.js'
@@ -114,6 +114,24 @@ describe('get-full-organization kept in memory (pglite)', { timeout: 180_000 }, 
     expect((await ask()).json).toEqual({ error: null, success: true })
     expect((await ada.post('/organization/remove-member', { memberIdOrEmail: bob.email })).status).toBe(200)
     expectRefusal(await ask(), 401, 'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION')
+  })
+
+  it("organization/list follows a new organization, another's rename and a removal at once", async () => {
+    const { ada, bob } = await organizationWithBob()
+    const names = async () =>
+      ((await bob.get('/organization/list')).json as { name: string }[]).map((o) => o.name)
+    for (let i = 0; i < 2; i++) expect(await names()).toEqual(['Acme'])
+    expect((await bob.post('/organization/create', { name: 'Bobco', slug: 'bobco' })).status).toBe(200)
+    expect(await names()).toEqual(['Acme', 'Bobco'])
+    const acme = ((await ada.get('/organization/list')).json as { id: string }[])[0]
+    await ada.post('/organization/update', { organizationId: acme?.id, data: { name: 'Acme Ltd' } })
+    expect(await names()).toEqual(['Acme Ltd', 'Bobco'])
+    const removed = await ada.post('/organization/remove-member', {
+      memberIdOrEmail: bob.email,
+      organizationId: acme?.id,
+    })
+    expect(removed.status).toBe(200)
+    expect(await names()).toEqual(['Bobco'])
   })
 
   it('a limit that cuts the list still checks the caller is a member', async () => {

@@ -1,5 +1,6 @@
 /// get-full-organization's answers kept in memory, per organization and members limit (and, with the
-/// same rules, has-permission's memberships: kept-members.ts). Building an answer costs five queries
+/// same rules, has-permission's memberships, command-api/organization/kept-members.ts; and
+/// organization/list's answers per user, where any organization's event clears all). Building an answer costs five queries
 /// and a hundred member rows with their users; an unchanged organization need not pay that on every
 /// request. Exact only beside a projector in `apply` mode: the read models change
 /// only through applied events, and every applied event that could change an answer evicts it
@@ -50,8 +51,12 @@ const organizationIdOf = (data: object): string | null => {
   return typeof organizationId === 'string' ? organizationId : null
 }
 
+/** `byUser`: entries are keyed by user, so an organization's event may change any of them. */
+export type CacheKeys = 'byOrganization' | 'byUser'
+
 export const createFullOrganizationCache = <Answer>(
   projector: CacheProjector,
+  keys: CacheKeys = 'byOrganization',
 ): FullOrganizationCache<Answer> => {
   const byOrganization = new Map<string, Map<Variant, CachedFullOrganization<Answer>>>()
   let held = 0
@@ -105,7 +110,10 @@ export const createFullOrganizationCache = <Answer>(
       for (const event of events) {
         if (IRRELEVANT_TYPES.has(event.type) || IRRELEVANT_PREFIXES.some((p) => event.type.startsWith(p)))
           continue
-        const organizationId = event.type.startsWith('organization.') ? organizationIdOf(event.data) : null
+        const organizationId =
+          keys === 'byOrganization' && event.type.startsWith('organization.')
+            ? organizationIdOf(event.data)
+            : null
         if (organizationId) evict(organizationId)
         else clear()
       }
@@ -116,8 +124,9 @@ export const createFullOrganizationCache = <Answer>(
 /** A cache that follows the projector's applied events until the app closes. */
 export const subscribedFullOrganizationCache = <Answer>(
   projector: CacheProjector,
+  keys: CacheKeys = 'byOrganization',
 ): { cache: FullOrganizationCache<Answer>; unsubscribe: () => void } => {
-  const cache = createFullOrganizationCache<Answer>(projector)
+  const cache = createFullOrganizationCache<Answer>(projector, keys)
   const unsubscribe = projector.onApplied((events) => cache.evictFor(events))
   return { cache, unsubscribe }
 }

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import type { GlobalPosition, RecordedEvent } from '../../infra/event-store/event-store.js'
 import type { ProjectorStatus } from '../../projections/runner/projector-types.js'
-import { type CacheProjector, subscribedFullOrganizationCache } from './full-organization-cache.js'
+import { type CacheProjector, subscribedFullOrganizationCache } from './organization-cache.js'
 
 type Applied = (events: readonly RecordedEvent[]) => void
 
@@ -51,6 +51,16 @@ describe('the kept get-full-organization answers', () => {
     fill()
     apply({ type: 'user.profile-updated', data: { userId: 'u9' } })
     expect([cache.get('o1', 100), cache.get('o2', 100)]).toEqual([undefined, undefined])
+  })
+
+  it("keyed by user, clear everything on any organization's event", () => {
+    const { projector, apply } = projectorAt()
+    const { cache } = subscribedFullOrganizationCache<string>(projector, 'byUser')
+    cache.set('u1', 'list', entry('lists'), cache.generation())
+    apply({ type: 'session.refreshed', data: {} })
+    expect(cache.get('u1', 'list')?.answer).toBe('lists')
+    apply({ type: 'organization.updated', data: { organizationId: 'o1' } })
+    expect(cache.get('u1', 'list')).toBeUndefined()
   })
 
   it('does not keep a read that raced an eviction', () => {
