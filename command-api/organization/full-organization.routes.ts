@@ -23,7 +23,7 @@ import {
 import type { OrganizationRow } from '../../projections/organizations/organizations.table.js'
 import {
   type CacheProjector,
-  subscribedFullOrganizationCache,
+  subscribedOrganizationCache,
 } from '../../query-api/organization/organization-cache.js'
 import {
   InvitationSchema,
@@ -80,7 +80,7 @@ export const fullOrganizationRoutes =
   async (app) => {
     const { requireSession } = sessionGuards(ctx)
     const teamsOn = ctx.config.organization.teams.enabled
-    const { cache, unsubscribe } = subscribedFullOrganizationCache<Buffer>(ctx.projector)
+    const { cache, unsubscribe } = subscribedOrganizationCache<Buffer>(ctx.projector)
     app.addHook('onClose', async () => unsubscribe())
 
     /**

@@ -9,7 +9,7 @@ import { findMember } from '../../projections/organizations/organizations.reposi
 import type { MemberRow } from '../../projections/organizations/organizations.table.js'
 import {
   type CacheProjector,
-  subscribedFullOrganizationCache,
+  subscribedOrganizationCache,
 } from '../../query-api/organization/organization-cache.js'
 
 export type KeptMembers = {
@@ -18,7 +18,7 @@ export type KeptMembers = {
 }
 
 export const keptMembers = (db: Kysely<Database>, projector: CacheProjector): KeptMembers => {
-  const { cache, unsubscribe } = subscribedFullOrganizationCache<MemberRow>(projector)
+  const { cache, unsubscribe } = subscribedOrganizationCache<MemberRow>(projector)
   return {
     async find(organizationId, userId) {
       const variant = `member:${userId}`

@@ -1,12 +1,12 @@
-/// get-full-organization's answers kept in memory, per organization and members limit (and, with the
-/// same rules, has-permission's memberships, command-api/organization/kept-members.ts; and
-/// organization/list's answers per user, where any organization's event clears all). Building an answer costs five queries
-/// and a hundred member rows with their users; an unchanged organization need not pay that on every
-/// request. Exact only beside a projector in `apply` mode: the read models change
-/// only through applied events, and every applied event that could change an answer evicts it
-/// (its organization's events that organization; a user's events, which may rename, re-address or
-/// erase a member or an invitee, everything). While the projector is not running, or after the read
-/// models were rewound under it (a replay), nothing is served from here.
+/// Organization reads kept in memory: get-full-organization's answers per organization and members
+/// limit (some five queries and a hundred member rows with their users each), has-permission's
+/// memberships (command-api/organization/kept-members.ts), and, keyed by user, organization/list's
+/// answers. Exact only beside a projector in `apply` mode: the read models change only through
+/// applied events, and every applied event that could change an entry evicts it (an organization's
+/// events that organization's entries, or everything where entries are keyed by user; a user's
+/// events, which may rename, re-address or erase a member or an invitee, everything). While the
+/// projector is not running, or after the read models were rewound under it (a replay), nothing is
+/// served from here.
 
 import type { RecordedEvent } from '../../infra/event-store/event-store.js'
 import { comparePositions, type GlobalPosition } from '../../infra/event-store/event-store.js'
@@ -19,7 +19,7 @@ const MAX_MEMBERS_HELD = 20_000
 const IRRELEVANT_PREFIXES = ['session.', 'api-key.', 'signing-key.']
 const IRRELEVANT_TYPES = new Set(['user.sign-in-failed', 'user.registered'])
 
-export type CachedFullOrganization<Answer> = {
+export type KeptEntry<Answer> = {
   answer: Answer
   /** The members' user ids when the answer lists every member; null when the limit cut the list. */
   memberUserIds: ReadonlySet<string> | null
@@ -27,18 +27,13 @@ export type CachedFullOrganization<Answer> = {
   size: number
 }
 
-export type FullOrganizationCache<Answer> = {
+export type OrganizationCache<Answer> = {
   /** `variant`: what of the organization is kept (a members limit, a member). */
-  get(organizationId: string, variant: Variant): CachedFullOrganization<Answer> | undefined
+  get(organizationId: string, variant: Variant): KeptEntry<Answer> | undefined
   /** Changes whenever anything is evicted; take it before reading the database. */
   generation(): number
   /** Keeps an answer read while `generation` held; ignored if an eviction happened since. */
-  set(
-    organizationId: string,
-    variant: Variant,
-    value: CachedFullOrganization<Answer>,
-    generation: number,
-  ): void
+  set(organizationId: string, variant: Variant, value: KeptEntry<Answer>, generation: number): void
   evictFor(events: readonly Pick<RecordedEvent, 'type' | 'data'>[]): void
 }
 
@@ -54,11 +49,11 @@ const organizationIdOf = (data: object): string | null => {
 /** `byUser`: entries are keyed by user, so an organization's event may change any of them. */
 export type CacheKeys = 'byOrganization' | 'byUser'
 
-export const createFullOrganizationCache = <Answer>(
+export const createOrganizationCache = <Answer>(
   projector: CacheProjector,
   keys: CacheKeys = 'byOrganization',
-): FullOrganizationCache<Answer> => {
-  const byOrganization = new Map<string, Map<Variant, CachedFullOrganization<Answer>>>()
+): OrganizationCache<Answer> => {
+  const byOrganization = new Map<string, Map<Variant, KeptEntry<Answer>>>()
   let held = 0
   let generation = 0
   let seen: GlobalPosition = projector.position()
@@ -94,7 +89,7 @@ export const createFullOrganizationCache = <Answer>(
     set(organizationId, variant, value, readAt) {
       // A read that raced with an eviction may hold what the event changed: do not keep it.
       if (readAt !== generation || !trusted() || value.size > MAX_MEMBERS_HELD) return
-      const entries = byOrganization.get(organizationId) ?? new Map<Variant, CachedFullOrganization<Answer>>()
+      const entries = byOrganization.get(organizationId) ?? new Map<Variant, KeptEntry<Answer>>()
       held -= entries.get(variant)?.size ?? 0
       entries.set(variant, value)
       byOrganization.set(organizationId, entries)
@@ -122,11 +117,11 @@ export const createFullOrganizationCache = <Answer>(
 }
 
 /** A cache that follows the projector's applied events until the app closes. */
-export const subscribedFullOrganizationCache = <Answer>(
+export const subscribedOrganizationCache = <Answer>(
   projector: CacheProjector,
   keys: CacheKeys = 'byOrganization',
-): { cache: FullOrganizationCache<Answer>; unsubscribe: () => void } => {
-  const cache = createFullOrganizationCache<Answer>(projector, keys)
+): { cache: OrganizationCache<Answer>; unsubscribe: () => void } => {
+  const cache = createOrganizationCache<Answer>(projector, keys)
   const unsubscribe = projector.onApplied((events) => cache.evictFor(events))
   return { cache, unsubscribe }
 }

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import type { GlobalPosition, RecordedEvent } from '../../infra/event-store/event-store.js'
 import type { ProjectorStatus } from '../../projections/runner/projector-types.js'
-import { type CacheProjector, subscribedFullOrganizationCache } from './organization-cache.js'
+import { type CacheProjector, subscribedOrganizationCache } from './organization-cache.js'
 
 type Applied = (events: readonly RecordedEvent[]) => void
 
@@ -38,7 +38,7 @@ const entry = (name: string, userIds: string[] | null = ['u1']) => ({
 describe('the kept get-full-organization answers', () => {
   it("evict an organization on its own events, everything on a user's, nothing on a session's", () => {
     const { projector, apply } = projectorAt()
-    const { cache } = subscribedFullOrganizationCache<string>(projector)
+    const { cache } = subscribedOrganizationCache<string>(projector)
     const fill = () => {
       cache.set('o1', 100, entry('one'), cache.generation())
       cache.set('o2', 100, entry('two'), cache.generation())
@@ -55,7 +55,7 @@ describe('the kept get-full-organization answers', () => {
 
   it("keyed by user, clear everything on any organization's event", () => {
     const { projector, apply } = projectorAt()
-    const { cache } = subscribedFullOrganizationCache<string>(projector, 'byUser')
+    const { cache } = subscribedOrganizationCache<string>(projector, 'byUser')
     cache.set('u1', 'list', entry('lists'), cache.generation())
     apply({ type: 'session.refreshed', data: {} })
     expect(cache.get('u1', 'list')?.answer).toBe('lists')
@@ -65,7 +65,7 @@ describe('the kept get-full-organization answers', () => {
 
   it('does not keep a read that raced an eviction', () => {
     const { projector, apply } = projectorAt()
-    const { cache } = subscribedFullOrganizationCache<string>(projector)
+    const { cache } = subscribedOrganizationCache<string>(projector)
     const before = cache.generation()
     apply({ type: 'organization.member-added', data: { organizationId: 'o1' } })
     cache.set('o1', 100, entry('stale'), before)
@@ -74,7 +74,7 @@ describe('the kept get-full-organization answers', () => {
 
   it('serves nothing while the projector is not running or only follows, and forgets all after a replay', () => {
     const { projector, state } = projectorAt()
-    const { cache } = subscribedFullOrganizationCache<string>(projector)
+    const { cache } = subscribedOrganizationCache<string>(projector)
     cache.set('o1', 100, entry('one'), cache.generation())
     state.status = { mode: 'apply', state: 'halted' }
     expect(cache.get('o1', 100)).toBeUndefined()
@@ -88,7 +88,7 @@ describe('the kept get-full-organization answers', () => {
 
   it('holds a bounded number of members, dropping the oldest organizations first', () => {
     const { projector } = projectorAt()
-    const { cache } = subscribedFullOrganizationCache<string>(projector)
+    const { cache } = subscribedOrganizationCache<string>(projector)
     const many = (n: number) => Array.from({ length: n }, (_, i) => `u${i}`)
     cache.set('o1', 1000, entry('one', many(1000)), cache.generation())
     for (let i = 2; i <= 20; i++) cache.set(`o${i}`, 1000, entry(`${i}`, many(1000)), cache.generation())
@@ -101,7 +101,7 @@ describe('the kept get-full-organization answers', () => {
 
   it('stops hearing events once unsubscribed', () => {
     const { projector, listeners } = projectorAt()
-    const { unsubscribe } = subscribedFullOrganizationCache<string>(projector)
+    const { unsubscribe } = subscribedOrganizationCache<string>(projector)
     expect(listeners.size).toBe(1)
     unsubscribe()
     expect(listeners.size).toBe(0)

@@ -31,7 +31,7 @@ import type { OrganizationRow } from '../../projections/organizations/organizati
 import type { QueryContext } from '../context.js'
 import { authOf, sessionGuards } from '../sessions/require-session.js'
 import { invitationPreviewRoutes } from './invitation-preview.routes.js'
-import { type CacheProjector, subscribedFullOrganizationCache } from './organization-cache.js'
+import { type CacheProjector, subscribedOrganizationCache } from './organization-cache.js'
 import {
   InvitationSchema,
   invitationJson,
@@ -69,7 +69,7 @@ export const organizationQueryRoutes =
   async (app) => {
     const { requireSession } = sessionGuards(ctx)
     // organization/list's answers per user (organization-cache.ts: any organization's event clears all).
-    const lists = subscribedFullOrganizationCache<OrganizationRow[]>(ctx.projector, 'byUser')
+    const lists = subscribedOrganizationCache<OrganizationRow[]>(ctx.projector, 'byUser')
     app.addHook('onClose', async () => lists.unsubscribe())
     const organizationsOf = async (userId: string) => {
       const kept = lists.cache.get(userId, 'list')
