@@ -216,6 +216,15 @@ describe.skipIf(!hasChromium)('organizations in Chromium', () => {
         return box !== null && tab !== null && tab.x >= box.x && tab.x + tab.width <= box.x + box.width
       })
       .toBe(true)
+    // So does the account's own strip: "Organizations" comes last but one and is open here.
+    const accountStrip = owner.getByRole('navigation', { name: 'Account' })
+    const organizations = accountStrip.getByRole('link', { name: 'Organizations' })
+    await expect
+      .poll(async () => {
+        const [box, tab] = await Promise.all([accountStrip.boundingBox(), organizations.boundingBox()])
+        return box !== null && tab !== null && tab.x >= box.x && tab.x + tab.width <= box.x + box.width
+      })
+      .toBe(true)
     await screenshot(owner, 'org-api-keys-phone-opened')
     await owner.setViewportSize({ width: 1280, height: 800 })
 

@@ -1,4 +1,4 @@
-import { Suspense } from 'react'
+import { Suspense, useRef } from 'react'
 import { NavLink, Outlet } from 'react-router'
 import { useMayUseConsole } from '../features/admin/admin.api.js'
 import { ImpersonationBanner } from '../features/admin/ImpersonationBanner.js'
@@ -8,6 +8,7 @@ import { SignOutButton } from '../features/session/SignOutButton.js'
 import type { SignedIn } from '../features/session/session.api.js'
 import { Icon, type IconName } from '../ui/icons.js'
 import { Loading } from '../ui/Skeleton.js'
+import { useOpenTabInSight } from '../ui/use-open-tab-in-sight.js'
 import { AccountFrame } from './frames.js'
 
 // Later pages (organizations, API keys, connected accounts) join this list.
@@ -28,20 +29,25 @@ const ADMIN_SECTIONS: typeof SECTIONS = [
   { to: '/admin/audit', label: 'Audit', icon: 'activity' },
 ]
 
-const AccountNav = ({ admin = false }: { admin?: boolean }) => (
-  <nav aria-label="Account" className="side-nav">
-    <ul>
-      {[...SECTIONS, ...(admin ? ADMIN_SECTIONS : [])].map((section) => (
-        <li key={section.to}>
-          <NavLink to={section.to} end={section.end ?? true}>
-            <Icon name={section.icon} />
-            {section.label}
-          </NavLink>
-        </li>
-      ))}
-    </ul>
-  </nav>
-)
+const AccountNav = ({ admin = false }: { admin?: boolean }) => {
+  // On a phone the sections are a sideways-scrolling strip.
+  const strip = useRef<HTMLElement>(null)
+  useOpenTabInSight(strip)
+  return (
+    <nav aria-label="Account" className="side-nav" ref={strip}>
+      <ul>
+        {[...SECTIONS, ...(admin ? ADMIN_SECTIONS : [])].map((section) => (
+          <li key={section.to}>
+            <NavLink to={section.to} end={section.end ?? true}>
+              <Icon name={section.icon} />
+              {section.label}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  )
+}
 
 const AccountMenu = ({ signedIn }: { signedIn: SignedIn }) => (
   <div className="account-menu">

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react'
+import { useRef } from 'react'
 import { Link, NavLink, Outlet, useLocation, useParams } from 'react-router'
 import { Badge } from '../../ui/Badge.js'
 import { Button } from '../../ui/Button.js'
@@ -6,6 +6,7 @@ import { ErrorState } from '../../ui/ErrorState.js'
 import { Notice } from '../../ui/Notice.js'
 import { PageHeading } from '../../ui/PageHeading.js'
 import { Loading } from '../../ui/Skeleton.js'
+import { useOpenTabInSight } from '../../ui/use-open-tab-in-sight.js'
 import { useListApiKeysQuery } from '../api-keys/api-keys.api.js'
 import { noticeFrom } from '../auth/navigation-state.js'
 import { isApiError } from '../errors/api-error.js'
@@ -65,18 +66,7 @@ export const OrganizationLayout = () => {
   // roles' `apiKey` statements: the tab shows when the server lists them (the page reuses the answer).
   const keys = useListApiKeysQuery({ organizationId }, { skip: !data })
   const strip = useRef<HTMLUListElement>(null)
-  const inSight = useRef<Element | null>(null)
-  // On a phone the tabs scroll sideways: keep the open one in sight (the strip scrolls, not the page),
-  // once each time another tab is open or the open one first appears.
-  useEffect(() => {
-    const current = strip.current?.querySelector('[aria-current="page"]') ?? null
-    if (!strip.current || !current || current === inSight.current) return
-    inSight.current = current
-    const box = strip.current.getBoundingClientRect()
-    const tab = current.getBoundingClientRect()
-    if (tab.left < box.left) strip.current.scrollLeft -= box.left - tab.left
-    else if (tab.right > box.right) strip.current.scrollLeft += tab.right - box.right
-  })
+  useOpenTabInSight(strip)
 
   if (isLoading) return <Loading label="Loading the organization…" cards={2} />
   if (!data) {
