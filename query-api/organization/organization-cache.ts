@@ -17,7 +17,28 @@ const MAX_MEMBERS_HELD = 20_000
 
 /** Events that never change an organization, its members' users or its invitations. */
 const IRRELEVANT_PREFIXES = ['session.', 'api-key.', 'signing-key.']
-const IRRELEVANT_TYPES = new Set(['user.sign-in-failed', 'user.registered'])
+// A member's user shows as id, name, email and image: of a user's events only those that rename,
+// re-address or erase them matter. The rest (passwords, links, verification, admin roles, bans)
+// would otherwise empty every cache each time anybody resets a password.
+const IRRELEVANT_TYPES = new Set([
+  'user.sign-in-failed',
+  'user.registered',
+  'user.password-changed',
+  'user.password-reset',
+  'user.password-reset-requested',
+  'user.password-set',
+  'user.password-removed',
+  'user.verification-email-requested',
+  'user.email-verified',
+  'user.email-change-requested',
+  'user.token-discarded',
+  'user.deletion-requested',
+  'user.deletion-notice-requested',
+  'user.deletion-notice-sent',
+  'user.role-set',
+  'user.banned',
+  'user.unbanned',
+])
 
 export type KeptEntry<Answer> = {
   answer: Answer

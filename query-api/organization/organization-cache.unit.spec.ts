@@ -49,7 +49,16 @@ describe('the kept get-full-organization answers', () => {
     apply({ type: 'organization.member-role-updated', data: { organizationId: 'o1' } })
     expect([cache.get('o1', 100), cache.get('o2', 100)?.answer]).toEqual([undefined, 'two'])
     fill()
+    // A password reset or a ban changes nothing a member's entry shows.
+    apply(
+      { type: 'user.password-reset', data: { userId: 'u9' } },
+      { type: 'user.banned', data: { userId: 'u9' } },
+    )
+    expect([cache.get('o1', 100)?.answer, cache.get('o2', 100)?.answer]).toEqual(['one', 'two'])
     apply({ type: 'user.profile-updated', data: { userId: 'u9' } })
+    expect([cache.get('o1', 100), cache.get('o2', 100)]).toEqual([undefined, undefined])
+    fill()
+    apply({ type: 'user.email-changed', data: { userId: 'u9' } })
     expect([cache.get('o1', 100), cache.get('o2', 100)]).toEqual([undefined, undefined])
   })
 
