@@ -42,7 +42,12 @@ const deleteNow = async (
   // The only owner of an organization is refused first (command-api/organization/account-deletion.ts).
   const departing = await beforeAccountDeletion(ctx, userId)
   // The address is told, by a mail the reactor sends once the deletion has committed.
-  await runUserCommand(ctx, origin, userId, { type: 'delete-user', proof, noticeId: newId() })
+  await runUserCommand(ctx, origin, userId, {
+    type: 'delete-user',
+    proof,
+    noticeId: newId(),
+    alsoErases: departing.inviteeKeys,
+  })
   await afterAccountDeletion(ctx, origin, departing)
   await ctx.eraseUser(userId)
 }

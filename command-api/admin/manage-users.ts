@@ -13,6 +13,7 @@ import { findUserByEmail, findUserById } from '../../projections/users/users.rep
 import type { UserRow } from '../../projections/users/users.table.js'
 import type { CommandContext } from '../context.js'
 import { passwordLimits } from '../email-password/sign-up.js'
+import { afterAccountDeletion, beforeAccountDeletion } from '../organization/account-deletion.js'
 import { runUserCommand } from '../shared/run-user-command.js'
 
 export type RoleInput = string | readonly string[]
@@ -144,7 +145,12 @@ export const setUserPasswordByAdmin = async (
   )
 }
 
-/** Removed as a self-deleted user is: sessions end, claims go, the data key is destroyed. */
+/**
+ * Removed as a self-deleted user is: sessions end, claims go, memberships end, and the data key
+ * and the address's invitee keys are destroyed. The only owner of an organization is refused as
+ * they would be themselves (ONLY_OWNER_OF_AN_ORGANIZATION): an operator first gives the
+ * organization another owner or deletes it, so no organization is left without one.
+ */
 export const removeUserByAdmin = async (
   ctx: CommandContext,
   origin: RequestOrigin,
@@ -153,6 +159,7 @@ export const removeUserByAdmin = async (
 ): Promise<void> => {
   if (actor.type === 'user' && actor.userId === userId) throw AUTH_ERRORS.error('YOU_CANNOT_REMOVE_YOURSELF')
   await existingUser(ctx, userId)
+  const departing = await beforeAccountDeletion(ctx, userId)
   await runUserCommand(
     ctx,
     origin,
@@ -162,9 +169,11 @@ export const removeUserByAdmin = async (
       proof: { kind: 'verified' },
       // The person hears of it as a self-deletion would tell them.
       noticeId: newId(),
+      alsoErases: departing.inviteeKeys,
     },
     actor,
   )
+  await afterAccountDeletion(ctx, origin, departing)
   await ctx.eraseUser(userId)
 }
 

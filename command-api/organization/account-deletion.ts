@@ -2,8 +2,9 @@
 /// when its only owner deletes their account; Tessera refuses instead (ONLY_OWNER_OF_AN_ORGANIZATION)
 /// until another member is made an owner or the organization is deleted. Once the account is gone,
 /// each of its memberships ends with an event in its organization's stream (reason
-/// `account-deleted`), so the organization's rules (limits, owners) count the member no more, and
-/// the key the invitations to the person's address were sealed under is destroyed with theirs.
+/// `account-deleted`), so the organization's rules (limits, owners) count the member no more. The
+/// keys the invitations to the person's address were sealed under are named in `user.deleted`
+/// (`alsoErases`) and destroyed in the deletion's own transaction, with the person's key.
 
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import { rolesOf } from '../../domain/organization/permissions.js'
@@ -16,7 +17,12 @@ import { findUserById } from '../../projections/users/users.repository.js'
 import type { CommandContext } from '../context.js'
 import { inviteeSubjectsToErase, runOrganizationCommand } from './organization-command.js'
 
-export type DepartingMember = { userId: string; email: string | null; organizationIds: string[] }
+export type DepartingMember = {
+  userId: string
+  organizationIds: string[]
+  /** The invitee keys of the person's address, erased with the account (`user.deleted`). */
+  inviteeKeys: string[]
+}
 
 /** Refuses while the user is the only owner of an organization; what to undo once they are gone. */
 export const beforeAccountDeletion = async (
@@ -34,8 +40,8 @@ export const beforeAccountDeletion = async (
   const user = await findUserById(ctx.db, userId)
   return {
     userId,
-    email: user?.email ?? null,
     organizationIds: organizations.map((organization) => organization.id),
+    inviteeKeys: user ? await inviteeSubjectsToErase(ctx, user.email) : [],
   }
 }
 
@@ -55,6 +61,4 @@ export const afterAccountDeletion = async (
       { type: 'remove-deleted-user', userId: departing.userId },
       { type: 'system' },
     )
-  if (!departing.email) return
-  for (const subject of await inviteeSubjectsToErase(ctx, departing.email)) await ctx.eraseUser(subject)
 }

@@ -76,4 +76,6 @@ export type UserCommand =
       proof: { kind: 'verified' } | { kind: 'token'; tokenHash: string; now: string }
       /** Mail the address a notice of the deletion (see `user.deletion-notice-requested`). */
       noticeId?: string
+      /** Other key ids to erase with the account (its address's invitee keys), see `user.deleted`. */
+      alsoErases?: readonly string[]
     }

@@ -254,9 +254,10 @@ const deleteUser = (command: Command<'delete-user'>, user: ActiveUser): UserEven
   )
     throw AUTH_ERRORS.error('INVALID_TOKEN')
   const { userId, email, username, name } = user
+  const alsoErases = command.alsoErases?.length ? { alsoErases: [...command.alsoErases] } : {}
   const deleted: UserEvent = {
     type: 'user.deleted',
-    data: { userId, email, ...(username !== null ? { username } : {}) },
+    data: { userId, email, ...(username !== null ? { username } : {}), ...alsoErases },
   }
   if (command.noticeId === undefined) return [deleted]
   return [

@@ -96,7 +96,14 @@ export type UserEvent =
    */
   | { type: 'user.sign-in-failed'; data: { userId: string; failedAt: string } }
   /** `email` (and `username`) let the store release their claims so they can be used again. */
-  | { type: 'user.deleted'; data: { userId: string; email: string; username?: string } }
+  | {
+      type: 'user.deleted'
+      /**
+       * `alsoErases`: key ids erased in the same transaction as the user's own (the keys invitations
+       * to the address were sealed under). Names, not personal data: HMACs nobody can invert.
+       */
+      data: { userId: string; email: string; username?: string; alsoErases?: string[] }
+    }
   /**
    * Mail the deleted account's address that it was deleted. The address is sealed under a subject
    * of its own (`deletionNoticeSubject`), not the user's, so it outlives the user's erasure just

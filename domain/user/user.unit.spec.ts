@@ -334,6 +334,10 @@ describe('user: deletion', () => {
   })
   it('is gone once deleted', () =>
     given([registered, deleted]).when({ type: 'update-profile', name: 'X' }).thenThrows('USER_NOT_FOUND'))
+  it("names the other keys the deletion erases (the address's invitee keys)", () =>
+    given([registered])
+      .when({ type: 'delete-user', proof: { kind: 'verified' }, alsoErases: ['invitee:k', 'invitee:k:1'] })
+      .then([{ type: 'user.deleted', data: { ...deleted.data, alsoErases: ['invitee:k', 'invitee:k:1'] } }]))
 })
 
 describe('user: expired tokens', () => {

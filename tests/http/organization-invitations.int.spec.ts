@@ -26,10 +26,10 @@ afterAll(() => sink.close())
 describe('organization invitations (pglite)', { timeout: 180_000 }, () => {
   let tessera: TestTessera
   let now = T0
-  const start = async (features: object = {}) => {
+  const start = async (features: object = {}, env: Record<string, string> = {}) => {
     tessera = await startTessera({
       clock: () => new Date(now),
-      env: { SMTP_URL: sink.url, BASE_URL: 'http://tessera.test' },
+      env: { SMTP_URL: sink.url, BASE_URL: 'http://tessera.test', ...env },
       features,
     })
   }
@@ -348,6 +348,26 @@ describe('organization invitations (pglite)', { timeout: 180_000 }, () => {
       (await tessera.store.readStream(organizationStream(organizationId)))[0]?.metadata.erased,
     ).toBeUndefined()
     expect((await ada.get('/organization/list-invitations')).json).toEqual([])
+  })
+
+  it("an operator's removal erases the invitee's address with the account, and spares no only owner", async () => {
+    const serverKey = 'backend-key-0123456789abcdef0123456789'
+    await start({}, { SERVER_KEYS: `support=${serverKey}` })
+    const removeUser = (userId: string) =>
+      tessera.api.request('POST', '/admin/remove-user', { userId }, { 'x-tessera-server-key': serverKey })
+    const ada = await signUp(tessera, 'ada')
+    const organizationId = await orgOf(ada, 'acme')
+    await invite(ada, { email: 'bob@example.com', role: 'member' })
+    const created = async () =>
+      (await tessera.store.readStream(organizationStream(organizationId))).find(
+        (event) => event.type === 'organization.invitation-created',
+      )
+    const bob = await signUp(tessera, 'bob')
+    expect((await removeUser(bob.userId)).status).toBe(200)
+    // Erased in the deletion's own transaction: readable neither here nor after a crash.
+    expect((await created())?.metadata.erased).toBe(true)
+    expect((await created())?.data).toMatchObject({ email: null })
+    expectRefusal(await removeUser(ada.userId), 400, 'ONLY_OWNER_OF_AN_ORGANIZATION')
   })
 
   it("refuses to delete the account of an organization's only owner, and allows it once another owner exists", async () => {

@@ -19,13 +19,16 @@ type ErasableEvent = Pick<EventToAppend, 'type' | 'data' | 'metadata'>
 /** Events whose declaration forgets their subject (`activity: 'forget'`, e.g. `user.deleted`). */
 export const erasesSubject = (type: string): boolean => declarationOf(type)?.activity === 'forget'
 
-/** The subjects these events erase. */
+/** The subjects these events erase: their own, and any keys they name in `alsoErases`. */
 export const erasedSubjects = (events: readonly ErasableEvent[]): string[] => {
   const subjects: string[] = []
   for (const event of events) {
     if (!erasesSubject(event.type)) continue
     const subject = subjectOf(event as Parameters<typeof subjectOf>[0])
     if (subject !== null) subjects.push(subject)
+    const { alsoErases } = event.data as { alsoErases?: unknown }
+    if (Array.isArray(alsoErases))
+      for (const other of alsoErases) if (typeof other === 'string') subjects.push(other)
   }
   return subjects
 }
