@@ -121,7 +121,18 @@ export const listUsersStatements = (db: Kysely<Database>, query: ListUsersQuery)
   if (query.sortBy !== undefined && !sortColumn) return null
   const where = (eb: ExpressionBuilder<Database, 'users'>) =>
     eb.and(conditions.map((condition) => condition(eb)))
-  let page = db.selectFrom('users').selectAll().where(where)
+  // The matches first, then their order. Left to itself the planner walks the sort column's index
+  // and filters row by row, guessing a contains-search matches 1% of users: for a rare name that
+  // reads most of 100,000 rows (14 ms) where the trigram index finds the hundred matches in 0.5 ms.
+  // A broad search costs the number of its matches either way, as its total already does.
+  // (Without a condition the CTE is inlined, and the sort column's index serves the page.)
+  let page = db
+    .with(
+      (cte) => (conditions.length > 0 ? cte('matches').materialized() : cte('matches').notMaterialized()),
+      (qb) => qb.selectFrom('users').selectAll().where(where),
+    )
+    .selectFrom('matches')
+    .selectAll()
   // A stable order under paging: the id breaks ties.
   page = sortColumn
     ? page.orderBy(sortColumn, query.sortDirection ?? 'asc').orderBy('id', 'asc')
