@@ -75,13 +75,18 @@ const spawn = (): Slot => {
   worker.unref()
   const slot: Slot = { worker, job: null }
   worker.on('message', (outcome: { key?: Uint8Array; error?: string }) => settle(slot, outcome))
-  worker.on('error', (error) => {
-    // A worker that died takes its job with it; a fresh one takes its place for the queue.
+  // A worker that died (an error, or an exit nobody asked for) takes its job with it, and a fresh
+  // one takes its place for the queue.
+  const retire = (error: Error) => {
+    const index = slots.indexOf(slot)
+    if (index === -1) return
+    slots.splice(index, 1)
     slot.job?.reject(error)
     slot.job = null
-    slots.splice(slots.indexOf(slot), 1)
     dispatch()
-  })
+  }
+  worker.on('error', retire)
+  worker.on('exit', (code) => retire(new Error(`the password worker exited (code ${code})`)))
   slots.push(slot)
   return slot
 }
