@@ -1,5 +1,6 @@
 /// GET /admin/list-users and /admin/get-user (better-auth's admin plugin), and the operator
-/// console's reading of one user's history (GET /admin/user-activity, Tessera's own).
+/// console's reading of one user's history and of their sign-in accounts and organizations
+/// (GET /admin/user-activity and /admin/user-overview, Tessera's own).
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
@@ -13,6 +14,7 @@ import type { QueryContext } from '../context.js'
 import { UserSchema, userJson } from '../shared/presenters.js'
 import { adminGuard, type ServerKeyCheck } from './admin-caller.js'
 import { FILTER_OPERATORS, type ListUsersQuery, listUsers } from './list-users.js'
+import { userOverview } from './user-overview.js'
 
 const MAX_PAGE = 1000
 const Count = Type.String({ pattern: '^[0-9]{1,9}$' })
@@ -167,6 +169,54 @@ export const adminQueryRoutes =
           })),
           nextCursor: page.hasMore && last ? encodeCursor(last.position) : null,
         }
+      },
+    )
+
+    app.get(
+      '/admin/user-overview',
+      {
+        schema: {
+          summary: "A user's sign-in accounts and organizations (operator console)",
+          description:
+            'The credential account and every linked provider (never a token), and each organization the user belongs to with their role there, for operators whose role may get users.',
+          tags: ['Admin'],
+          querystring: Type.Object(
+            { userId: Type.String({ maxLength: 256 }) },
+            { additionalProperties: false },
+          ),
+          response: {
+            ...errorResponses(
+              ...ANY_ROUTE_ERRORS,
+              'UNAUTHORIZED',
+              'YOU_ARE_NOT_ALLOWED_TO_GET_USER',
+              'USER_NOT_FOUND',
+            ),
+            200: Type.Object({
+              accounts: Type.Array(
+                Type.Object({
+                  id: Type.String(),
+                  providerId: Type.String(),
+                  accountId: Type.String(),
+                  createdAt: Type.String({ format: 'date-time' }),
+                }),
+              ),
+              organizations: Type.Array(
+                Type.Object({
+                  id: Type.String(),
+                  name: Type.String(),
+                  slug: Type.String(),
+                  role: Type.String(),
+                }),
+              ),
+            }),
+          },
+        },
+      },
+      async (request, reply) => {
+        await guard.authorize(request, reply, { user: ['get'] }, 'YOU_ARE_NOT_ALLOWED_TO_GET_USER')
+        const { userId } = request.query
+        if (!(await findUserById(ctx.db, userId))) throw AUTH_ERRORS.error('USER_NOT_FOUND')
+        return userOverview(ctx.db, userId)
       },
     )
 
