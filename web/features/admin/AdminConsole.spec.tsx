@@ -59,6 +59,7 @@ describe('operator console', () => {
     let current = person(3)
     const api = fakeApi({
       'GET /admin/get-user': () => ({ body: current }),
+      'GET /admin/user-overview': { body: { accounts: [], organizations: [] } },
       'POST /admin/list-user-sessions': { body: { sessions: [] } },
       'GET /admin/user-activity': {
         body: {
@@ -104,6 +105,82 @@ describe('operator console', () => {
     await user.click(screen.getByRole('button', { name: 'Yes, remove' }))
     await waitFor(() => expect(api.to('POST', '/admin/remove-user')).toHaveLength(1))
     expect(await screen.findByTestId('location')).toHaveProperty('textContent', '/admin/users')
+  })
+
+  it('shows sign-in accounts, organizations and history in words, and sends a reset link', async () => {
+    const firefox = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0'
+    const api = fakeApi({
+      'GET /admin/get-user': { body: person(5) },
+      'GET /admin/user-overview': {
+        body: {
+          accounts: [
+            { id: 'a1', providerId: 'credential', accountId: 'u5', createdAt: '2026-01-10T09:00:00.000Z' },
+            { id: 'a2', providerId: 'github', accountId: 'gh-4242', createdAt: '2026-01-12T09:00:00.000Z' },
+          ],
+          organizations: [{ id: 'o1', name: 'Acme', slug: 'acme', role: 'admin,member' }],
+        },
+      },
+      'POST /admin/list-user-sessions': { body: { sessions: [] } },
+      'GET /admin/user-activity': {
+        body: {
+          items: [
+            {
+              id: 'e2',
+              type: 'user.banned',
+              at: '2026-01-12T09:00:00.000Z',
+              ip: null,
+              userAgent: null,
+              details: { reason: 'Spam', expiresAt: null },
+            },
+            {
+              id: 'e1',
+              type: 'session.started',
+              at: '2026-01-11T09:00:00.000Z',
+              ip: '203.0.113.9',
+              userAgent: firefox,
+              details: { sessionId: 's1' },
+            },
+            {
+              id: 'e0',
+              type: 'organization.member-added',
+              at: '2026-01-10T09:00:00.000Z',
+              ip: null,
+              userAgent: null,
+              details: { organizationId: 'o1', role: 'member' },
+            },
+          ],
+          nextCursor: null,
+        },
+      },
+      'POST /request-password-reset': {
+        body: {
+          status: true,
+          message: 'If this email exists in our system, check your email for the reset link',
+        },
+      },
+    })
+    const { user } = renderWithProviders(<AdminUserPage />, {
+      route: '/admin/users/u5',
+      path: '/admin/users/:userId',
+    })
+    const accounts = await screen.findByRole('region', { name: 'Sign-in accounts' })
+    expect(accounts.textContent).toContain('Email and password')
+    expect(accounts.textContent).toContain('gh-4242')
+    const organizations = screen.getByRole('region', { name: 'Organizations' })
+    expect(organizations.textContent).toContain('Acme')
+    expect(organizations.textContent).toContain('admin, member')
+    const history = await screen.findByRole('region', { name: 'History' })
+    await waitFor(() => expect(history.textContent).toContain('Banned by an operator: reason Spam'))
+    expect(history.textContent).toContain('Signed in from Firefox on Windows')
+    expect(history.textContent).toContain('Added to Acme as member')
+    expect(history.textContent).not.toContain('user.banned')
+
+    await user.click(screen.getByRole('button', { name: 'Send a password reset link' }))
+    expect(await screen.findByText(/A reset link was sent to person5@example.com/)).toBeDefined()
+    expect(api.to('POST', '/request-password-reset')[0]?.body).toEqual({
+      email: 'person5@example.com',
+      redirectTo: '/reset-password',
+    })
   })
 
   it('shows a banner while impersonating, with the way back', async () => {

@@ -11,7 +11,9 @@ import { Loading } from '../../ui/Skeleton.js'
 import { messageFor } from '../errors/messages.js'
 import { describeUserAgent } from '../sessions/user-agent.js'
 import {
+  type ActivityItem,
   type AdminUser,
+  type UserOverview,
   useBanUserMutation,
   useGetUserQuery,
   useImpersonateUserMutation,
@@ -19,11 +21,14 @@ import {
   useRemoveUserMutation,
   useRevokeUserSessionMutation,
   useRevokeUserSessionsMutation,
+  useSendPasswordResetMutation,
   useSetRoleMutation,
   useSetUserPasswordMutation,
   useUnbanUserMutation,
   useUserActivityQuery,
+  useUserOverviewQuery,
 } from './admin.api.js'
+import { describeForOperator } from './describe-for-operator.js'
 
 const EXPIRIES = [
   { value: '', label: 'Until lifted' },
@@ -108,6 +113,7 @@ const RoleAndPasswordCard = ({ user }: { user: AdminUser }) => {
   const [password, setPassword] = useState('')
   const [saveRole, roleState] = useSetRoleMutation()
   const [savePassword, passwordState] = useSetUserPasswordMutation()
+  const [sendReset, resetState] = useSendPasswordResetMutation()
   return (
     <Card title="Role and password">
       {roleState.error ? <Notice tone="error">{messageFor(roleState.error)}</Notice> : null}
@@ -139,6 +145,19 @@ const RoleAndPasswordCard = ({ user }: { user: AdminUser }) => {
         }}
       >
         Set password
+      </Button>
+      {resetState.error ? <Notice tone="error">{messageFor(resetState.error)}</Notice> : null}
+      {resetState.isSuccess ? (
+        <Notice tone="success">
+          A reset link was sent to {user.email}, if that address can receive mail.
+        </Notice>
+      ) : null}
+      <Button
+        pending={resetState.isLoading}
+        pendingLabel="Sending…"
+        onClick={() => sendReset({ email: user.email })}
+      >
+        Send a password reset link
       </Button>
     </Card>
   )
@@ -188,17 +207,60 @@ const SessionsCard = ({ userId }: { userId: string }) => {
   )
 }
 
-const ActivityCard = ({ userId }: { userId: string }) => {
+const PROVIDER_NAMES: Readonly<Record<string, string>> = { credential: 'Email and password' }
+
+const AccountsCard = ({ overview }: { overview: UserOverview }) => (
+  <Card title="Sign-in accounts" description="The password and every linked provider.">
+    {overview.accounts.length === 0 ? <p>No way to sign in.</p> : null}
+    <ul className="admin-account-list">
+      {overview.accounts.map((account) => (
+        <li key={account.id}>
+          <strong>{PROVIDER_NAMES[account.providerId] ?? account.providerId}</strong>{' '}
+          {account.providerId === 'credential' ? null : <code>{account.accountId}</code>} · linked{' '}
+          {formatTime(account.createdAt)}
+        </li>
+      ))}
+    </ul>
+  </Card>
+)
+
+const OrganizationsCard = ({ overview }: { overview: UserOverview }) => (
+  <Card title="Organizations">
+    {overview.organizations.length === 0 ? <p>Member of no organization.</p> : null}
+    <ul className="admin-account-list">
+      {overview.organizations.map((organization) => (
+        <li key={organization.id}>
+          <strong>{organization.name}</strong> <code>{organization.slug}</code> ·{' '}
+          {organization.role.split(',').join(', ')}
+        </li>
+      ))}
+    </ul>
+  </Card>
+)
+
+/** Organization names the page knows: the person's memberships, and those named in the history. */
+const organizationNames = (overview: UserOverview | undefined, items: readonly ActivityItem[]) => {
+  const names = new Map<string, string>()
+  for (const item of items) {
+    const { organizationId, name } = item.details
+    if (typeof organizationId === 'string' && typeof name === 'string') names.set(organizationId, name)
+  }
+  for (const organization of overview?.organizations ?? []) names.set(organization.id, organization.name)
+  return names
+}
+
+const ActivityCard = ({ userId, overview }: { userId: string; overview: UserOverview | undefined }) => {
   const { data, error } = useUserActivityQuery(userId)
   if (error) return <Notice tone="error">{messageFor(error)}</Notice>
   if (!data) return <Loading label="Loading history…" />
+  const names = organizationNames(overview, data.items)
   return (
     <Card title="History" description="What happened to this account, newest first, from the log.">
       {data.items.length === 0 ? <p>Nothing yet.</p> : null}
       <ol className="admin-activity">
         {data.items.map((item) => (
           <li key={item.id}>
-            <time dateTime={item.at}>{formatTime(item.at)}</time> <code>{item.type}</code>
+            <time dateTime={item.at}>{formatTime(item.at)}</time> {describeForOperator(item, names)}
             {item.details.bySupport ? (
               <>
                 {' '}
@@ -258,10 +320,11 @@ const DangerCard = ({ user }: { user: AdminUser }) => {
   )
 }
 
-/** One user: profile, status, roles, sessions, history, and the operator's actions. */
+/** One user: profile, status, roles, sign-in accounts, organizations, sessions, history, and the operator's actions. */
 export const AdminUserPage = () => {
   const { userId = '' } = useParams()
   const { data: user, error } = useGetUserQuery(userId)
+  const overview = useUserOverviewQuery(userId)
   if (error) return <Notice tone="error">{messageFor(error)}</Notice>
   if (!user) return <Loading label="Loading the user…" cards={3} />
   return (
@@ -290,8 +353,15 @@ export const AdminUserPage = () => {
       </Card>
       <BanCard user={user} />
       <RoleAndPasswordCard key={user.role} user={user} />
+      {overview.error ? <Notice tone="error">{messageFor(overview.error)}</Notice> : null}
+      {overview.data ? (
+        <>
+          <AccountsCard overview={overview.data} />
+          <OrganizationsCard overview={overview.data} />
+        </>
+      ) : null}
       <SessionsCard userId={user.id} />
-      <ActivityCard userId={user.id} />
+      <ActivityCard userId={user.id} overview={overview.data} />
       <DangerCard user={user} />
     </>
   )

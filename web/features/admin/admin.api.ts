@@ -1,7 +1,8 @@
 import { api } from '../../app/api.js'
 import type { Session, User } from '../session/session.api.js'
 
-/// The operator console's calls: better-auth's admin routes, and Tessera's /admin/user-activity.
+/// The operator console's calls: better-auth's admin routes, Tessera's /admin/user-activity and
+/// /admin/user-overview, and the public password reset request sent for the person.
 
 export type AdminUser = User & {
   role: string
@@ -21,6 +22,11 @@ export type ActivityItem = {
   ip: string | null
   userAgent: string | null
   details: Record<string, unknown>
+}
+
+export type UserOverview = {
+  accounts: { id: string; providerId: string; accountId: string; createdAt: string }[]
+  organizations: { id: string; name: string; slug: string; role: string }[]
 }
 
 export type AdminAction = {
@@ -92,6 +98,19 @@ const adminApi = api.injectEndpoints({
       query: (userId) => ({ url: '/admin/user-activity', params: { userId, limit: '50' } }),
       providesTags: ['Activity'],
     }),
+    userOverview: build.query<UserOverview, string>({
+      query: (userId) => ({ url: '/admin/user-overview', params: { userId } }),
+      providesTags: ['User'],
+    }),
+    // The same request as "Forgot your password?": the link goes to the person, never the operator.
+    sendPasswordReset: build.mutation<{ status: boolean; message?: string }, { email: string }>({
+      query: ({ email }) => ({
+        url: '/request-password-reset',
+        method: 'POST',
+        body: { email, redirectTo: '/reset-password' },
+      }),
+      invalidatesTags: ['Activity'],
+    }),
     listUserSessions: build.query<{ sessions: AdminSession[] }, string>({
       query: (userId) => ({ url: '/admin/list-user-sessions', method: 'POST', body: { userId } }),
       providesTags: ['Sessions'],
@@ -144,6 +163,8 @@ export const {
   useAuditQuery,
   useGetUserQuery,
   useUserActivityQuery,
+  useUserOverviewQuery,
+  useSendPasswordResetMutation,
   useListUserSessionsQuery,
   useBanUserMutation,
   useUnbanUserMutation,
