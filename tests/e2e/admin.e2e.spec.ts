@@ -1,7 +1,8 @@
 /// The operator console in a real Chromium against Tessera on PostgreSQL: an operator (made admin
 /// through the server API) finds a person in the user directory by part of their name, opens their
-/// page, bans them with a reason (the person's open session in another browser dies at once, the ban
-/// shows in their history), finds the ban in the service-wide audit, then impersonates another
+/// page (their sign-in accounts and organizations with their role), sends them a password reset
+/// link, bans them with a reason (the person's open session in another browser dies at once, the ban
+/// shows in their history, in words), finds the ban in the service-wide audit, then impersonates another
 /// person (a banner says so) and stops. Every page is checked with axe and pictured at 1280 and
 /// 375 px, light and dark.
 
@@ -119,9 +120,30 @@ describe.skipIf(!hasChromium)('operator console in Chromium', () => {
     await personNav.getByRole('link', { name: 'Organizations' }).waitFor()
     expect(await personNav.getByRole('link', { name: 'Users' }).count()).toBe(0)
 
+    const created = await person.request.post('/api/auth/organization/create', {
+      data: { name: 'Analytical Engines', slug: 'analytical-engines' },
+      headers: { origin: baseUrl },
+    })
+    expect(created.status()).toBe(200)
+
     await operator.getByRole('link', { name: PERSON.name }).click()
     await operator.getByRole('heading', { name: PERSON.name, level: 1 }).waitFor()
+    const accounts = operator.getByRole('region', { name: 'Sign-in accounts' })
+    await expect.poll(() => accounts.textContent()).toContain('Email and password')
+    const organizations = operator.getByRole('region', { name: 'Organizations' })
+    await expect.poll(() => organizations.textContent()).toContain('Analytical Engines')
+    expect(await organizations.textContent()).toContain('owner')
+    // The history in words: her sign-up and sign-in, from this browser.
+    const history = operator.locator('ol.admin-activity')
+    await expect.poll(() => history.textContent()).toContain(`Signed up as ${PERSON.email}`)
+    expect(await history.textContent()).toMatch(/Signed in from (Headless )?Chrome on /)
     await checkPage(operator, 'user')
+
+    // A reset link goes to the person (the public request, answered alike for any address).
+    await operator.getByRole('button', { name: 'Send a password reset link' }).click()
+    await operator.getByText(`A reset link was sent to ${PERSON.email}`).waitFor()
+    // The request is recorded after the answer (its timing tells nothing): the history shows it
+    // with the ban's, below.
     await operator.getByLabel('Reason').fill('Spam in the forums')
     await operator.getByLabel('For how long').selectOption('86400')
     await operator.getByRole('button', { name: `Ban ${PERSON.name}` }).click()
@@ -129,7 +151,11 @@ describe.skipIf(!hasChromium)('operator console in Chromium', () => {
     // The profile's status: its <dt> and <dd> read as one text.
     await expect.poll(() => operator.locator('.admin-profile').textContent()).toContain('StatusBanned')
     // The person's history, from the log, has the ban.
-    await expect.poll(() => operator.locator('ol.admin-activity').textContent()).toContain('user.banned')
+    await expect
+      .poll(() => history.textContent())
+      .toContain('Banned by an operator: reason Spam in the forums')
+    expect(await history.textContent()).toContain('A password reset link was requested')
+    expect(await history.textContent()).not.toContain('user.banned')
     await checkPage(operator, 'user-banned')
 
     // The person's session is gone: the portal sends them to sign in, and signing in is refused.
