@@ -216,8 +216,8 @@ const AccountsCard = ({ overview }: { overview: UserOverview }) => (
       {overview.accounts.map((account) => (
         <li key={account.id}>
           <strong>{PROVIDER_NAMES[account.providerId] ?? account.providerId}</strong>{' '}
-          {account.providerId === 'credential' ? null : <code>{account.accountId}</code>} · linked{' '}
-          {formatTime(account.createdAt)}
+          {account.providerId === 'credential' ? null : <code>{account.accountId}</code>} ·{' '}
+          {account.providerId === 'credential' ? 'since' : 'linked'} {formatTime(account.createdAt)}
         </li>
       ))}
     </ul>
