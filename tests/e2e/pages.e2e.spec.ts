@@ -144,7 +144,7 @@ describe.skipIf(!hasChromium)('every page, checked and pictured', () => {
     await page.goto('/account/activity')
     const activity = page.getByRole('list', { name: 'Account activity' })
     await activity.getByText('You signed out Firefox on macOS in Ōsaka, Japan').waitFor()
-    await activity.getByText('Safari on iOS · Lyon, France · 198.51.100.23').waitFor()
+    await activity.getByText('Safari on iOS, Lyon, France, 198.51.100.23').waitFor()
   })
 
   it('the account pages, one by one, through the navigation', async () => {

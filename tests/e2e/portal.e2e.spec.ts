@@ -321,8 +321,9 @@ describe.skipIf(!hasChromium)('the portal in Chromium', () => {
         await expect.poll(() => entries.first().textContent()).toContain('You signed out Firefox on Android')
         const phoneSignIn = entries.nth(1)
         expect(await phoneSignIn.locator('.activity-what').textContent()).toBe('You signed in')
+        // Drawn with a "·" between the facts; read with a pause.
         expect(await phoneSignIn.locator('.activity-where').textContent()).toBe(
-          'Firefox on Android · 127.0.0.1',
+          'Firefox on Android, 127.0.0.1',
         )
 
         // This device stays signed in.
