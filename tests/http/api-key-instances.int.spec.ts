@@ -3,13 +3,10 @@
 /// give exactly 10 valid answers), and a disable or a deletion made on one instance is refused on
 /// the other at once, even while the projector is stopped (the inline refusal columns).
 
-import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openTesseraDatabase } from '../../app/database.js'
-import { createTessera, type Tessera } from '../../app/server/tessera.js'
-import { loadConfig } from '../../infra/config/config.js'
+import type { Tessera } from '../../app/server/tessera.js'
 import { devicesFor } from '../support/browser.js'
-import { startTessera, type TestTessera } from '../support/tessera.js'
+import { startApiInstance, startTessera, type TestTessera } from '../support/tessera.js'
 
 const SERVER_KEY = 'instances-backend-key-0123456789abcdefghij'
 const env = { AUTH_SECRET: 'api-key-instances-secret-0123456789abcdef', SERVER_KEYS: `backend=${SERVER_KEY}` }
@@ -33,13 +30,7 @@ describe('API keys on two instances of one PostgreSQL', () => {
   let api: Tessera
   beforeAll(async () => {
     main = await startTessera({ kind: 'postgres', env })
-    const { url } = main.database as unknown as { url: string }
-    api = await createTessera({
-      config: loadConfig({ NODE_ENV: 'test', ...env, DATABASE_URL: url }),
-      logger: pino({ level: 'silent' }),
-      role: 'api',
-      database: await openTesseraDatabase({ kind: 'postgres', url }),
-    })
+    api = await startApiInstance(main, env)
   }, 240_000)
   afterAll(async () => {
     await api?.close()

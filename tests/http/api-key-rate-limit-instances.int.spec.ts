@@ -3,13 +3,10 @@
 /// row by one guarded UPDATE, not in any instance's memory, so the instances together allow
 /// `rateLimitMax` verifications per window, not one allowance each.
 
-import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openTesseraDatabase } from '../../app/database.js'
-import { createTessera, type Tessera } from '../../app/server/tessera.js'
-import { loadConfig } from '../../infra/config/config.js'
+import type { Tessera } from '../../app/server/tessera.js'
 import { devicesFor } from '../support/browser.js'
-import { startTessera, type TestTessera } from '../support/tessera.js'
+import { startApiInstance, startTessera, type TestTessera } from '../support/tessera.js'
 
 const SERVER_KEY = 'rate-limit-backend-key-0123456789abcdefghij'
 const env = {
@@ -36,13 +33,7 @@ describe("an API key's rate limit on two instances of one PostgreSQL", () => {
   let api: Tessera
   beforeAll(async () => {
     main = await startTessera({ kind: 'postgres', env })
-    const { url } = main.database as unknown as { url: string }
-    api = await createTessera({
-      config: loadConfig({ NODE_ENV: 'test', ...env, DATABASE_URL: url }),
-      logger: pino({ level: 'silent' }),
-      role: 'api',
-      database: await openTesseraDatabase({ kind: 'postgres', url }),
-    })
+    api = await startApiInstance(main, env)
   }, 240_000)
   afterAll(async () => {
     await api?.close()

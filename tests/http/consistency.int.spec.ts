@@ -4,14 +4,11 @@
 /// shown answer 503 READ_MODELS_BEHIND within one bound per request; /ready and /metrics tell why.
 
 import { randomUUID } from 'node:crypto'
-import pino from 'pino'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openTesseraDatabase } from '../../app/database.js'
-import { createTessera, type Tessera } from '../../app/server/tessera.js'
-import { loadConfig } from '../../infra/config/config.js'
+import type { Tessera } from '../../app/server/tessera.js'
 import { START } from '../../infra/event-store/event-store.js'
 import { devicesFor } from '../support/browser.js'
-import { startTessera, type TestTessera } from '../support/tessera.js'
+import { startApiInstance, startTessera, type TestTessera } from '../support/tessera.js'
 
 const SECRET = 'consistency-test-secret-0123456789abcdef'
 const PASSWORD = 'correct horse battery'
@@ -58,14 +55,7 @@ describe('consistency with a stopped projector, two instances on one PostgreSQL'
   let api: Tessera
   beforeEach(async () => {
     main = await startTessera({ kind: 'postgres', env })
-    const { url } = main.database as unknown as { url: string }
-    const config = loadConfig({ NODE_ENV: 'test', ...env, DATABASE_URL: url })
-    api = await createTessera({
-      config,
-      logger: pino({ level: 'silent' }),
-      role: 'api',
-      database: await openTesseraDatabase({ kind: 'postgres', url }),
-    })
+    api = await startApiInstance(main, env)
   })
   afterEach(async () => {
     await api.close()

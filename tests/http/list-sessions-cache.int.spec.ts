@@ -3,13 +3,10 @@
 /// PostgreSQL (the second a `--role api` process): a session started on either, a revocation made
 /// on either, and, with the caching instance's projector stopped, a sign-out committed elsewhere.
 
-import pino from 'pino'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openTesseraDatabase } from '../../app/database.js'
-import { createTessera, type Tessera } from '../../app/server/tessera.js'
-import { loadConfig } from '../../infra/config/config.js'
+import type { Tessera } from '../../app/server/tessera.js'
 import { cookieJar } from '../support/cookies.js'
-import { startTessera, type TestTessera } from '../support/tessera.js'
+import { startApiInstance, startTessera, type TestTessera } from '../support/tessera.js'
 
 const PASSWORD = 'correct horse battery'
 const env = {
@@ -25,13 +22,7 @@ describe('list-sessions from the cache, two instances on one PostgreSQL', () => 
   let api: Tessera
   beforeEach(async () => {
     main = await startTessera({ kind: 'postgres', env })
-    const { url } = main.database as unknown as { url: string }
-    api = await createTessera({
-      config: loadConfig({ NODE_ENV: 'test', ...env, DATABASE_URL: url }),
-      logger: pino({ level: 'silent' }),
-      role: 'api',
-      database: await openTesseraDatabase({ kind: 'postgres', url }),
-    })
+    api = await startApiInstance(main, env)
   }, 240_000)
   afterEach(async () => {
     await api?.close()

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import pino from 'pino'
+import { openTesseraDatabase } from '../../app/database.js'
 import { createTessera, type Tessera } from '../../app/server/tessera.js'
 import { type Env, loadConfig } from '../../infra/config/config.js'
 import { type DatabaseKind, freshPglite, freshPostgres } from './databases.js'
@@ -23,6 +24,8 @@ export type StartOptions = {
   portalDir?: string
 }
 
+const TEST_SECRET = 'test-secret-that-is-long-enough-0123456789'
+
 export const startTessera = async (options: StartOptions = {}): Promise<TestTessera> => {
   const { kind = 'pglite', env = {}, listen = false } = options
   const database = kind === 'pglite' ? await freshPglite() : await freshPostgres()
@@ -30,10 +33,7 @@ export const startTessera = async (options: StartOptions = {}): Promise<TestTess
   if (options.features) {
     writeFileSync(join(cwd, 'tessera.config.json'), JSON.stringify(options.features))
   }
-  const config = loadConfig(
-    { NODE_ENV: 'test', AUTH_SECRET: 'test-secret-that-is-long-enough-0123456789', ...env },
-    { cwd },
-  )
+  const config = loadConfig({ NODE_ENV: 'test', AUTH_SECRET: TEST_SECRET, ...env }, { cwd })
   const tessera = await createTessera({
     config,
     logger: pino({ level: 'silent' }),
@@ -51,6 +51,22 @@ export const startTessera = async (options: StartOptions = {}): Promise<TestTess
     api: testClient(tessera),
     cleanup: () => tessera.close(),
   }
+}
+
+/**
+ * A second instance beside `main` (started on PostgreSQL), as a scaled deployment runs one: the same
+ * database and test environment, `--role api`, so it never projects and reads what `main`'s
+ * projector writes. The caller closes it.
+ */
+export const startApiInstance = async (main: TestTessera, env: Env = {}): Promise<Tessera> => {
+  const { url } = main.database as unknown as { url?: string }
+  if (!url) throw new Error('a second instance needs the first on PostgreSQL')
+  return createTessera({
+    config: loadConfig({ NODE_ENV: 'test', AUTH_SECRET: TEST_SECRET, ...env, DATABASE_URL: url }),
+    logger: pino({ level: 'silent' }),
+    role: 'api',
+    database: await openTesseraDatabase({ kind: 'postgres', url }),
+  })
 }
 
 type InjectResult = {
