@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Tessera } from '../../app/server/tessera.js'
 import { devicesFor } from '../support/browser.js'
-import { startApiInstance, startTessera, type TestTessera } from '../support/tessera.js'
+import { startApiInstance, startTessera, type TestTessera, testClient } from '../support/tessera.js'
 
 const SERVER_KEY = 'rate-limit-backend-key-0123456789abcdefghij'
 const env = {
@@ -16,17 +16,9 @@ const env = {
 
 type Verify = { valid: boolean; error: { code: string; details?: { tryAgainIn?: number } } | null }
 
-const post = async (tessera: Tessera, path: string, body: object) => {
-  const app = tessera.app
-  if (!app) throw new Error('no app')
-  const response = await app.inject({
-    method: 'POST',
-    url: `/api/auth${path}`,
-    headers: { 'content-type': 'application/json', 'x-tessera-server-key': SERVER_KEY },
-    payload: JSON.stringify(body),
-  })
-  return { status: response.statusCode, json: JSON.parse(response.body) as unknown }
-}
+// As a backend calls the server API: the key's header, no cookie, no Origin.
+const post = (tessera: Tessera, path: string, body: object) =>
+  testClient(tessera).request('POST', path, body, { 'x-tessera-server-key': SERVER_KEY })
 
 describe("an API key's rate limit on two instances of one PostgreSQL", () => {
   let main: TestTessera
