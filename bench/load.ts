@@ -3,6 +3,7 @@
 /// request), every response checked, and latency kept per kind of request.
 
 import autocannon from 'autocannon'
+import type { OpenLoopFacts, OpenLoopSpec } from './open-loop.js'
 
 export type Kind =
   | 'get-session'
@@ -29,13 +30,17 @@ export type Shot = {
   isCorrect(body: string, headers: Record<string, string>): boolean
 }
 
-export type ScenarioSpec = {
+/** Closed loop: each connection sends its next request when the last one is answered. */
+export type ClosedLoopSpec = {
   name: string
   connections: number
   durationSeconds: number
   warmupSeconds: number
   next(): Shot
 }
+
+/** A closed-loop scenario (this module) or an open-loop one (`arrivals`, bench/open-loop.ts). */
+export type ScenarioSpec = ClosedLoopSpec | OpenLoopSpec
 
 export type Timing = Pick<ScenarioSpec, 'durationSeconds' | 'warmupSeconds'>
 
@@ -56,22 +61,48 @@ export type KindStats = {
 
 export type ScenarioResult = {
   name: string
+  /** Closed loop: the connections; open loop: the most requests that were in flight at once. */
   connections: number
   seconds: number
   /** Connection errors and timeouts. */
   errors: number
   byKind: Partial<Record<Kind, KindStats>>
+  /** Open loop only: what was offered, and whether the load generator kept up. */
+  openLoop?: OpenLoopFacts
 }
 
-/** `ms`: autocannon's latency, from the write of the request to the last byte of the answer. */
-type Answer = { kind: Kind; status: number; correct: boolean; sentAt: number; doneAt: number; ms: number }
+/**
+ * `sentAt`: when the request went out (open loop: when it was scheduled to); `ms`: its latency
+ * (autocannon's, from the write of the request to the last byte of the answer; open loop: from
+ * `sentAt`).
+ */
+export type Answer = {
+  kind: Kind
+  status: number
+  correct: boolean
+  sentAt: number
+  doneAt: number
+  ms: number
+}
 
 export type MeasureWindow = { onStart(): void; onEnd(): void }
 
-const REQUEST_TIMEOUT_SECONDS = 30
+export const REQUEST_TIMEOUT_SECONDS = 30
 // Kept running after the window so that requests sent near its end can still be answered.
-const TAIL_SECONDS = 1
+export const TAIL_SECONDS = 1
 const FAILURE_BODY_CHARS = 160
+
+/** What failed first for a kind: the status and the start of the body. */
+export const failureOf = (status: number, body: string) => `${status} ${body.slice(0, FAILURE_BODY_CHARS)}`
+
+/**
+ * The shot's headers, and the page's Origin on a browser's POST: both servers refuse a POST with a
+ * cookie and no Origin (CSRF), and better-auth a sign-in or sign-up without one.
+ */
+export const headersOf = (shot: Shot, origin: string): Record<string, string> => ({
+  ...(shot.method === 'POST' && !shot.fromServer ? { origin } : {}),
+  ...shot.headers,
+})
 
 /**
  * Drives the scenario over one set of connections: warm-up, then the measured window, then a
@@ -82,7 +113,7 @@ const FAILURE_BODY_CHARS = 160
  */
 export const runScenario = async (
   baseUrl: string,
-  spec: ScenarioSpec,
+  spec: ClosedLoopSpec,
   window: MeasureWindow,
 ): Promise<ScenarioResult> => {
   const origin = new URL(baseUrl).origin
@@ -112,18 +143,12 @@ export const runScenario = async (
         setupRequest: (request, context) => {
           const shot = spec.next()
           sent.set(context, { shot, at: performance.now() })
-          const { method, path, headers, body, fromServer } = shot
+          const { method, path, body } = shot
           return {
             ...request,
             method,
             path,
-            // A browser's POST carries its page's Origin: both servers refuse a POST with a cookie
-            // and no Origin (CSRF), and better-auth a sign-in or sign-up without one.
-            headers: {
-              ...request.headers,
-              ...(method === 'POST' && !fromServer ? { origin } : {}),
-              ...headers,
-            },
+            headers: { ...request.headers, ...headersOf(shot, origin) },
             ...(body ? { body } : {}),
           }
         },
@@ -134,8 +159,7 @@ export const runScenario = async (
           if (!request) return
           const { shot, at } = request
           const correct = status >= 200 && status < 300 && shot.isCorrect(body, headers)
-          if (!correct && !failures.has(shot.kind))
-            failures.set(shot.kind, `${status} ${body.slice(0, FAILURE_BODY_CHARS)}`)
+          if (!correct && !failures.has(shot.kind)) failures.set(shot.kind, failureOf(status, body))
           pending = { kind: shot.kind, status, correct, sentAt: at, doneAt: performance.now(), ms: 0 }
         },
       },
@@ -170,13 +194,13 @@ export const runScenario = async (
   return { name: spec.name, connections: spec.connections, seconds: spec.durationSeconds, errors, byKind }
 }
 
-const push = <T>(map: Map<Kind, T[]>, kind: Kind, value: T) => {
+export const push = <T>(map: Map<Kind, T[]>, kind: Kind, value: T) => {
   const list = map.get(kind)
   if (list) list.push(value)
   else map.set(kind, [value])
 }
 
-const kindStats = (
+export const kindStats = (
   samples: number[],
   completed: readonly Answer[],
   seconds: number,
@@ -199,7 +223,7 @@ const kindStats = (
  * Nearest-rank percentile of ascending samples; NaN without samples (answers completed inside the
  * window to requests sent before it), which the report shows as "—" and never counts as fast.
  */
-const percentile = (sorted: Float64Array, p: number): number => {
+export const percentile = (sorted: Float64Array, p: number): number => {
   if (sorted.length === 0) return Number.NaN
   const rank = Math.ceil((p / 100) * sorted.length)
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] ?? 0

@@ -26,6 +26,7 @@ import { type CpuProbe, type CpuUse, measureCpu, waitUntilIdle } from './cpu.js'
 import { type EmbeddedServer, startEmbeddedPostgres } from './embedded-postgres.js'
 import { BOTH, group, nothingToSeed, type ScenarioGroup, TESSERA_ONLY } from './groups.js'
 import { runScenario, type ScenarioSpec } from './load.js'
+import { runOpenLoop } from './open-loop.js'
 import { NO_ORGANIZATIONS, organizationScenarios, seedOrganizations } from './organizations.js'
 import {
   checkTargets,
@@ -193,14 +194,18 @@ const benchScenario = async (
   // Work left from the previous scenario's dropped requests must not eat into this one.
   await waitUntilIdle(server.pid)
   const cpu: { stop?: () => CpuUse; use?: CpuUse } = {}
-  const measured = await runScenario(server.baseUrl, spec, {
+  const window = {
     onStart: () => {
       cpu.stop = measureCpu(probe, cpus().length)
     },
     onEnd: () => {
       cpu.use = cpu.stop?.()
     },
-  })
+  }
+  const measured =
+    'arrivals' in spec
+      ? await runOpenLoop(server.baseUrl, spec, window)
+      : await runScenario(server.baseUrl, spec, window)
   server.assertAlive()
   if (!cpu.use) throw new Error(`${spec.name}: the measured window never ended`)
   return { ...measured, cpu: cpu.use, peakRssBytes: server.peakRss() }
