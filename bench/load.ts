@@ -194,7 +194,7 @@ export const runScenario = async (
   return { name: spec.name, connections: spec.connections, seconds: spec.durationSeconds, errors, byKind }
 }
 
-export const push = <T>(map: Map<Kind, T[]>, kind: Kind, value: T) => {
+const push = <T>(map: Map<Kind, T[]>, kind: Kind, value: T) => {
   const list = map.get(kind)
   if (list) list.push(value)
   else map.set(kind, [value])
