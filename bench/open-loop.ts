@@ -179,9 +179,10 @@ export const runOpenLoop = async (
   spec: OpenLoopSpec,
   window: MeasureWindow,
 ): Promise<ScenarioResult> => {
+  const totalMs = (spec.warmupSeconds + spec.durationSeconds + TAIL_SECONDS) * 1000
   const schedule = arrivalSchedule(
     spec.arrivals.map((stream) => stream.perSecond),
-    spec.warmupSeconds + spec.durationSeconds + TAIL_SECONDS,
+    totalMs / 1000,
     // The same arrivals for every server.
     seededRandom(spec.name),
   )
@@ -232,15 +233,21 @@ export const runOpenLoop = async (
 
   try {
     // One timer at a time, to the next arrival; whatever is due when it fires goes out at once.
-    await new Promise<void>((resolve) => {
+    // After the last one, the tail runs out, so the window's end is always marked.
+    await new Promise<void>((resolve, reject) => {
       let next = 0
       const tick = () => {
-        const elapsed = performance.now() - start
-        for (let arrival = schedule[next]; arrival && arrival.at <= elapsed; arrival = schedule[++next])
-          fire(arrival)
-        const upcoming = schedule[next]
-        if (!upcoming) resolve()
-        else setTimeout(tick, upcoming.at - (performance.now() - start))
+        try {
+          const elapsed = performance.now() - start
+          for (let arrival = schedule[next]; arrival && arrival.at <= elapsed; arrival = schedule[++next])
+            fire(arrival)
+          const upcoming = schedule[next]
+          const now = performance.now() - start
+          if (upcoming) setTimeout(tick, upcoming.at - now)
+          else setTimeout(resolve, totalMs - now)
+        } catch (error) {
+          reject(error)
+        }
       }
       tick()
     })
