@@ -71,6 +71,21 @@ describe('common passwords', () => {
     expect(isCommonPassword('correct horse battery')).toBe(false)
   })
 
+  it('matches whole entries only, the first and the last included', () => {
+    const list = COMMON_PASSWORDS_TEXT.split('\n')
+    const entries = new Set(list)
+    const [first = '', second = ''] = list
+    expect(isCommonPassword(first)).toBe(true)
+    expect(isCommonPassword(list.at(-1) ?? '')).toBe(true)
+    // Parts and extensions of entries are common exactly when they are entries themselves.
+    for (const entry of list.filter((_, index) => index % 97 === 0 || index === list.length - 1))
+      for (const variant of [entry.slice(1), entry.slice(0, -1), `${entry}x`, `x${entry}`])
+        expect(isCommonPassword(variant)).toBe(entries.has(variant))
+    // Two neighbouring entries joined by a line break are not one entry.
+    expect(isCommonPassword(`${first}\n${second}`)).toBe(false)
+    expect(isCommonPassword('')).toBe(false)
+  })
+
   it('is refused only when the policy asks for it, after the length checks', () => {
     const policy = { min: 8, max: 128, rejectCommon: true }
     expect(codeOf(() => assertPasswordPolicy('password1', policy))).toBe('PASSWORD_COMPROMISED')

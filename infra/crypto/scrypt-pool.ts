@@ -70,7 +70,13 @@ const settle = (slot: Slot, outcome: { key?: Uint8Array; error?: string }) => {
 
 const spawn = (): Slot => {
   // No inherited node flags: one such as --input-type=module would make the CommonJS source fail.
-  const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [] })
+  // Small heap limits: a worker holds one job's strings and a 64-byte key (scrypt's own 32 MB is
+  // native memory), and each worker's heap adds to the server's resident memory.
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    execArgv: [],
+    resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 },
+  })
   // Idle workers must not keep a process (a CLI command, a test run) alive.
   worker.unref()
   const slot: Slot = { worker, job: null }

@@ -30,10 +30,7 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => value)
 export const openDatabase = async <Schema>(target: DatabaseTarget): Promise<OpenDatabase<Schema>> => {
   if (target.kind === 'postgres') return openPostgres<Schema>(target.url, target.poolSize ?? 10)
   // PGlite is loaded only when it is used: a PostgreSQL deployment does not carry it in memory.
-  const client =
-    target.kind === 'pglite-client'
-      ? target.client
-      : await (await import('@electric-sql/pglite')).PGlite.create(pgliteOptions(target.dataDir))
+  const client = target.kind === 'pglite-client' ? target.client : await openPglite(target.dataDir)
   const db = new Kysely<Schema>({ dialect: pgliteDialect(client, { closeClient: true }) })
   return { db, kind: 'pglite', close: () => db.destroy() }
 }
@@ -45,8 +42,22 @@ export const openDatabase = async <Schema>(target: DatabaseTarget): Promise<Open
  */
 export const pgliteExtensions = { pg_trgm }
 
-const pgliteOptions = (dataDir: string | null) =>
-  dataDir ? { dataDir, extensions: pgliteExtensions } : { extensions: pgliteExtensions }
+/**
+ * PGlite keeps PostgreSQL's default of 128 MB of shared buffers, inside the process's own memory
+ * (WebAssembly memory never shrinks). An embedded database of one application does not need that
+ * much: its tables stay in the operating system's page cache behind a smaller buffer pool, so
+ * reads that miss the pool cost a system call, not a disk read.
+ */
+const PGLITE_SHARED_BUFFERS = '32MB'
+
+const openPglite = async (dataDir: string | null): Promise<PGliteInterface> => {
+  const { PGlite } = await import('@electric-sql/pglite')
+  return PGlite.create({
+    ...(dataDir ? { dataDir } : {}),
+    extensions: pgliteExtensions,
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+  })
+}
 
 const openPostgres = <Schema>(url: string, poolSize: number): OpenDatabase<Schema> => {
   const pool = new pg.Pool({ connectionString: url, max: poolSize })

@@ -2,7 +2,7 @@
 /// a fresh connection means a server restart between two mails costs nothing.
 
 import { createHash } from 'node:crypto'
-import nodemailer, { type NodemailerError } from 'nodemailer'
+import type { NodemailerError, Transporter } from 'nodemailer'
 import { MailDeliveryError, type MailTransport, type OutgoingMail } from './mail.js'
 
 export type SmtpTransportOptions = {
@@ -14,18 +14,24 @@ export type SmtpTransportOptions = {
 
 export const createSmtpTransport = (options: SmtpTransportOptions): MailTransport => {
   assertSmtpUrl(options.url)
-  const transporter = nodemailer.createTransport({
-    url: options.url,
-    // Bounded waits: the mail reactor retries, it should not hang on a silent server.
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
-  })
+  // nodemailer (some 40 modules) is loaded with the first mail: a server that sends none, or not
+  // yet, does not carry it in memory.
+  let transporter: Promise<Transporter> | undefined
+  const transporterOnce = () =>
+    (transporter ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({
+        url: options.url,
+        // Bounded waits: the mail reactor retries, it should not hang on a silent server.
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 30_000,
+      }),
+    ))
   const messageIdDomain = domainOf(options.from)
   return {
     async send(mail: OutgoingMail) {
       try {
-        await transporter.sendMail({
+        await (await transporterOnce()).sendMail({
           from: options.from,
           to: mail.to,
           subject: mail.subject,
@@ -44,7 +50,7 @@ export const createSmtpTransport = (options: SmtpTransportOptions): MailTranspor
       }
     },
     async close() {
-      transporter.close()
+      if (transporter) (await transporter).close()
     },
   }
 }
