@@ -52,7 +52,7 @@ export type Outcome = {
   timedOut?: true
 }
 
-// Enough that the client never queues at these rates: 200/s waiting 1 s each is 200 in flight.
+// Enough that the client never queues at these rates: 150/s waiting 1 s each is 150 in flight.
 const MAX_CONNECTIONS = 256
 const TIMEOUT_MS = REQUEST_TIMEOUT_SECONDS * 1000
 
