@@ -118,18 +118,27 @@ export const createProjector = (options: ProjectorOptions): Projector => {
     return at === -1 ? batch : batch.slice(0, Math.max(1, at))
   }
 
-  /** Applies one batch; returns false when there was nothing to apply. */
+  /**
+   * Applies one batch; returns whether the log may hold more right now. A full read may be followed
+   * by more; a short one that was applied as read reached the end of what was readable, and a commit
+   * after that read wakes the projector again (`pump`'s `again`), so reading once more would
+   * only cost every command two more queries.
+   */
   const applyBatch = async (): Promise<boolean> => {
     skipped ??= await readSkippedEventIds(db, group)
     const skip = skipped
-    const batch = withoutSuspect(await store.readAll(checkpoint, batchSize))
+    const read = await store.readAll(checkpoint, batchSize)
+    const batch = withoutSuspect(read)
     const last = batch.at(-1)
     if (!last) return rewoundUnderUs()
     const expected = checkpoint
     const movedTo = await applyBatchInTransaction(db, { group, projections, events: batch, expected, skip })
-    if (movedTo) adopt(movedTo, expected, batch)
-    else advanceTo(last.position, batch)
-    return true
+    if (movedTo) {
+      adopt(movedTo, expected, batch)
+      return true
+    }
+    advanceTo(last.position, batch)
+    return read.length === batchSize || batch.length < read.length
   }
 
   const catchUpOnce = async () => {
