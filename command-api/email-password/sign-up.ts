@@ -80,7 +80,7 @@ export const signUp = async (
         ...(input.displayUsername !== undefined ? { displayUsername: input.displayUsername } : {}),
         usernameLimits: limits,
       },
-      { metadata: metadataFor(origin, { type: 'anonymous' }, clock()), claims: userClaims },
+      { metadata: metadataFor(origin, { type: 'anonymous' }, clock()), claims: userClaims, newStream: true },
     )
     // The admin options' default role for a new account.
     await grantAdminIfListed(ctx, origin, userId, registered.events)
@@ -93,5 +93,8 @@ export const signUp = async (
 
   const signsIn = config.emailAndPassword.autoSignIn && !config.emailAndPassword.requireEmailVerification
   if (!signsIn) return { session: null, user }
-  return { session: await startSession(ctx, origin, { userId, rememberMe: input.rememberMe }), user }
+  return {
+    session: await startSession(ctx, origin, { userId, justRead: user, rememberMe: input.rememberMe }),
+    user,
+  }
 }

@@ -5,6 +5,7 @@
 import { sessionDecider, sessionStream } from '../../domain/session/session.js'
 import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
 import { newId, sessionToken, sha256Hex } from '../../infra/crypto/tokens.js'
+import type { UserRow } from '../../projections/users/users.table.js'
 import type { CommandContext } from '../context.js'
 import { refuseBannedUser } from '../shared/refuse-banned.js'
 
@@ -19,6 +20,8 @@ export type StartedSession = { token: string; sessionId: string; rememberMe: boo
  */
 export type StartSessionInput = {
   userId: string
+  /** The user's row as the caller read it a moment ago (sign-up): its ban is checked without reading it again. */
+  justRead?: UserRow
   rememberMe: boolean
   impersonatedBy?: string
   lifetimeSeconds?: number
@@ -27,10 +30,10 @@ export type StartSessionInput = {
 export const startSession = async (
   ctx: CommandContext,
   origin: RequestOrigin,
-  { userId, rememberMe, impersonatedBy, lifetimeSeconds }: StartSessionInput,
+  { userId, justRead, rememberMe, impersonatedBy, lifetimeSeconds }: StartSessionInput,
 ): Promise<StartedSession> => {
   const { handle, config } = ctx
-  await refuseBannedUser(ctx, origin, userId)
+  await refuseBannedUser(ctx, origin, userId, justRead)
   const now = ctx.clock()
   const token = sessionToken()
   const sessionId = newId()
@@ -50,7 +53,10 @@ export const startSession = async (
       rememberMe,
       ...(impersonatedBy !== undefined ? { impersonatedBy } : {}),
     },
-    { metadata: metadataFor(origin, { type: 'user', userId: impersonatedBy ?? userId }, now) },
+    {
+      metadata: metadataFor(origin, { type: 'user', userId: impersonatedBy ?? userId }, now),
+      newStream: true,
+    },
   )
   return { token, sessionId, rememberMe }
 }

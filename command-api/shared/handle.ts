@@ -25,6 +25,12 @@ export type HandleOptions<Event extends KnownEvent> = {
   metadata: EventMetadata
   /** Unique claims the new events take or release. */
   claims?: (events: readonly Event[]) => readonly UniqueClaim[]
+  /**
+   * The stream's id was just made by the caller (a fresh random id), so it holds no events yet:
+   * the first attempt decides on the empty history without reading it. Were it wrong, the append
+   * expecting no stream would fail and the next attempt reads the stream as usual.
+   */
+  newStream?: boolean
 }
 
 export type HandleResult<Event, State> = { events: Event[]; state: State }
@@ -58,10 +64,10 @@ export const createHandle = ({
     decider: Decider<Command, Event, State>,
     stream: string,
     command: Command,
-    { metadata, claims }: HandleOptions<Event>,
+    { metadata, claims, newStream = false }: HandleOptions<Event>,
   ): Promise<HandleResult<Event, State>> {
     for (let attempt = 1; ; attempt++) {
-      const history = await store.readStream(stream)
+      const history = newStream && attempt === 1 ? [] : await store.readStream(stream)
       // The stream holds only this aggregate's events: they were written through this decider.
       const state = fold(decider, history as unknown as Event[])
       const events = decider.decide(command, state)

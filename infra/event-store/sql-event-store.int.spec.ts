@@ -18,15 +18,12 @@ const holdOpenAppend =
       await client.query('begin')
       await client.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [stream])
       const { rows } = await client.query<{ version: number }>(
-        'select version from tessera_streams where stream_id = $1',
+        `insert into tessera_streams (stream_id, version) values ($1, 1)
+         on conflict (stream_id) do update set version = tessera_streams.version + 1
+         returning version, pg_notify('tessera_events', '')::text as notified`,
         [stream],
       )
-      const version = (rows[0]?.version ?? 0) + 1
-      await client.query(
-        `insert into tessera_streams (stream_id, version) values ($1, $2)
-         on conflict (stream_id) do update set version = excluded.version`,
-        [stream, version],
-      )
+      const version = rows[0]?.version ?? 1
       await client.query(
         `insert into tessera_events (event_id, stream_id, stream_version, type, data, metadata)
          values ($1, $2, $3, $4, $5::jsonb, $6::jsonb)`,

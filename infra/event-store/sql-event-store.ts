@@ -150,21 +150,24 @@ const append = async (
   { expectedVersion, uniqueClaims = [] }: AppendOptions,
 ): Promise<AppendResult> => {
   await sql`select pg_advisory_xact_lock(hashtextextended(${stream}, 0))`.execute(trx)
+  // Under the lock nobody else moves this stream: one statement moves its version and tells what it
+  // was (a stream exists only with events, so 0 means none). A version that is not the expected one
+  // throws, and the rollback undoes the move. The notification is sent at commit, to the listeners
+  // of other processes.
   const { rows } = await sql<{ version: number }>`
-    select version from tessera_streams where stream_id = ${stream}`.execute(trx)
-  const current = rows[0]?.version
+    insert into tessera_streams (stream_id, version) values (${stream}, ${events.length})
+    on conflict (stream_id) do update set version = tessera_streams.version + ${events.length}
+    returning version, pg_notify(${NOTIFY_CHANNEL}, '')::text as notified`.execute(trx)
+  const nextVersion = rows[0]?.version
+  if (nextVersion === undefined) throw new Error(`the version of stream ${stream} was not returned`)
+  const base = nextVersion - events.length
+  const current = base === 0 ? undefined : base
   if (
     expectedVersion === 'no_stream'
       ? current !== undefined
       : expectedVersion !== 'any' && expectedVersion !== current
   )
     throw new ConcurrencyError(stream, expectedVersion, current ?? 'no_stream')
-
-  const base = current ?? 0
-  const nextVersion = base + events.length
-  await sql`
-    insert into tessera_streams (stream_id, version) values (${stream}, ${nextVersion})
-    on conflict (stream_id) do update set version = excluded.version`.execute(trx)
 
   for (const claim of uniqueClaims) await applyClaim(trx, claim)
 
@@ -177,7 +180,6 @@ const append = async (
       returning seq::text as seq, tx_id::text as tx_id`.execute(trx)
     last = inserted.rows[0]
   }
-  await sql`select pg_notify(${NOTIFY_CHANNEL}, '')`.execute(trx)
   if (!last) throw new Error('no event was inserted')
   return { nextVersion, position: { tx: BigInt(last.tx_id), seq: BigInt(last.seq) } }
 }

@@ -21,10 +21,14 @@ const setPassword = async (
     .where('provider_id', '=', CREDENTIAL_PROVIDER)
     .executeTakeFirst()
   if (updated.numUpdatedRows > 0n) return
-  await trx
+  await insertCredential(trx, userId, passwordHash, at, newAccountId)
+}
+
+const insertCredential = (trx: Trx, userId: string, passwordHash: string, at: Date, accountId: string) =>
+  trx
     .insertInto('accounts')
     .values({
-      id: newAccountId,
+      id: accountId,
       user_id: userId,
       provider_id: CREDENTIAL_PROVIDER,
       account_id: userId,
@@ -33,7 +37,6 @@ const setPassword = async (
       updated_at: at,
     })
     .execute()
-}
 
 const touchUser = (trx: Trx, userId: string, changes: object, at: Date) =>
   trx
@@ -74,7 +77,8 @@ export const usersProjection: Projection = {
             updated_at: at,
           })
           .execute()
-        if (credential) await setPassword(trx, userId, credential.passwordHash, at, credential.accountId)
+        // The user is new, so is the credential account: no update to try first.
+        if (credential) await insertCredential(trx, userId, credential.passwordHash, at, credential.accountId)
         return
       }
       case 'user.email-verified':

@@ -102,6 +102,15 @@ describeEachDatabase('keyring', (fresh) => {
     await expect(createKeyring(database.db, SECRET).existingKey('b')).rejects.toThrow(DataKeyUnavailableError)
   })
 
+  it('keyFor of an existing key in another process returns it, re-wrapped after a rotation', async () => {
+    const key = await createKeyring(database.db, SECRET).keyFor('u1')
+    expect(await createKeyring(database.db, SECRET).keyFor('u1')).toEqual(key)
+    const rotated = createKeyring(database.db, [`${SECRET}-new`, SECRET])
+    expect(await rotated.keyFor('u1')).toEqual(key)
+    expect(await createKeyring(database.db, `${SECRET}-new`).keyFor('u1')).toEqual(key)
+    expect(await storedRows()).toHaveLength(1)
+  })
+
   it('reports the keys no accepted secret opens instead of failing the pass', async () => {
     await createKeyring(database.db, 'a-secret-that-was-lost-0123456789abcdef').keyFor('lost')
     await createKeyring(database.db, SECRET).keyFor('kept')

@@ -197,15 +197,32 @@ export const createKeyring = (
     async keyFor(subject) {
       const known = cached(subject)
       if (known) return known
-      // Two writers may create the first key at once: one insert wins, the other reads the winner.
-      // An erased subject's tombstone is a row too, so no fresh key ever replaces a destroyed one.
+      // One statement whether the key exists or not: the insert of a fresh key does nothing when
+      // the subject has a row, and the select then returns that row, seen in the statement's
+      // snapshot. An erased subject's tombstone is a row too (without a key), so no fresh key
+      // ever replaces a destroyed one. Only a first key created by a concurrent writer after the
+      // snapshot returns no row: then it is read again.
       const fresh = generateDataKey()
-      const { rows } = await sql<KeyRow>`
-        insert into tessera_data_keys (subject, wrapped_key, wrapped_by)
-        values (${subject}, ${wrap(subject, fresh)}, ${currentId})
-        on conflict (subject) do nothing
-        returning subject, wrapped_key, wrapped_by`.execute(db)
-      if (rows.length > 0) return remember(subject, fresh)
+      const before = erasures
+      const { rows } = await sql<KeyRow & { created: boolean }>`
+        with created as (
+          insert into tessera_data_keys (subject, wrapped_key, wrapped_by)
+          values (${subject}, ${wrap(subject, fresh)}, ${currentId})
+          on conflict (subject) do nothing
+          returning subject, wrapped_key, wrapped_by)
+        select subject, wrapped_key, wrapped_by, true as created from created
+        union all
+        select subject, wrapped_key, wrapped_by, false as created from tessera_data_keys
+        where subject = ${subject} and not exists (select from created)`.execute(db)
+      const row = rows[0]
+      if (row?.created) return remember(subject, fresh)
+      if (row && row.wrapped_key === null) throw new SubjectErasedError(subject)
+      if (row?.wrapped_key) {
+        const readable = { ...row, wrapped_key: row.wrapped_key }
+        const { key, stale } = open(readable)
+        if (stale) await rewrap(readable, key)
+        return before === erasures ? remember(subject, key) : key
+      }
       const key = (await existingKeys([subject])).get(subject)
       if (!key) throw new SubjectErasedError(subject)
       return key
