@@ -41,7 +41,5 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/auth/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # The compiled CLI directly: bin/tessera.js would try to rebuild, and the compilers are not here.
-# The node flags are those of `npm start` (see the README's "Memory"): a young generation of 2 MB
-# per semi-space instead of 16 keeps the resident memory some 50 MB lower under load.
-ENTRYPOINT ["node", "--max-semi-space-size=2", "dist/app/cli/main.js"]
+ENTRYPOINT ["node", "dist/app/cli/main.js"]
 CMD ["serve"]

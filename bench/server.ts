@@ -12,10 +12,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { BENCH_SERVER_KEY } from './api-keys.js'
-import { isRecord, parse } from './shots.js'
 
 const MAIN = fileURLToPath(new URL('../app/cli/main.js', import.meta.url))
-const PACKAGE_JSON = fileURLToPath(new URL('../../package.json', import.meta.url))
 const START_TIMEOUT_MS = 120_000
 const STOP_TIMEOUT_MS = 15_000
 const RSS_SAMPLE_MS = 250
@@ -24,25 +22,8 @@ const LOG_LINES_KEPT = 40
 export type ServerOptions = {
   /** PostgreSQL URL; PGlite in a fresh temporary directory when absent. */
   databaseUrl?: string
-  /**
-   * Extra node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, after those it
-   * is deployed with.
-   */
+  /** Extra node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
   nodeArgs: readonly string[]
-}
-
-/**
- * The node flags Tessera is deployed with: those of `npm start` (package.json), which the
- * Dockerfile's ENTRYPOINT repeats (tests/packaging checks that they agree).
- */
-export const deployedNodeFlags = (): string[] => {
-  const packageJson = parse(readFileSync(PACKAGE_JSON, 'utf8'))
-  const start = isRecord(packageJson) && isRecord(packageJson.scripts) ? packageJson.scripts.start : undefined
-  const words = typeof start === 'string' ? start.split(/\s+/) : []
-  const script = words.indexOf('bin/tessera.js')
-  if (words[0] !== 'node' || script === -1)
-    throw new Error(`package.json's start script is not "node … bin/tessera.js …"`)
-  return words.slice(1, script)
 }
 
 export type RunningServer = {
@@ -65,7 +46,7 @@ export type ServerProgram = {
   nodeArgs: readonly string[]
 }
 
-/** Tessera: `node <deployed flags> dist/app/cli/main.js serve` in a fresh directory, as deployed. */
+/** Tessera: `node dist/app/cli/main.js serve` in a fresh directory, as deployed. */
 export const startServer = async (options: ServerOptions): Promise<RunningServer> => {
   // The working directory is a fresh one too, so no `.env` or `tessera.config.json` leaks in.
   const workDir = await mkdtemp(join(tmpdir(), 'tessera-bench-'))
@@ -79,7 +60,7 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
     workDir,
     port,
     env: serverEnv(port, workDir, options.databaseUrl),
-    nodeArgs: [...deployedNodeFlags(), ...options.nodeArgs],
+    nodeArgs: options.nodeArgs,
   })
 }
 

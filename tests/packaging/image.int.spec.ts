@@ -86,16 +86,6 @@ describe('the Dockerfile, .dockerignore and compose file', () => {
     expect(envOf(runtime).NODE_ENV).toBe('production')
   })
 
-  it('runs node with the flags of npm start', () => {
-    const entrypoint = execForm(all(runtime, 'ENTRYPOINT')[0] ?? '[]')
-    const scripts: unknown = JSON.parse(read('package.json')).scripts
-    const start = typeof scripts === 'object' && scripts !== null && 'start' in scripts ? scripts.start : ''
-    const words = String(start).split(/\s+/)
-    const startFlags = words.slice(1, words.indexOf('bin/tessera.js'))
-    expect(startFlags.length).toBeGreaterThan(0)
-    expect(entrypoint.slice(0, entrypoint.indexOf('dist/app/cli/main.js'))).toEqual(['node', ...startFlags])
-  })
-
   it('checks health on the readiness endpoint', () => {
     const [healthcheck] = all(runtime, 'HEALTHCHECK')
     expect(healthcheck).toMatch(/CMD \[/)
