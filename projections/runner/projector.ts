@@ -307,7 +307,10 @@ export const createProjector = (options: ProjectorOptions): Projector => {
         )
         events.on('advanced', check)
         events.on('halted', giveUp)
-        if (mode === 'apply') wake()
+        // A run already going reads what the waiter's commit wrote: the commit woke it (so it
+        // started after the commit, or will go round once more). Waking it again would only cost
+        // one more read of the log and of the checkpoint.
+        if (mode === 'apply' && !running) wake()
       })
     },
 
