@@ -172,7 +172,7 @@ describe.skipIf(!hasChromium)('operator console in Chromium', () => {
   it('the ban is in the audit, by the operator, filtered by action', async () => {
     await operator.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Audit' }).click()
     await operator.getByRole('heading', { name: 'Audit', level: 1 }).waitFor()
-    await operator.getByLabel('Action').selectOption('user.banned')
+    await operator.getByLabel('Action', { exact: true }).selectOption('user.banned')
     const entries = operator.locator('ol.admin-activity > li')
     await expect.poll(() => entries.count()).toBe(1)
     const entry = (await entries.first().textContent()) ?? ''
