@@ -52,6 +52,14 @@ const ActivityItemSchema = Type.Object({
 })
 
 /** better-auth omits limit and offset when they were not asked for (or were 0). */
+/** The answers of a read about one user by id (get-user, user-overview). */
+const ONE_USER_ERRORS = errorResponses(
+  ...ANY_ROUTE_ERRORS,
+  'UNAUTHORIZED',
+  'YOU_ARE_NOT_ALLOWED_TO_GET_USER',
+  'USER_NOT_FOUND',
+)
+
 const positive = (value: string | undefined): number | undefined => {
   const n = value === undefined ? 0 : Number(value)
   return n > 0 ? n : undefined
@@ -108,12 +116,7 @@ export const adminQueryRoutes =
           tags: ['Admin'],
           querystring: Type.Object({ id: Type.String({ maxLength: 256 }) }, { additionalProperties: false }),
           response: {
-            ...errorResponses(
-              ...ANY_ROUTE_ERRORS,
-              'UNAUTHORIZED',
-              'YOU_ARE_NOT_ALLOWED_TO_GET_USER',
-              'USER_NOT_FOUND',
-            ),
+            ...ONE_USER_ERRORS,
             200: UserSchema,
           },
         },
@@ -185,12 +188,7 @@ export const adminQueryRoutes =
             { additionalProperties: false },
           ),
           response: {
-            ...errorResponses(
-              ...ANY_ROUTE_ERRORS,
-              'UNAUTHORIZED',
-              'YOU_ARE_NOT_ALLOWED_TO_GET_USER',
-              'USER_NOT_FOUND',
-            ),
+            ...ONE_USER_ERRORS,
             200: Type.Object({
               accounts: Type.Array(
                 Type.Object({
