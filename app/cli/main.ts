@@ -27,6 +27,7 @@ import {
 } from '../database.js'
 import { createTessera, databaseTargetOf, openEventStore, type Role } from '../server/tessera.js'
 import { exportCommand, importCommand } from './archive-commands.js'
+import { limitHeapGrowth } from './heap-growth.js'
 import { organizationCommand } from './organization-command.js'
 import { rotateSecretCommand } from './rotate-secret-command.js'
 
@@ -61,6 +62,7 @@ const parseRole = (args: readonly string[]): Role => {
 }
 
 const serve = async (args: readonly string[]) => {
+  limitHeapGrowth()
   const config = loadConfig()
   const logger = pino({ level: config.logLevel })
   for (const warning of config.warnings) logger.warn(warning)

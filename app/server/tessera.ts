@@ -113,6 +113,7 @@ export const openEventStore = async (
   const sqlStore = createSqlEventStore(database.db, {
     ...(database.listenForeignCommits ? { listenForeignCommits: database.listenForeignCommits } : {}),
     inline,
+    singleBackend: database.kind === 'pglite',
   })
   return { store: withPersonalDataEncryption(sqlStore, keyring), keyring, checkReachable: async () => {} }
 }
@@ -140,6 +141,7 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
     mode: projects ? 'apply' : 'follow',
     maxAttempts: config.consistency.projectorMaxAttempts,
     logger,
+    singleBackend: database.kind === 'pglite',
   })
   // The cache is exact only where this process applies the events that evict from it.
   const cache = projects ? createSessionCache() : null

@@ -7,7 +7,7 @@ import { AUTH_ERRORS } from '../../domain/errors.js'
 import { DomainError } from '../../domain/shared/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { banStanding } from '../../domain/user/ban.js'
-import { findUserById } from '../../projections/users/users.repository.js'
+import { findBanOf } from '../../projections/users/users.repository.js'
 import type { UserRow } from '../../projections/users/users.table.js'
 import type { CommandContext } from '../context.js'
 import { runUserCommand } from './run-user-command.js'
@@ -23,7 +23,7 @@ export const refuseBannedUser = async (
   userId: string,
   justRead?: UserRow,
 ): Promise<void> => {
-  const user = justRead ?? (await findUserById(ctx.db, userId))
+  const user = justRead ?? (await findBanOf(ctx.db, userId))
   if (!user) return
   const now = ctx.clock()
   const standing = banStanding({ banned: user.banned, banExpires: user.ban_expires }, now)

@@ -15,17 +15,35 @@ import {
   PostgresQueryCompiler,
   type QueryResult,
 } from 'kysely'
+import { type PGliteStatements, preparedStatements } from './pglite-statements.js'
 
 class PGliteConnection implements DatabaseConnection {
+  /** Set by the driver's `init`; until then (and for a client that is not PGlite itself) `query`. */
+  statements: PGliteStatements | null = null
+  /** Between this driver's `begin` and its `commit` or `rollback`. */
+  private inTransaction = false
+
   constructor(private readonly client: PGliteInterface) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.client.query<R>(query.sql, [...query.parameters])
+    const result = this.statements
+      ? await this.statements.query<R>(query.sql, query.parameters, this.inTransaction)
+      : await this.client.query<R>(query.sql, [...query.parameters])
     const affected = result.affectedRows
     return {
       rows: result.rows,
       ...(affected !== undefined && result.fields.length === 0 ? { numAffectedRows: BigInt(affected) } : {}),
     }
+  }
+
+  /**
+   * A statement without parameters in PostgreSQL's simple protocol: one message where `query`
+   * sends five (parse, describe, bind, describe, execute), for the two statements every
+   * transaction has.
+   */
+  async executeSimple(statement: 'begin' | 'commit' | 'rollback'): Promise<void> {
+    this.inTransaction = statement === 'begin'
+    await this.client.exec(statement)
   }
 
   // biome-ignore lint/correctness/useYield: PGlite cannot stream; the method exists to satisfy the interface
@@ -46,7 +64,16 @@ class PGliteDriver implements Driver {
     this.connection = new PGliteConnection(client)
   }
 
-  async init(): Promise<void> {}
+  async init(): Promise<void> {
+    // Loaded here, not at the top: a PostgreSQL deployment never loads PGlite (database.ts).
+    const { protocol, parse } = await import('@electric-sql/pglite')
+    // `query` waits for a PGlite made with `new PGlite()` to be ready; the protocol calls do not.
+    await this.client.waitReady
+    this.connection.statements = preparedStatements(this.client, {
+      serialize: protocol.serialize,
+      parseResults: parse.parseResults,
+    })
+  }
 
   async acquireConnection(): Promise<DatabaseConnection> {
     const previous = this.tail
@@ -60,15 +87,15 @@ class PGliteDriver implements Driver {
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery({ sql: 'begin', parameters: [] } as unknown as CompiledQuery)
+    await (connection as PGliteConnection).executeSimple('begin')
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery({ sql: 'commit', parameters: [] } as unknown as CompiledQuery)
+    await (connection as PGliteConnection).executeSimple('commit')
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery({ sql: 'rollback', parameters: [] } as unknown as CompiledQuery)
+    await (connection as PGliteConnection).executeSimple('rollback')
   }
 
   async releaseConnection(): Promise<void> {

@@ -45,7 +45,8 @@ const holdOpenAppend =
 
 describeEventStoreContract('SQL on PGlite', async () => {
   const db = await freshPglite()
-  return { db, store: createSqlEventStore(db.db) }
+  // As the server opens it: one backend, so no stream lock.
+  return { db, store: createSqlEventStore(db.db, { singleBackend: true }) }
 })
 
 describeEventStoreContract('SQL on PostgreSQL', async () => {

@@ -1,7 +1,7 @@
 /// The event store on PostgreSQL or PGlite: the same SQL on both.
 ///
 /// Appends to one stream are serialised by a transaction-scoped advisory lock taken before any
-/// write, so inside a stream transaction ids grow with versions. The global order is
+/// write (on PGlite, by its one connection), so inside a stream transaction ids grow with versions. The global order is
 /// (transaction id, sequence); `readAll` returns only events of transactions older than every
 /// transaction still running, so a reader never passes an event that has yet to commit.
 
@@ -63,6 +63,12 @@ export type SqlEventStoreOptions = {
   /** Subscribes to commits made by other processes (PostgreSQL LISTEN); absent for PGlite. */
   listenForeignCommits?: (onCommit: () => void) => Promise<() => Promise<void>>
   inline?: InlineProjection
+  /**
+   * The database is one backend that lends its one connection to one transaction at a time
+   * (PGlite): appends never overlap, and the stream lock, which a backend never waits on itself,
+   * is skipped.
+   */
+  singleBackend?: boolean
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the store reads and writes its own tables only
@@ -78,7 +84,7 @@ export const createSqlEventStore = (db: Db, options: SqlEventStoreOptions = {}):
     async appendToStream(stream, events, appendOptions): Promise<AppendResult> {
       if (events.length === 0) throw new Error('appendToStream needs at least one event')
       const result = await db.transaction().execute(async (trx) => {
-        const appended = await append(trx, stream, events, appendOptions)
+        const appended = await append(trx, stream, events, appendOptions, options.singleBackend === true)
         await options.inline?.(trx, events)
         return appended
       })
@@ -148,8 +154,9 @@ const append = async (
   stream: string,
   events: readonly EventToAppend[],
   { expectedVersion, uniqueClaims = [] }: AppendOptions,
+  singleBackend: boolean,
 ): Promise<AppendResult> => {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${stream}, 0))`.execute(trx)
+  if (!singleBackend) await sql`select pg_advisory_xact_lock(hashtextextended(${stream}, 0))`.execute(trx)
   // Under the lock nobody else moves this stream: one statement moves its version and tells what it
   // was (a stream exists only with events, so 0 means none). A version that is not the expected one
   // throws, and the rollback undoes the move. The notification is sent at commit, to the listeners

@@ -2,8 +2,9 @@
 /// history goes with them.
 
 import { sql } from 'kysely'
+import type { RecordedEvent } from '../../infra/event-store/event-store.js'
 import type { Projection } from '../projection.js'
-import { activityChangeOf } from './activity-entry.js'
+import { type ActivityEntry, activityChangeOf } from './activity-entry.js'
 
 type Trx = Parameters<Projection['apply']>[0]
 
@@ -12,6 +13,24 @@ type Trx = Parameters<Projection['apply']>[0]
 // as is everything of an erased user on replay: a deleted user leaves no history behind.
 const userExists = async (trx: Trx, userId: string): Promise<boolean> =>
   (await trx.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst()) !== undefined
+
+/**
+ * Inserts the entry only if its user still has a row: the check and the write in one statement,
+ * since nearly every event (each sign-in among them) writes one entry.
+ */
+const insertIfUserExists = async (
+  trx: Trx,
+  entry: ActivityEntry,
+  details: object,
+  recorded: RecordedEvent,
+) => {
+  await sql`
+    insert into activity (id, user_id, type, at, ip, user_agent, details, position_tx, position_seq)
+    select ${entry.id}::text, users.id, ${entry.type}::text, ${entry.at}::timestamptz, ${entry.ip}::text,
+           ${entry.userAgent}::text, ${JSON.stringify(details)}::jsonb,
+           ${recorded.position.tx.toString()}::int8, ${recorded.position.seq.toString()}::int8
+    from users where users.id = ${entry.userId}`.execute(trx)
+}
 
 /**
  * The device of a session (and where it was, when known) as its own sign-in entry recorded it. Looked up here, in the batch's
@@ -42,23 +61,13 @@ export const activityProjection: Projection = {
       return
     }
     const { entry, deviceOfSession } = change
+    if (!deviceOfSession) {
+      await insertIfUserExists(trx, entry, entry.details, recorded)
+      return
+    }
+    // A revocation looks up its session's device first, which is only worth doing for a user that is still there.
     if (!(await userExists(trx, entry.userId))) return
-    const details = deviceOfSession
-      ? { ...entry.details, ...(await deviceOf(trx, entry.userId, deviceOfSession)) }
-      : entry.details
-    await trx
-      .insertInto('activity')
-      .values({
-        id: entry.id,
-        user_id: entry.userId,
-        type: entry.type,
-        at: entry.at,
-        ip: entry.ip,
-        user_agent: entry.userAgent,
-        details: JSON.stringify(details),
-        position_tx: recorded.position.tx.toString(),
-        position_seq: recorded.position.seq.toString(),
-      })
-      .execute()
+    const device = await deviceOf(trx, entry.userId, deviceOfSession)
+    await insertIfUserExists(trx, entry, { ...entry.details, ...device }, recorded)
   },
 }

@@ -39,6 +39,8 @@ export type Batch = {
   expected: GlobalPosition
   /** Events an operator skipped: the checkpoint passes them untouched. */
   skip: ReadonlySet<string>
+  /** The database is one backend (PGlite): no other writer to lock out (ProjectorOptions). */
+  singleBackend: boolean
 }
 
 /**
@@ -48,18 +50,14 @@ export type Batch = {
  */
 export const applyBatchInTransaction = (
   db: ProjectorOptions['db'],
-  { group, projections, events, expected, skip }: Batch,
+  { group, projections, events, expected, skip, singleBackend }: Batch,
 ): Promise<GlobalPosition | null> => {
   const last = events.at(-1)
   if (!last) throw new Error('an empty batch')
   return db.transaction().execute(async (trx) => {
-    await lockGroup(trx, group)
-    const row = await trx
-      .selectFrom('tessera_checkpoints')
-      .selectAll()
-      .where('name', '=', group)
-      .forUpdate()
-      .executeTakeFirst()
+    if (!singleBackend) await lockGroup(trx, group)
+    const checkpoint = trx.selectFrom('tessera_checkpoints').selectAll().where('name', '=', group)
+    const row = await (singleBackend ? checkpoint : checkpoint.forUpdate()).executeTakeFirst()
     const stored = row ? { tx: BigInt(row.tx), seq: BigInt(row.seq) } : START
     // Another projector process got here first: take its checkpoint and read again.
     if (comparePositions(stored, expected) !== 0) return stored

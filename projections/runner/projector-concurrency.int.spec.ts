@@ -43,6 +43,7 @@ const twoProcesses = async (kind: DatabaseKind): Promise<[Process, Process]> => 
     database,
     store: createSqlEventStore(database.db, {
       ...(database.listenForeignCommits ? { listenForeignCommits: database.listenForeignCommits } : {}),
+      singleBackend: database.kind === 'pglite',
     }),
   })
   if (kind === 'pglite') {
@@ -62,7 +63,13 @@ for (const kind of databaseKinds) {
       projections: readonly Projection[],
       options: { batchSize?: number } = {},
     ) => {
-      const created = createProjector({ db: at.database.db, store: at.store, projections, ...options })
+      const created = createProjector({
+        db: at.database.db,
+        store: at.store,
+        projections,
+        singleBackend: kind === 'pglite',
+        ...options,
+      })
       projectors.push(created)
       return created
     }

@@ -43,7 +43,7 @@ describeEachDatabase('projector and a poison event', (fresh) => {
 
   beforeEach(async () => {
     database = await fresh()
-    store = createSqlEventStore(database.db)
+    store = createSqlEventStore(database.db, { singleBackend: database.kind === 'pglite' })
     await createApplicationsTable(database.db)
     errors.length = 0
     attempts = 0
@@ -56,6 +56,7 @@ describeEachDatabase('projector and a poison event', (fresh) => {
       retryBaseMs: 100,
       pollIntervalMs: 50,
       logger,
+      singleBackend: database.kind === 'pglite',
     })
   })
   afterEach(async () => {

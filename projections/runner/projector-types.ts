@@ -41,6 +41,12 @@ export type ProjectorOptions = {
    */
   retryBaseMs?: number
   logger?: ProjectorLogger
+  /**
+   * The database is one backend that lends its one connection to one transaction at a time
+   * (PGlite). A lock a backend takes never blocks that same backend, so there the group's lock
+   * and the checkpoint's row lock would only cost two statements per batch; they are skipped.
+   */
+  singleBackend?: boolean
 }
 
 export type Projector = {

@@ -23,14 +23,20 @@ describeEachDatabase('projector', (fresh) => {
   let store: EventStore
   const projectors: Projector[] = []
   const projector = (options: Omit<Parameters<typeof createProjector>[0], 'db' | 'store'>) => {
-    const created = createProjector({ db: database.db, store, ...options })
+    // As the server opens them: on PGlite without the locks that only keep out other backends.
+    const created = createProjector({
+      db: database.db,
+      store,
+      singleBackend: database.kind === 'pglite',
+      ...options,
+    })
     projectors.push(created)
     return created
   }
 
   beforeEach(async () => {
     database = await fresh()
-    store = createSqlEventStore(database.db)
+    store = createSqlEventStore(database.db, { singleBackend: database.kind === 'pglite' })
     await createApplicationsTable(database.db)
   })
   afterEach(async () => {

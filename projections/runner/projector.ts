@@ -132,7 +132,14 @@ export const createProjector = (options: ProjectorOptions): Projector => {
     const last = batch.at(-1)
     if (!last) return rewoundUnderUs()
     const expected = checkpoint
-    const movedTo = await applyBatchInTransaction(db, { group, projections, events: batch, expected, skip })
+    const movedTo = await applyBatchInTransaction(db, {
+      group,
+      projections,
+      events: batch,
+      expected,
+      skip,
+      singleBackend: options.singleBackend === true,
+    })
     if (movedTo) {
       adopt(movedTo, expected, batch)
       return true

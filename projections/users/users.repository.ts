@@ -8,6 +8,13 @@ import type { UserRow } from './users.table.js'
 export const findUserById = (db: Kysely<Database>, id: string): Promise<UserRow | undefined> =>
   db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
 
+/** Only the ban of the user `id` (a check on every sign-in, which needs none of the rest). */
+export const findBanOf = (
+  db: Kysely<Database>,
+  id: string,
+): Promise<Pick<UserRow, 'banned' | 'ban_expires'> | undefined> =>
+  db.selectFrom('users').select(['banned', 'ban_expires']).where('id', '=', id).executeTakeFirst()
+
 export type FoundCredential = { user: UserRow; passwordHash: string | null }
 
 /** The user whose `column` is `value`, and the password hash of their credential account, if any. */
