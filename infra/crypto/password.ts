@@ -17,7 +17,7 @@ const STORED_KEY = /^[0-9a-fA-F]{128}$/
 // better-auth feeds the salt to scrypt as its hex *text*, not the decoded bytes; so do we, or
 // its hashes would not verify.
 const deriveKey = (password: string, salt: string): Promise<Buffer> =>
-  // On low-priority worker threads (scrypt-pool.ts): a sign-in never blocks or starves the event loop.
+  // On libuv's pool at a low priority (scrypt-pool.ts): a sign-in never blocks or starves the event loop.
   scryptInPool(password.normalize('NFKC'), salt, KEY_BYTES, {
     N: COST,
     r: BLOCK_SIZE,
