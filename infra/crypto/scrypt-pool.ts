@@ -64,14 +64,21 @@ export const scryptInPool = async (
 ): Promise<Buffer> => {
   await lowerPriorityOnce()
   return new Promise((resolve, reject) => {
+    const finish = (error: Error | null, key?: Buffer) => {
+      running -= 1
+      startNext()
+      if (error || !key) reject(error ?? new Error('scrypt gave no key'))
+      else resolve(key)
+    }
     queue.push({
-      run: () =>
-        scrypt(password, salt, keyBytes, params, (error, key) => {
-          running -= 1
-          startNext()
-          if (error) reject(error)
-          else resolve(key)
-        }),
+      run: () => {
+        try {
+          scrypt(password, salt, keyBytes, params, finish)
+        } catch (error) {
+          // Parameters Node refuses are refused at once, not in the callback; the slot is free again.
+          finish(error instanceof Error ? error : new Error(String(error)))
+        }
+      },
     })
     startNext()
   })

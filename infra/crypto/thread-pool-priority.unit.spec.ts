@@ -2,7 +2,6 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { scryptConcurrency } from './scrypt-pool.js'
 import { lowerThreadPoolPriority, threadPoolSize } from './thread-pool-priority.js'
 
 const niceOfThread = (tid: number | string): number => {
@@ -19,18 +18,6 @@ describe("libuv's pool size", () => {
     ['5000', 1024],
   ])('is read from UV_THREADPOOL_SIZE=%j as libuv does: %i', (configured, expected) => {
     expect(threadPoolSize(configured === undefined ? {} : { UV_THREADPOOL_SIZE: configured })).toBe(expected)
-  })
-})
-
-describe('how many password checks run at once', () => {
-  it.each([
-    [2, 4, 2],
-    [8, 4, 3],
-    [1, 4, 1],
-    [4, 1, 1],
-    [16, 32, 16],
-  ])('with %i cores and a pool of %i threads: %i', (cores, pool, expected) => {
-    expect(scryptConcurrency(cores, pool)).toBe(expected)
   })
 })
 
