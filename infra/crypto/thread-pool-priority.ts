@@ -95,11 +95,14 @@ export const lowerThreadPoolPriority = async (nice: number): Promise<PoolPriorit
   // Read and write at once: never blocks on Linux, and lets every pending open return, including
   // one a busy thread only starts later.
   const writer = openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK)
-  const cleanedUp = Promise.all(reads).then((fds) => {
-    for (const fd of fds) if (fd !== undefined) closeSync(fd)
-    closeSync(writer)
-    rmSync(directory, { recursive: true, force: true })
-  })
+  const cleanedUp = Promise.all(reads)
+    .then((fds) => {
+      for (const fd of fds) if (fd !== undefined) closeSync(fd)
+      closeSync(writer)
+      rmSync(directory, { recursive: true, force: true })
+    })
+    // A leftover empty directory in tmp is not worth an unhandled rejection.
+    .catch(() => {})
   const threadIds: number[] = []
   for (const tid of found) {
     try {
