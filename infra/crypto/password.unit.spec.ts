@@ -1,16 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs'
 import * as betterAuth from 'better-auth/crypto'
 import { describe, expect, it } from 'vitest'
+import { niceOfThread, threadNiceValues } from '../../tests/support/thread-nice.js'
 import { burnPasswordCheck, dummyPasswordHash, hashPassword, verifyPassword } from './password.js'
 import { POOL_NICE } from './scrypt-pool.js'
 import { threadPoolSize } from './thread-pool-priority.js'
-
-/** The nice value of every thread of this process (Linux: field 19 of its stat line). */
-const threadNiceValues = (): number[] =>
-  readdirSync('/proc/self/task').map((tid) => niceOf(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')))
-
-// The command name (field 2) may hold spaces; the fields after its closing parenthesis do not.
-const niceOf = (stat: string): number => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])
 
 describe('password hashing', () => {
   it('stores a 16-byte salt and a 64-byte key as hex, salted afresh each time', async () => {
@@ -70,7 +63,7 @@ describe('password hashing', () => {
       // Every thread of libuv's pool, where the checks ran, and no other.
       expect(threadNiceValues().filter((nice) => nice === POOL_NICE)).toHaveLength(threadPoolSize())
       // The thread running this test (an event loop) keeps the normal priority.
-      expect(niceOf(readFileSync('/proc/thread-self/stat', 'utf8'))).toBe(0)
+      expect(niceOfThread('self')).toBe(0)
     },
   )
 })

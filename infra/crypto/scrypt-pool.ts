@@ -48,8 +48,12 @@ const lowerPriorityOnce = (): Promise<void> => {
   return priorityLowered
 }
 
+// Both inputs are fixed for the life of the process (libuv reads its pool size once).
+let concurrency: number | undefined
+
 const startNext = () => {
-  while (running < scryptConcurrency() && queue.length > 0) {
+  concurrency ??= scryptConcurrency()
+  while (running < concurrency && queue.length > 0) {
     running += 1
     queue.shift()?.run()
   }

@@ -1,13 +1,9 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { niceOfThread } from '../../tests/support/thread-nice.js'
 import { lowerThreadPoolPriority, threadPoolSize } from './thread-pool-priority.js'
-
-const niceOfThread = (tid: number | string): number => {
-  const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])
-}
 
 describe("libuv's pool size", () => {
   it.each([
