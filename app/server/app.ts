@@ -23,6 +23,7 @@ import { usernameRoutes } from '../../command-api/username/username.routes.js'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import type { Config } from '../../infra/config/config.js'
 import { exposeAuthTokenHook } from '../../infra/http/auth-token-header.js'
+import { serializersOnFirstUse, validatorsOnFirstUse } from '../../infra/http/compile-on-first-use.js'
 import { installErrorHandling } from '../../infra/http/error-handler.js'
 import { nulGuardHook } from '../../infra/http/nul-guard.js'
 import { originCheckHook } from '../../infra/http/origin-check.js'
@@ -53,11 +54,19 @@ const trustProxyOption = (setting: Config['trustProxy']) => {
   return typeof setting === 'boolean' ? setting : [...setting]
 }
 
-export type BuildAppOptions = { logger: Logger; portalDir?: string | null }
+export type BuildAppOptions = {
+  logger: Logger
+  portalDir?: string | null
+  /**
+   * When route schemas are compiled: on first use (the default, infra/http/compile-on-first-use.ts),
+   * or all while the app starts, as Fastify does by default (a test that every schema compiles).
+   */
+  compileSchemas?: 'on-first-use' | 'at-start-up'
+}
 
 export const buildApp = async (
   ctx: AppContext,
-  { logger, portalDir = null }: BuildAppOptions,
+  { logger, portalDir = null, compileSchemas = 'on-first-use' }: BuildAppOptions,
 ): Promise<FastifyInstance> => {
   const loggerInstance: FastifyBaseLogger = logger
   const base = Fastify({
@@ -70,8 +79,15 @@ export const buildApp = async (
     genReqId: () => randomUUID(),
     trustProxy: trustProxyOption(ctx.config.trustProxy),
     routerOptions: { ignoreDuplicateSlashes: false, ignoreTrailingSlash: false },
+    ...(compileSchemas === 'on-first-use'
+      ? { schemaController: { compilersFactory: { buildSerializer: serializersOnFirstUse } } }
+      : {}),
   })
-  base.setValidatorCompiler(TypeBoxValidatorCompiler)
+  base.setValidatorCompiler(
+    compileSchemas === 'on-first-use'
+      ? validatorsOnFirstUse(TypeBoxValidatorCompiler)
+      : TypeBoxValidatorCompiler,
+  )
   // The API speaks JSON only: without this, Fastify's built-in text/plain parser turns such a
   // body into a string and the caller gets a confusing 400 instead of 415 (better-auth: 415).
   base.removeContentTypeParser('text/plain')

@@ -42,7 +42,7 @@ import { createSessionResolver } from '../../query-api/sessions/resolve-session.
 import { createSessionCache, type SessionCache } from '../../query-api/sessions/session-cache.js'
 import { createSessionUsage } from '../../query-api/sessions/session-usage.js'
 import { migrateTessera, openTesseraDatabase, type TesseraDatabase } from '../database.js'
-import { buildApp } from './app.js'
+import { type BuildAppOptions, buildApp } from './app.js'
 import type { AppContext } from './context.js'
 
 export type Role = 'all' | 'api' | 'projector'
@@ -54,6 +54,8 @@ export type TesseraOptions = {
   /** An already open database to use instead of the one the config names; closed with Tessera. */
   database?: TesseraDatabase
   portalDir?: string | null
+  /** When route schemas are compiled (BuildAppOptions); on first use unless a test asks. */
+  compileSchemas?: BuildAppOptions['compileSchemas']
   clock?: () => Date
   /** With EVENT_STORE=kurrentdb, a log to use instead of connecting to KURRENTDB_URL (tests). */
   kurrentLog?: KurrentLog
@@ -248,7 +250,12 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
     apiKeyUses.start()
     // Server-key limits shared through Redis (REDIS_URL); a wrong URL stops the start here.
     if (role !== 'projector') await ctx.serverApi.open()
-    if (role !== 'projector') app = await buildApp(ctx, { logger, portalDir: options.portalDir ?? null })
+    if (role !== 'projector')
+      app = await buildApp(ctx, {
+        logger,
+        portalDir: options.portalDir ?? null,
+        ...(options.compileSchemas ? { compileSchemas: options.compileSchemas } : {}),
+      })
   } catch (error) {
     // A failed start (e.g. Redis unreachable) must not leave the projector and database running.
     await stopWorkers().catch(() => {})

@@ -4,8 +4,8 @@
 import type { PGliteInterface } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { Kysely, PostgresDialect } from 'kysely'
-import pg from 'pg'
 import { POSTGRES_NOTIFY_CHANNEL } from '../event-store/sql-event-store.js'
+import { loadPg } from './load-pg.js'
 import { pgliteDialect } from './pglite-dialect.js'
 
 export type DatabaseTarget =
@@ -23,9 +23,6 @@ export type OpenDatabase<Schema = any> = {
   listenForeignCommits?: (onCommit: () => void) => Promise<() => Promise<void>>
   close(): Promise<void>
 }
-
-// int8 as JavaScript numbers would lose precision; the code asks for text where it needs one.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => value)
 
 export const openDatabase = async <Schema>(target: DatabaseTarget): Promise<OpenDatabase<Schema>> => {
   if (target.kind === 'postgres') return openPostgres<Schema>(target.url, target.poolSize ?? 10)
@@ -60,6 +57,7 @@ const openPglite = async (dataDir: string | null): Promise<PGliteInterface> => {
 }
 
 const openPostgres = <Schema>(url: string, poolSize: number): OpenDatabase<Schema> => {
+  const pg = loadPg()
   const pool = new pg.Pool({ connectionString: url, max: poolSize })
   // An idle pooled connection the server ends (restart, failover, pg_terminate_backend) is reported
   // here; unheard, the 'error' event would crash the process. The pool has already dropped that

@@ -22,6 +22,8 @@ export type StartOptions = {
   features?: object
   /** The built portal (web/dist) to serve at `/`; none by default. */
   portalDir?: string
+  /** When route schemas are compiled; on first use, as served, unless a test asks otherwise. */
+  compileSchemas?: 'on-first-use' | 'at-start-up'
 }
 
 const TEST_SECRET = 'test-secret-that-is-long-enough-0123456789'
@@ -40,6 +42,7 @@ export const startTessera = async (options: StartOptions = {}): Promise<TestTess
     database,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.portalDir ? { portalDir: options.portalDir } : {}),
+    ...(options.compileSchemas ? { compileSchemas: options.compileSchemas } : {}),
   })
   let baseUrl = config.baseUrl
   // A `PORT` in env is honoured, so a test can make BASE_URL (and thus mail links) name this server.
