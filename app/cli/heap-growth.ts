@@ -1,20 +1,71 @@
-/// How far V8 lets the heap grow between full collections, for a long-running server.
+/// How far V8 lets the heap grow, for a long-running server: the old generation between full
+/// collections, and the young generation's size.
 ///
-/// After each full collection V8 sets the next one's trigger at up to four times what survived it,
-/// more the faster the program allocates. A server under load allocates fast, so with ~50 MB live
-/// its heap reached ~200 MB of mostly garbage before it was collected (PGlite under get-session
-/// load, where requests queue on its one connection long enough for their garbage to be promoted).
-/// At 1.2 times live the peak stayed near 400 MB in the same run instead of 553, at no measurable
-/// cost in requests per second (bench figures in the issue 8 notes): the old generation is marked
-/// concurrently, so collecting it more often costs little of the event loop's time.
+/// **Old generation.** After each full collection V8 sets the next one's trigger at up to four
+/// times what survived it, more the faster the program allocates. A server under load allocates
+/// fast, so with ~50 MB live its heap reached ~200 MB of mostly garbage before it was collected
+/// (PGlite under get-session load, where requests queue on its one connection long enough for their
+/// garbage to be promoted). At 1.2 times live the peak stayed near 400 MB in the same run instead of
+/// 553, at no measurable cost in requests per second (bench figures in the issue 8 notes): the old
+/// generation is marked concurrently, so collecting it more often costs little of the event loop's
+/// time.
+///
+/// **Young generation.** V8 doubles it whenever enough has survived its collections since it last
+/// grew, up to two 16 MB semi-spaces on 64-bit: 32 MB, committed for good. A server reaches that
+/// within seconds of load. Capped at 16 MB, it is collected twice as often, each collection taking
+/// about as long (a request's objects are dead by then; what survives is the requests in flight).
+/// The cap is set at run time because `--max-semi-space-size` is read only when the process starts,
+/// and would have to be on every command that starts the server. Loading the modules alone would
+/// grow it to 32 MB, in synchronous code that nothing can interrupt to stop it at 16, so main.ts
+/// holds it at V8's start-up size (2 MB) until then.
 
-import { setFlagsFromString } from 'node:v8'
+import { PerformanceObserver } from 'node:perf_hooks'
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8'
 
 /** The next full collection starts once the heap is this much larger than what survived the last. */
 export const HEAP_GROWING_PERCENT = 20
 
+/** The young generation's size (both semi-spaces) past which it stops growing. */
+export const YOUNG_GENERATION_CAP_BYTES = 16 * 1024 * 1024
+
+const youngGenerationBytes = (): number =>
+  getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0
+
+/** V8's own factor: the young generation doubles each time it grows. */
+const V8_GROWTH_FACTOR = 2
+
+/** Keeps the young generation at its present size until `capYoungGeneration` lets it grow. */
+export const holdYoungGenerationWhileLoading = (): void => {
+  setFlagsFromString('--semi-space-growth-factor=1')
+}
+
+/**
+ * Lets the young generation grow, and stops it once it has reached `capBytes`. V8 grows it only in a
+ * collection, by doubling, and reads its growth factor each time: so after the collection that
+ * reaches the cap, a factor of 1 keeps it there. The observer sees each collection as it ends,
+ * long before enough has survived for the next doubling. Answers the size it settled at (a promise
+ * that resolves once capped).
+ */
+export const capYoungGeneration = (capBytes = YOUNG_GENERATION_CAP_BYTES): Promise<number> =>
+  new Promise((resolve) => {
+    const capIfReached = (): boolean => {
+      const size = youngGenerationBytes()
+      if (size < capBytes) return false
+      setFlagsFromString('--semi-space-growth-factor=1')
+      resolve(size)
+      return true
+    }
+    if (capIfReached()) return
+    setFlagsFromString(`--semi-space-growth-factor=${V8_GROWTH_FACTOR}`)
+    const observer = new PerformanceObserver(() => {
+      if (capIfReached()) observer.disconnect()
+    })
+    observer.observe({ entryTypes: ['gc'] })
+  })
+
 /** For `serve` only: the CLI's one-off commands end before their heap matters. */
 export const limitHeapGrowth = (): void => {
-  // A flag V8 reads each time it sets the next limit, so setting it at run time takes effect.
+  // Flags V8 reads each time it sets the next limit or grows a space: set at run time, they apply.
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`)
+  void capYoungGeneration()
 }
