@@ -27,9 +27,9 @@ export const validatorsOnFirstUse =
     const validateOnFirstUse: Validator = (data: unknown) => {
       validate ??= compile(route)
       const result = validate(data)
-      // Ajv-style validators answer `false` and leave their errors here; Fastify reads them from
-      // the function it was given.
-      validateOnFirstUse.errors = validate.errors
+      // Ajv-style validators answer `false` and leave their errors on themselves; Fastify reads
+      // them from the function it was given. Copied only then, so a valid request pays nothing.
+      if (result === false) validateOnFirstUse.errors = validate.errors
       return result
     }
     return validateOnFirstUse
