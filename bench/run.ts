@@ -1,6 +1,7 @@
 /// `npm run bench`: starts Tessera as a separate process on PGlite (and on PostgreSQL when
-/// `BENCH_DATABASE_URL` or `BENCH_EMBEDDED_POSTGRES=1` is given), seeds users, drives the scenarios,
-/// then does the same with better-auth 1.7.5 on the same database server (issue 8); prints a table
+/// `BENCH_DATABASE_URL` or `BENCH_EMBEDDED_POSTGRES=1` is given) and better-auth 1.7.5 beside it on
+/// the same database server (issue 8), seeds users on both, drives each scenario on one server
+/// right after the other; prints a table
 /// per server and database, the two side by side, the issues' targets, and writes the figures to
 /// bench/results/latest.json. Exits non-zero only when the harness itself fails, never for a missed
 /// target.
@@ -186,17 +187,32 @@ const assertSomethingChosen = (only: readonly string[]) => {
     throw new Error(`BENCH_ONLY matches no scenario; they are: ${all.map(slug).join(', ')}`)
 }
 
+/** A server under test on one database: its seeded users, and its figures as they come. */
+type Contender = {
+  label: ServerLabel
+  server: RunningServer
+  users: BenchUser[]
+  email: ReturnType<typeof emailFactory>
+  seedSeconds: number
+  seedPeakRssBytes: number
+  probe: CpuProbe
+  results: MeasuredScenario[]
+  notes: string[]
+}
+
 const benchScenario = async (
-  server: RunningServer,
+  contender: Contender,
   spec: ScenarioSpec,
-  probe: CpuProbe,
+  everyone: readonly Contender[],
 ): Promise<MeasuredScenario> => {
-  // Work left from the previous scenario's dropped requests must not eat into this one.
-  await waitUntilIdle(server.pid)
+  const { server } = contender
+  // Work left from the previous scenario's dropped requests, on either server, must not eat into
+  // this one.
+  for (const other of everyone) await waitUntilIdle(other.server.pid)
   const cpu: { stop?: () => CpuUse; use?: CpuUse } = {}
   const window = {
     onStart: () => {
-      cpu.stop = measureCpu(probe, cpus().length)
+      cpu.stop = measureCpu(contender.probe, cpus().length)
     },
     onEnd: () => {
       cpu.use = cpu.stop?.()
@@ -218,12 +234,13 @@ const startFor = (label: ServerLabel, settings: Settings, postgres: PostgresTarg
     ? startServer({ ...(postgres ? { databaseUrl: postgres.url } : {}), nodeArgs: settings.nodeArgs })
     : startBetterAuth(postgres ? { postgresUrl: postgres.url } : {})
 
-const benchServer = async (
+/** Starts the server and signs up its users; it keeps running until `stop`. */
+const openContender = async (
   label: ServerLabel,
   database: DatabaseLabel,
   settings: Settings,
-  postgres?: PostgresTarget,
-): Promise<RunResult> => {
+  postgres: PostgresTarget | undefined,
+): Promise<Contender> => {
   console.log(`\n${label} on ${database}: starting…`)
   const server: RunningServer = await guarded(await startFor(label, settings, postgres))
   try {
@@ -235,74 +252,137 @@ const benchServer = async (
       concurrency: SEED_CONCURRENCY,
       email: (n) => email('user', n),
     })
-    const seedSeconds = (Date.now() - seedStarted) / 1000
-    const seedPeakRssBytes = server.peakRss()
-    const results: MeasuredScenario[] = []
-    const notes: string[] = []
-    const probe = { serverPid: server.pid, databasePid: () => postgres?.pid() }
-    const timing = { durationSeconds: settings.durationSeconds, warmupSeconds: settings.warmupSeconds }
-    for (const scenarioGroup of SCENARIO_GROUPS) {
-      if (!scenarioGroup.runsOn.includes(label)) continue
-      if (!scenarioGroup.names.some((name) => isChosen(name, settings.only))) continue
-      const specs = await scenarioGroup.prepare({
-        baseUrl: server.baseUrl,
-        users,
-        email,
-        timing,
-        notes,
-        ...(postgres ? { databaseUrl: postgres.url } : {}),
-      })
-      for (const spec of specs.filter((s) => isChosen(s.name, settings.only))) {
-        process.stdout.write(`  ${spec.name}: ${spec.warmupSeconds} s warm-up + ${spec.durationSeconds} s… `)
-        const result = await benchScenario(server, spec, probe)
-        const summary = Object.entries(result.byKind)
-          .map(
-            ([kind, s]) =>
-              `${kind} ${Math.round(s.perSecond)}/s p99 ${Number.isNaN(s.p99Ms) ? '—' : s.p99Ms.toFixed(1)} ms`,
-          )
-          .join(', ')
-        console.log(summary || 'no responses')
-        results.push(result)
-      }
-    }
     return {
-      server: label,
-      database,
-      users: settings.users,
-      seedSeconds,
-      seedPeakRssBytes,
-      scenarios: results,
-      peakRssBytes: server.peakRss(),
-      notes,
+      label,
+      server,
+      users,
+      email,
+      seedSeconds: (Date.now() - seedStarted) / 1000,
+      seedPeakRssBytes: server.peakRss(),
+      probe: { serverPid: server.pid, databasePid: () => postgres?.pid() },
+      results: [],
+      notes: [],
     }
-  } finally {
+  } catch (error) {
     await server.stop()
+    throw error
   }
 }
 
-/** Tessera, then better-auth, on one database. */
+const resultOf = (contender: Contender, database: DatabaseLabel, settings: Settings): RunResult => ({
+  server: contender.label,
+  database,
+  users: settings.users,
+  seedSeconds: contender.seedSeconds,
+  seedPeakRssBytes: contender.seedPeakRssBytes,
+  scenarios: contender.results,
+  peakRssBytes: contender.server.peakRss(),
+  notes: contender.notes,
+})
+
+/**
+ * Runs each chosen scenario on every server it is meant for, one server right after the other
+ * (which one goes first alternates), so that a machine whose speed drifts over minutes (a shared
+ * one's does, by a fifth between runs) skews both alike. Answers the servers that failed, by label.
+ */
+const runScenarios = async (
+  contenders: readonly Contender[],
+  settings: Settings,
+  postgres: PostgresTarget | undefined,
+): Promise<Map<ServerLabel, string>> => {
+  const failed = new Map<ServerLabel, string>()
+  // better-auth failing leaves Tessera's figures standing; Tessera failing ends the run.
+  const attempt = async (contender: Contender, step: () => Promise<void>) => {
+    if (failed.has(contender.label)) return
+    try {
+      await step()
+    } catch (error) {
+      if (contender.label === 'Tessera') throw error
+      const reason = error instanceof Error ? error.message : String(error)
+      console.error(`\n${contender.label} failed: ${reason}`)
+      failed.set(contender.label, reason)
+    }
+  }
+  const timing = { durationSeconds: settings.durationSeconds, warmupSeconds: settings.warmupSeconds }
+  let turn = 0
+  for (const scenarioGroup of SCENARIO_GROUPS) {
+    if (!scenarioGroup.names.some((name) => isChosen(name, settings.only))) continue
+    const specs = new Map<Contender, ScenarioSpec[]>()
+    for (const contender of contenders.filter((c) => scenarioGroup.runsOn.includes(c.label)))
+      await attempt(contender, async () => {
+        const { server, users, email, notes } = contender
+        const target = { baseUrl: server.baseUrl, users, email, timing, notes }
+        specs.set(
+          contender,
+          await scenarioGroup.prepare({ ...target, ...(postgres ? { databaseUrl: postgres.url } : {}) }),
+        )
+      })
+    for (const name of scenarioGroup.names.filter((n) => isChosen(n, settings.only))) {
+      const order = [...specs.keys()]
+      if (turn++ % 2 === 1) order.reverse()
+      for (const contender of order) {
+        const spec = specs.get(contender)?.find((s) => s.name === name)
+        if (!spec) continue
+        await attempt(contender, async () => {
+          const label = contender.label === 'Tessera' ? '' : ` (${contender.label})`
+          process.stdout.write(
+            `  ${spec.name}${label}: ${spec.warmupSeconds} s warm-up + ${spec.durationSeconds} s… `,
+          )
+          const result = await benchScenario(contender, spec, contenders)
+          const summary = Object.entries(result.byKind)
+            .map(
+              ([kind, s]) =>
+                `${kind} ${Math.round(s.perSecond)}/s p99 ${Number.isNaN(s.p99Ms) ? '—' : s.p99Ms.toFixed(1)} ms`,
+            )
+            .join(', ')
+          console.log(summary || 'no responses')
+          contender.results.push(result)
+        })
+      }
+    }
+  }
+  return failed
+}
+
+/** Tessera and better-auth on one database, both running, scenario by scenario. */
 const benchDatabase = async (
   database: DatabaseLabel,
   settings: Settings,
   postgres?: PostgresTarget,
 ): Promise<DatabaseRuns> => {
-  const tessera = await benchServer('Tessera', database, settings, postgres)
-  if (!settings.betterAuth)
-    return { database, tessera, betterAuth: null, betterAuthSkipped: 'BENCH_BETTER_AUTH=0' }
-  if (
-    !SCENARIO_GROUPS.some(
-      (g) => g.runsOn.includes('better-auth') && g.names.some((n) => isChosen(n, settings.only)),
-    )
+  const sharedChosen = SCENARIO_GROUPS.some(
+    (g) => g.runsOn.includes('better-auth') && g.names.some((n) => isChosen(n, settings.only)),
   )
-    return { database, tessera, betterAuth: null, betterAuthSkipped: 'BENCH_ONLY picks no shared scenario' }
+  const skipped = !settings.betterAuth
+    ? 'BENCH_BETTER_AUTH=0'
+    : !sharedChosen
+      ? 'BENCH_ONLY picks no shared scenario'
+      : null
+  const tessera = await openContender('Tessera', database, settings, postgres)
+  const contenders = [tessera]
   try {
-    const betterAuth = await benchServer('better-auth', database, settings, postgres)
-    return { database, tessera, betterAuth }
-  } catch (error) {
+    let betterAuthFailure: string | null = null
+    if (!skipped)
+      try {
+        contenders.push(await openContender('better-auth', database, settings, postgres))
+      } catch (error) {
+        betterAuthFailure = error instanceof Error ? error.message : String(error)
+        console.error(`\nbetter-auth on ${database} failed: ${betterAuthFailure}`)
+      }
+    const failed = await runScenarios(contenders, settings, postgres)
+    betterAuthFailure ??= failed.get('better-auth') ?? null
+    const betterAuth = contenders.find((c) => c.label === 'better-auth')
+    const runs: DatabaseRuns = {
+      database,
+      tessera: resultOf(tessera, database, settings),
+      betterAuth: betterAuth && !betterAuthFailure ? resultOf(betterAuth, database, settings) : null,
+    }
     // Tessera's figures are kept; the run still ends non-zero (see main).
-    const reason = error instanceof Error ? error.message : String(error)
-    console.error(`\nbetter-auth on ${database} failed: ${reason}`)
-    return { database, tessera, betterAuth: null, betterAuthSkipped: `FAILED: ${reason.split('\n', 1)[0]}` }
+    if (betterAuthFailure)
+      return { ...runs, betterAuthSkipped: `FAILED: ${betterAuthFailure.split('\n', 1)[0]}` }
+    return skipped ? { ...runs, betterAuthSkipped: skipped } : runs
+  } finally {
+    for (const contender of contenders) await contender.server.stop()
   }
 }
 
