@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { YOUNG_GENERATION_CAP_BYTES } from './heap-growth.js'
 
 const root = join(import.meta.dirname, '../..')
@@ -50,10 +50,6 @@ const allocateAndMeasure = (options: { hold: boolean; cap: boolean }): Seen => {
 }
 
 describe('the young generation of a server', () => {
-  beforeAll(() => {
-    execFileSync(process.execPath, [join(root, 'scripts/ensure-built.mjs')], { cwd: root, stdio: 'pipe' })
-  })
-
   // The server's own cap. A smaller one makes the test fail now and then, and rightly so: the observer
   // sees a collection a few event-loop turns after it happened, and the next doubling needs half the
   // present size to survive collections meanwhile, which these allocations do at 4 MB but not at 16.

@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 
 const root = join(import.meta.dirname, '../..')
 
@@ -14,10 +14,6 @@ const inFreshProcess = (script: string): Record<string, unknown> =>
   )
 
 describe('loadPg', () => {
-  beforeAll(() => {
-    execFileSync(process.execPath, [join(root, 'scripts/ensure-built.mjs')], { cwd: root, stdio: 'pipe' })
-  })
-
   it("loads pg without loading Node's fetch implementation, and leaves Response usable", () => {
     const loader = pathToFileURL(join(root, 'dist/infra/db/load-pg.js')).href
     const seen = inFreshProcess(`

@@ -1,7 +1,7 @@
 /// The real `tessera` command in a child process: configuration errors stop it with a message that
 /// names the variable, and embedded data survives a restart (sign up, restart, sign in).
 
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -75,7 +75,6 @@ const post = (port: number, path: string, body: object) =>
 describe('tessera serve', () => {
   let dataDir: string
   beforeAll(() => {
-    execFileSync(process.execPath, [join(root, 'scripts/ensure-built.mjs')], { cwd: root, stdio: 'ignore' })
     dataDir = mkdtempSync(join(tmpdir(), 'tessera-cli-'))
   })
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }))

@@ -7,7 +7,7 @@
 /// does (the connection drops, PostgreSQL rolls the batch back), and no code of the projector runs
 /// to clean up. The moments are random (the seed is printed, FAULT_SEED repeats a run).
 
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { sql } from 'kysely'
 import pino from 'pino'
@@ -66,8 +66,8 @@ describe(`the projector process killed at ${KILLS} random moments under load`, (
   }
 
   beforeAll(async () => {
-    // Built once here (what `bin/tessera.js` does on every start), so each restart is only the start.
-    execFileSync(process.execPath, [join(root, 'scripts/ensure-built.mjs')], { cwd: root, stdio: 'pipe' })
+    // The global setup built dist/ once (what `bin/tessera.js` does on every start), so each restart
+    // here is only the start.
     database = await freshPostgres()
     config = loadConfig(
       { NODE_ENV: 'test', AUTH_SECRET: SECRET, DATABASE_URL: database.url },
