@@ -113,7 +113,7 @@ export const openEventStore = async (
     }
   }
   const sqlStore = createSqlEventStore(database.db, {
-    ...(database.listenForeignCommits ? { listenForeignCommits: database.listenForeignCommits } : {}),
+    ...(database.listenForCommits ? { listenForCommits: database.listenForCommits } : {}),
     inline,
     singleBackend: database.kind === 'pglite',
   })

@@ -19,8 +19,8 @@ export type DatabaseTarget =
 export type OpenDatabase<Schema = any> = {
   db: Kysely<Schema>
   kind: 'postgres' | 'pglite'
-  /** Calls `onCommit` when another process commits events; PostgreSQL only. */
-  listenForeignCommits?: (onCommit: () => void) => Promise<() => Promise<void>>
+  /** Calls `onCommit` with the notification's payload when events commit; PostgreSQL only. */
+  listenForCommits?: (onCommit: (payload: string) => void) => Promise<() => Promise<void>>
   close(): Promise<void>
 }
 
@@ -71,10 +71,10 @@ const openPostgres = <Schema>(url: string, poolSize: number): OpenDatabase<Schem
   return {
     db,
     kind: 'postgres',
-    async listenForeignCommits(onCommit) {
+    async listenForCommits(onCommit) {
       const client = new pg.Client({ connectionString: url })
       await client.connect()
-      client.on('notification', () => onCommit())
+      client.on('notification', (message) => onCommit(message.payload ?? ''))
       // A lost LISTEN connection only delays wake-ups; the projector also polls.
       client.on('error', () => {})
       await client.query(`listen ${POSTGRES_NOTIFY_CHANNEL}`)

@@ -1,7 +1,9 @@
 import pg from 'pg'
+import { describe, expect, test, vi } from 'vitest'
 import { freshPglite, freshPostgres } from '../../tests/support/databases.js'
 import { openDatabase } from '../db/database.js'
 import { describeEventStoreContract, type HeldAppend } from './event-store.contract.js'
+import { anEvent } from './event-store.contract-support.js'
 import type { EventToAppend } from './event-store.js'
 import { createSqlEventStore } from './sql-event-store.js'
 
@@ -51,7 +53,7 @@ describeEventStoreContract('SQL on PGlite', async () => {
 
 describeEventStoreContract('SQL on PostgreSQL', async () => {
   const db = await freshPostgres()
-  const store = createSqlEventStore(db.db, { listenForeignCommits: db.listenForeignCommits })
+  const store = createSqlEventStore(db.db, { listenForCommits: db.listenForCommits })
   return {
     db,
     store,
@@ -68,4 +70,50 @@ describeEventStoreContract('SQL on PostgreSQL', async () => {
       }
     },
   }
+})
+
+describe('SQL on PostgreSQL: commit notifications', () => {
+  test('a store hears its own commit once: directly, not again through the database', async () => {
+    const db = await freshPostgres()
+    const listen = db.listenForCommits
+    if (!listen) throw new Error('PostgreSQL listens for commits')
+    // What the store's listening connection receives, in commit order, before the store sees it.
+    const received: string[] = []
+    const store = createSqlEventStore(db.db, {
+      listenForCommits: (onCommit) =>
+        listen((payload) => {
+          received.push(payload)
+          onCommit(payload)
+        }),
+    })
+    const other = await openDatabase({ kind: 'postgres', url: db.url, poolSize: 2 })
+    const otherStore = createSqlEventStore(other.db)
+    let heard = 0
+    const unsubscribe = store.subscribe(() => {
+      heard += 1
+    })
+    try {
+      // The listening connection comes up in the background: wait until it hears the other store.
+      await vi.waitFor(
+        async () => {
+          await otherStore.appendToStream('warm-up', [anEvent()], { expectedVersion: 'any' })
+          expect(received.length).toBeGreaterThan(0)
+        },
+        { timeout: 10_000, interval: 50 },
+      )
+      await vi.waitFor(() => expect(heard).toBe(received.length))
+      const before = { heard, received: received.length }
+      await store.appendToStream('own', [anEvent()], { expectedVersion: 'no_stream' })
+      await otherStore.appendToStream('other', [anEvent()], { expectedVersion: 'no_stream' })
+      // Both notifications have come back (ours first: commit order); the other's woke us once.
+      await vi.waitFor(() => expect(received.length).toBe(before.received + 2))
+      expect(new Set(received.slice(before.received)).size).toBe(2)
+      expect(heard - before.heard).toBe(2)
+    } finally {
+      unsubscribe()
+      await otherStore.close()
+      await other.close()
+      await store.close()
+    }
+  })
 })

@@ -5,6 +5,7 @@
 /// (transaction id, sequence); `readAll` returns only events of transactions older than every
 /// transaction still running, so a reader never passes an event that has yet to commit.
 
+import { randomUUID } from 'node:crypto'
 import { EventEmitter } from 'node:events'
 import { type Kysely, sql, type Transaction } from 'kysely'
 import type { EventMetadata } from '../../domain/shared/metadata.js'
@@ -60,8 +61,11 @@ const EVENT_COLUMNS = sql.raw(
 export type InlineProjection = (trx: Transaction<unknown>, events: readonly EventToAppend[]) => Promise<void>
 
 export type SqlEventStoreOptions = {
-  /** Subscribes to commits made by other processes (PostgreSQL LISTEN); absent for PGlite. */
-  listenForeignCommits?: (onCommit: () => void) => Promise<() => Promise<void>>
+  /**
+   * Subscribes to the commit notifications of every store on the database (PostgreSQL LISTEN),
+   * with each one's payload: the committing store's id. Absent for PGlite.
+   */
+  listenForCommits?: (onCommit: (payload: string) => void) => Promise<() => Promise<void>>
   inline?: InlineProjection
   /**
    * The database is one backend that lends its one connection to one transaction at a time
@@ -78,13 +82,22 @@ export const createSqlEventStore = (db: Db, options: SqlEventStoreOptions = {}):
   const commits = new EventEmitter()
   commits.setMaxListeners(0)
   const notify = () => commits.emit('commit')
-  const stopListening = options.listenForeignCommits?.(notify)
+  // Each commit names the store that made it. This store tells its own listeners as its
+  // transaction ends, so hearing its own notification again would only wake them a second time
+  // (for the projector, one more read of the log and of its checkpoint per append).
+  const storeId = randomUUID()
+  const stopListening = options.listenForCommits?.((payload) => {
+    if (payload !== storeId) notify()
+  })
 
   return {
     async appendToStream(stream, events, appendOptions): Promise<AppendResult> {
       if (events.length === 0) throw new Error('appendToStream needs at least one event')
       const result = await db.transaction().execute(async (trx) => {
-        const appended = await append(trx, stream, events, appendOptions, options.singleBackend === true)
+        const appended = await append(trx, stream, events, appendOptions, {
+          singleBackend: options.singleBackend === true,
+          storeId,
+        })
         await options.inline?.(trx, events)
         return appended
       })
@@ -154,17 +167,17 @@ const append = async (
   stream: string,
   events: readonly EventToAppend[],
   { expectedVersion, uniqueClaims = [] }: AppendOptions,
-  singleBackend: boolean,
+  { singleBackend, storeId }: { singleBackend: boolean; storeId: string },
 ): Promise<AppendResult> => {
   if (!singleBackend) await sql`select pg_advisory_xact_lock(hashtextextended(${stream}, 0))`.execute(trx)
   // Under the lock nobody else moves this stream: one statement moves its version and tells what it
   // was (a stream exists only with events, so 0 means none). A version that is not the expected one
-  // throws, and the rollback undoes the move. The notification is sent at commit, to the listeners
-  // of other processes.
+  // throws, and the rollback undoes the move. The notification, naming this store, is sent at
+  // commit, to the listeners of other processes.
   const { rows } = await sql<{ version: number }>`
     insert into tessera_streams (stream_id, version) values (${stream}, ${events.length})
     on conflict (stream_id) do update set version = tessera_streams.version + ${events.length}
-    returning version, pg_notify(${NOTIFY_CHANNEL}, '')::text as notified`.execute(trx)
+    returning version, pg_notify(${NOTIFY_CHANNEL}, ${storeId})::text as notified`.execute(trx)
   const nextVersion = rows[0]?.version
   if (nextVersion === undefined) throw new Error(`the version of stream ${stream} was not returned`)
   const base = nextVersion - events.length

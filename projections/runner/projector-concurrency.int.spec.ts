@@ -42,7 +42,7 @@ const twoProcesses = async (kind: DatabaseKind): Promise<[Process, Process]> => 
   const processOn = (database: OpenDatabase): Process => ({
     database,
     store: createSqlEventStore(database.db, {
-      ...(database.listenForeignCommits ? { listenForeignCommits: database.listenForeignCommits } : {}),
+      ...(database.listenForCommits ? { listenForCommits: database.listenForCommits } : {}),
       singleBackend: database.kind === 'pglite',
     }),
   })

@@ -21,7 +21,7 @@ describeEventStoreContract('Encrypting over SQL on PGlite', async () => {
 
 describeEventStoreContract('Encrypting over SQL on PostgreSQL', async () => {
   const db = await freshPostgres()
-  const store = encrypting(db, createSqlEventStore(db.db, { listenForeignCommits: db.listenForeignCommits }))
+  const store = encrypting(db, createSqlEventStore(db.db, { listenForCommits: db.listenForCommits }))
   return {
     db,
     store,
