@@ -27,8 +27,10 @@ export class ProjectionError extends Error {
 
 /** Serialises every writer of one group's read models and checkpoint until the transaction ends. */
 export const lockGroup = async (trx: Transaction<Database>, group: string): Promise<void> => {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`tessera-projector:${group}`}, 0))`.execute(trx)
+  await sql`select pg_advisory_xact_lock(${groupLockKey(group)})`.execute(trx)
 }
+
+const groupLockKey = (group: string) => sql`hashtextextended(${`tessera-projector:${group}`}, 0)`
 
 export type Batch = {
   group: string
@@ -55,12 +57,9 @@ export const applyBatchInTransaction = (
   const last = events.at(-1)
   if (!last) throw new Error('an empty batch')
   return db.transaction().execute(async (trx) => {
-    if (!singleBackend) await lockGroup(trx, group)
-    const checkpoint = trx.selectFrom('tessera_checkpoints').selectAll().where('name', '=', group)
-    const row = await (singleBackend ? checkpoint : checkpoint.forUpdate()).executeTakeFirst()
-    const stored = row ? { tx: BigInt(row.tx), seq: BigInt(row.seq) } : START
-    // Another projector process got here first: take its checkpoint and read again.
-    if (comparePositions(stored, expected) !== 0) return stored
+    if (!(await moveCheckpoint(trx, group, expected, last.position, singleBackend)))
+      // Another projector process got here first: take its checkpoint and read again.
+      return storedCheckpoint(trx, group)
     for (const event of events) {
       // An operator skipped it (`tessera projections skip`): the checkpoint passes it untouched.
       if (skip.has(event.id)) continue
@@ -72,14 +71,56 @@ export const applyBatchInTransaction = (
         }
       }
     }
-    const values = { name: group, tx: last.position.tx.toString(), seq: last.position.seq.toString() }
-    await trx
-      .insertInto('tessera_checkpoints')
-      .values(values)
-      .onConflict((oc) => oc.column('name').doUpdateSet({ tx: values.tx, seq: values.seq }))
-      .execute()
     return null
   })
+}
+
+/**
+ * Takes the group's lock and moves its checkpoint from `expected` to `to`, in one statement (one
+ * round trip where lock, read and write were three): true when it moved.
+ * - The lock comes first: both writes take their rows from `locked`, so neither touches the
+ *   checkpoint's row before the lock is held (taking them in the other order could deadlock with a
+ *   projector that holds the lock and waits for the row).
+ * - The statement's snapshot may predate the commit of whoever held the lock before; an UPDATE
+ *   still checks its condition against the latest committed row, and later statements of the
+ *   transaction see everything that projector committed.
+ * - A missing row is the start of the log: inserted only when that is what was expected (after a
+ *   replay emptied the table, a projector further on must not write its old place back).
+ */
+const moveCheckpoint = async (
+  trx: Transaction<Database>,
+  group: string,
+  expected: GlobalPosition,
+  to: GlobalPosition,
+  singleBackend: boolean,
+): Promise<boolean> => {
+  const locked = singleBackend ? sql`select 1` : sql`select pg_advisory_xact_lock(${groupLockKey(group)})`
+  const [toTx, toSeq] = [to.tx.toString(), to.seq.toString()]
+  const { rows } = await sql<{ name: string }>`
+    with locked as (${locked}),
+    moved as (
+      update tessera_checkpoints set tx = ${toTx}::bigint, seq = ${toSeq}::bigint
+      from locked
+      where name = ${group}
+        and tx = ${expected.tx.toString()}::bigint and seq = ${expected.seq.toString()}::bigint
+      returning name),
+    started as (
+      insert into tessera_checkpoints (name, tx, seq)
+      select ${group}, ${toTx}::bigint, ${toSeq}::bigint from locked
+      where ${comparePositions(expected, START) === 0}
+      on conflict (name) do nothing
+      returning name)
+    select name from moved union all select name from started`.execute(trx)
+  return rows.length > 0
+}
+
+const storedCheckpoint = async (trx: Transaction<Database>, group: string): Promise<GlobalPosition> => {
+  const row = await trx
+    .selectFrom('tessera_checkpoints')
+    .selectAll()
+    .where('name', '=', group)
+    .executeTakeFirst()
+  return row ? { tx: BigInt(row.tx), seq: BigInt(row.seq) } : START
 }
 
 /**
