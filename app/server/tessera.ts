@@ -22,20 +22,18 @@ import type { EventStore } from '../../infra/event-store/event-store.js'
 import type { KurrentLog } from '../../infra/event-store/kurrentdb/kurrent-log.js'
 import { createKurrentDbEventStore } from '../../infra/event-store/kurrentdb/kurrentdb-event-store.js'
 import { withPersonalDataEncryption } from '../../infra/event-store/personal-data/encrypting-event-store.js'
-import { eraseInline, eraseSubject } from '../../infra/event-store/personal-data/erasure.js'
+import { eraseSubject } from '../../infra/event-store/personal-data/erasure.js'
 import {
   createKeyring,
   type Keyring,
   SubjectErasedError,
 } from '../../infra/event-store/personal-data/keyring.js'
-import { createSqlEventStore, type InlineProjection } from '../../infra/event-store/sql-event-store.js'
+import { createSqlEventStore } from '../../infra/event-store/sql-event-store.js'
 import { createMailTransport } from '../../infra/mail/create-transport.js'
 import type { MailTransport } from '../../infra/mail/mail.js'
 import { readModelProjections } from '../../projections/all.js'
-import { recordApiKeyRevocations } from '../../projections/api-keys/api-key-revocations.js'
 import { createMailReactor, type MailReactor } from '../../projections/reactors/mail/mail-reactor.js'
 import { createProjector, type Projector } from '../../projections/runner/projector.js'
-import { recordRevocations } from '../../projections/sessions/pending-revocations.js'
 import { createReadiness } from '../../query-api/health/readiness.js'
 import { serverKeyGuardsFor } from '../../query-api/server-api/server-key.js'
 import { createSessionResolver } from '../../query-api/sessions/resolve-session.js'
@@ -44,6 +42,7 @@ import { createSessionUsage } from '../../query-api/sessions/session-usage.js'
 import { migrateTessera, openTesseraDatabase, type TesseraDatabase } from '../database.js'
 import { type BuildAppOptions, buildApp } from './app.js'
 import type { AppContext } from './context.js'
+import { inline } from './inline-projection.js'
 
 export type Role = 'all' | 'api' | 'projector'
 
@@ -89,14 +88,6 @@ export const openEventStore = async (
   config: Config,
   kurrentLog?: KurrentLog,
 ): Promise<{ store: EventStore; keyring: Keyring; checkReachable(): Promise<void> }> => {
-  // What ends a session is enforced in the append's own transaction, never behind the projector;
-  // so is an erasure (the deleted user's data key is destroyed as the deletion commits). On
-  // KurrentDB the same hook runs right after the append, exactly once (kurrentdb/append-effects.ts).
-  const inline: InlineProjection = async (trx, events) => {
-    await recordRevocations(trx, events)
-    await recordApiKeyRevocations(trx, events)
-    await eraseInline(trx, events)
-  }
   const keyring = createKeyring(database.db, acceptedSecrets(config))
   if (config.eventStore.kind === 'kurrentdb') {
     const opened = kurrentLog

@@ -58,7 +58,17 @@ const EVENT_COLUMNS = sql.raw(
  * what it writes commits (or rolls back) with them. For the few tables that must never trail the
  * log (what authenticates); everything else is projected asynchronously.
  */
-export type InlineProjection = (trx: Transaction<unknown>, events: readonly EventToAppend[]) => Promise<void>
+export type InlineProjection = ((
+  trx: Transaction<unknown>,
+  events: readonly EventToAppend[],
+) => Promise<void>) & {
+  /**
+   * Whether these events give the hook anything to write. An append that claims nothing and that
+   * the hook leaves alone is one statement, its own transaction: one round trip, not three.
+   * Without it, every append runs in a transaction with the hook.
+   */
+  affects?: (events: readonly EventToAppend[]) => boolean
+}
 
 export type SqlEventStoreOptions = {
   /**
@@ -93,14 +103,18 @@ export const createSqlEventStore = (db: Db, options: SqlEventStoreOptions = {}):
   return {
     async appendToStream(stream, events, appendOptions): Promise<AppendResult> {
       if (events.length === 0) throw new Error('appendToStream needs at least one event')
-      const result = await db.transaction().execute(async (trx) => {
-        const appended = await append(trx, stream, events, appendOptions, {
-          singleBackend: options.singleBackend === true,
-          storeId,
-        })
-        await options.inline?.(trx, events)
-        return appended
-      })
+      const how = { singleBackend: options.singleBackend === true, storeId }
+      const { inline } = options
+      const alone =
+        (appendOptions.uniqueClaims ?? []).length === 0 &&
+        (inline === undefined || inline.affects?.(events) === false)
+      const result = alone
+        ? await append(db, stream, events, appendOptions, how)
+        : await db.transaction().execute(async (trx) => {
+            const appended = await append(trx, stream, events, appendOptions, how)
+            await inline?.(trx, events)
+            return appended
+          })
       notify()
       return result
     },
@@ -162,67 +176,81 @@ export const createSqlEventStore = (db: Db, options: SqlEventStoreOptions = {}):
   }
 }
 
+/**
+ * Appends in one statement (one round trip, however many events), in `q`'s transaction or, outside
+ * one, as a transaction of its own; then applies the claims. A version that is not the expected
+ * one writes nothing and throws (the caller's transaction, if any, rolls back the rest).
+ */
 const append = async (
-  trx: Transaction<unknown>,
+  q: Db,
   stream: string,
   events: readonly EventToAppend[],
   { expectedVersion, uniqueClaims = [] }: AppendOptions,
   { singleBackend, storeId }: { singleBackend: boolean; storeId: string },
 ): Promise<AppendResult> => {
-  // One statement, one round trip, however many events: on a machine where every query costs two
-  // system calls on each side, a sign-in's append went from five round trips to three with the
-  // transaction's begin and commit. Its steps, in the order each needs the one before:
+  // The statement's steps, each taking its rows from the one before:
   // - the stream's advisory lock, before any write: the transaction gets its id at its first write,
   //   so under the lock transaction ids grow with the stream's versions (PGlite, one backend that
   //   lends its one connection to one transaction at a time, needs no lock);
-  // - the stream's version moved by the number of events, telling what it was (a stream exists
-  //   only with events, so 0 means none). ON CONFLICT updates the latest committed row even when
-  //   the statement's snapshot, taken before the lock was granted, predates it. The notification,
-  //   naming this store, is sent at commit to the listeners of other processes;
+  // - the stream's version moved by the number of events, if it is the expected one. The
+  //   statement's snapshot may predate the commit of the append that held the lock before; INSERT
+  //   ... ON CONFLICT and UPDATE still judge the latest committed row. The notification, naming
+  //   this store, is sent at commit to the listeners of other processes;
   // - the events, numbered from that version, in their order.
-  // A version that is not the expected one throws below, and the rollback undoes all of it.
   const locked = singleBackend
     ? sql`select 1`
     : sql`select pg_advisory_xact_lock(hashtextextended(${stream}, 0))`
+  const n = events.length
+  const notified = sql`pg_notify(${NOTIFY_CHANNEL}, ${storeId})::text as notified`
+  const moved =
+    expectedVersion === 'any'
+      ? sql`insert into tessera_streams (stream_id, version) select ${stream}, ${n} from locked
+            on conflict (stream_id) do update set version = tessera_streams.version + ${n}
+            returning version, ${notified}`
+      : expectedVersion === 'no_stream'
+        ? // A stream exists only with events, so its row is there once it has any.
+          sql`insert into tessera_streams (stream_id, version) select ${stream}, ${n} from locked
+            on conflict (stream_id) do nothing
+            returning version, ${notified}`
+        : sql`update tessera_streams set version = version + ${n} from locked
+            where stream_id = ${stream} and version = ${expectedVersion}
+            returning version, ${notified}`
   const appended = JSON.stringify(
     events.map((event) => ({ id: event.id, type: event.type, data: event.data, metadata: event.metadata })),
   )
-  const { rows } = await sql<{ version: number; seq: string | null; tx_id: string | null }>`
+  const { rows } = await sql<{ version: number; seq: string; tx_id: string }>`
     with locked as (${locked}),
-    moved as (
-      insert into tessera_streams (stream_id, version)
-      select ${stream}, ${events.length} from locked
-      on conflict (stream_id) do update set version = tessera_streams.version + ${events.length}
-      returning version, pg_notify(${NOTIFY_CHANNEL}, ${storeId})::text as notified),
+    moved as (${moved}),
     inserted as (
       insert into tessera_events (event_id, stream_id, stream_version, type, data, metadata)
-      select (e.event->>'id')::uuid, ${stream}, moved.version - ${events.length} + e.n::integer,
+      select (e.event->>'id')::uuid, ${stream}, moved.version - ${n} + e.n::integer,
              e.event->>'type', e.event->'data', e.event->'metadata'
       from moved, jsonb_array_elements(${appended}::jsonb) with ordinality as e(event, n)
       order by e.n
       returning seq, tx_id)
     select moved.version, last.seq::text as seq, last.tx_id::text as tx_id
-    from moved left join lateral (
-      select seq, tx_id from inserted order by seq desc limit 1) last on true`.execute(trx)
+    from moved cross join lateral (
+      select seq, tx_id from inserted order by seq desc limit 1) last`.execute(q)
   const row = rows[0]
-  if (row === undefined) throw new Error(`the version of stream ${stream} was not returned`)
-  const nextVersion = row.version
-  const base = nextVersion - events.length
-  const current = base === 0 ? undefined : base
-  if (
-    expectedVersion === 'no_stream'
-      ? current !== undefined
-      : expectedVersion !== 'any' && expectedVersion !== current
-  )
-    throw new ConcurrencyError(stream, expectedVersion, current ?? 'no_stream')
+  if (row === undefined) throw await concurrencyError(q, stream, expectedVersion)
 
-  for (const claim of uniqueClaims) await applyClaim(trx, claim)
+  for (const claim of uniqueClaims) await applyClaim(q, claim)
 
-  if (row.seq === null || row.tx_id === null) throw new Error('no event was inserted')
-  return { nextVersion, position: { tx: BigInt(row.tx_id), seq: BigInt(row.seq) } }
+  return { nextVersion: row.version, position: { tx: BigInt(row.tx_id), seq: BigInt(row.seq) } }
 }
 
-const applyClaim = async (trx: Transaction<unknown>, claim: UniqueClaim): Promise<void> => {
+/** The stream was not at the expected version: says where it is (for the message only). */
+const concurrencyError = async (
+  q: Db,
+  stream: string,
+  expectedVersion: AppendOptions['expectedVersion'],
+): Promise<ConcurrencyError> => {
+  const { rows } = await sql<{ version: number }>`
+    select version from tessera_streams where stream_id = ${stream}`.execute(q)
+  return new ConcurrencyError(stream, expectedVersion, rows[0]?.version ?? 'no_stream')
+}
+
+const applyClaim = async (trx: Db, claim: UniqueClaim): Promise<void> => {
   if (claim.op === 'release') {
     await sql`
       delete from tessera_unique_claims

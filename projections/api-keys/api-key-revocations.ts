@@ -21,12 +21,26 @@ const idIn = (data: object, field: string): string | null => {
   return typeof value === 'string' ? value : null
 }
 
+/** The event types the hook below writes for; any other it passes over. */
+const WRITES_FOR: ReadonlySet<string> = new Set([
+  'api-key.disabled',
+  'api-key.enabled',
+  'api-key.deleted',
+  'api-key.expired',
+  'user.deleted',
+  'organization.deleted',
+])
+
+/** Whether `recordApiKeyRevocations` has anything to write for an event of this type. */
+export const changesApiKeyUsage = (type: string): boolean => WRITES_FOR.has(type)
+
 /** The event store's inline hook for API keys (composed in app/server/tessera.ts). */
 export const recordApiKeyRevocations = async (
   trx: AnyTransaction,
   events: readonly Appended[],
 ): Promise<void> => {
   for (const event of events) {
+    if (!changesApiKeyUsage(event.type)) continue
     const at = new Date(event.metadata.at)
     switch (event.type) {
       case 'api-key.disabled':
