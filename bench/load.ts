@@ -36,6 +36,11 @@ export type ClosedLoopSpec = {
   connections: number
   durationSeconds: number
   warmupSeconds: number
+  /**
+   * Measured windows per server (1 when absent), which server goes first alternating from one to
+   * the next (A B B A …), merged into one result (bench/rounds.ts).
+   */
+  rounds?: number
   next(): Shot
 }
 

@@ -39,6 +39,7 @@ import {
   type RunResult,
   type ServerLabel,
 } from './report.js'
+import { mergeRounds } from './rounds.js'
 import {
   apiKeyScenarios,
   LIST_SESSIONS_PER_USER,
@@ -279,10 +280,23 @@ const resultOf = (contender: Contender, database: DatabaseLabel, settings: Setti
   notes: contender.notes,
 })
 
+const specRounds = (spec: ScenarioSpec | undefined): number =>
+  spec === undefined ? 0 : 'rounds' in spec ? (spec.rounds ?? 1) : 1
+
+const summaryOf = (result: MeasuredScenario): string =>
+  Object.entries(result.byKind)
+    .map(
+      ([kind, s]) =>
+        `${kind} ${s.perSecond >= 100 ? Math.round(s.perSecond) : s.perSecond.toFixed(1)}/s p99 ${Number.isNaN(s.p99Ms) ? '—' : s.p99Ms.toFixed(1)} ms`,
+    )
+    .join(', ')
+
 /**
  * Runs each chosen scenario on every server it is meant for, one server right after the other
  * (which one goes first alternates), so that a machine whose speed drifts over minutes (a shared
- * one's does, by a fifth between runs) skews both alike. Answers the servers that failed, by label.
+ * one's does, by a fifth between runs) skews both alike; a scenario with several `rounds` does so
+ * window by window, and each server's windows are merged (bench/rounds.ts). Answers the servers
+ * that failed, by label.
  */
 const runScenarios = async (
   contenders: readonly Contender[],
@@ -317,26 +331,33 @@ const runScenarios = async (
         )
       })
     for (const name of scenarioGroup.names.filter((n) => isChosen(n, settings.only))) {
-      const order = [...specs.keys()]
-      if (turn++ % 2 === 1) order.reverse()
-      for (const contender of order) {
-        const spec = specs.get(contender)?.find((s) => s.name === name)
-        if (!spec) continue
-        await attempt(contender, async () => {
-          const label = contender.label === 'Tessera' ? '' : ` (${contender.label})`
-          process.stdout.write(
-            `  ${spec.name}${label}: ${spec.warmupSeconds} s warm-up + ${spec.durationSeconds} s… `,
-          )
-          const result = await benchScenario(contender, spec, contenders)
-          const summary = Object.entries(result.byKind)
-            .map(
-              ([kind, s]) =>
-                `${kind} ${Math.round(s.perSecond)}/s p99 ${Number.isNaN(s.p99Ms) ? '—' : s.p99Ms.toFixed(1)} ms`,
+      const specOf = (contender: Contender) => specs.get(contender)?.find((s) => s.name === name)
+      const rounds = Math.max(1, ...[...specs.keys()].map((c) => specRounds(specOf(c))))
+      const measured = new Map<Contender, MeasuredScenario[]>()
+      for (let round = 0; round < rounds; round++) {
+        const order = [...specs.keys()]
+        if (turn++ % 2 === 1) order.reverse()
+        for (const contender of order) {
+          const spec = specOf(contender)
+          if (!spec || round >= specRounds(spec)) continue
+          await attempt(contender, async () => {
+            const label = contender.label === 'Tessera' ? '' : ` (${contender.label})`
+            const of = rounds > 1 ? ` (window ${round + 1} of ${rounds})` : ''
+            process.stdout.write(
+              `  ${spec.name}${label}${of}: ${spec.warmupSeconds} s warm-up + ${spec.durationSeconds} s… `,
             )
-            .join(', ')
-          console.log(summary || 'no responses')
-          contender.results.push(result)
-        })
+            const result = await benchScenario(contender, spec, contenders)
+            console.log(summaryOf(result) || 'no responses')
+            measured.set(contender, [...(measured.get(contender) ?? []), result])
+          })
+        }
+      }
+      for (const [contender, results] of measured) {
+        if (failed.has(contender.label)) continue
+        const merged = mergeRounds(results)
+        if (results.length > 1)
+          console.log(`  ${name} (${contender.label}, ${results.length} windows): ${summaryOf(merged)}`)
+        contender.results.push(merged)
       }
     }
   }

@@ -16,6 +16,14 @@ const MIXED_SIGN_IN_SHARE = 0.1
 const MIXED_OPEN_RATES = { getSession: 135, signIn: 15 }
 export const MIXED_OPEN = `mixed open ${MIXED_OPEN_RATES.getSession + MIXED_OPEN_RATES.signIn}/s`
 /** list-sessions: users with this many sessions each (issue 8), and how many such users. */
+/**
+ * The password scenarios' targets are ratios near 1 (issue 8: at least 0.97 of better-auth's rate).
+ * At ten answers a second one 10 s window counts about a hundred, and the two servers' windows
+ * minutes apart meet a machine whose speed drifts: three windows each, taken A B B A B A, bring
+ * the error of a ratio down to where the target can be told.
+ */
+const PASSWORD_ROUNDS = 3
+
 export const LIST_SESSIONS_PER_USER = 20
 export const LIST_SESSIONS_USERS = 8
 
@@ -162,12 +170,14 @@ export const sharedScenarios = (settings: ScenarioSettings): ScenarioSpec[] => {
       name: `sign-in c${connections}`,
       connections,
       ...timing,
+      rounds: PASSWORD_ROUNDS,
       next: signInShots(users),
     })),
     {
       name: 'sign-up c16',
       connections: 16,
       ...timing,
+      rounds: PASSWORD_ROUNDS,
       next: signUpShots((n) => settings.email('signup', n)),
     },
     { name: 'mixed c64', connections: 64, ...timing, next: mixedShots(users) },
