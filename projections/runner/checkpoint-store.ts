@@ -15,6 +15,15 @@ export const readCheckpoint = async (db: Kysely<Database>, name: string): Promis
   return row ? { tx: BigInt(row.tx), seq: BigInt(row.seq) } : START
 }
 
+/** Several stored positions in one query; a name without one is absent from the map. */
+export const readCheckpoints = async (
+  db: Kysely<Database>,
+  names: readonly string[],
+): Promise<Map<string, GlobalPosition>> => {
+  const rows = await db.selectFrom('tessera_checkpoints').selectAll().where('name', 'in', names).execute()
+  return new Map(rows.map((row) => [row.name, { tx: BigInt(row.tx), seq: BigInt(row.seq) }]))
+}
+
 export const writeCheckpoint = async (
   db: Kysely<Database>,
   name: string,

@@ -22,10 +22,11 @@ import {
   type EventStore,
   type GlobalPosition,
   type RecordedEvent,
+  START,
 } from '../../../infra/event-store/event-store.js'
 import { MailDeliveryError, type MailTransport } from '../../../infra/mail/mail.js'
 import type { Database } from '../../database.js'
-import { readCheckpoint, writeCheckpoint } from '../../runner/checkpoint-store.js'
+import { readCheckpoint, readCheckpoints, writeCheckpoint } from '../../runner/checkpoint-store.js'
 import { withAdvisoryLock } from './advisory-lock.js'
 import type { MailLinkSettings } from './compose-mail.js'
 import { type DeliveryDependencies, deliverMail, type MailReactorLogger } from './deliver-mail.js'
@@ -102,10 +103,12 @@ export const createMailReactor = (options: MailReactorOptions): MailReactor => {
 
   /** Handles every readable event, mail by mail; throws (checkpoint kept) on the first failure. */
   const handleReadable = async (q: Kysely<Database>): Promise<'idle'> => {
-    let handled = await readCheckpoint(q, name)
-    const horizon = readModelsGroup === null ? null : await readCheckpoint(q, readModelsGroup)
+    const stored = await readCheckpoints(q, readModelsGroup === null ? [name] : [name, readModelsGroup])
+    let handled = stored.get(name) ?? START
+    const horizon = readModelsGroup === null ? null : (stored.get(readModelsGroup) ?? START)
     while (!stopped) {
-      const batch = (await store.readAll(handled, batchSize)).filter((event) => withinHorizon(event, horizon))
+      const read = await store.readAll(handled, batchSize)
+      const batch = read.filter((event) => withinHorizon(event, horizon))
       const last = batch.at(-1)
       if (!last) return 'idle'
       for (const event of batch) {
@@ -134,6 +137,9 @@ export const createMailReactor = (options: MailReactorOptions): MailReactor => {
         await writeCheckpoint(q, name, last.position)
         handled = last.position
       }
+      // A short read reached the end of what was readable: reading again would find nothing (what
+      // commits later wakes the reactor again, or the next poll finds it).
+      if (read.length < batchSize) return 'idle'
     }
     return 'idle'
   }
