@@ -11,6 +11,7 @@ import {
 } from '../../infra/event-store/event-store.js'
 import type { Database } from '../database.js'
 import type { Projection } from '../projection.js'
+import { readCheckpoint } from './checkpoint-store.js'
 import type { ProjectorOptions } from './projector-types.js'
 
 /** A projection threw on an event: the event, not the database, is the suspect. */
@@ -59,7 +60,7 @@ export const applyBatchInTransaction = (
   return db.transaction().execute(async (trx) => {
     if (!(await moveCheckpoint(trx, group, expected, last.position, singleBackend)))
       // Another projector process got here first: take its checkpoint and read again.
-      return storedCheckpoint(trx, group)
+      return readCheckpoint(trx, group)
     for (const event of events) {
       // An operator skipped it (`tessera projections skip`): the checkpoint passes it untouched.
       if (skip.has(event.id)) continue
@@ -112,15 +113,6 @@ const moveCheckpoint = async (
       returning name)
     select name from moved union all select name from started`.execute(trx)
   return rows.length > 0
-}
-
-const storedCheckpoint = async (trx: Transaction<Database>, group: string): Promise<GlobalPosition> => {
-  const row = await trx
-    .selectFrom('tessera_checkpoints')
-    .selectAll()
-    .where('name', '=', group)
-    .executeTakeFirst()
-  return row ? { tx: BigInt(row.tx), seq: BigInt(row.seq) } : START
 }
 
 /**
