@@ -10,7 +10,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: [
-            '{app,domain,command-api,query-api,projections,infra}/**/*.unit.spec.ts',
+            '{app,domain,command-api,query-api,projections,infra,bench}/**/*.unit.spec.ts',
             'tests/architecture/*.unit.spec.ts',
           ],
           environment: 'node',

@@ -4,13 +4,17 @@
 import type { CpuUse } from './cpu.js'
 import type { Kind, KindStats, ScenarioResult } from './load.js'
 import type { OpenLoopFacts } from './open-loop.js'
+import { describeRuntimeWindow, type RuntimeWindow } from './runtime-window.js'
 import { MIXED_OPEN } from './scenarios.js'
 
 export type DatabaseLabel = 'PGlite' | 'PostgreSQL'
 export type ServerLabel = 'Tessera' | 'better-auth'
 
-/** `peakRssBytes`: the server's peak RSS so far, taken when the scenario ended. */
-export type MeasuredScenario = ScenarioResult & { cpu: CpuUse; peakRssBytes: number }
+/**
+ * `peakRssBytes`: the server's peak RSS so far, taken when the scenario ended; `runtime`: Tessera's
+ * event-loop and GC figures over the window (better-auth offers none).
+ */
+export type MeasuredScenario = ScenarioResult & { cpu: CpuUse; peakRssBytes: number; runtime?: RuntimeWindow }
 
 export type RunResult = {
   server: ServerLabel
@@ -225,6 +229,8 @@ export const formatRun = (run: RunResult): string => {
       if (s.firstFailure) lines.push(`${scenario.name}, ${kind}: first wrong answer: ${s.firstFailure}`)
   for (const scenario of run.scenarios)
     if (scenario.openLoop) lines.push(openLoopNote(scenario, scenario.openLoop))
+  for (const scenario of run.scenarios)
+    if (scenario.runtime) lines.push(describeRuntimeWindow(scenario.name, scenario.runtime))
   for (const note of run.notes) lines.push(note)
   const busiest = Math.max(0, ...run.scenarios.map((s) => s.cpu.other))
   if (busiest > BUSY_MACHINE_CORES)

@@ -1,10 +1,12 @@
 /// Several measured windows of one scenario on one server, merged into one result: counts and
 /// seconds add up (so the rate is over all windows), latency percentiles are the windows' own,
 /// weighted by how many requests each window measured (an approximation: the windows' samples are
-/// not kept), maxima are the largest, CPU is the mean and peak RSS the highest.
+/// not kept), maxima are the largest, CPU is the mean, peak RSS the highest, and the event-loop and GC
+/// counts add up.
 
 import type { KindStats } from './load.js'
 import type { MeasuredScenario } from './report.js'
+import { mergeRuntimeWindows } from './runtime-window.js'
 
 const weightedMean = (values: readonly { value: number; weight: number }[]): number => {
   const counted = values.filter((v) => !Number.isNaN(v.value) && v.weight > 0)
@@ -36,6 +38,7 @@ export const mergeRounds = (rounds: readonly MeasuredScenario[]): MeasuredScenar
   if (first === undefined) throw new Error('no round to merge')
   if (rounds.length === 1) return first
   const seconds = rounds.reduce((sum, r) => sum + r.seconds, 0)
+  const runtimes = rounds.flatMap((r) => r.runtime ?? [])
   const kinds = new Set(rounds.flatMap((r) => Object.keys(r.byKind))) as Set<keyof MeasuredScenario['byKind']>
   const byKind: MeasuredScenario['byKind'] = {}
   for (const kind of kinds) {
@@ -55,5 +58,6 @@ export const mergeRounds = (rounds: readonly MeasuredScenario[]): MeasuredScenar
       cores: first.cpu.cores,
     },
     peakRssBytes: Math.max(...rounds.map((r) => r.peakRssBytes)),
+    ...(runtimes.length === rounds.length ? { runtime: mergeRuntimeWindows(runtimes) } : {}),
   }
 }

@@ -40,6 +40,7 @@ import {
   type ServerLabel,
 } from './report.js'
 import { mergeRounds } from './rounds.js'
+import { runtimeBetween, scrapeRuntime } from './runtime-window.js'
 import {
   apiKeyScenarios,
   LIST_SESSIONS_PER_USER,
@@ -210,12 +211,17 @@ const benchScenario = async (
   // this one.
   for (const other of everyone) await waitUntilIdle(other.server.pid)
   const cpu: { stop?: () => CpuUse; use?: CpuUse } = {}
+  // Tessera's own event-loop and GC figures, scraped as the window starts and as it ends.
+  const scrapes: { start?: ReturnType<typeof scrapeRuntime>; end?: ReturnType<typeof scrapeRuntime> } = {}
+  const scrape = () => (contender.label === 'Tessera' ? scrapeRuntime(server.baseUrl) : Promise.resolve(null))
   const window = {
     onStart: () => {
       cpu.stop = measureCpu(contender.probe, cpus().length)
+      scrapes.start = scrape()
     },
     onEnd: () => {
       cpu.use = cpu.stop?.()
+      scrapes.end = scrape()
     },
   }
   const measured =
@@ -224,7 +230,13 @@ const benchScenario = async (
       : await runScenario(server.baseUrl, spec, window)
   server.assertAlive()
   if (!cpu.use) throw new Error(`${spec.name}: the measured window never ended`)
-  return { ...measured, cpu: cpu.use, peakRssBytes: server.peakRss() }
+  const [start, end] = await Promise.all([scrapes.start, scrapes.end])
+  return {
+    ...measured,
+    cpu: cpu.use,
+    peakRssBytes: server.peakRss(),
+    ...(start && end ? { runtime: runtimeBetween(start, end) } : {}),
+  }
 }
 
 type PostgresTarget = { url: string; pid(): number | undefined }

@@ -31,6 +31,7 @@ import {
 import { createSqlEventStore } from '../../infra/event-store/sql-event-store.js'
 import { createMailTransport } from '../../infra/mail/create-transport.js'
 import type { MailTransport } from '../../infra/mail/mail.js'
+import { processRuntime } from '../../infra/runtime/runtime-metrics.js'
 import { readModelProjections } from '../../projections/all.js'
 import { createMailReactor, type MailReactor } from '../../projections/reactors/mail/mail-reactor.js'
 import { createProjector, type Projector } from '../../projections/runner/projector.js'
@@ -219,6 +220,8 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
       store,
       projector,
       maxLagSeconds: config.consistency.readyMaxLagSeconds,
+      // Only an instance that answers HTTP offers /metrics.
+      ...(role !== 'projector' ? { runtime: processRuntime() } : {}),
     }),
   }
   const mailTransport = projects ? createMailTransport(config.mail, logger) : null

@@ -2,7 +2,8 @@
 /// halted on an event it cannot apply (recorded in the database, so every instance sees it), when
 /// this process's projector is stopped or keeps failing, or when the read models trail the log by
 /// more than the threshold, including the lag a long transaction causes through the xmin horizon.
-/// The same figures are offered in Prometheus' text format for `GET /metrics`.
+/// The same figures are offered in Prometheus' text format for `GET /metrics`, with the process's
+/// own (infra/runtime/runtime-metrics.ts).
 
 import type { Kysely } from 'kysely'
 import { type EventStore, formatPosition } from '../../infra/event-store/event-store.js'
@@ -44,6 +45,8 @@ export type ReadinessOptions = {
   maxLagSeconds?: number
   /** Consecutive failed batches past which a retrying projector counts as stuck. */
   maxFailures?: number
+  /** The process's own figures (event-loop delay, GC pauses), appended to the metrics. */
+  runtime?: { metrics(): string }
 }
 
 export const createReadiness = ({
@@ -52,6 +55,7 @@ export const createReadiness = ({
   projector,
   maxLagSeconds = 30,
   maxFailures = 3,
+  runtime,
 }: ReadinessOptions): Readiness => {
   const check = async (): Promise<ReadinessReport> => {
     const status = projector.status()
@@ -147,6 +151,7 @@ export const createReadiness = ({
           report.lag.pendingRevocations,
           '',
         ),
+        runtime?.metrics() ?? '',
       ].join('')
     },
   }

@@ -170,6 +170,9 @@ describe('a poison event in the real log', () => {
     const metrics = await main.app?.inject({ method: 'GET', url: '/api/auth/metrics' })
     expect(metrics?.body).toMatch(/^tessera_projector_halted\{group="read-models"\} 1$/m)
     expect(metrics?.body).toMatch(/^tessera_projector_lag_events\{group="read-models"\} 1$/m)
+    // The process's own figures come with them.
+    expect(metrics?.body).toMatch(/^tessera_event_loop_delay_seconds_count [1-9]\d*$/m)
+    expect(metrics?.body).toMatch(/^nodejs_gc_duration_seconds_bucket\{kind="minor",le="\+Inf"\} \d+$/m)
 
     // Commands answer 503 at once (the projector is known to be halted), not a silent 200.
     const [signUp, took] = await timed(() =>
