@@ -70,7 +70,12 @@ export const healthRoutes =
 
     app.get(
       '/metrics',
-      { schema: { summary: 'Projector, consistency, event-loop and GC metrics, Prometheus text format', tags: ['Health'] } },
+      {
+        schema: {
+          summary: 'Projector, consistency, event-loop and GC metrics, Prometheus text format',
+          tags: ['Health'],
+        },
+      },
       async (_request, reply) =>
         reply.type('text/plain; version=0.0.4; charset=utf-8').send(await readiness.metrics()),
     )
