@@ -1,5 +1,12 @@
-import { createLocalJWKSet, decodeProtectedHeader, errors, importJWK, jwtVerify } from 'jose'
+import { execFileSync } from 'node:child_process'
+import { createPrivateKey } from 'node:crypto'
+import { closeSync, constants, mkdtempSync, open, openSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { createLocalJWKSet, decodeProtectedHeader, errors, jwtVerify } from 'jose'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { threadPoolSize } from '../thread-pool-priority.js'
 import { publishedKeys } from './key-set.js'
 import { createJwtSigner, type KeyImporter, NoSigningKeyError } from './signer.js'
 import { generateSigningKey, JWT_ALGORITHMS, type JwtAlgorithm, type SigningKey } from './signing-key.js'
@@ -21,7 +28,7 @@ const countingImporter = () => {
   const calls: string[] = []
   const importKey: KeyImporter = (jwk, alg) => {
     calls.push(alg)
-    return importJWK(jwk, alg)
+    return createPrivateKey({ key: jwk, format: 'jwk' })
   }
   return { calls, importKey }
 }
@@ -78,7 +85,7 @@ describe('the JWT signer', () => {
     const flaky: KeyImporter = (jwk, alg) => {
       if (failNext && alg === 'PS256') {
         failNext = false
-        return Promise.reject(new Error('transient'))
+        throw new Error('transient')
       }
       return importKey(jwk, alg)
     }
@@ -119,5 +126,67 @@ describe('the JWT signer', () => {
     expect(publishedKeys(rotated, at(1300)).keys.map((key) => key.kid)).toEqual([second.kid])
     await expect(verify(early, rotated, at(1300))).rejects.toBeInstanceOf(errors.JWKSNoMatchingKey)
     await expect(verify(late, rotated, at(1300))).resolves.toBeDefined()
+  })
+})
+
+/**
+ * Occupies every thread of libuv's pool: each is handed an open() of a FIFO that has no writer,
+ * which blocks in the kernel until `release` gives it one.
+ */
+const occupyThreadPool = () => {
+  const directory = mkdtempSync(join(tmpdir(), 'tessera-signer-'))
+  const fifo = join(directory, 'fifo')
+  execFileSync('mkfifo', ['-m', '600', fifo])
+  const opens = Array.from(
+    { length: threadPoolSize() },
+    () =>
+      new Promise<number>((resolve, reject) =>
+        open(fifo, constants.O_RDONLY, (e, fd) => (e ? reject(e) : resolve(fd))),
+      ),
+  )
+  return async () => {
+    const writer = openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK)
+    for (const fd of await Promise.all(opens)) closeSync(fd)
+    closeSync(writer)
+    rmSync(directory, { recursive: true, force: true })
+  }
+}
+
+const settledWithin = <T>(promise: Promise<T>, ms: number): Promise<T | 'pending'> =>
+  Promise.race([promise, sleep(ms).then(() => 'pending' as const)])
+
+describe.runIf(process.platform === 'linux')("the JWT signer and libuv's thread pool", () => {
+  it('signs with Ed25519 and P-256 keys while every pool thread is busy, and waits for one with RSA', async () => {
+    const keys = new Map<JwtAlgorithm, SigningKey>()
+    for (const alg of JWT_ALGORITHMS) keys.set(alg, await generateSigningKey(alg, { now: T0 }))
+    const signerFor = (alg: JwtAlgorithm) => {
+      const key = keys.get(alg)
+      if (!key) throw new Error(`no ${alg} key`)
+      return { key, signer: createJwtSigner([key], options) }
+    }
+    // Each key is imported before the pool is taken, so only the signature itself is measured here.
+    for (const alg of JWT_ALGORITHMS) await signerFor(alg).signer.sign({}, 'u', at(1))
+
+    const release = occupyThreadPool()
+    const inline: [JwtAlgorithm, string][] = []
+    let rsa: [JwtAlgorithm, Promise<string>][] = []
+    try {
+      for (const alg of ['EdDSA', 'ES256'] as const) {
+        const token = await settledWithin(signerFor(alg).signer.sign({ n: 1 }, 'u', at(2)), 1_000)
+        if (token === 'pending') throw new Error(`${alg} waited for the pool`)
+        inline.push([alg, token])
+      }
+      rsa = (['RS256', 'PS256'] as const).map((alg) => [
+        alg,
+        signerFor(alg).signer.sign({ n: 1 }, 'u', at(2)),
+      ])
+      for (const [, token] of rsa) expect(await settledWithin(token, 100)).toBe('pending')
+    } finally {
+      await release()
+    }
+    // Verified once the pool is free again: jose verifies on it.
+    for (const [alg, token] of [...inline, ...rsa]) {
+      await expect(verify(await token, [signerFor(alg).key], at(3))).resolves.toBeDefined()
+    }
   })
 })
