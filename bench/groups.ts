@@ -3,6 +3,7 @@
 /// its own (as bench/organizations.ts does) and list it in run.ts's SCENARIO_GROUPS.
 
 import type { ScenarioSpec, Timing } from './load.js'
+import type { MixedOpenRates } from './password-capacity.js'
 import type { ServerLabel } from './report.js'
 import type { BenchUser } from './seed.js'
 
@@ -16,6 +17,8 @@ export type SeedTarget = {
   notes: string[]
   /** The PostgreSQL server's URL, for seeding straight into it; none on PGlite. */
   databaseUrl?: string
+  /** Arrivals a second in the open-loop mix, set from this machine's password checks a second. */
+  mixedOpen: MixedOpenRates
 }
 
 export type ScenarioGroup = {
@@ -35,6 +38,7 @@ const NO_TARGET: SeedTarget = {
   email: () => '',
   timing: { durationSeconds: 0, warmupSeconds: 0 },
   notes: [],
+  mixedOpen: { getSession: 0, signIn: 0 },
 }
 
 /**

@@ -28,6 +28,7 @@ import { BOTH, group, nothingToSeed, type ScenarioGroup, TESSERA_ONLY } from './
 import { runScenario, type ScenarioSpec } from './load.js'
 import { runOpenLoop } from './open-loop.js'
 import { NO_ORGANIZATIONS, organizationScenarios, seedOrganizations } from './organizations.js'
+import { type MixedOpenRates, measurePasswordChecksPerSecond, mixedOpenRates } from './password-capacity.js'
 import {
   checkTargets,
   type DatabaseLabel,
@@ -46,6 +47,7 @@ import {
   LIST_SESSIONS_PER_USER,
   LIST_SESSIONS_USERS,
   listSessionsScenarios,
+  MIXED_OPEN,
   sharedScenarios,
   tesseraScenarios,
 } from './scenarios.js'
@@ -67,6 +69,8 @@ type Settings = {
   /** Name prefixes of the scenarios to run (all when empty), e.g. `get-session,mixed`. */
   only: string[]
   resultsFile: string
+  /** Measured before the servers start (bench/password-capacity.ts). */
+  mixedOpen: MixedOpenRates
 }
 
 const positive = (env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number => {
@@ -78,7 +82,7 @@ const positive = (env: NodeJS.ProcessEnv, name: string, fallback: number, min: n
   return value
 }
 
-const readSettings = (env: NodeJS.ProcessEnv): Settings => ({
+const readSettings = (env: NodeJS.ProcessEnv): Omit<Settings, 'mixedOpen'> => ({
   users: Math.floor(positive(env, 'BENCH_USERS', 1000, 1)),
   durationSeconds: positive(env, 'BENCH_DURATION', 10, 1),
   warmupSeconds: positive(env, 'BENCH_WARMUP', 2, 0),
@@ -119,7 +123,8 @@ const SCENARIO_GROUPS: readonly ScenarioGroup[] = [
     runsOn: BOTH,
     unseeded: undefined,
     seed: nothingToSeed,
-    scenarios: (_, { users, email, timing }) => sharedScenarios({ users, email, ...timing }),
+    scenarios: (_, { users, email, timing, mixedOpen }) =>
+      sharedScenarios({ users, email, mixedOpen, ...timing }),
   }),
   // list-sessions over users of its own: the sign-in scenarios add sessions to the seeded users.
   group({
@@ -339,7 +344,15 @@ const runScenarios = async (
         const database = postgres ? { databaseUrl: postgres.url } : {}
         specs.set(
           contender,
-          await scenarioGroup.prepare({ baseUrl: server.baseUrl, users, email, timing, notes, ...database }),
+          await scenarioGroup.prepare({
+            baseUrl: server.baseUrl,
+            users,
+            email,
+            timing,
+            notes,
+            mixedOpen: settings.mixedOpen,
+            ...database,
+          }),
         )
       })
     for (const name of scenarioGroup.names.filter((n) => isChosen(n, settings.only))) {
@@ -428,7 +441,9 @@ const postgresTarget = async (settings: Settings): Promise<PostgresTarget | unde
 }
 
 const main = async () => {
-  const settings = readSettings(process.env)
+  const read = readSettings(process.env)
+  const passwordChecksPerSecond = await measurePasswordChecksPerSecond()
+  const settings: Settings = { ...read, mixedOpen: mixedOpenRates(passwordChecksPerSecond) }
   const machine = {
     cpus: cpus().length,
     cpu: cpus()[0]?.model ?? 'unknown',
@@ -439,6 +454,10 @@ const main = async () => {
     `Tessera benchmark — ${machine.cpus} × ${machine.cpu}, node ${machine.node}; ` +
       `${settings.users} users, ${settings.durationSeconds} s per scenario after ${settings.warmupSeconds} s warm-up` +
       (settings.betterAuth ? '; better-auth 1.7.5 beside it' : ''),
+  )
+  console.log(
+    `Password checks on this machine: ${passwordChecksPerSecond.toFixed(1)}/s; ${MIXED_OPEN} offers ` +
+      `get-session ${settings.mixedOpen.getSession}/s and sign-in ${settings.mixedOpen.signIn}/s`,
   )
   // A typo in BENCH_ONLY should fail now, not after a minute of seeding.
   assertSomethingChosen(settings.only)
@@ -464,6 +483,8 @@ const main = async () => {
       durationSeconds: settings.durationSeconds,
       warmupSeconds: settings.warmupSeconds,
       only: settings.only,
+      passwordChecksPerSecond,
+      mixedOpen: settings.mixedOpen,
     },
     databases: runs.map((run) => ({ ...run, targets: checkTargets(run) })),
   }
