@@ -214,7 +214,8 @@ const TOKEN_REUSE_MS = 30_000
 const MAX_RECENT_TOKENS = 10_000
 
 /**
- * get-session sends a JWT on every answer: signing each time costs about 40% of its throughput.
+ * get-session sends a JWT on every answer: signing each time cost about 40% of its throughput when
+ * tokens were signed with Web Crypto on the thread pool (signer.ts now signs on the event loop).
  * A token signed for exactly the same claims under the same key within the last 30 s is handed out
  * again instead; its expiry is then at most 30 s nearer than a fresh one's, which no client can tell
  * from clock skew. A change of any claim (the user's `updatedAt` among them) or of the signing key
