@@ -442,6 +442,8 @@ const postgresTarget = async (settings: Settings): Promise<PostgresTarget | unde
 
 const main = async () => {
   const read = readSettings(process.env)
+  // A typo in BENCH_ONLY should fail now, not after a minute of seeding.
+  assertSomethingChosen(read.only)
   const passwordChecksPerSecond = await measurePasswordChecksPerSecond()
   const settings: Settings = { ...read, mixedOpen: mixedOpenRates(passwordChecksPerSecond) }
   const machine = {
@@ -459,8 +461,6 @@ const main = async () => {
     `Password checks on this machine: ${passwordChecksPerSecond.toFixed(1)}/s; ${MIXED_OPEN} offers ` +
       `get-session ${settings.mixedOpen.getSession}/s and sign-in ${settings.mixedOpen.signIn}/s`,
   )
-  // A typo in BENCH_ONLY should fail now, not after a minute of seeding.
-  assertSomethingChosen(settings.only)
   const runs: DatabaseRuns[] = []
   if (settings.pglite) runs.push(await benchDatabase('PGlite', settings))
   const postgres = await postgresTarget(settings)
