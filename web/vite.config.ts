@@ -21,7 +21,7 @@ export default defineConfig(({ mode }) => ({
         assetFileNames: 'assets/[name]-[hash][extname]',
         // Pages are loaded on demand (React.lazy in app/App.tsx); the libraries every page needs
         // get stable chunks of their own, cached across deployments that only change our code.
-        advancedChunks: {
+        codeSplitting: {
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
             {
