@@ -1,9 +1,10 @@
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { useNavigate, useParams } from 'react-router'
 import { formatTime } from '../../app/time.js'
 import { Badge } from '../../ui/Badge.js'
 import { Button } from '../../ui/Button.js'
 import { Card } from '../../ui/Card.js'
+import { Confirm } from '../../ui/Confirm.js'
 import { SelectField, TextField } from '../../ui/Field.js'
 import { Notice } from '../../ui/Notice.js'
 import { PageHeading } from '../../ui/PageHeading.js'
@@ -45,6 +46,13 @@ const ROLES = [
 ] as const
 type Role = (typeof ROLES)[number]['value']
 
+/** A stored role string (several roles, comma separated) in the console's words. */
+const roleLabels = (stored: string) =>
+  stored
+    .split(',')
+    .map((name) => ROLES.find((role) => role.value === name.trim())?.label ?? name.trim())
+    .join(', ')
+
 const BanCard = ({ user }: { user: AdminUser }) => {
   const [reason, setReason] = useState('')
   const [expiry, setExpiry] = useState<Expiry>('')
@@ -59,13 +67,15 @@ const BanCard = ({ user }: { user: AdminUser }) => {
         description={`Reason: ${user.banReason ?? 'none given'}${user.banExpires ? `; until ${formatTime(user.banExpires)}` : ''}.`}
       >
         {failure ? <Notice tone="error">{messageFor(failure)}</Notice> : null}
-        <Button
-          pending={unbanning.isLoading}
-          pendingLabel="Lifting…"
-          onClick={() => unban({ userId: user.id })}
-        >
-          Lift the ban
-        </Button>
+        <div className="form-actions">
+          <Button
+            pending={unbanning.isLoading}
+            pendingLabel="Lifting…"
+            onClick={() => unban({ userId: user.id })}
+          >
+            Lift the ban
+          </Button>
+        </div>
       </Card>
     )
   return (
@@ -90,20 +100,22 @@ const BanCard = ({ user }: { user: AdminUser }) => {
         onChange={setExpiry}
         options={EXPIRIES}
       />
-      <Button
-        variant="danger"
-        pending={banning.isLoading}
-        pendingLabel="Banning…"
-        onClick={() =>
-          ban({
-            userId: user.id,
-            ...(reason.trim() ? { banReason: reason.trim() } : {}),
-            ...(expiry ? { banExpiresIn: Number(expiry) } : {}),
-          })
-        }
-      >
-        Ban {user.name || user.email}
-      </Button>
+      <div className="form-actions">
+        <Button
+          variant="danger"
+          pending={banning.isLoading}
+          pendingLabel="Banning…"
+          onClick={() =>
+            ban({
+              userId: user.id,
+              ...(reason.trim() ? { banReason: reason.trim() } : {}),
+              ...(expiry ? { banExpiresIn: Number(expiry) } : {}),
+            })
+          }
+        >
+          Ban {user.name || user.email}
+        </Button>
+      </div>
     </Card>
   )
 }
@@ -118,13 +130,15 @@ const RoleAndPasswordCard = ({ user }: { user: AdminUser }) => {
     <Card title="Role and password">
       {roleState.error ? <Notice tone="error">{messageFor(roleState.error)}</Notice> : null}
       <SelectField label="Role" name="role" value={role} onChange={setRole} options={ROLES} />
-      <Button
-        pending={roleState.isLoading}
-        pendingLabel="Saving…"
-        onClick={() => saveRole({ userId: user.id, role })}
-      >
-        Set role
-      </Button>
+      <div className="form-actions">
+        <Button
+          pending={roleState.isLoading}
+          pendingLabel="Saving…"
+          onClick={() => saveRole({ userId: user.id, role })}
+        >
+          Set role
+        </Button>
+      </div>
       {passwordState.error ? <Notice tone="error">{messageFor(passwordState.error)}</Notice> : null}
       {passwordState.isSuccess ? <Notice tone="success">The password was set.</Notice> : null}
       <TextField
@@ -135,30 +149,32 @@ const RoleAndPasswordCard = ({ user }: { user: AdminUser }) => {
         value={password}
         onChange={setPassword}
       />
-      <Button
-        pending={passwordState.isLoading}
-        pendingLabel="Setting…"
-        disabled={password.length === 0}
-        onClick={async () => {
-          const result = await savePassword({ userId: user.id, newPassword: password })
-          if (!('error' in result)) setPassword('')
-        }}
-      >
-        Set password
-      </Button>
+      <div className="form-actions">
+        <Button
+          pending={passwordState.isLoading}
+          pendingLabel="Setting…"
+          disabled={password.length === 0}
+          onClick={async () => {
+            const result = await savePassword({ userId: user.id, newPassword: password })
+            if (!('error' in result)) setPassword('')
+          }}
+        >
+          Set password
+        </Button>
+        <Button
+          pending={resetState.isLoading}
+          pendingLabel="Sending…"
+          onClick={() => sendReset({ email: user.email })}
+        >
+          Send a password reset link
+        </Button>
+      </div>
       {resetState.error ? <Notice tone="error">{messageFor(resetState.error)}</Notice> : null}
       {resetState.isSuccess ? (
         <Notice tone="success">
           A reset link was sent to {user.email}, if that address can receive mail.
         </Notice>
       ) : null}
-      <Button
-        pending={resetState.isLoading}
-        pendingLabel="Sending…"
-        onClick={() => sendReset({ email: user.email })}
-      >
-        Send a password reset link
-      </Button>
     </Card>
   )
 }
@@ -189,14 +205,16 @@ const SessionsCard = ({ userId }: { userId: string }) => {
       <ul className="admin-session-list">
         {data.sessions.map((session) => (
           <li key={session.id}>
-            {describeUserAgent(session.userAgent)} · {session.ipAddress ?? 'unknown address'} · since{' '}
-            {formatTime(session.createdAt)}
-            {session.impersonatedBy ? (
-              <>
-                {' '}
-                <Badge tone="warning">Support</Badge>
-              </>
-            ) : null}{' '}
+            <span>
+              {describeUserAgent(session.userAgent)} · {session.ipAddress ?? 'unknown address'} · since{' '}
+              {formatTime(session.createdAt)}
+              {session.impersonatedBy ? (
+                <>
+                  {' '}
+                  <Badge tone="warning">Support</Badge>
+                </>
+              ) : null}
+            </span>
             <Button size="small" onClick={() => revoke({ sessionToken: session.token })}>
               End
             </Button>
@@ -276,6 +294,7 @@ const ActivityCard = ({ userId, overview }: { userId: string; overview: UserOver
 
 const DangerCard = ({ user }: { user: AdminUser }) => {
   const [confirming, setConfirming] = useState(false)
+  const removeButton = useRef<HTMLButtonElement>(null)
   const [remove, removing] = useRemoveUserMutation()
   const [impersonate, impersonating] = useImpersonateUserMutation()
   const navigate = useNavigate()
@@ -283,38 +302,39 @@ const DangerCard = ({ user }: { user: AdminUser }) => {
   return (
     <Card title="Act as this person, or remove them" tone="danger">
       {failure ? <Notice tone="error">{messageFor(failure)}</Notice> : null}
-      <Button
-        pending={impersonating.isLoading}
-        pendingLabel="Opening…"
-        onClick={async () => {
-          const result = await impersonate({ userId: user.id })
-          if (!('error' in result)) navigate('/account')
-        }}
-      >
-        Impersonate for an hour
-      </Button>{' '}
       {confirming ? (
-        <div role="alertdialog" aria-labelledby="confirm-remove">
-          <p id="confirm-remove">
-            Remove {user.email}? Their sessions end and their personal data is erased for good.
-          </p>
+        <Confirm
+          question={`Remove ${user.email}?`}
+          consequence="Their sessions end and their personal data is erased for good."
+          confirmLabel={`Remove ${user.name || user.email}`}
+          pendingLabel="Removing…"
+          pending={removing.isLoading}
+          onConfirm={async () => {
+            const result = await remove({ userId: user.id })
+            if (!('error' in result)) navigate('/admin/users')
+          }}
+          onCancel={() => {
+            setConfirming(false)
+            removing.reset()
+            requestAnimationFrame(() => removeButton.current?.focus())
+          }}
+        />
+      ) : (
+        <div className="form-actions">
           <Button
-            variant="danger"
-            pending={removing.isLoading}
-            pendingLabel="Removing…"
+            pending={impersonating.isLoading}
+            pendingLabel="Opening…"
             onClick={async () => {
-              const result = await remove({ userId: user.id })
-              if (!('error' in result)) navigate('/admin/users')
+              const result = await impersonate({ userId: user.id })
+              if (!('error' in result)) navigate('/account')
             }}
           >
-            Yes, remove
-          </Button>{' '}
-          <Button onClick={() => setConfirming(false)}>Cancel</Button>
+            Impersonate for an hour
+          </Button>
+          <Button ref={removeButton} variant="danger-outline" onClick={() => setConfirming(true)}>
+            Remove user…
+          </Button>
         </div>
-      ) : (
-        <Button variant="danger-outline" onClick={() => setConfirming(true)}>
-          Remove user…
-        </Button>
       )}
     </Card>
   )
@@ -344,7 +364,7 @@ export const AdminUserPage = () => {
           <dt>Username</dt>
           <dd>{user.displayUsername ?? '—'}</dd>
           <dt>Roles</dt>
-          <dd>{user.role}</dd>
+          <dd>{roleLabels(user.role)}</dd>
           <dt>Status</dt>
           <dd>{user.banned ? 'Banned' : 'Active'}</dd>
           <dt>Since</dt>

@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState } from 'react'
+import { useRef, useState } from 'react'
 import { formatTime } from '../../app/time.js'
 import { Badge } from '../../ui/Badge.js'
 import { Button } from '../../ui/Button.js'
+import { Confirm } from '../../ui/Confirm.js'
 import { Icon } from '../../ui/icons.js'
 import { Notice } from '../../ui/Notice.js'
 import { messageFor } from '../errors/messages.js'
@@ -34,10 +35,6 @@ const DeleteKey = ({
   const [remove, { isLoading, error }] = useDeleteApiKeyMutation()
   const [asking, setAsking] = useState(false)
   const opener = useRef<HTMLButtonElement>(null)
-  const confirmButton = useRef<HTMLButtonElement>(null)
-  useEffect(() => {
-    if (asking) confirmButton.current?.focus()
-  }, [asking])
   const confirm = async () => {
     const result = await remove({ keyId: apiKey.id })
     if (!('error' in result)) onDeleted()
@@ -59,27 +56,17 @@ const DeleteKey = ({
       </Button>
     )
   return (
-    <div className="confirm">
-      <p>
-        <strong>Delete “{labelOf(apiKey)}”?</strong> Anything still using it is refused from now on.
-      </p>
-      <Notice tone="error">{error ? messageFor(error) : null}</Notice>
-      <div className="form-actions">
-        <Button
-          ref={confirmButton}
-          size="small"
-          variant="danger"
-          pending={isLoading}
-          pendingLabel="Deleting…"
-          onClick={() => void confirm()}
-        >
-          Delete key
-        </Button>
-        <Button size="small" onClick={cancel}>
-          Cancel
-        </Button>
-      </div>
-    </div>
+    <Confirm
+      question={`Delete “${labelOf(apiKey)}”?`}
+      consequence="Anything still using it is refused from now on."
+      refusal={error ? messageFor(error) : null}
+      confirmLabel="Delete key"
+      pendingLabel="Deleting…"
+      pending={isLoading}
+      size="small"
+      onConfirm={() => void confirm()}
+      onCancel={cancel}
+    />
   )
 }
 

@@ -1,14 +1,15 @@
-import { useEffect, useId, useRef, useState } from 'react'
+import { useId, useRef, useState } from 'react'
 import { useNavigate } from 'react-router'
 import { Avatar } from '../../ui/Avatar.js'
 import { Badge } from '../../ui/Badge.js'
 import { Button } from '../../ui/Button.js'
 import { Card } from '../../ui/Card.js'
+import { Confirm } from '../../ui/Confirm.js'
 import { SelectField } from '../../ui/Field.js'
 import { Notice } from '../../ui/Notice.js'
 import { PageHeading } from '../../ui/PageHeading.js'
 import { type OrganizationContext, useOrganization } from './organization-context.js'
-import { organizationMessageFor } from './organization-messages.js'
+import { ONLY_OWNER_CANNOT_LEAVE, organizationMessageFor } from './organization-messages.js'
 import {
   type Member,
   useLeaveOrganizationMutation,
@@ -16,45 +17,6 @@ import {
   useUpdateMemberRoleMutation,
 } from './organizations.api.js'
 import { assignableRoles, can, ROLE_LABELS, roleLabel, rolesIn } from './roles.js'
-
-/** A question that replaces the button that asked it; focus goes to its answer, and back on Cancel. */
-const Confirm = ({
-  question,
-  confirmLabel,
-  pendingLabel,
-  pending,
-  onConfirm,
-  onCancel,
-}: {
-  question: string
-  confirmLabel: string
-  pendingLabel: string
-  pending: boolean
-  onConfirm: () => void
-  onCancel: () => void
-}) => {
-  const answer = useRef<HTMLButtonElement>(null)
-  useEffect(() => answer.current?.focus(), [])
-  return (
-    <div className="confirm">
-      <p>
-        <strong>{question}</strong>
-      </p>
-      <div className="form-actions">
-        <Button
-          ref={answer}
-          variant="danger"
-          pending={pending}
-          pendingLabel={pendingLabel}
-          onClick={onConfirm}
-        >
-          {confirmLabel}
-        </Button>
-        <Button onClick={onCancel}>Cancel</Button>
-      </div>
-    </div>
-  )
-}
 
 /** The role picker of one member, with its own Save and its own refusal. */
 const RoleEditor = ({ member, context }: { member: Member; context: OrganizationContext }) => {
@@ -125,6 +87,14 @@ const MemberRow = ({ member, context, onGone }: RowProps) => {
     can(myRole, 'member:update') &&
     (rolesIn(myRole).includes('owner') || !rolesIn(member.role).includes('owner'))
   const canRemove = !isMe && can(myRole, 'member:delete')
+  // The server refuses to let the only owner leave; say so up front instead of offering a button
+  // that can only fail. (The refusal below still covers a list that changed meanwhile.)
+  const onlyOwner =
+    isMe &&
+    rolesIn(member.role).includes('owner') &&
+    !context.organization.members.some(
+      (other) => other.userId !== member.userId && rolesIn(other.role).includes('owner'),
+    )
 
   const confirm = async () => {
     if (isMe) {
@@ -162,7 +132,9 @@ const MemberRow = ({ member, context, onGone }: RowProps) => {
       </div>
       <div className="member-actions">
         {canEdit ? <RoleEditor member={member} context={context} /> : null}
-        {!asking && (isMe || canRemove) ? (
+        {onlyOwner ? (
+          <p className="muted small">{ONLY_OWNER_CANNOT_LEAVE}</p>
+        ) : !asking && (isMe || canRemove) ? (
           <Button
             ref={opener}
             size="small"

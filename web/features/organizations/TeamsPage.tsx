@@ -3,6 +3,7 @@ import { Avatar } from '../../ui/Avatar.js'
 import { Badge } from '../../ui/Badge.js'
 import { Button, SubmitButton } from '../../ui/Button.js'
 import { Card } from '../../ui/Card.js'
+import { Confirm } from '../../ui/Confirm.js'
 import { SelectField, TextField } from '../../ui/Field.js'
 import { Form, FormActions } from '../../ui/Form.js'
 import { Notice } from '../../ui/Notice.js'
@@ -242,30 +243,19 @@ const TeamCard = ({
       <ActiveTeam team={team} context={context} />
       <TeamMembers team={team} context={context} />
       {asking ? (
-        <div className="confirm">
-          <p>
-            <strong>Remove the team {team.name}?</strong> Its people stay in the organization.
-          </p>
-          <div className="form-actions">
-            <Button
-              variant="danger"
-              pending={removal.isLoading}
-              pendingLabel="Removing…"
-              onClick={() => void remove()}
-            >
-              Remove {team.name}
-            </Button>
-            <Button
-              onClick={() => {
-                setAsking(false)
-                removal.reset()
-                back(removeButton)
-              }}
-            >
-              Cancel
-            </Button>
-          </div>
-        </div>
+        <Confirm
+          question={`Remove the team ${team.name}?`}
+          consequence="Its people stay in the organization."
+          confirmLabel={`Remove ${team.name}`}
+          pendingLabel="Removing…"
+          pending={removal.isLoading}
+          onConfirm={() => void remove()}
+          onCancel={() => {
+            setAsking(false)
+            removal.reset()
+            back(removeButton)
+          }}
+        />
       ) : null}
       {removal.error ? <Notice tone="error">{organizationMessageFor(removal.error)}</Notice> : null}
       {!renaming && !asking ? (

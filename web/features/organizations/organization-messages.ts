@@ -5,6 +5,9 @@ import { messageFor } from '../errors/messages.js'
 /// What a person reads when the organization routes refuse something: keyed by code, in the
 /// portal's words. A code not listed here falls back to the server's own sentence when it has one
 /// (better-auth's organization messages are plain English), then to the generic messages.
+/** Shown in place of "Leave organization" to the only owner, and when the server refuses it. */
+export const ONLY_OWNER_CANNOT_LEAVE = 'You are the only owner: make someone else an owner before you leave.'
+
 const MESSAGES: Readonly<Record<string, string>> = {
   ORGANIZATION_ALREADY_EXISTS: 'An organization with this slug already exists. Choose another slug.',
   ORGANIZATION_SLUG_ALREADY_TAKEN: 'This slug is taken. Choose another one.',
@@ -17,8 +20,7 @@ const MESSAGES: Readonly<Record<string, string>> = {
   YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION: 'Your role does not allow changing this organization.',
   YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION: 'Only an owner can delete this organization.',
   MEMBER_NOT_FOUND: 'This person is no longer a member.',
-  YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER:
-    'You are the only owner: make someone else an owner before you leave.',
+  YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER: ONLY_OWNER_CANNOT_LEAVE,
   YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER:
     'The organization would have no owner left. Make someone else an owner first.',
   YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER: 'Your role does not allow removing this member.',

@@ -126,7 +126,9 @@ describe('members', () => {
     // Nobody changes their own role here: the reader's row has no role picker.
     const ada = screen.getByRole('listitem', { name: /Ada Lovelace/ })
     expect(within(ada).queryByRole('combobox')).toBeNull()
-    expect(within(ada).getByRole('button', { name: 'Leave organization' })).toBeTruthy()
+    // Ada is the only owner: she is told what leaving takes instead of offered a button that fails.
+    expect(within(ada).queryByRole('button', { name: 'Leave organization' })).toBeNull()
+    expect(within(ada).getByText(/You are the only owner/)).toBeTruthy()
 
     await user.selectOptions(within(grace).getByLabelText('Role of Grace Hopper'), 'admin')
     await user.click(within(grace).getByRole('button', { name: 'Save role' }))
@@ -180,9 +182,13 @@ describe('members', () => {
     await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'People' })))
   })
 
-  it('the only owner cannot leave: the refusal sits next to the action', async () => {
+  it('an owner whose co-owner stepped down meanwhile is refused next to the action', async () => {
     fakeApi({
-      'GET /organization/get-full-organization': { body: fullOrganization() },
+      'GET /organization/get-full-organization': {
+        body: fullOrganization({
+          members: [ADA, member('user-3', 'owner', 'Charles Babbage', 'cb@example.com')],
+        }),
+      },
       'POST /organization/leave': refusal(
         400,
         'YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER',

@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from 'react'
+import { useRef, useState } from 'react'
 import { formatTime } from '../../app/time.js'
 import { Badge } from '../../ui/Badge.js'
 import { Button } from '../../ui/Button.js'
 import { Card } from '../../ui/Card.js'
+import { Confirm } from '../../ui/Confirm.js'
 import { ErrorState } from '../../ui/ErrorState.js'
 import { Icon, type IconName } from '../../ui/icons.js'
 import { Notice } from '../../ui/Notice.js'
@@ -114,11 +115,6 @@ const RevokeOthers = ({ count, onDone }: OthersProps) => {
   const [revokeOthers, { isLoading, error }] = useRevokeOtherSessionsMutation()
   const [asking, setAsking] = useState(false)
   const opener = useRef<HTMLButtonElement>(null)
-  const confirmButton = useRef<HTMLButtonElement>(null)
-  // The question replaces the button that asked it: focus goes to the answer.
-  useEffect(() => {
-    if (asking) confirmButton.current?.focus()
-  }, [asking])
   const devices = count === 1 ? '1 other device' : `${count} other devices`
 
   const confirm = async () => {
@@ -141,24 +137,16 @@ const RevokeOthers = ({ count, onDone }: OthersProps) => {
     )
   }
   return (
-    <div className="confirm">
-      <p>
-        <strong>Sign out {devices}?</strong> They will have to sign in again with your password.
-      </p>
-      <Notice tone="error">{error ? messageFor(error) : null}</Notice>
-      <div className="form-actions">
-        <Button
-          variant="danger"
-          pending={isLoading}
-          pendingLabel="Signing out…"
-          onClick={() => void confirm()}
-          ref={confirmButton}
-        >
-          Sign out {devices}
-        </Button>
-        <Button onClick={cancel}>Cancel</Button>
-      </div>
-    </div>
+    <Confirm
+      question={`Sign out ${devices}?`}
+      consequence="They will have to sign in again with your password."
+      refusal={error ? messageFor(error) : null}
+      confirmLabel={`Sign out ${devices}`}
+      pendingLabel="Signing out…"
+      pending={isLoading}
+      onConfirm={() => void confirm()}
+      onCancel={cancel}
+    />
   )
 }
 

@@ -1,0 +1,61 @@
+import { type ReactNode, useEffect, useRef } from 'react'
+import { Button } from './Button.js'
+import { Notice } from './Notice.js'
+
+type Props = {
+  /** The question, in bold: "Remove the team Design?" */
+  question: string
+  /** What follows from saying yes, after the question. */
+  consequence?: ReactNode
+  /** Why the last attempt was refused, shown above the answers. */
+  refusal?: ReactNode
+  confirmLabel: string
+  pendingLabel: string
+  pending: boolean
+  size?: 'small'
+  onConfirm: () => void
+  onCancel: () => void
+}
+
+/**
+ * A destructive action's second step: it replaces the button that asked, and focus goes to its
+ * answer as it appears (the caller puts focus back on that button after Cancel).
+ */
+export const Confirm = ({
+  question,
+  consequence,
+  refusal,
+  confirmLabel,
+  pendingLabel,
+  pending,
+  size,
+  onConfirm,
+  onCancel,
+}: Props) => {
+  const answer = useRef<HTMLButtonElement>(null)
+  useEffect(() => answer.current?.focus(), [])
+  return (
+    <div className="confirm">
+      <p>
+        <strong>{question}</strong>
+        {consequence ? <> {consequence}</> : null}
+      </p>
+      <Notice tone="error">{refusal}</Notice>
+      <div className="form-actions">
+        <Button
+          ref={answer}
+          size={size}
+          variant="danger"
+          pending={pending}
+          pendingLabel={pendingLabel}
+          onClick={onConfirm}
+        >
+          {confirmLabel}
+        </Button>
+        <Button size={size} onClick={onCancel}>
+          Cancel
+        </Button>
+      </div>
+    </div>
+  )
+}
