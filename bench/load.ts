@@ -56,6 +56,8 @@ export type KindStats = {
   /** Latencies of requests sent inside the window: NaN when none was answered (null in JSON). */
   p50Ms: number
   p99Ms: number
+  /** The mean latency: with the rate, how many were waiting at once on average (Little's law). */
+  meanMs: number
   maxMs: number
   non2xx: number
   /** 2xx answers whose body was wrong. */
@@ -217,6 +219,7 @@ export const kindStats = (
     perSecond: completed.length / seconds,
     p50Ms: percentile(sorted, 50),
     p99Ms: percentile(sorted, 99),
+    meanMs: sorted.length === 0 ? Number.NaN : sorted.reduce((sum, ms) => sum + ms, 0) / sorted.length,
     maxMs: sorted.at(-1) ?? Number.NaN,
     non2xx: completed.filter((a) => a.status < 200 || a.status >= 300).length,
     incorrect: completed.filter((a) => a.status >= 200 && a.status < 300 && !a.correct).length,

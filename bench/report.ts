@@ -240,6 +240,26 @@ export const formatRun = (run: RunResult): string => {
   return lines.join('\n')
 }
 
+/**
+ * How many sign-ins each server had waiting at once in `mixed c64`, on average: its sign-in rate
+ * times their mean wait (Little's law). Of the 64 connections, those not waiting on a get-session
+ * wait on a sign-in, so the server quicker at get-session has more of them queued, and each waits
+ * that many over its rate (bench/README.md, "mixed c64"). Null when either server was not measured.
+ */
+export const closedMixQueues = ({ tessera, betterAuth }: DatabaseRuns): string | null => {
+  const inFlight = (run: RunResult | null) => {
+    const signIn = stats(run, 'mixed c64', 'sign-in')
+    return signIn ? (signIn.perSecond * signIn.meanMs) / 1000 : null
+  }
+  const ours = inFlight(tessera)
+  const theirs = inFlight(betterAuth)
+  if (ours === null || theirs === null || Number.isNaN(ours) || Number.isNaN(theirs)) return null
+  return (
+    `mixed c64: sign-ins waiting at once on average (rate × mean wait): Tessera ${number(ours)}, ` +
+    `better-auth ${number(theirs)} of 64 connections; each waits about that many over its server's rate`
+  )
+}
+
 const SIDE_COLUMNS = [
   'scenario',
   'request',
@@ -305,6 +325,8 @@ export const formatComparison = ({
       SIDE_WIDTHS,
     ),
   )
+  const queues = closedMixQueues({ database, tessera, betterAuth })
+  if (queues) lines.push(queues)
   return lines.join('\n')
 }
 

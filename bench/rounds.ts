@@ -24,6 +24,7 @@ const mergeKind = (stats: readonly KindStats[], seconds: number): KindStats => {
     perSecond: requests / seconds,
     p50Ms: byRequests((s) => s.p50Ms),
     p99Ms: byRequests((s) => s.p99Ms),
+    meanMs: byRequests((s) => s.meanMs),
     maxMs: Math.max(...stats.map((s) => s.maxMs)),
     non2xx: stats.reduce((sum, s) => sum + s.non2xx, 0),
     incorrect: stats.reduce((sum, s) => sum + s.incorrect, 0),

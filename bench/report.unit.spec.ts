@@ -1,0 +1,63 @@
+import { expect, test } from 'vitest'
+import { type Answer, kindStats } from './load.js'
+import { closedMixQueues, type DatabaseRuns, type RunResult, type ServerLabel } from './report.js'
+import { mergeRounds } from './rounds.js'
+
+const answer: Answer = { kind: 'sign-in', status: 200, correct: true, sentAt: 0, doneAt: 0, ms: 0 }
+
+/** A `mixed c64` whose sign-ins took these latencies, all answered within a 10 s window. */
+const mixedRun = (server: ServerLabel, signInLatencies: number[]): RunResult => ({
+  server,
+  database: 'PostgreSQL',
+  users: 1000,
+  seedSeconds: 1,
+  seedPeakRssBytes: 0,
+  peakRssBytes: 0,
+  notes: [],
+  scenarios: [
+    {
+      name: 'mixed c64',
+      connections: 64,
+      seconds: 10,
+      errors: 0,
+      byKind: {
+        'sign-in': kindStats(
+          signInLatencies,
+          signInLatencies.map(() => answer),
+          10,
+          undefined,
+        ),
+      },
+      cpu: { server: 0, database: 0, loadGenerator: 0, other: 0, cores: 2 },
+      peakRssBytes: 0,
+    },
+  ],
+})
+
+test("the closed mix's sign-in queues are each server's rate times its mean wait", () => {
+  // 180 sign-ins in 10 s (18/s) waiting 3.5 s each: 63 at once; 160 (16/s) waiting 0.9 s: 14.4.
+  const runs: DatabaseRuns = {
+    database: 'PostgreSQL',
+    tessera: mixedRun(
+      'Tessera',
+      Array.from({ length: 180 }, () => 3500),
+    ),
+    betterAuth: mixedRun('better-auth', [
+      ...Array.from({ length: 80 }, () => 600),
+      ...Array.from({ length: 80 }, () => 1200),
+    ]),
+  }
+  expect(closedMixQueues(runs)).toBe(
+    'mixed c64: sign-ins waiting at once on average (rate × mean wait): Tessera 63.0, better-auth 14.4 ' +
+      "of 64 connections; each waits about that many over its server's rate",
+  )
+  expect(closedMixQueues({ ...runs, betterAuth: null })).toBeNull()
+})
+
+test('merged windows keep the mean wait, weighted by the requests of each', () => {
+  const window = (latencies: number[]) => mixedRun('Tessera', latencies).scenarios[0]
+  const first = window(Array.from({ length: 30 }, () => 100))
+  const second = window(Array.from({ length: 10 }, () => 500))
+  if (!first || !second) throw new Error('no scenario')
+  expect(mergeRounds([first, second]).byKind['sign-in']?.meanMs).toBe(200)
+})
