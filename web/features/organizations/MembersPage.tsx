@@ -129,12 +129,11 @@ const MemberRow = ({ member, context, onGone }: RowProps) => {
         </p>
         <p className="muted small">{member.user.email}</p>
         {canEdit ? null : <p className="small">{roleLabel(member.role)}</p>}
+        {onlyOwner ? <p className="muted small">{ONLY_OWNER_CANNOT_LEAVE}</p> : null}
       </div>
       <div className="member-actions">
         {canEdit ? <RoleEditor member={member} context={context} /> : null}
-        {onlyOwner ? (
-          <p className="muted small">{ONLY_OWNER_CANNOT_LEAVE}</p>
-        ) : !asking && (isMe || canRemove) ? (
+        {!onlyOwner && !asking && (isMe || canRemove) ? (
           <Button
             ref={opener}
             size="small"
