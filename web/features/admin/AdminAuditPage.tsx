@@ -29,6 +29,10 @@ type ActionFilter = (typeof ACTIONS)[number]['value']
 
 const PAGE = 50
 
+/** An action in the console's words, the event type beside it for those who search the log. */
+const actionLabel = (type: string) =>
+  type ? ACTIONS.find((action) => action.value === type)?.label : undefined
+
 /** Every operator action across the service, newest first, filtered by admin and by action. */
 export const AdminAuditPage = () => {
   const [actor, setActor] = useState('')
@@ -73,7 +77,9 @@ export const AdminAuditPage = () => {
           <ol className="admin-activity">
             {data.actions.map((entry) => (
               <li key={entry.id}>
-                <time dateTime={entry.at}>{formatTime(entry.at)}</time> <code>{entry.action}</code> by{' '}
+                <time dateTime={entry.at}>{formatTime(entry.at)}</time>
+                {actionLabel(entry.action) ? <strong>{actionLabel(entry.action)}</strong> : null}{' '}
+                <code>{entry.action}</code> by{' '}
                 {entry.actor.type === 'user' && entry.actor.id ? (
                   <Link to={`/admin/users/${entry.actor.id}`}>{entry.actor.email ?? entry.actor.id}</Link>
                 ) : (

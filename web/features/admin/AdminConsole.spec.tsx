@@ -225,6 +225,9 @@ describe('audit view', () => {
     })
     const { user } = renderWithProviders(<AdminAuditPage />)
     expect(await screen.findByRole('heading', { name: '1 action' })).toBeDefined()
+    // The action in words, with its event type beside it.
+    expect(within(screen.getByRole('listitem')).getByText('Banned').tagName).toBe('STRONG')
+    expect(within(screen.getByRole('listitem')).getByText('user.banned').tagName).toBe('CODE')
     expect(screen.getByRole('link', { name: 'u3' }).getAttribute('href')).toBe('/admin/users/u3')
     expect(screen.getByRole('link', { name: 'olive@example.com' }).getAttribute('href')).toBe(
       '/admin/users/admin-1',
