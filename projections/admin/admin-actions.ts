@@ -95,7 +95,14 @@ type AuditTables = {
 export const listAdminActions = async (db: Kysely<any>, filter: AdminActionFilter) => {
   const typed = db as unknown as Kysely<AuditTables>
   let query = typed.selectFrom('admin_actions')
-  if (filter.actor) query = query.where('actor_id', '=', filter.actor)
+  if (filter.actor?.includes('@')) {
+    // An operator is found by address too: it is what the console shows of them. Addresses are stored
+    // lowercase, so one typed differently still finds its account.
+    const email = filter.actor.trim().toLowerCase()
+    query = query
+      .where('admin_actions.actor_type', '=', 'user')
+      .where('actor_id', 'in', typed.selectFrom('users').select('id').where('email', '=', email))
+  } else if (filter.actor) query = query.where('actor_id', '=', filter.actor)
   if (filter.action) query = query.where('action', '=', filter.action)
   // Addresses come from the users table, so an erased person's address is gone from here too.
   const [rows, count] = await Promise.all([

@@ -224,7 +224,7 @@ export const adminQueryRoutes =
         schema: {
           summary: 'Every operator action across the service, newest first (operator console)',
           description:
-            "Actions on someone else's account: by a user, a server key or through impersonation, and role changes, with the addresses of the acting user and of the account while they exist. Filter by the acting admin's id and by action (event type).",
+            "Actions on someone else's account: by a user, a server key or through impersonation, and role changes, with the addresses of the acting user and of the account while they exist. Filter by the acting admin (their id or address, or a server key's name) and by action (event type).",
           tags: ['Admin'],
           querystring: Type.Object(
             {

@@ -71,6 +71,11 @@ describe('admin API: server keys and the audit view (pglite)', () => {
       total: number
     }
     expect(byDora.actions.map((a) => a.action)).toEqual(['user.unbanned', 'user.banned'])
+    // The console shows operators by address: the same actions found that way, in any case.
+    const byAddress = (await admin.get('/admin/audit?actor=Dora%40Example.com')).json as { actions: Action[] }
+    expect(byAddress.actions).toEqual(byDora.actions)
+    // Eve, acted on but no operator, has done nothing here.
+    expect((await admin.get('/admin/audit?actor=eve%40example.com')).json).toMatchObject({ total: 0 })
     expect(byDora.actions[1]).toMatchObject({
       userId,
       userEmail: 'eve@example.com',

@@ -52,7 +52,7 @@ export const AdminAuditPage = () => {
             setActor(value)
             setOffset(0)
           }}
-          hint="The acting admin's user id (or a server key's name)."
+          hint="The acting admin's address or user id, or a server key's name."
           optional
           maxLength={256}
           autoCapitalize="none"
