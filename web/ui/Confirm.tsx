@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect, useRef } from 'react'
 import { Button } from './Button.js'
+import { FormActions } from './Form.js'
 import { Notice } from './Notice.js'
 
 type Props = {
@@ -41,7 +42,7 @@ export const Confirm = ({
         {consequence ? <> {consequence}</> : null}
       </p>
       <Notice tone="error">{refusal}</Notice>
-      <div className="form-actions">
+      <FormActions>
         <Button
           ref={answer}
           size={size}
@@ -55,7 +56,7 @@ export const Confirm = ({
         <Button size={size} onClick={onCancel}>
           Cancel
         </Button>
-      </div>
+      </FormActions>
     </div>
   )
 }

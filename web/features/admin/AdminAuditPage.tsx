@@ -75,30 +75,32 @@ export const AdminAuditPage = () => {
       ) : (
         <Card title={`${data.total} ${data.total === 1 ? 'action' : 'actions'}`}>
           <ol className="admin-activity">
-            {data.actions.map((entry) => (
-              <li key={entry.id}>
-                <time dateTime={entry.at}>{formatTime(entry.at)}</time>
-                {actionLabel(entry.action) ? <strong>{actionLabel(entry.action)}</strong> : null}{' '}
-                <code>{entry.action}</code> by{' '}
-                {entry.actor.type === 'user' && entry.actor.id ? (
-                  <Link to={`/admin/users/${entry.actor.id}`}>{entry.actor.email ?? entry.actor.id}</Link>
-                ) : (
-                  `${entry.actor.type}${entry.actor.id ? ` ${entry.actor.id}` : ''}`
-                )}
-                {entry.userId ? (
-                  <>
-                    {' '}
-                    on <Link to={`/admin/users/${entry.userId}`}>{entry.userEmail ?? entry.userId}</Link>
-                  </>
-                ) : null}
-                {entry.impersonatedBy ? (
-                  <>
-                    {' '}
-                    <Badge tone="info">While impersonating</Badge>
-                  </>
-                ) : null}
-              </li>
-            ))}
+            {data.actions.map((entry) => {
+              const label = actionLabel(entry.action)
+              return (
+                <li key={entry.id}>
+                  <time dateTime={entry.at}>{formatTime(entry.at)}</time>
+                  {label ? <strong>{label}</strong> : null} <code>{entry.action}</code> by{' '}
+                  {entry.actor.type === 'user' && entry.actor.id ? (
+                    <Link to={`/admin/users/${entry.actor.id}`}>{entry.actor.email ?? entry.actor.id}</Link>
+                  ) : (
+                    `${entry.actor.type}${entry.actor.id ? ` ${entry.actor.id}` : ''}`
+                  )}
+                  {entry.userId ? (
+                    <>
+                      {' '}
+                      on <Link to={`/admin/users/${entry.userId}`}>{entry.userEmail ?? entry.userId}</Link>
+                    </>
+                  ) : null}
+                  {entry.impersonatedBy ? (
+                    <>
+                      {' '}
+                      <Badge tone="info">While impersonating</Badge>
+                    </>
+                  ) : null}
+                </li>
+              )
+            })}
           </ol>
           <nav aria-label="Pages of the audit" className="pager">
             <Button

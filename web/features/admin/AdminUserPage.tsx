@@ -6,6 +6,7 @@ import { Button } from '../../ui/Button.js'
 import { Card } from '../../ui/Card.js'
 import { Confirm } from '../../ui/Confirm.js'
 import { SelectField, TextField } from '../../ui/Field.js'
+import { FormActions } from '../../ui/Form.js'
 import { Notice } from '../../ui/Notice.js'
 import { PageHeading } from '../../ui/PageHeading.js'
 import { Loading } from '../../ui/Skeleton.js'
@@ -67,7 +68,7 @@ const BanCard = ({ user }: { user: AdminUser }) => {
         description={`Reason: ${user.banReason ?? 'none given'}${user.banExpires ? `; until ${formatTime(user.banExpires)}` : ''}.`}
       >
         {failure ? <Notice tone="error">{messageFor(failure)}</Notice> : null}
-        <div className="form-actions">
+        <FormActions>
           <Button
             pending={unbanning.isLoading}
             pendingLabel="Lifting…"
@@ -75,7 +76,7 @@ const BanCard = ({ user }: { user: AdminUser }) => {
           >
             Lift the ban
           </Button>
-        </div>
+        </FormActions>
       </Card>
     )
   return (
@@ -100,7 +101,7 @@ const BanCard = ({ user }: { user: AdminUser }) => {
         onChange={setExpiry}
         options={EXPIRIES}
       />
-      <div className="form-actions">
+      <FormActions>
         <Button
           variant="danger"
           pending={banning.isLoading}
@@ -115,7 +116,7 @@ const BanCard = ({ user }: { user: AdminUser }) => {
         >
           Ban {user.name || user.email}
         </Button>
-      </div>
+      </FormActions>
     </Card>
   )
 }
@@ -130,7 +131,7 @@ const RoleAndPasswordCard = ({ user }: { user: AdminUser }) => {
     <Card title="Role and password">
       {roleState.error ? <Notice tone="error">{messageFor(roleState.error)}</Notice> : null}
       <SelectField label="Role" name="role" value={role} onChange={setRole} options={ROLES} />
-      <div className="form-actions">
+      <FormActions>
         <Button
           pending={roleState.isLoading}
           pendingLabel="Saving…"
@@ -138,7 +139,7 @@ const RoleAndPasswordCard = ({ user }: { user: AdminUser }) => {
         >
           Set role
         </Button>
-      </div>
+      </FormActions>
       {passwordState.error ? <Notice tone="error">{messageFor(passwordState.error)}</Notice> : null}
       {passwordState.isSuccess ? <Notice tone="success">The password was set.</Notice> : null}
       <TextField
@@ -149,7 +150,7 @@ const RoleAndPasswordCard = ({ user }: { user: AdminUser }) => {
         value={password}
         onChange={setPassword}
       />
-      <div className="form-actions">
+      <FormActions>
         <Button
           pending={passwordState.isLoading}
           pendingLabel="Setting…"
@@ -168,7 +169,7 @@ const RoleAndPasswordCard = ({ user }: { user: AdminUser }) => {
         >
           Send a password reset link
         </Button>
-      </div>
+      </FormActions>
       {resetState.error ? <Notice tone="error">{messageFor(resetState.error)}</Notice> : null}
       {resetState.isSuccess ? (
         <Notice tone="success">
@@ -320,7 +321,7 @@ const DangerCard = ({ user }: { user: AdminUser }) => {
           }}
         />
       ) : (
-        <div className="form-actions">
+        <FormActions>
           <Button
             pending={impersonating.isLoading}
             pendingLabel="Opening…"
@@ -334,7 +335,7 @@ const DangerCard = ({ user }: { user: AdminUser }) => {
           <Button ref={removeButton} variant="danger-outline" onClick={() => setConfirming(true)}>
             Remove user…
           </Button>
-        </div>
+        </FormActions>
       )}
     </Card>
   )
