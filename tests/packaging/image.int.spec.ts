@@ -179,7 +179,8 @@ describe('the runtime stage, reproduced outside Docker', () => {
   it.skipIf(!transparentHugePagesOffered())(
     "makes the image's password checks fault in their memory in huge pages",
     async () => {
-      const { GLIBC_TUNABLES, ...withoutTunables } = { PATH: process.env.PATH ?? '', ...envOf(runtime) }
+      const imageEnv: Record<string, string> = { PATH: process.env.PATH ?? '', ...envOf(runtime) }
+      const { GLIBC_TUNABLES, ...withoutTunables } = imageEnv
       expect(GLIBC_TUNABLES).toContain('glibc.malloc.hugetlb=1')
       const imageFaults = await faultsPerPasswordCheck({ ...withoutTunables, GLIBC_TUNABLES })
       const defaultFaults = await faultsPerPasswordCheck(withoutTunables)
