@@ -10,6 +10,11 @@ const TICKS_PER_SECOND = 100
 export type CpuUse = {
   /** CPU seconds per wall-clock second, i.e. cores kept busy. */
   server: number
+  /**
+   * The part of `server` spent on its main thread: the event loop and the JavaScript it runs. The
+   * rest is the server's other threads (libuv's pool, where scrypt runs, and V8's helpers).
+   */
+  serverEventLoop: number
   database: number
   loadGenerator: number
   other: number
@@ -67,6 +72,14 @@ const ownTicks = (): number => {
   return ((user + system) / 1e6) * TICKS_PER_SECOND
 }
 
+/** CPU ticks of a process's main thread alone (Linux names it by the process's own pid). */
+const mainThreadTicks = (pid: number): number => {
+  const text = read(`/proc/${pid}/task/${pid}/stat`)
+  if (!text) return 0
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ')
+  return Number(fields[11] ?? 0) + Number(fields[12] ?? 0)
+}
+
 export type CpuProbe = { serverPid: number; databasePid: () => number | undefined }
 
 /** Starts measuring; the returned function ends the measurement. */
@@ -77,6 +90,7 @@ export const measureCpu = (probe: CpuProbe, cores: number): (() => CpuUse) => {
       at: performance.now(),
       machine: machineBusyTicks(),
       server: treeTicks(probe.serverPid),
+      serverEventLoop: mainThreadTicks(probe.serverPid),
       database: databasePid ? treeTicks(databasePid) : 0,
       own: ownTicks(),
     }
@@ -87,11 +101,13 @@ export const measureCpu = (probe: CpuProbe, cores: number): (() => CpuUse) => {
     const seconds = (end.at - start.at) / 1000
     const perSecond = (ticks: number) => Math.max(0, ticks / TICKS_PER_SECOND / seconds)
     const server = perSecond(end.server - start.server)
+    const serverEventLoop = Math.min(server, perSecond(end.serverEventLoop - start.serverEventLoop))
     const database = perSecond(end.database - start.database)
     const loadGenerator = perSecond(end.own - start.own)
     const machine = perSecond(end.machine - start.machine)
     return {
       server,
+      serverEventLoop,
       database,
       loadGenerator,
       other: Math.max(0, machine - server - database - loadGenerator),

@@ -260,6 +260,36 @@ export const closedMixQueues = ({ tessera, betterAuth }: DatabaseRuns): string |
   )
 }
 
+/** The scenarios whose every request checks a password: where the two servers' costs part. */
+const PASSWORD_SCENARIOS = ['sign-in c4', 'sign-in c16', 'sign-up c16']
+
+/**
+ * What one answer of each password scenario cost each server, in CPU milliseconds: its event loop,
+ * its other threads (scrypt on libuv's pool, V8's helpers) and its database. Both servers hash
+ * alike, so their rates differ by what the event loop and the database add. Null when either
+ * server was not measured or ran none of these scenarios.
+ */
+export const passwordCosts = ({ tessera, betterAuth }: DatabaseRuns): string | null => {
+  if (!tessera || !betterAuth) return null
+  const cost = (run: RunResult, name: string) => {
+    const scenario = run.scenarios.find((s) => s.name === name)
+    const answered = Object.values(scenario?.byKind ?? {}).reduce((sum, s) => sum + s.perSecond, 0)
+    if (!scenario || answered === 0) return null
+    const ms = (cores: number) => (cores * 1000) / answered
+    const { server, serverEventLoop, database } = scenario.cpu
+    const parts = [ms(serverEventLoop), ms(server - serverEventLoop), ms(database)]
+    const total = parts.reduce((sum, part) => sum + part, 0)
+    return `${parts.map((part) => part.toFixed(1)).join(' + ')} = ${total.toFixed(1)}`
+  }
+  const lines = PASSWORD_SCENARIOS.flatMap((name) => {
+    const ours = cost(tessera, name)
+    const theirs = cost(betterAuth, name)
+    return ours && theirs ? [`  ${name}: Tessera ${ours}, better-auth ${theirs}`] : []
+  })
+  if (lines.length === 0) return null
+  return ['CPU ms per answer (event loop + other server threads + database):', ...lines].join('\n')
+}
+
 const SIDE_COLUMNS = [
   'scenario',
   'request',
@@ -327,6 +357,8 @@ export const formatComparison = ({
   )
   const queues = closedMixQueues({ database, tessera, betterAuth })
   if (queues) lines.push(queues)
+  const costs = passwordCosts({ database, tessera, betterAuth })
+  if (costs) lines.push(costs)
   return lines.join('\n')
 }
 

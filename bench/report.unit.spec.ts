@@ -1,6 +1,12 @@
 import { expect, test } from 'vitest'
 import { type Answer, kindStats } from './load.js'
-import { closedMixQueues, type DatabaseRuns, type RunResult, type ServerLabel } from './report.js'
+import {
+  closedMixQueues,
+  type DatabaseRuns,
+  passwordCosts,
+  type RunResult,
+  type ServerLabel,
+} from './report.js'
 import { mergeRounds } from './rounds.js'
 
 const answer: Answer = { kind: 'sign-in', status: 200, correct: true, sentAt: 0, doneAt: 0, ms: 0 }
@@ -28,7 +34,7 @@ const mixedRun = (server: ServerLabel, signInLatencies: number[]): RunResult => 
           undefined,
         ),
       },
-      cpu: { server: 0, database: 0, loadGenerator: 0, other: 0, cores: 2 },
+      cpu: { server: 0, serverEventLoop: 0, database: 0, loadGenerator: 0, other: 0, cores: 2 },
       peakRssBytes: 0,
     },
   ],
@@ -60,4 +66,58 @@ test('merged windows keep the mean wait, weighted by the requests of each', () =
   const second = window(Array.from({ length: 10 }, () => 500))
   if (!first || !second) throw new Error('no scenario')
   expect(mergeRounds([first, second]).byKind['sign-in']?.meanMs).toBe(200)
+})
+
+/** A run with one `sign-in c16` answering `perSecond` sign-ins on this CPU. */
+const signInRun = (
+  server: ServerLabel,
+  perSecond: number,
+  cpu: RunResult['scenarios'][number]['cpu'],
+): RunResult => {
+  const run = mixedRun(server, [])
+  const answers = Array.from({ length: perSecond * 10 }, () => 800)
+  return {
+    ...run,
+    scenarios: [
+      {
+        name: 'sign-in c16',
+        connections: 16,
+        seconds: 10,
+        errors: 0,
+        byKind: {
+          'sign-in': kindStats(
+            answers,
+            answers.map(() => answer),
+            10,
+            undefined,
+          ),
+        },
+        cpu,
+        peakRssBytes: 0,
+      },
+    ],
+  }
+}
+
+test("each password answer's CPU is split into event loop, the server's other threads and database", () => {
+  // 20 sign-ins a second on 1.9 cores of server (0.09 of them the event loop) and 0.08 of database.
+  const cpu = { server: 1.9, serverEventLoop: 0.09, database: 0.08, loadGenerator: 0.01, other: 0, cores: 2 }
+  const runs: DatabaseRuns = {
+    database: 'PostgreSQL',
+    tessera: signInRun('Tessera', 20, cpu),
+    betterAuth: signInRun('better-auth', 25, { ...cpu, database: 0.02 }),
+  }
+  expect(passwordCosts(runs)).toBe(
+    'CPU ms per answer (event loop + other server threads + database):\n' +
+      '  sign-in c16: Tessera 4.5 + 90.5 + 4.0 = 99.0, better-auth 3.6 + 72.4 + 0.8 = 76.8',
+  )
+  // Without better-auth, or without any password scenario, there is nothing to set side by side.
+  expect(passwordCosts({ ...runs, betterAuth: null })).toBeNull()
+  expect(
+    passwordCosts({
+      ...runs,
+      tessera: mixedRun('Tessera', [800]),
+      betterAuth: mixedRun('better-auth', [800]),
+    }),
+  ).toBeNull()
 })

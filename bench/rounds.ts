@@ -53,6 +53,7 @@ export const mergeRounds = (rounds: readonly MeasuredScenario[]): MeasuredScenar
     byKind,
     cpu: {
       server: mean(rounds.map((r) => r.cpu.server)),
+      serverEventLoop: mean(rounds.map((r) => r.cpu.serverEventLoop)),
       database: mean(rounds.map((r) => r.cpu.database)),
       loadGenerator: mean(rounds.map((r) => r.cpu.loadGenerator)),
       other: mean(rounds.map((r) => r.cpu.other)),
