@@ -60,4 +60,26 @@ describe('list-sessions: last uses under a kept list', () => {
     recorded = LATER.getTime()
     expect(await updatedAt()).toBe(LATER.toISOString())
   })
+
+  // The route sends an answer it was given before as it serialized it then, so a kept list must
+  // not come back the same once its answer would differ.
+  it('gives the same answer for a kept list only while no entry expired or was used here since', async () => {
+    const { id, userId } = await signedUp()
+    let recorded: number | undefined
+    const usage: SessionUsage = { used() {}, recordedUse: () => recorded }
+    const list = createSessionLister({ db: tessera.ctx.db, cache: createSessionCache(), usage })
+    const first = await list(userId, new Date(T0))
+    expect(first.map((session) => session.id)).toEqual([id])
+    expect(await list(userId, new Date(T0 + 1000))).toBe(first)
+
+    recorded = LATER.getTime()
+    const used = await list(userId, new Date(T0))
+    expect(used).not.toBe(first)
+    expect(used[0]?.updatedAt).toBe(LATER.toISOString())
+
+    recorded = undefined
+    const expiresAt = Date.parse(first[0]?.expiresAt ?? '')
+    expect(await list(userId, new Date(expiresAt - 1))).toBe(first)
+    expect(await list(userId, new Date(expiresAt))).toEqual([])
+  })
 })

@@ -22,6 +22,10 @@ import type { SessionUsage } from './session-usage.js'
 /** How long last uses read from the table are shown before they are read again. */
 export const LAST_USES_MAX_AGE_MS = 30_000
 
+/**
+ * The answer's entries. While a kept list still answers as it did (nothing expired, no newer use),
+ * the same array comes back, so the route can reuse what it serialized from it; never change it.
+ */
 export type SessionLister = (userId: string, now: Date) => Promise<SessionJson[]>
 
 const listed = (changedMs: number, lastUse: Date | null | undefined, json: SessionJson): ListedSession => {
@@ -107,19 +111,30 @@ export const createSessionLister = ({
     return shared(userId, () => withFreshLastUses(userId, kept))
   }
 
+  // A kept list answers with its entries as kept until one of them expires or is used here again:
+  // that answer is built once per list (a changed list is a new object, so it goes with the old).
+  const keptAnswers = new WeakMap<SessionList, SessionJson[]>()
+
   return async (userId, now) => {
     const list = await current(userId)
     const nowMs = now.getTime()
     const answer: SessionJson[] = []
+    let asKept = true
     for (const session of list.sessions) {
-      if (session.expiresAtMs <= nowMs) continue
+      if (session.expiresAtMs <= nowMs) {
+        asKept = false
+        continue
+      }
       const recorded = usage.recordedUse(session.json.id)
-      answer.push(
-        recorded !== undefined && recorded > session.lastActiveMs
-          ? { ...session.json, updatedAt: new Date(recorded).toISOString() }
-          : session.json,
-      )
+      if (recorded !== undefined && recorded > session.lastActiveMs) {
+        asKept = false
+        answer.push({ ...session.json, updatedAt: new Date(recorded).toISOString() })
+      } else answer.push(session.json)
     }
+    if (!asKept) return answer
+    const kept = keptAnswers.get(list)
+    if (kept) return kept
+    keptAnswers.set(list, answer)
     return answer
   }
 }
