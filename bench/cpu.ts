@@ -30,9 +30,9 @@ const read = (path: string): string | undefined => {
   }
 }
 
-/** utime, stime, cutime, cstime and the parent pid from /proc/<pid>/stat. */
-const procStat = (pid: number) => {
-  const text = read(`/proc/${pid}/stat`)
+/** utime, stime, cutime, cstime and the parent pid from /proc/<pid>/stat (or one thread's). */
+const procStat = (pid: number, thread?: number) => {
+  const text = read(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`)
   if (!text) return undefined
   // The command name may contain spaces and parentheses; the fields follow the last ')'.
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ')
@@ -72,13 +72,8 @@ const ownTicks = (): number => {
   return ((user + system) / 1e6) * TICKS_PER_SECOND
 }
 
-/** CPU ticks of a process's main thread alone (Linux names it by the process's own pid). */
-const mainThreadTicks = (pid: number): number => {
-  const text = read(`/proc/${pid}/task/${pid}/stat`)
-  if (!text) return 0
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ')
-  return Number(fields[11] ?? 0) + Number(fields[12] ?? 0)
-}
+/** CPU ticks of a process's main thread alone (Linux numbers it with the process's own pid). */
+const mainThreadTicks = (pid: number): number => procStat(pid, pid)?.own ?? 0
 
 export type CpuProbe = { serverPid: number; databasePid: () => number | undefined }
 
