@@ -301,6 +301,14 @@ const evictingOnAppend = (
     for (const cache of caches) cache.evictFor(events)
     return result
   },
+  appendToStreams: async (appends) => {
+    try {
+      return await store.appendToStreams(appends)
+    } finally {
+      // A store that appends stream by stream may have written the first parts before a failure.
+      for (const cache of caches) for (const { events } of appends) cache.evictFor(events)
+    }
+  },
   readStream: (stream) => store.readStream(stream),
   readAll: (after, limit) => store.readAll(after, limit),
   head: (after, countLimit) => store.head(after, countLimit),

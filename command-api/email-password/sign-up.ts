@@ -1,5 +1,5 @@
 /// Sign-up with email and password: policy checks before the (expensive) hash, the user registered
-/// with its email claimed atomically in the store, then a session unless auto sign-in is off.
+/// with its email claimed atomically in the store and, unless auto sign-in is off, its first session.
 
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
@@ -20,8 +20,9 @@ import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js
 import { findUserById } from '../../projections/users/users.repository.js'
 import type { UserRow } from '../../projections/users/users.table.js'
 import type { CommandContext } from '../context.js'
-import { type StartedSession, startSession } from '../sessions/start-session.js'
+import { newSession, type StartedSession } from '../sessions/start-session.js'
 import { grantAdminIfListed } from '../shared/admin-emails.js'
+import { handlePart } from '../shared/handle.js'
 import { usernameLimits } from '../username/username-limits.js'
 
 export type SignUpInput = {
@@ -62,26 +63,30 @@ export const signUp = async (
 
   const userId = newId()
   const passwordHash = await hashPassword(input.password)
+  const register = handlePart(
+    userDecider,
+    userStream(userId),
+    {
+      type: 'register-user',
+      userId,
+      email,
+      name: input.name,
+      image: input.image,
+      credential: { accountId: newId(), passwordHash },
+      sendVerification:
+        config.emailVerification.sendOnSignUp || config.emailAndPassword.requireEmailVerification,
+      callbackURL: input.callbackURL,
+      ...(input.username !== undefined ? { username: input.username } : {}),
+      ...(input.displayUsername !== undefined ? { displayUsername: input.displayUsername } : {}),
+      usernameLimits: limits,
+    },
+    { metadata: metadataFor(origin, { type: 'anonymous' }, clock()), claims: userClaims, newStream: true },
+  )
+  // The first session goes in with the user: one append, one wait for the read models.
+  const signsIn = config.emailAndPassword.autoSignIn && !config.emailAndPassword.requireEmailVerification
+  const session = signsIn ? newSession(ctx, origin, { userId, rememberMe: input.rememberMe }) : null
   try {
-    const registered = await handle(
-      userDecider,
-      userStream(userId),
-      {
-        type: 'register-user',
-        userId,
-        email,
-        name: input.name,
-        image: input.image,
-        credential: { accountId: newId(), passwordHash },
-        sendVerification:
-          config.emailVerification.sendOnSignUp || config.emailAndPassword.requireEmailVerification,
-        callbackURL: input.callbackURL,
-        ...(input.username !== undefined ? { username: input.username } : {}),
-        ...(input.displayUsername !== undefined ? { displayUsername: input.displayUsername } : {}),
-        usernameLimits: limits,
-      },
-      { metadata: metadataFor(origin, { type: 'anonymous' }, clock()), claims: userClaims, newStream: true },
-    )
+    const [registered] = await handle.together(session ? [register, session.part] : [register])
     // The admin options' default role for a new account.
     await grantAdminIfListed(ctx, origin, userId, registered.events)
   } catch (error) {
@@ -90,11 +95,5 @@ export const signUp = async (
   }
   const user = await findUserById(db, userId)
   if (!user) throw AUTH_ERRORS.error('FAILED_TO_CREATE_USER')
-
-  const signsIn = config.emailAndPassword.autoSignIn && !config.emailAndPassword.requireEmailVerification
-  if (!signsIn) return { session: null, user }
-  return {
-    session: await startSession(ctx, origin, { userId, justRead: user, rememberMe: input.rememberMe }),
-    user,
-  }
+  return { session: session?.started ?? null, user }
 }

@@ -5,8 +5,8 @@
 import { sessionDecider, sessionStream } from '../../domain/session/session.js'
 import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
 import { newId, sessionToken, sha256Hex } from '../../infra/crypto/tokens.js'
-import type { UserRow } from '../../projections/users/users.table.js'
 import type { CommandContext } from '../context.js'
+import { handlePart } from '../shared/handle.js'
 import { refuseBannedUser } from '../shared/refuse-banned.js'
 
 /** Lifetime of a session whose owner did not ask to be remembered (spec: 86400 s). */
@@ -20,8 +20,6 @@ export type StartedSession = { token: string; sessionId: string; rememberMe: boo
  */
 export type StartSessionInput = {
   userId: string
-  /** The user's row as the caller read it a moment ago (sign-up): its ban is checked without reading it again. */
-  justRead?: UserRow
   rememberMe: boolean
   impersonatedBy?: string
   lifetimeSeconds?: number
@@ -30,15 +28,28 @@ export type StartSessionInput = {
 export const startSession = async (
   ctx: CommandContext,
   origin: RequestOrigin,
-  { userId, justRead, rememberMe, impersonatedBy, lifetimeSeconds }: StartSessionInput,
+  input: StartSessionInput,
 ): Promise<StartedSession> => {
-  const { handle, config } = ctx
-  await refuseBannedUser(ctx, origin, userId, justRead)
-  const now = ctx.clock()
+  await refuseBannedUser(ctx, origin, input.userId)
+  const { part, started } = newSession(ctx, origin, input)
+  await ctx.handle.together([part])
+  return started
+}
+
+/**
+ * The command that starts a session, for a caller that appends it with other commands (a new
+ * user's first session, with the user); no ban check, since such a user cannot be banned yet.
+ */
+export const newSession = (
+  { config, clock }: Pick<CommandContext, 'config' | 'clock'>,
+  origin: RequestOrigin,
+  { userId, rememberMe, impersonatedBy, lifetimeSeconds }: StartSessionInput,
+) => {
+  const now = clock()
   const token = sessionToken()
   const sessionId = newId()
   const lifetime = lifetimeSeconds ?? (rememberMe ? config.session.expiresIn : UNREMEMBERED_SESSION_SECONDS)
-  await handle(
+  const part = handlePart(
     sessionDecider,
     sessionStream(sessionId),
     {
@@ -58,5 +69,6 @@ export const startSession = async (
       newStream: true,
     },
   )
-  return { token, sessionId, rememberMe }
+  const started: StartedSession = { token, sessionId, rememberMe }
+  return { part, started }
 }

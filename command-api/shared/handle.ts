@@ -4,6 +4,8 @@
 /// When the read models cannot show the events within the bound, the command has still happened:
 /// with a per-request `readYourWrites` the request is marked behind (the edge answers 503) and the
 /// use case goes on; without one, `handle` throws READ_MODELS_BEHIND. Never a silent success.
+/// `handle.together` does the same for commands to several aggregates at once (a new user and their
+/// first session): one append of all their events, one wait.
 
 import { randomUUID } from 'node:crypto'
 import { AUTH_ERRORS } from '../../domain/errors.js'
@@ -13,8 +15,10 @@ import { fold } from '../../domain/shared/decider.js'
 import type { EventMetadata } from '../../domain/shared/metadata.js'
 import {
   ConcurrencyError,
+  comparePositions,
   type EventStore,
   type GlobalPosition,
+  type StreamAppend,
   type UniqueClaim,
 } from '../../infra/event-store/event-store.js'
 import type { ReadYourWrites } from './read-your-writes.js'
@@ -35,13 +39,45 @@ export type HandleOptions<Event extends KnownEvent> = {
 
 export type HandleResult<Event, State> = { events: Event[]; state: State }
 
-export type Handle = <Command, Event extends KnownEvent, State>(
+/** One aggregate's command, for `handle.together`. */
+export type HandlePart<Command, Event extends KnownEvent, State> = {
+  decider: Decider<Command, Event, State>
+  stream: string
+  command: Command
+  options: HandleOptions<Event>
+}
+
+/** A part with its types checked against its decider (a list of parts keeps only their union). */
+export const handlePart = <Command, Event extends KnownEvent, State>(
   decider: Decider<Command, Event, State>,
   stream: string,
   command: Command,
   options: HandleOptions<Event>,
-) => Promise<HandleResult<Event, State>>
+): HandlePart<Command, Event, State> => ({ decider, stream, command, options })
 
+// biome-ignore lint/suspicious/noExplicitAny: parts of any aggregate; each is typed by `handlePart`
+type AnyPart = HandlePart<any, any, any>
+
+type ResultsOf<Parts extends readonly AnyPart[]> = {
+  // biome-ignore lint/suspicious/noExplicitAny: only the event and state types are read here
+  -readonly [K in keyof Parts]: Parts[K] extends HandlePart<any, infer Event, infer State>
+    ? HandleResult<Event, State>
+    : never
+}
+
+export type Handle = (<Command, Event extends KnownEvent, State>(
+  decider: Decider<Command, Event, State>,
+  stream: string,
+  command: Command,
+  options: HandleOptions<Event>,
+) => Promise<HandleResult<Event, State>>) & {
+  /**
+   * The parts' commands decided each on its own stream and appended together
+   * (`EventStore.appendToStreams`: one transaction on SQL), then one wait for the read models. A
+   * concurrent writer to any of the streams makes all of them re-decide.
+   */
+  together<const Parts extends readonly AnyPart[]>(parts: Parts): Promise<ResultsOf<Parts>>
+}
 export type HandleDependencies = {
   store: EventStore
   /** Whatever applies the log to the read models: resolves true once it has passed `position`. */
@@ -59,41 +95,63 @@ export const createHandle = ({
   readYourWritesTimeoutMs = 5000,
   readYourWrites,
   onStaleRead,
-}: HandleDependencies): Handle =>
-  async function handle<Command, Event extends KnownEvent, State>(
-    decider: Decider<Command, Event, State>,
-    stream: string,
-    command: Command,
-    { metadata, claims, newStream = false }: HandleOptions<Event>,
-  ): Promise<HandleResult<Event, State>> {
-    for (let attempt = 1; ; attempt++) {
-      const history = newStream && attempt === 1 ? [] : await store.readStream(stream)
-      // The stream holds only this aggregate's events: they were written through this decider.
-      const state = fold(decider, history as unknown as Event[])
-      const events = decider.decide(command, state)
-      const next = events.reduce(decider.evolve, state)
-      if (events.length === 0) return { events, state: next }
-      let position: GlobalPosition
-      try {
-        ;({ position } = await store.appendToStream(
+}: HandleDependencies): Handle => {
+  const decideAll = async (parts: readonly AnyPart[], attempt: number) =>
+    Promise.all(
+      parts.map(async ({ decider, stream, command, options }) => {
+        const history = options.newStream && attempt === 1 ? [] : await store.readStream(stream)
+        // The stream holds only this aggregate's events: they were written through this decider.
+        const state = fold(decider, history)
+        const events: KnownEvent[] = decider.decide(command, state)
+        const append: StreamAppend = {
           stream,
-          events.map((event) => ({ ...event, id: randomUUID(), metadata })),
-          {
+          events: events.map((event) => ({ ...event, id: randomUUID(), metadata: options.metadata })),
+          options: {
             expectedVersion: history.at(-1)?.streamVersion ?? 'no_stream',
-            uniqueClaims: claims?.(events) ?? [],
+            uniqueClaims: options.claims?.(events) ?? [],
           },
-        ))
+        }
+        return { events, state: events.reduce(decider.evolve, state), append }
+      }),
+    )
+
+  const together = async (parts: readonly AnyPart[]): Promise<HandleResult<KnownEvent, unknown>[]> => {
+    for (let attempt = 1; ; attempt++) {
+      const decided = await decideAll(parts, attempt)
+      const appends = decided.filter(({ events }) => events.length > 0).map(({ append }) => append)
+      const results = decided.map(({ events, state }) => ({ events, state }))
+      if (appends.length === 0) return results
+      let positions: GlobalPosition[]
+      try {
+        positions = (await store.appendToStreams(appends)).map(({ position }) => position)
       } catch (error) {
         if (!(error instanceof ConcurrencyError) || attempt >= MAX_ATTEMPTS) throw error
         continue
       }
+      const last = positions.reduce((a, b) => (comparePositions(a, b) >= 0 ? a : b))
+      const { correlationId } = (parts[0] as AnyPart).options.metadata
       const visible = readYourWrites
-        ? await readYourWrites.wait(metadata.correlationId, position)
-        : await projector.waitFor(position, readYourWritesTimeoutMs)
+        ? await readYourWrites.wait(correlationId, last)
+        : await projector.waitFor(last, readYourWritesTimeoutMs)
       if (!visible) {
-        onStaleRead?.(stream)
+        onStaleRead?.(appends.map(({ stream }) => stream).join(', '))
         if (!readYourWrites) throw AUTH_ERRORS.error('READ_MODELS_BEHIND')
       }
-      return { events, state: next }
+      return results
     }
   }
+
+  const handle = async <Command, Event extends KnownEvent, State>(
+    decider: Decider<Command, Event, State>,
+    stream: string,
+    command: Command,
+    options: HandleOptions<Event>,
+  ): Promise<HandleResult<Event, State>> => {
+    const [result] = await together([handlePart(decider, stream, command, options)])
+    return result as HandleResult<Event, State>
+  }
+  return Object.assign(handle, {
+    together: <const Parts extends readonly AnyPart[]>(parts: Parts) =>
+      together(parts) as Promise<ResultsOf<Parts>>,
+  })
+}

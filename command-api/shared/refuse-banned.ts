@@ -8,22 +8,19 @@ import { DomainError } from '../../domain/shared/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { banStanding } from '../../domain/user/ban.js'
 import { findBanOf } from '../../projections/users/users.repository.js'
-import type { UserRow } from '../../projections/users/users.table.js'
 import type { CommandContext } from '../context.js'
 import { runUserCommand } from './run-user-command.js'
 
 /**
- * Throws 403 BANNED_USER while a ban holds; lifts a ban that has expired. `justRead`: the row the
- * caller read moments ago; a row read before a password check is too old to trust (a ban may have
- * landed while it ran), so sign-in reads it again here.
+ * Throws 403 BANNED_USER while a ban holds; lifts a ban that has expired. It reads the ban afresh:
+ * a row read before a password check is too old to trust (a ban may have landed while it ran).
  */
 export const refuseBannedUser = async (
   ctx: CommandContext,
   origin: RequestOrigin,
   userId: string,
-  justRead?: UserRow,
 ): Promise<void> => {
-  const user = justRead ?? (await findBanOf(ctx.db, userId))
+  const user = await findBanOf(ctx.db, userId)
   if (!user) return
   const now = ctx.clock()
   const standing = banStanding({ banned: user.banned, banExpires: user.ban_expires }, now)

@@ -221,6 +221,58 @@ export const describeEventStoreContract = (name: string, factory: EventStoreFact
       expect(await store.claimOwner(EMAIL, 'ada@example.com')).toBe('b')
     })
 
+    test('appendToStreams: each stream at its own version, in the order given, results in that order', async () => {
+      const { store } = fixture()
+      await store.appendToStream('user-1', [anEvent()], { expectedVersion: 'no_stream' })
+      const [user, session] = [[anEvent()], [anEvent(), anEvent()]]
+      const results = await store.appendToStreams([
+        { stream: 'user-1', events: user, options: { expectedVersion: 1 } },
+        {
+          stream: 'session-1',
+          events: session,
+          options: {
+            expectedVersion: 'no_stream',
+            uniqueClaims: [{ op: 'claim', scope: EMAIL, value: 'ada@example.com', owner: 'session-1' }],
+          },
+        },
+      ])
+      expect(results.map(({ nextVersion }) => nextVersion)).toEqual([2, 2])
+      expect(comparePositions(results[0]?.position ?? START, results[1]?.position ?? START)).toBe(-1)
+      expect(idsOf(await store.readStream('session-1'))).toEqual(idsOf(session))
+      expect(await store.claimOwner(EMAIL, 'ada@example.com')).toBe('session-1')
+      const all = await readAtLeast(store, 4)
+      expect(idsOf(all).slice(1)).toEqual([...idsOf(user), ...idsOf(session)])
+      expect(all.at(-1)?.position).toEqual(results[1]?.position)
+    })
+
+    test('appendToStreams: a failing first part writes nothing of any part', async () => {
+      const { store } = fixture()
+      await store.appendToStream('taken', [anEvent()], {
+        expectedVersion: 'no_stream',
+        uniqueClaims: [{ op: 'claim', scope: EMAIL, value: 'ada@example.com', owner: 'taken' }],
+      })
+      const claiming = store.appendToStreams([
+        {
+          stream: 'user-2',
+          events: [anEvent()],
+          options: {
+            expectedVersion: 'no_stream',
+            uniqueClaims: [{ op: 'claim', scope: EMAIL, value: 'ada@example.com', owner: 'user-2' }],
+          },
+        },
+        { stream: 'session-2', events: [anEvent()], options: { expectedVersion: 'no_stream' } },
+      ])
+      await expect(claiming).rejects.toBeInstanceOf(UniqueClaimConflictError)
+      const stale = store.appendToStreams([
+        { stream: 'taken', events: [anEvent()], options: { expectedVersion: 'no_stream' } },
+        { stream: 'session-3', events: [anEvent()], options: { expectedVersion: 'no_stream' } },
+      ])
+      await expect(stale).rejects.toBeInstanceOf(ConcurrencyError)
+      for (const stream of ['user-2', 'session-2', 'session-3'])
+        expect(await store.readStream(stream)).toEqual([])
+      expect(await store.claimOwner(EMAIL, 'ada@example.com')).toBe('taken')
+    })
+
     test('readAll gives every event once, in one order that keeps each stream in version order', async () => {
       const { store } = fixture()
       // A batch long enough that its sequence numbers cross from one digit to two: order must be

@@ -70,12 +70,27 @@ export type LogHead = {
   heldBack: number
 }
 
+/** One stream's part of `appendToStreams`. */
+export type StreamAppend = {
+  stream: string
+  events: readonly EventToAppend[]
+  options: AppendOptions
+}
+
 export interface EventStore {
   appendToStream(
     stream: string,
     events: readonly EventToAppend[],
     options: AppendOptions,
   ): Promise<AppendResult>
+  /**
+   * Appends to several streams, in the order given, each with its own expected version and claims;
+   * the results in the same order. On the SQL store it is one transaction: all of it commits or
+   * none, and readers see it at once (the projector applies it as one batch). A store that cannot
+   * append to two streams atomically appends them one after another and stops at the first failure,
+   * so callers use it only where what came before may stand alone (a new user, then their session).
+   */
+  appendToStreams(appends: readonly StreamAppend[]): Promise<AppendResult[]>
   /** The whole stream in order; an empty array when it does not exist. */
   readStream(stream: string): Promise<RecordedEvent[]>
   /**

@@ -129,3 +129,52 @@ describe('SQL on PostgreSQL: commit notifications', () => {
     }
   })
 })
+
+describe('SQL: appends to several streams', () => {
+  test('are one transaction: a failing later part leaves no earlier part written', async () => {
+    const db = await freshPglite()
+    const store = createSqlEventStore(db.db, { singleBackend: true })
+    try {
+      await store.appendToStream('session-1', [anEvent()], { expectedVersion: 'no_stream' })
+      const stale = store.appendToStreams([
+        { stream: 'user-1', events: [anEvent()], options: { expectedVersion: 'no_stream' } },
+        { stream: 'session-1', events: [anEvent()], options: { expectedVersion: 'no_stream' } },
+      ])
+      await expect(stale).rejects.toThrow(/session-1/)
+      expect(await store.readStream('user-1')).toEqual([])
+
+      const results = await store.appendToStreams([
+        { stream: 'user-1', events: [anEvent()], options: { expectedVersion: 'no_stream' } },
+        { stream: 'session-2', events: [anEvent()], options: { expectedVersion: 'no_stream' } },
+      ])
+      // One transaction: the projector finds both parts in one read, as one batch.
+      expect(new Set(results.map(({ position }) => position.tx)).size).toBe(1)
+    } finally {
+      await store.close()
+    }
+  })
+
+  test('on PostgreSQL, two appends naming the same streams in opposite orders never deadlock', async () => {
+    const db = await freshPostgres()
+    const store = createSqlEventStore(db.db)
+    const part = (stream: string) => ({
+      stream,
+      events: [anEvent()],
+      options: { expectedVersion: 'any' as const },
+    })
+    try {
+      // Were each stream locked as its own part comes, one of a crosswise pair would wait for the
+      // other's second lock while holding its first: PostgreSQL would abort it as a deadlock.
+      for (let round = 0; round < 20; round += 1) {
+        const results = await Promise.allSettled([
+          store.appendToStreams([part('a'), part('b')]),
+          store.appendToStreams([part('b'), part('a')]),
+        ])
+        expect(results.map(({ status }) => status)).toEqual(['fulfilled', 'fulfilled'])
+      }
+      expect(await store.readStream('a')).toHaveLength(40)
+    } finally {
+      await store.close()
+    }
+  })
+})

@@ -18,6 +18,7 @@ import {
   type GlobalPosition,
   type RecordedEvent,
   START,
+  type StreamAppend,
   type UniqueClaim,
   UniqueClaimConflictError,
 } from './event-store.js'
@@ -99,25 +100,41 @@ export const createSqlEventStore = (db: Db, options: SqlEventStoreOptions = {}):
   const stopListening = options.listenForCommits?.((payload) => {
     if (payload !== storeId) notify()
   })
+  const singleBackend = options.singleBackend === true
+  const { inline } = options
+
+  const appendAll = async (appends: readonly StreamAppend[]): Promise<AppendResult[]> => {
+    if (appends.length === 0 || appends.some(({ events }) => events.length === 0))
+      throw new Error('an append needs at least one event')
+    const events = appends.flatMap((part) => part.events)
+    // The first statement locks every stream of the transaction, in one order whoever appends, so
+    // two transactions appending to the same streams never wait on each other crosswise.
+    const locks = singleBackend ? [] : appends.map((part) => part.stream)
+    const appendPart = (q: Db, part: StreamAppend, index: number) =>
+      append(q, part, { locks: index === 0 ? locks : [], storeId })
+    const alone =
+      appends.length === 1 &&
+      (appends[0]?.options.uniqueClaims ?? []).length === 0 &&
+      (inline === undefined || inline.affects?.(events) === false)
+    const results = alone
+      ? [await appendPart(db, appends[0] as StreamAppend, 0)]
+      : await db.transaction().execute(async (trx) => {
+          const appended: AppendResult[] = []
+          for (const [index, part] of appends.entries()) appended.push(await appendPart(trx, part, index))
+          await inline?.(trx, events)
+          return appended
+        })
+    notify()
+    return results
+  }
 
   return {
     async appendToStream(stream, events, appendOptions): Promise<AppendResult> {
-      if (events.length === 0) throw new Error('appendToStream needs at least one event')
-      const how = { singleBackend: options.singleBackend === true, storeId }
-      const { inline } = options
-      const alone =
-        (appendOptions.uniqueClaims ?? []).length === 0 &&
-        (inline === undefined || inline.affects?.(events) === false)
-      const result = alone
-        ? await append(db, stream, events, appendOptions, how)
-        : await db.transaction().execute(async (trx) => {
-            const appended = await append(trx, stream, events, appendOptions, how)
-            await inline?.(trx, events)
-            return appended
-          })
-      notify()
-      return result
+      const [result] = await appendAll([{ stream, events, options: appendOptions }])
+      return result as AppendResult
     },
+
+    appendToStreams: (appends) => appendAll(appends),
 
     async readStream(stream) {
       const { rows } = await sql<EventRow>`
@@ -183,13 +200,12 @@ export const createSqlEventStore = (db: Db, options: SqlEventStoreOptions = {}):
  */
 const append = async (
   q: Db,
-  stream: string,
-  events: readonly EventToAppend[],
-  { expectedVersion, uniqueClaims = [] }: AppendOptions,
-  { singleBackend, storeId }: { singleBackend: boolean; storeId: string },
+  { stream, events, options: { expectedVersion, uniqueClaims = [] } }: StreamAppend,
+  { locks, storeId }: { locks: readonly string[]; storeId: string },
 ): Promise<AppendResult> => {
   // The statement's steps, each taking its rows from the one before:
-  // - the stream's advisory lock, before any write: the transaction gets its id at its first write,
+  // - the streams' advisory locks (`locks`: the transaction's first statement takes them all, in
+  //   the order of their hashes), before any write: the transaction gets its id at its first write,
   //   so under the lock transaction ids grow with the stream's versions (PGlite, one backend that
   //   lends its one connection to one transaction at a time, needs no lock);
   // - the stream's version moved by the number of events, if it is the expected one. The
@@ -197,9 +213,13 @@ const append = async (
   //   ... ON CONFLICT and UPDATE still judge the latest committed row. The notification, naming
   //   this store, is sent at commit to the listeners of other processes;
   // - the events, numbered from that version, in their order.
-  const locked = singleBackend
-    ? sql`select 1`
-    : sql`select pg_advisory_xact_lock(hashtextextended(${stream}, 0))`
+  const locked =
+    locks.length === 0
+      ? sql`select 1`
+      : locks.length === 1
+        ? sql`select pg_advisory_xact_lock(hashtextextended(${locks[0]}, 0))`
+        : sql`select count(pg_advisory_xact_lock(h)) from (
+                select hashtextextended(s, 0) as h from unnest(${[...locks]}::text[]) s order by h) ordered`
   const n = events.length
   const notified = sql`pg_notify(${NOTIFY_CHANNEL}, ${storeId})::text as notified`
   const moved =

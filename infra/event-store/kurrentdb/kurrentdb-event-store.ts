@@ -156,9 +156,18 @@ export const createKurrentDbEventStore = (
     throw new Error(`KurrentDB gave no position for the append to ${stream}`)
   }
 
-  return {
+  const store: ReturnType<typeof createKurrentDbEventStore> = {
     names,
     claims,
+
+    // Each stream's append carries its own claims and reservations; KurrentDB's multi-stream append
+    // has no place for them, so the streams are appended one after another, as the port allows.
+    async appendToStreams(appends) {
+      const results: AppendResult[] = []
+      for (const { stream, events, options } of appends)
+        results.push(await store.appendToStream(stream, events, options))
+      return results
+    },
 
     async appendToStream(stream, events, { expectedVersion, uniqueClaims = [] }): Promise<AppendResult> {
       const [first] = events
@@ -251,4 +260,5 @@ export const createKurrentDbEventStore = (
       await log.close()
     },
   }
+  return store
 }

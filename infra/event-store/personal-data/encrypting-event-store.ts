@@ -7,6 +7,7 @@ import {
   type EventStore,
   type EventToAppend,
   type RecordedEvent,
+  type StreamAppend,
   type UniqueClaim,
   UniqueClaimConflictError,
 } from '../event-store.js'
@@ -39,20 +40,39 @@ export const withPersonalDataEncryption = (inner: EventStore, keyring: Keyring):
     })
   }
 
+  /** Appends the parts sealed, their claims hashed; a conflict names the value the caller passed. */
+  const appendSealed = async <Result>(
+    parts: readonly StreamAppend[],
+    appendAll: (sealed: StreamAppend[]) => Promise<Result>,
+  ): Promise<Result> => {
+    const plain = parts.flatMap((part) => part.options.uniqueClaims ?? [])
+    const claimKey = plain.length === 0 ? null : await keyring.claimKey()
+    const hashed: UniqueClaim[] = []
+    const sealed: StreamAppend[] = []
+    for (const { stream, events, options } of parts) {
+      const claims = claimKey === null ? [] : hashClaims(claimKey, options.uniqueClaims ?? [])
+      hashed.push(...claims)
+      sealed.push({ stream, events: await seal(events), options: { ...options, uniqueClaims: claims } })
+    }
+    try {
+      return await appendAll(sealed)
+    } catch (error) {
+      throw error instanceof UniqueClaimConflictError ? withPlainValue(error, plain, hashed) : error
+    } finally {
+      // The erasure committed (or not) in the append's transaction (erasure.ts); either way no
+      // key read before it may stay cached.
+      for (const part of parts) for (const subject of erasedSubjects(part.events)) keyring.forget(subject)
+    }
+  }
+
   return {
-    async appendToStream(stream, events, options) {
-      const claims = options.uniqueClaims ?? []
-      const hashed = claims.length === 0 ? [] : hashClaims(await keyring.claimKey(), claims)
-      try {
-        return await inner.appendToStream(stream, await seal(events), { ...options, uniqueClaims: hashed })
-      } catch (error) {
-        throw error instanceof UniqueClaimConflictError ? withPlainValue(error, claims, hashed) : error
-      } finally {
-        // The erasure committed (or not) in the append's transaction (erasure.ts); either way no
-        // key read before it may stay cached.
-        for (const subject of erasedSubjects(events)) keyring.forget(subject)
-      }
-    },
+    appendToStream: (stream, events, options) =>
+      appendSealed([{ stream, events, options }], ([only]) => {
+        const sealed = only as StreamAppend
+        return inner.appendToStream(stream, sealed.events, sealed.options)
+      }),
+
+    appendToStreams: (appends) => appendSealed(appends, (sealed) => inner.appendToStreams(sealed)),
 
     readStream: async (stream) => open(await inner.readStream(stream)),
 
