@@ -78,7 +78,7 @@ export type Tessera = {
 
 export const databaseTargetOf = (config: Config): DatabaseTarget =>
   config.database.kind === 'postgres'
-    ? { kind: 'postgres', url: config.database.url }
+    ? { kind: 'postgres', url: config.database.url, preparedStatements: config.database.preparedStatements }
     : { kind: 'pglite', dataDir: config.database.dataDir }
 
 /** The event store every part of Tessera uses (serving, replay, the CLI): the SQL log, or KurrentDB

@@ -35,7 +35,10 @@ type ConfigShape = Omit<FeatureOptions, 'rateLimit' | 'socialProviders'> & {
   /** AUTH_SECRET_PREVIOUS: retired secrets, still accepted to verify and unwrap (never to sign). */
   previousSecrets: string[]
   dataDir: string
-  database: { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string }
+  /** `preparedStatements`: DATABASE_PREPARED_STATEMENTS (on unless "off"; infra/db/pg-prepared.ts). */
+  database:
+    | { kind: 'postgres'; url: string; preparedStatements: boolean }
+    | { kind: 'pglite'; dataDir: string }
   /** Where the log lives: the SQL tables of `database`, or KurrentDB (EVENT_STORE=kurrentdb, KURRENTDB_URL). */
   eventStore: { kind: 'sql' } | { kind: 'kurrentdb'; url: string }
   redisUrl: string | undefined
@@ -120,7 +123,9 @@ export const loadConfig = (env: Env = process.env, options: LoadConfigOptions = 
     secureCookies: base.secure,
     ...parseSecrets(get, production, warnings),
     dataDir,
-    database: databaseUrl ? { kind: 'postgres', url: databaseUrl } : { kind: 'pglite', dataDir },
+    database: databaseUrl
+      ? { kind: 'postgres', url: databaseUrl, preparedStatements: parsePreparedStatements(get) }
+      : { kind: 'pglite', dataDir },
     eventStore,
     redisUrl: urlWithScheme(get, 'REDIS_URL', ['redis:', 'rediss:']),
     mail,
@@ -223,6 +228,18 @@ const parseMail = (get: Get): ConfigShape['mail'] => {
     throw new ConfigError('SMTP_URL', 'SMTP_URL and MAIL_HTTP_URL are both set: choose one mail transport')
   }
   return { mailFrom, smtpUrl, httpUrl, httpApiKey }
+}
+
+const parsePreparedStatements = (get: (name: string) => string | undefined): boolean => {
+  const value = get('DATABASE_PREPARED_STATEMENTS')
+  if (value === undefined) return true
+  const normalised = value.toLowerCase()
+  if (normalised !== 'on' && normalised !== 'off')
+    throw new ConfigError(
+      'DATABASE_PREPARED_STATEMENTS',
+      `DATABASE_PREPARED_STATEMENTS must be "on" or "off" (got "${value}")`,
+    )
+  return normalised === 'on'
 }
 
 const parseRateLimitSwitch = (value: string | undefined, production: boolean): boolean => {

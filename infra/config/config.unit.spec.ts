@@ -102,7 +102,7 @@ describe('variables', () => {
       host: '0.0.0.0',
       baseUrl: 'https://auth.example.com',
       secureCookies: true,
-      database: { kind: 'postgres', url: 'postgresql://u:p@db:5432/tessera' },
+      database: { kind: 'postgres', url: 'postgresql://u:p@db:5432/tessera', preparedStatements: true },
       dataDir: '/var/lib/tessera',
       redisUrl: 'rediss://cache:6380',
       mail: { mailFrom: 'no-reply@example.com', smtpUrl: 'smtps://u:p@mail:465' },
@@ -110,6 +110,18 @@ describe('variables', () => {
       logLevel: 'debug',
       eventStore: { kind: 'sql' },
       warnings: [],
+    })
+  })
+
+  it('names prepared statements on PostgreSQL unless DATABASE_PREPARED_STATEMENTS=off', () => {
+    const url = 'postgres://db/tessera'
+    expect(load({ DATABASE_URL: url, DATABASE_PREPARED_STATEMENTS: 'OFF' }).database).toEqual({
+      kind: 'postgres',
+      url,
+      preparedStatements: false,
+    })
+    expect(load({ DATABASE_URL: url, DATABASE_PREPARED_STATEMENTS: 'on' }).database).toMatchObject({
+      preparedStatements: true,
     })
   })
 
@@ -155,6 +167,10 @@ describe('variables', () => {
     [{ BASE_URL: 'https://example.com/?x=1' }, 'BASE_URL'],
     [{ DATABASE_URL: 'mysql://db/tessera' }, 'DATABASE_URL'],
     [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],
+    [
+      { DATABASE_URL: 'postgres://db/t', DATABASE_PREPARED_STATEMENTS: 'yes' },
+      'DATABASE_PREPARED_STATEMENTS',
+    ],
     [{ REDIS_URL: 'http://cache' }, 'REDIS_URL'],
     [{ SMTP_URL: 'http://mail' }, 'SMTP_URL'],
     [{ MAIL_FROM: 'nobody' }, 'MAIL_FROM'],

@@ -6,10 +6,12 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { Kysely, PostgresDialect } from 'kysely'
 import { POSTGRES_NOTIFY_CHANNEL } from '../event-store/sql-event-store.js'
 import { loadPg } from './load-pg.js'
+import { namingClient } from './pg-prepared.js'
 import { pgliteDialect } from './pglite-dialect.js'
 
 export type DatabaseTarget =
-  | { kind: 'postgres'; url: string; poolSize?: number }
+  /** `preparedStatements`: name the statements that allow it (pg-prepared.ts); on unless false. */
+  | { kind: 'postgres'; url: string; poolSize?: number; preparedStatements?: boolean }
   | { kind: 'pglite'; dataDir: string | null }
   /** An already open PGlite (tests clone one template per test). */
   | { kind: 'pglite-client'; client: PGliteInterface }
@@ -25,7 +27,8 @@ export type OpenDatabase<Schema = any> = {
 }
 
 export const openDatabase = async <Schema>(target: DatabaseTarget): Promise<OpenDatabase<Schema>> => {
-  if (target.kind === 'postgres') return openPostgres<Schema>(target.url, target.poolSize ?? 10)
+  if (target.kind === 'postgres')
+    return openPostgres<Schema>(target.url, target.poolSize ?? 10, target.preparedStatements !== false)
   // PGlite is loaded only when it is used: a PostgreSQL deployment does not carry it in memory.
   const client = target.kind === 'pglite-client' ? target.client : await openPglite(target.dataDir)
   const db = new Kysely<Schema>({ dialect: pgliteDialect(client, { closeClient: true }) })
@@ -56,9 +59,13 @@ const openPglite = async (dataDir: string | null): Promise<PGliteInterface> => {
   })
 }
 
-const openPostgres = <Schema>(url: string, poolSize: number): OpenDatabase<Schema> => {
+const openPostgres = <Schema>(url: string, poolSize: number, named: boolean): OpenDatabase<Schema> => {
   const pg = loadPg()
-  const pool = new pg.Pool({ connectionString: url, max: poolSize })
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    ...(named ? { Client: namingClient(pg) } : {}),
+  })
   // An idle pooled connection the server ends (restart, failover, pg_terminate_backend) is reported
   // here; unheard, the 'error' event would crash the process. The pool has already dropped that
   // client and the next query opens a new one.
