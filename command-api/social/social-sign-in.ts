@@ -4,12 +4,12 @@
 /// do (`account.accountLinking` and the provider's `disableSignUp`, `disableImplicitSignUp`,
 /// `overrideUserInfoOnSignIn`). Failures carry the codes better-auth puts in the error redirect.
 ///
-/// A new user is made in one append: `user.registered` together with the claims on the address
-/// and on the provider account. The link (`account.linked`, its own stream) follows in a second
-/// append. A process that dies between the two leaves a user who owns the provider account but
-/// has no link yet; the next sign-in through that account finds the owner, sees the missing link
-/// and finishes the sign-up. Nobody else can take the provider account meanwhile: the claim is
-/// already held. (The store appends to one stream at a time, so one append cannot hold both.)
+/// A new user is made with `handle.together`: `user.registered` with the claims on the address and
+/// on the provider account, and the link (`account.linked`, its own stream). On the SQL store that
+/// is one transaction. KurrentDB appends the two one after another, and a process that dies between
+/// them leaves a user who owns the provider account but has no link yet; the next sign-in through
+/// that account finds the owner, sees the missing link and finishes the sign-up. Nobody else can
+/// take the provider account meanwhile: the claim is already held.
 
 import {
   linkedAccountClaims,
@@ -32,6 +32,7 @@ import type { UserRow } from '../../projections/users/users.table.js'
 import type { CommandContext } from '../context.js'
 import { type StartedSession, startSession } from '../sessions/start-session.js'
 import { grantAdminIfListed } from '../shared/admin-emails.js'
+import { handlePart } from '../shared/handle.js'
 import { runUserCommand } from '../shared/run-user-command.js'
 import { linkedAccountsOf } from './linked-accounts-of.js'
 import { copyNameAndImage, overrideUserInfo } from './provider-user-info.js'
@@ -102,7 +103,38 @@ const releaseStale = (found: Found, staleOwner: string | null): UniqueClaim[] =>
       ]
     : []
 
-/** Links the account to `userId`, or, when it is linked there already, renews its tokens. */
+/** The command that links the account to `userId`, or, when it is linked there already, renews its tokens. */
+const linkPart = (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  userId: string,
+  { provider, profile, tokens }: Found,
+  staleOwner: string | null,
+  newStream = false,
+) =>
+  handlePart(
+    linkedAccountsDecider,
+    linkedAccountsStream(userId),
+    {
+      type: 'link-account',
+      userId,
+      accountId: newId(),
+      providerId: provider.id,
+      providerAccountId: profile.id,
+      email: profile.email,
+      tokens: storedTokens(tokens),
+      now: ctx.clock().toISOString(),
+    },
+    {
+      metadata: metadataFor(origin, { type: 'user', userId }, ctx.clock()),
+      claims: (events) => [
+        ...releaseStale({ provider, profile, tokens }, staleOwner),
+        ...linkedAccountClaims(events),
+      ],
+      newStream,
+    },
+  )
+
 const linkAccount = async (
   ctx: CommandContext,
   origin: RequestOrigin,
@@ -110,26 +142,8 @@ const linkAccount = async (
   found: Found,
   staleOwner: string | null,
 ) => {
-  const { provider, profile, tokens } = found
   try {
-    await ctx.handle(
-      linkedAccountsDecider,
-      linkedAccountsStream(userId),
-      {
-        type: 'link-account',
-        userId,
-        accountId: newId(),
-        providerId: provider.id,
-        providerAccountId: profile.id,
-        email: profile.email,
-        tokens: storedTokens(tokens),
-        now: ctx.clock().toISOString(),
-      },
-      {
-        metadata: metadataFor(origin, { type: 'user', userId }, ctx.clock()),
-        claims: (events) => [...releaseStale(found, staleOwner), ...linkedAccountClaims(events)],
-      },
-    )
+    await ctx.handle.together([linkPart(ctx, origin, userId, found, staleOwner)])
   } catch (error) {
     if (error instanceof UniqueClaimConflictError)
       throw new SocialFlowError('account_already_linked_to_different_user')
@@ -208,14 +222,13 @@ export const signInWithProvider = async (
   if (settings.disableSignUp || (settings.disableImplicitSignUp && !request.requestSignUp))
     throw new SocialFlowError('signup_disabled')
   const userId = await signUp(ctx, origin, email, found, owner.staleOwner)
-  await linkAccount(ctx, origin, userId, found, null)
   return signedIn(ctx, origin, userId, true)
 }
 
 /**
- * The user, in one append with the claims on their address and on the provider account; the
- * provider's word on the address counts as verification (`emailVerified` from the start). Then
- * the admin role when ADMIN_EMAILS lists that verified address.
+ * The user, with the claims on their address and on the provider account, and the link, appended
+ * together; the provider's word on the address counts as verification (`emailVerified` from the
+ * start). Then the admin role when ADMIN_EMAILS lists that verified address.
  */
 const signUp = async (
   ctx: CommandContext,
@@ -232,27 +245,32 @@ const signUp = async (
     value: providerAccountKey(provider.id, profile.id),
     owner: userId,
   }
+  const register = handlePart(
+    userDecider,
+    userStream(userId),
+    {
+      type: 'register-user',
+      userId,
+      email,
+      name: profile.name || email,
+      image: profile.image,
+      credential: null,
+      emailVerified: profile.emailVerified,
+      sendVerification: false,
+      callbackURL: null,
+    },
+    {
+      metadata: metadataFor(origin, { type: 'anonymous' }, ctx.clock()),
+      claims: (events) => [...releaseStale(found, staleOwner), ...userClaims(events), providerAccount],
+      newStream: true,
+    },
+  )
   let registered: UserEvent[]
   try {
-    ;({ events: registered } = await ctx.handle(
-      userDecider,
-      userStream(userId),
-      {
-        type: 'register-user',
-        userId,
-        email,
-        name: profile.name || email,
-        image: profile.image,
-        credential: null,
-        emailVerified: profile.emailVerified,
-        sendVerification: false,
-        callbackURL: null,
-      },
-      {
-        metadata: metadataFor(origin, { type: 'anonymous' }, ctx.clock()),
-        claims: (events) => [...releaseStale(found, staleOwner), ...userClaims(events), providerAccount],
-      },
-    ))
+    ;[{ events: registered }] = await ctx.handle.together([
+      register,
+      linkPart(ctx, origin, userId, found, null, true),
+    ])
   } catch (error) {
     // Someone signed up with this address, or this provider account, a moment ago.
     if (error instanceof UniqueClaimConflictError) throw new SocialFlowError('unable_to_create_user')

@@ -422,7 +422,7 @@ describe('account linking, unlinking and sign-up as configured (real OpenID prov
     expect(await role(boss)).toBe('user')
   })
 
-  it('records a sign-up the provider vouched for as one verified user.registered, the link in its own stream', async () => {
+  it('records a sign-up the provider vouched for as one verified user.registered, the link in its own stream, in one transaction', async () => {
     person('uno')
     const browser = webBrowser()
     await defaults.walk(browser, '/sign-in/social', 'uno')
@@ -436,6 +436,8 @@ describe('account linking, unlinking and sign-up as configured (real OpenID prov
     })
     const linked = await defaults.tessera.ctx.store.readStream(`linked-accounts-${userId}`)
     expect(linked.map((event) => event.type)).toEqual(['account.linked'])
+    // Appended together: no user without the link, on the SQL store.
+    expect(linked[0]?.position.tx).toBe(userEvents[0]?.position.tx)
   })
 
   it('finishes a sign-up that stopped after its first append (the user and the provider account claimed, no link)', async () => {
