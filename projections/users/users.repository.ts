@@ -3,10 +3,10 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../database.js'
 import { CREDENTIAL_PROVIDER } from './users.projection.js'
-import type { UserRow } from './users.table.js'
+import { USER_COLUMNS, type UserRow } from './users.table.js'
 
 export const findUserById = (db: Kysely<Database>, id: string): Promise<UserRow | undefined> =>
-  db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
+  db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst()
 
 /** Only the ban of the user `id` (a check on every sign-in, which needs none of the rest). */
 export const findBanOf = (
@@ -28,7 +28,7 @@ const findCredentialBy = async (
     .leftJoin('accounts', (join) =>
       join.onRef('accounts.user_id', '=', 'users.id').on('accounts.provider_id', '=', CREDENTIAL_PROVIDER),
     )
-    .selectAll('users')
+    .select(USER_COLUMNS.map((column) => `users.${column}` as const))
     .select('accounts.password')
     .where(column, '=', value)
     .executeTakeFirst()
@@ -46,7 +46,7 @@ export const findCredentialByUsername = (db: Kysely<Database>, username: string)
   findCredentialBy(db, 'users.username', username)
 
 export const findUserByEmail = (db: Kysely<Database>, email: string): Promise<UserRow | undefined> =>
-  db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst()
+  db.selectFrom('users').select(USER_COLUMNS).where('email', '=', email).executeTakeFirst()
 
 /** The password hash of the user's credential account, or null when they have none. */
 export const findPasswordHash = async (db: Kysely<Database>, userId: string): Promise<string | null> => {

@@ -32,6 +32,27 @@ export type AccountsTable = {
   updated_at: Date
 } & LinkedAccountColumns
 
+/**
+ * Every column of `users`, by name: a query that names its columns is prepared on PostgreSQL, one
+ * with a `*` is planned anew each time (infra/db/pg-prepared.ts). The queries answer a `UserRow`,
+ * so the compiler checks that the list is whole.
+ */
+export const USER_COLUMNS = [
+  'id',
+  'email',
+  'name',
+  'image',
+  'email_verified',
+  'username',
+  'display_username',
+  'role',
+  'banned',
+  'ban_reason',
+  'ban_expires',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof UsersTable)[]
+
 export type UserRow = Selectable<UsersTable>
 export type NewUserRow = Insertable<UsersTable>
 export type AccountRow = Selectable<AccountsTable>
