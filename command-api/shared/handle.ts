@@ -78,6 +78,7 @@ export type Handle = (<Command, Event extends KnownEvent, State>(
    */
   together<const Parts extends readonly AnyPart[]>(parts: Parts): Promise<ResultsOf<Parts>>
 }
+
 export type HandleDependencies = {
   store: EventStore
   /** Whatever applies the log to the read models: resolves true once it has passed `position`. */
