@@ -5,6 +5,7 @@ import { AUTH_ERRORS } from '../../domain/errors.js'
 import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
 import { parseEmail } from '../../domain/user/email.js'
 import { assertPasswordPolicy } from '../../domain/user/password-policy.js'
+import type { UserEvent } from '../../domain/user/user.events.js'
 import {
   claimConflictError,
   EMAIL_CLAIM_SCOPE,
@@ -17,6 +18,7 @@ import { signUpUsernames } from '../../domain/user/username.js'
 import { hashPassword } from '../../infra/crypto/password.js'
 import { newId } from '../../infra/crypto/tokens.js'
 import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
+import { registeredUserRow } from '../../projections/users/users.projection.js'
 import { findUserById } from '../../projections/users/users.repository.js'
 import type { UserRow } from '../../projections/users/users.table.js'
 import type { CommandContext } from '../context.js'
@@ -62,6 +64,7 @@ export const signUp = async (
     throw AUTH_ERRORS.error('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL')
 
   const userId = newId()
+  const metadata = metadataFor(origin, { type: 'anonymous' }, clock())
   const passwordHash = await hashPassword(input.password)
   const register = handlePart(
     userDecider,
@@ -80,20 +83,28 @@ export const signUp = async (
       ...(input.displayUsername !== undefined ? { displayUsername: input.displayUsername } : {}),
       usernameLimits: limits,
     },
-    { metadata: metadataFor(origin, { type: 'anonymous' }, clock()), claims: userClaims, newStream: true },
+    { metadata, claims: userClaims, newStream: true },
   )
   // The first session goes in with the user: one append, one wait for the read models.
   const signsIn = config.emailAndPassword.autoSignIn && !config.emailAndPassword.requireEmailVerification
   const session = signsIn ? newSession(ctx, origin, { userId, rememberMe: input.rememberMe }) : null
+  let registered: UserEvent[]
   try {
-    const [registered] = await handle.together(session ? [register, session.part] : [register])
-    // The admin options' default role for a new account.
-    await grantAdminIfListed(ctx, origin, userId, registered.events)
+    const [user] = await handle.together(session ? [register, session.part] : [register])
+    registered = user.events
   } catch (error) {
     if (error instanceof UniqueClaimConflictError) throw claimConflictError(error.scope)
     throw error
   }
-  const user = await findUserById(db, userId)
+  // The admin options' default role for a new account.
+  const roleSet = await grantAdminIfListed(ctx, origin, userId, registered)
+  // The read models show the user now; its row is the one its registration made, unless a role was
+  // set since.
+  const event = registered.find((candidate) => candidate.type === 'user.registered')
+  const user =
+    !roleSet && event?.type === 'user.registered'
+      ? registeredUserRow(event.data, new Date(metadata.at))
+      : await findUserById(db, userId)
   if (!user) throw AUTH_ERRORS.error('FAILED_TO_CREATE_USER')
   return { session: session?.started ?? null, user }
 }

@@ -28,24 +28,28 @@ const verifiedAddressOf = (event: UserEvent): string | null => {
 /**
  * Call after appending a user's events: the system's role grants. A new account gets the configured
  * `admin.defaultRole` (stored, as better-auth stores it, so changing the option later leaves existing
- * accounts as they are); then the admin role when they verified a listed address.
+ * accounts as they are); then the admin role when they verified a listed address. Says whether it
+ * set a role, so a caller holding the user's row knows to read it again.
  */
 export const grantAdminIfListed = async (
   { handle, clock, config }: Pick<CommandContext, 'handle' | 'clock' | 'config'>,
   origin: RequestOrigin,
   userId: string,
   events: readonly UserEvent[],
-): Promise<void> => {
+): Promise<boolean> => {
   const system = { metadata: metadataFor(origin, { type: 'system' }, clock()), claims: userClaims }
   const { defaultRole } = config.admin
-  if (defaultRole !== DEFAULT_ROLE && events.some((event) => event.type === 'user.registered'))
+  const registered = events.some((event) => event.type === 'user.registered')
+  const defaulted = defaultRole !== DEFAULT_ROLE && registered
+  if (defaulted)
     await handle(userDecider, userStream(userId), { type: 'set-role', role: defaultRole }, system)
-  if (config.adminEmails.length === 0) return
+  if (config.adminEmails.length === 0) return defaulted
   const listed = events.some((event) => {
     const address = verifiedAddressOf(event)
     return address !== null && config.adminEmails.includes(address)
   })
-  if (!listed) return
+  if (!listed) return defaulted
   const command: UserCommand = { type: 'set-role', role: 'admin', grantedBy: 'admin-emails' }
   await handle(userDecider, userStream(userId), command, system)
+  return true
 }

@@ -4,13 +4,14 @@
 
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely'
 import { dataKeyRotationMigration, dataKeysMigration } from '../event-store/personal-data/schema.js'
-import { eventStoreMigration } from '../event-store/schema.js'
+import { appendRefusalMigration, eventStoreMigration } from '../event-store/schema.js'
 
 /** The tables this layer owns: the event log and the data keys of the personal data in it. */
 export const storeMigrations: Record<string, Migration> = {
   '2026-11-21T00:00:00Z_event-store': eventStoreMigration,
   '2026-11-22T00:20:00Z_data-keys': dataKeysMigration,
   '2026-11-25T04:00:00Z_data-key-rotation-and-tombstones': dataKeyRotationMigration,
+  '2026-11-27T14:00:00Z_append-refusal': appendRefusalMigration,
 }
 
 export const migrateToLatest = async (

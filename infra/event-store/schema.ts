@@ -31,3 +31,20 @@ export const eventStoreMigration = {
       )`.execute(db)
   },
 }
+
+/**
+ * What an append's one statement calls to refuse itself (sql-event-store.ts): a stream not at its
+ * expected version, or a claim another owner holds. Raising undoes every write of the statement, so
+ * an append of several streams and claims needs no transaction around it. Strict: a null reason
+ * (nothing to refuse) is never even called.
+ */
+export const appendRefusalMigration = {
+  // biome-ignore lint/suspicious/noExplicitAny: migrations are written against an untyped schema
+  async up(db: Kysely<any>): Promise<void> {
+    await sql`
+      create function tessera_refuse_append(reason text) returns integer language plpgsql strict as $$
+      begin
+        raise exception using errcode = 'TSAR1', message = reason;
+      end $$`.execute(db)
+  },
+}

@@ -154,6 +154,82 @@ describe('SQL: appends to several streams', () => {
     }
   })
 
+  test('are one statement: the parts keep their order in the log, and a refused claim of a later part writes nothing', async () => {
+    const db = await freshPglite()
+    const store = createSqlEventStore(db.db, { singleBackend: true })
+    const claim = (value: string, owner: string) => ({ op: 'claim' as const, scope: 'email', value, owner })
+    try {
+      await store.appendToStream('user-0', [anEvent()], {
+        expectedVersion: 'no_stream',
+        uniqueClaims: [claim('taken@example.com', 'user-0')],
+      })
+      const refused = store.appendToStreams([
+        {
+          stream: 'user-1',
+          events: [anEvent()],
+          options: { expectedVersion: 'no_stream', uniqueClaims: [claim('free@example.com', 'user-1')] },
+        },
+        {
+          stream: 'user-2',
+          events: [anEvent()],
+          options: { expectedVersion: 'no_stream', uniqueClaims: [claim('taken@example.com', 'user-2')] },
+        },
+      ])
+      await expect(refused).rejects.toMatchObject({
+        name: 'UniqueClaimConflictError',
+        value: 'taken@example.com',
+      })
+      expect(await store.readStream('user-1')).toEqual([])
+      expect(await store.claimOwner('email', 'free@example.com')).toBeNull()
+
+      const first = [anEvent(), anEvent(), anEvent()]
+      const second = [anEvent(), anEvent()]
+      await store.appendToStreams([
+        { stream: 'b-stream', events: first, options: { expectedVersion: 'no_stream' } },
+        { stream: 'a-stream', events: second, options: { expectedVersion: 'no_stream' } },
+      ])
+      const log = await store.readAll({ tx: 0n, seq: 0n }, 100)
+      expect(log.slice(-5).map(({ id, streamId, streamVersion }) => [id, streamId, streamVersion])).toEqual([
+        ...first.map(({ id }, index) => [id, 'b-stream', index + 1]),
+        ...second.map(({ id }, index) => [id, 'a-stream', index + 1]),
+      ])
+      await expect(
+        store.appendToStreams([
+          { stream: 'c-stream', events: [anEvent()], options: { expectedVersion: 'any' } },
+          { stream: 'c-stream', events: [anEvent()], options: { expectedVersion: 'any' } },
+        ]),
+      ).rejects.toThrow(/names a stream twice/)
+    } finally {
+      await store.close()
+    }
+  })
+
+  test('a release and a take of one value in one append apply in their order', async () => {
+    const db = await freshPglite()
+    const store = createSqlEventStore(db.db, { singleBackend: true })
+    const email = (op: 'claim' | 'release', value: string) => ({ op, scope: 'email', value, owner: 'user-1' })
+    try {
+      await store.appendToStream('user-1', [anEvent()], {
+        expectedVersion: 'no_stream',
+        uniqueClaims: [email('claim', 'a@example.com')],
+      })
+      // Away and back in one append: the value ends up held, as it was.
+      await store.appendToStream('user-1', [anEvent(), anEvent()], {
+        expectedVersion: 1,
+        uniqueClaims: [
+          email('release', 'a@example.com'),
+          email('claim', 'b@example.com'),
+          email('release', 'b@example.com'),
+          email('claim', 'a@example.com'),
+        ],
+      })
+      expect(await store.claimOwner('email', 'a@example.com')).toBe('user-1')
+      expect(await store.claimOwner('email', 'b@example.com')).toBeNull()
+    } finally {
+      await store.close()
+    }
+  })
+
   test('on PostgreSQL, two appends naming the same streams in opposite orders never deadlock', async () => {
     const db = await freshPostgres()
     const store = createSqlEventStore(db.db)

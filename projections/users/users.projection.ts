@@ -2,6 +2,7 @@
 
 import type { UserEvent } from '../../domain/user/user.events.js'
 import type { Projection } from '../projection.js'
+import type { UserRow } from './users.table.js'
 
 export const CREDENTIAL_PROVIDER = 'credential'
 
@@ -38,6 +39,25 @@ const insertCredential = (trx: Trx, userId: string, passwordHash: string, at: Da
     })
     .execute()
 
+type Registered = Extract<UserEvent, { type: 'user.registered' }>
+
+/** The row `user.registered` makes. Sign-up answers with it rather than reading it back. */
+export const registeredUserRow = (data: Registered['data'], at: Date): UserRow => ({
+  id: data.userId,
+  email: data.email,
+  name: data.name,
+  image: data.image,
+  email_verified: data.emailVerified,
+  username: data.username ?? null,
+  display_username: data.displayUsername ?? null,
+  role: null,
+  banned: false,
+  ban_reason: null,
+  ban_expires: null,
+  created_at: at,
+  updated_at: at,
+})
+
 const touchUser = (trx: Trx, userId: string, changes: object, at: Date) =>
   trx
     .updateTable('users')
@@ -57,26 +77,8 @@ export const usersProjection: Projection = {
     const at = new Date(recorded.metadata.at)
     switch (event.type) {
       case 'user.registered': {
-        const { userId, email, name, image, emailVerified, credential, username, displayUsername } =
-          event.data
-        await trx
-          .insertInto('users')
-          .values({
-            id: userId,
-            email,
-            name,
-            image,
-            email_verified: emailVerified,
-            username: username ?? null,
-            display_username: displayUsername ?? null,
-            role: null,
-            banned: false,
-            ban_reason: null,
-            ban_expires: null,
-            created_at: at,
-            updated_at: at,
-          })
-          .execute()
+        const { userId, credential } = event.data
+        await trx.insertInto('users').values(registeredUserRow(event.data, at)).execute()
         // The user is new, so is the credential account: no update to try first.
         if (credential) await insertCredential(trx, userId, credential.passwordHash, at, credential.accountId)
         return

@@ -110,6 +110,8 @@ describeEachDatabase('POST /sign-up/email', (_fresh, kind) => {
       session: { token, userId: user.id, expiresAt: new Date(T0 + 604_800_000).toISOString() },
       user: { id: user.id, email: 'ada@example.com' },
     })
+    // Sign-up answers with the row its registration makes without reading it back: it is the read model's.
+    expect((session.json as SignUpAnswer).user).toEqual(user)
     expectNoSecrets(session.body)
   })
 
