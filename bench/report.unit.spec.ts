@@ -7,7 +7,7 @@ import {
   type RunResult,
   type ServerLabel,
 } from './report.js'
-import { mergeRounds } from './rounds.js'
+import { mergeRounds, windowRatios } from './rounds.js'
 
 const answer: Answer = { kind: 'sign-in', status: 200, correct: true, sentAt: 0, doneAt: 0, ms: 0 }
 
@@ -120,4 +120,28 @@ test("each password answer's CPU is split into event loop, the server's other th
       betterAuth: mixedRun('better-auth', [800]),
     }),
   ).toBeNull()
+})
+
+test("window by window, each of Tessera's windows is set against better-auth's of the same pair", () => {
+  const window = (server: ServerLabel, perSecond: number) => {
+    const scenario = signInRun(server, perSecond, {
+      server: 0,
+      serverEventLoop: 0,
+      database: 0,
+      loadGenerator: 0,
+      other: 0,
+      cores: 2,
+    }).scenarios[0]
+    if (!scenario) throw new Error('no scenario')
+    return scenario
+  }
+  const ratios = windowRatios(
+    [window('Tessera', 20), window('Tessera', 18), window('Tessera', 19)],
+    [window('better-auth', 20), window('better-auth', 20), window('better-auth', 19)],
+  )
+  expect(ratios['sign-in']).toEqual([1, 0.9, 1])
+  // A window better-auth did not run is no pair.
+  expect(
+    windowRatios([window('Tessera', 20), window('Tessera', 10)], [window('better-auth', 10)])['sign-in'],
+  ).toEqual([2])
 })

@@ -63,3 +63,26 @@ export const mergeRounds = (rounds: readonly MeasuredScenario[]): MeasuredScenar
     ...(runtimes.length === rounds.length ? { runtime: mergeRuntimeWindows(runtimes) } : {}),
   }
 }
+
+/**
+ * Tessera's rate over better-auth's window by window, for each kind both answered: the windows of a
+ * pair ran back to back, so how far these ratios lie apart shows how much of a merged ratio is the
+ * machine's drift rather than the servers.
+ */
+export const windowRatios = (
+  tessera: readonly MeasuredScenario[],
+  betterAuth: readonly MeasuredScenario[],
+): Partial<Record<keyof MeasuredScenario['byKind'], number[]>> => {
+  const ratios: Partial<Record<keyof MeasuredScenario['byKind'], number[]>> = {}
+  const pairs = Math.min(tessera.length, betterAuth.length)
+  for (let index = 0; index < pairs; index++) {
+    const ours = tessera[index]?.byKind ?? {}
+    const theirs = betterAuth[index]?.byKind ?? {}
+    for (const kind of Object.keys(ours) as (keyof MeasuredScenario['byKind'])[]) {
+      const [rate, reference] = [ours[kind]?.perSecond, theirs[kind]?.perSecond]
+      if (rate === undefined || reference === undefined || reference === 0) continue
+      ratios[kind] = [...(ratios[kind] ?? []), rate / reference]
+    }
+  }
+  return ratios
+}

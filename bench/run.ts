@@ -40,7 +40,7 @@ import {
   type RunResult,
   type ServerLabel,
 } from './report.js'
-import { mergeRounds } from './rounds.js'
+import { mergeRounds, windowRatios } from './rounds.js'
 import { runtimeBetween, scrapeRuntime } from './runtime-window.js'
 import {
   apiKeyScenarios,
@@ -384,6 +384,14 @@ const runScenarios = async (
           console.log(`  ${name} (${contender.label}, ${results.length} windows): ${summaryOf(merged)}`)
         contender.results.push(merged)
       }
+      const [tessera, betterAuth] = (['Tessera', 'better-auth'] as const).map(
+        (label) => [...measured].find(([contender]) => contender.label === label)?.[1] ?? [],
+      )
+      if (tessera && betterAuth && Math.min(tessera.length, betterAuth.length) > 1)
+        for (const [kind, ratios] of Object.entries(windowRatios(tessera, betterAuth)))
+          console.log(
+            `  ${name}, ${kind} ÷ better-auth window by window: ${ratios.map((r) => r.toFixed(2)).join(', ')}`,
+          )
     }
   }
   return failed
