@@ -202,7 +202,15 @@ const APPEND_REFUSED = 'TSAR1'
 /** Which part or claim made the statement refuse itself (`tessera_refuse_append`'s reason). */
 type Refusal = { kind: 'part' | 'claim'; index: number }
 
+/** A statement that wrote nothing because nothing moved: refused without having to raise. */
+class NothingMoved extends Error {
+  constructor(readonly refusal: Refusal) {
+    super(`${refusal.kind} ${refusal.index} did not move`)
+  }
+}
+
 const refusalOf = (error: unknown): Refusal | null => {
+  if (error instanceof NothingMoved) return error.refusal
   if (typeof error !== 'object' || error === null || (error as { code?: unknown }).code !== APPEND_REFUSED)
     return null
   const match = /^(part|claim) (\d+)$/.exec(String((error as { message?: unknown }).message))
@@ -325,7 +333,7 @@ const appendParts = async (
   // No row: nothing moved, so nothing was written (the verdict only runs with a row).
   if (rows.length < parts.length) {
     const index = parts.findIndex(({ stream }) => !rows.some((row) => row.stream_id === stream))
-    throw Object.assign(new Error(`part ${index}`), { code: APPEND_REFUSED })
+    throw new NothingMoved({ kind: 'part', index })
   }
   if (!inStatement) for (const { claim } of all) await applyClaim(q, claim)
   return parts.map(({ stream }) => {
