@@ -20,12 +20,13 @@ type UserJson = { id: string; banned: boolean; banReason: string | null; banExpi
 const people = (tessera: () => TestTessera) => {
   const server = (path: string, body: unknown, key = SERVER_KEY) =>
     tessera().api.request('POST', path, body, { 'x-tessera-server-key': key })
-  const signUp = async (): Promise<{ browser: Browser; id: string; email: string }> => {
+  const signUp = async (): Promise<{ browser: Browser; id: string; email: string; role: string }> => {
     const browser = browserFor(tessera())
     const email = uniqueEmail()
     const response = await browser.post('/sign-up/email', { name: 'Someone', email, password: PASSWORD })
     expect(response.status).toBe(200)
-    return { browser, id: (response.json as { user: { id: string } }).user.id, email }
+    const { user } = response.json as { user: { id: string; role: string } }
+    return { browser, id: user.id, email, role: user.role }
   }
   const admin = async () => {
     const person = await signUp()
@@ -165,6 +166,8 @@ describe('admin options: defaultRole (pglite)', () => {
 
   it('a new account gets the default role, stored by the system; an explicit role still wins', async () => {
     const person = await signUp()
+    // The sign-up's own answer shows it too: the role was set after the registration's row was made.
+    expect(person.role).toBe('admin')
     expect((await person.browser.session())?.user).toMatchObject({ role: 'admin' })
     const grants = (await tessera.store.readStream(`user-${person.id}`)).filter(
       (event) => event.type === 'user.role-set',
