@@ -1,7 +1,7 @@
 /// The better-auth 1.7.5 server the benchmark measures Tessera against (issue 8), run as its own
 /// process as Tessera is: email and password and the bearer plugin (Tessera answers bearer tokens
 /// too), everything else at better-auth's defaults
-/// (scrypt N=16384 r=16 p=1, 64-byte key, on libuv's thread pool, the same as Tessera; sessions read
+/// (scrypt N=16384 r=16 p=1, 64-byte key, node:crypto's on libuv's thread pool; sessions read
 /// from the database on every request, no cookie cache), except that its rate limiter is off as
 /// Tessera's is (`RATE_LIMIT=off`) and telemetry is off.
 ///

@@ -12,7 +12,8 @@ export type CpuUse = {
   server: number
   /**
    * The part of `server` spent on its main thread: the event loop and the JavaScript it runs. The
-   * rest is the server's other threads (libuv's pool, where scrypt runs, and V8's helpers).
+   * rest is the server's other threads (where scrypt runs: Tessera's password workers, better-auth's
+   * libuv pool; and V8's helpers).
    */
   serverEventLoop: number
   database: number

@@ -265,9 +265,9 @@ const PASSWORD_SCENARIOS = ['sign-in c4', 'sign-in c16', 'sign-up c16']
 
 /**
  * What one answer of each password scenario cost each server, in CPU milliseconds: its event loop,
- * its other threads (scrypt on libuv's pool, V8's helpers) and its database. Both servers hash
- * alike, so their rates differ by what the event loop and the database add. Null when either
- * server was not measured or ran none of these scenarios.
+ * its other threads (scrypt, V8's helpers) and its database. Tessera's scrypt costs about 60% of
+ * better-auth's (WebAssembly with SIMD); the rest is what the event loop and the database add.
+ * Null when either server was not measured or ran none of these scenarios.
  */
 export const passwordCosts = ({ tessera, betterAuth }: DatabaseRuns): string | null => {
   if (!tessera || !betterAuth) return null

@@ -2,7 +2,7 @@
 /// written by better-auth verify here and the other way round.
 
 import { randomBytes, timingSafeEqual } from 'node:crypto'
-import { scryptInPool } from './scrypt-pool.js'
+import { scryptOnWorkers } from './scrypt/scrypt-workers.js'
 
 const COST = 16384
 const BLOCK_SIZE = 16
@@ -17,8 +17,9 @@ const STORED_KEY = /^[0-9a-fA-F]{128}$/
 // better-auth feeds the salt to scrypt as its hex *text*, not the decoded bytes; so do we, or
 // its hashes would not verify.
 const deriveKey = (password: string, salt: string): Promise<Buffer> =>
-  // On libuv's pool at a low priority (scrypt-pool.ts): a sign-in never blocks or starves the event loop.
-  scryptInPool(password.normalize('NFKC'), salt, KEY_BYTES, {
+  // On worker threads at a low priority (scrypt-workers.ts): a sign-in never blocks or starves the
+  // event loop.
+  scryptOnWorkers(password.normalize('NFKC'), salt, KEY_BYTES, {
     N: COST,
     r: BLOCK_SIZE,
     p: PARALLELISM,

@@ -2,8 +2,7 @@ import * as betterAuth from 'better-auth/crypto'
 import { describe, expect, it } from 'vitest'
 import { niceOfThread, threadNiceValues } from '../../tests/support/thread-nice.js'
 import { burnPasswordCheck, dummyPasswordHash, hashPassword, verifyPassword } from './password.js'
-import { POOL_NICE } from './scrypt-pool.js'
-import { threadPoolSize } from './thread-pool-priority.js'
+import { scryptConcurrency, WORKER_NICE } from './scrypt/scrypt-workers.js'
 
 describe('password hashing', () => {
   it('stores a 16-byte salt and a 64-byte key as hex, salted afresh each time', async () => {
@@ -60,8 +59,8 @@ describe('password hashing', () => {
     'runs scrypt on threads at the lowest priority, so sign-ins cannot starve other requests',
     async () => {
       await Promise.all([hashPassword('correct horse'), hashPassword('battery staple')])
-      // Every thread of libuv's pool, where the checks ran, and no other.
-      expect(threadNiceValues().filter((nice) => nice === POOL_NICE)).toHaveLength(threadPoolSize())
+      // Every worker that ran a check, and no other thread.
+      expect(threadNiceValues().filter((nice) => nice === WORKER_NICE)).toHaveLength(scryptConcurrency())
       // The thread running this test (an event loop) keeps the normal priority.
       expect(niceOfThread('self')).toBe(0)
     },

@@ -4,9 +4,9 @@
 ///
 /// Ed25519 and P-256 signatures are made on the event loop, with node:crypto's synchronous `sign`
 /// (about 30 µs each on the bench machine). Web Crypto, which jose uses, runs every signature on
-/// libuv's thread pool, whose threads run password checks at a low priority (scrypt-pool.ts): under
-/// sign-in load a get-session then waited for a pool thread to get the CPU, and its p99 went from
-/// 7 ms to 94 ms. RSA signatures cost 0.3 ms and more (they grow with the modulus, which has no
+/// libuv's thread pool: a get-session then waits for a pool thread as well as for the loop (when the
+/// pool's threads also ran password checks at a low priority, its p99 under sign-in load went from
+/// 7 ms to 94 ms). RSA signatures cost 0.3 ms and more (they grow with the modulus, which has no
 /// upper bound here), too much to block the loop with: they stay on the pool.
 
 import { constants, createPrivateKey, type KeyObject, type SignKeyObjectInput, sign } from 'node:crypto'

@@ -6,7 +6,6 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { createLocalJWKSet, decodeProtectedHeader, errors, jwtVerify } from 'jose'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { threadPoolSize } from '../thread-pool-priority.js'
 import { publishedKeys } from './key-set.js'
 import { createJwtSigner, type KeyImporter, NoSigningKeyError } from './signer.js'
 import { generateSigningKey, JWT_ALGORITHMS, type JwtAlgorithm, type SigningKey } from './signing-key.js'
@@ -128,6 +127,9 @@ describe('the JWT signer', () => {
     await expect(verify(late, rotated, at(1300))).resolves.toBeDefined()
   })
 })
+
+// libuv reads UV_THREADPOOL_SIZE once, when its pool starts: 4 unless set.
+const threadPoolSize = () => Math.max(1, Number.parseInt(process.env.UV_THREADPOOL_SIZE ?? '4', 10) || 1)
 
 /**
  * Occupies every thread of libuv's pool: each is handed an open() of a FIFO that has no writer,
