@@ -17,7 +17,7 @@ type Seen = { whileHeld: number; cappedAt: number | null; largest: number }
  * Allocates, keeping some objects alive a while: first in one synchronous run (as loading modules
  * does), then in asynchronous slices (as a server does). Reports the young generation's sizes.
  */
-const allocateAndMeasure = (options: { hold: boolean; cap: boolean }): Seen => {
+const allocateAndMeasure = (options: { hold: boolean; cap: boolean; worker?: boolean }): Seen => {
   const module = pathToFileURL(join(root, 'dist/app/cli/heap-growth.js')).href
   const script = `
     const { getHeapSpaceStatistics } = await import('node:v8')
@@ -38,6 +38,13 @@ const allocateAndMeasure = (options: { hold: boolean; cap: boolean }): Seen => {
     if (${options.cap}) capYoungGeneration().then((size) => { cappedAt = size })
     let largest = young()
     for (let slice = 0; slice < 300; slice++) {
+      // Half way, once capped, a worker thread starts (as the password workers do).
+      if (${options.worker === true} && slice === 150) {
+        const { Worker } = await import('node:worker_threads')
+        const worker = new Worker('setTimeout(() => {}, 60000)', { eval: true })
+        await new Promise((resolve) => worker.once('online', resolve))
+        worker.unref()
+      }
       allocate()
       largest = Math.max(largest, young())
       await new Promise((resolve) => setImmediate(resolve))
@@ -57,6 +64,14 @@ describe('the young generation of a server', () => {
     const seen = allocateAndMeasure({ hold: true, cap: true })
     // V8 starts with 1 MB semi-spaces, the second committed at the first collection.
     expect(seen.whileHeld).toBeLessThanOrEqual(2 * MB)
+    expect(seen.cappedAt).toBe(YOUNG_GENERATION_CAP_BYTES)
+    expect(seen.largest).toBe(YOUNG_GENERATION_CAP_BYTES)
+  })
+
+  // Starting a worker thread sets V8's flags back to the command line's; heap-growth.ts sets its
+  // own again when a worker comes online.
+  it('keeps the cap when a worker thread starts', () => {
+    const seen = allocateAndMeasure({ hold: true, cap: true, worker: true })
     expect(seen.cappedAt).toBe(YOUNG_GENERATION_CAP_BYTES)
     expect(seen.largest).toBe(YOUNG_GENERATION_CAP_BYTES)
   })

@@ -20,7 +20,23 @@
 /// holds it at V8's start-up size (2 MB) until then.
 
 import { PerformanceObserver } from 'node:perf_hooks'
-import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8'
+import { getHeapSpaceStatistics, setFlagsFromString as setV8Flags } from 'node:v8'
+import type { Worker } from 'node:worker_threads'
+
+// V8's flags are the process's, and starting a worker thread sets them back to what the command
+// line said: the password workers (scrypt-workers.ts) undid the young generation's cap, which then
+// grew to 32 MB, and the heap growth's limit with it. Each flag set here is set again whenever a
+// worker comes online.
+const flagsSet = new Map<string, string>()
+const setFlagsFromString = (flag: string): void => {
+  flagsSet.set(flag.split('=')[0] as string, flag)
+  setV8Flags(flag)
+}
+process.on('worker', (worker: Worker) =>
+  worker.once('online', () => {
+    for (const flag of flagsSet.values()) setV8Flags(flag)
+  }),
+)
 
 /** The next full collection starts once the heap is this much larger than what survived the last. */
 export const HEAP_GROWING_PERCENT = 20
