@@ -1,8 +1,9 @@
 /// scrypt on worker threads of our own, at a low CPU priority, one check per core at a time.
 ///
 /// Each worker runs the key derivation (PBKDF2) with node:crypto and ROMix, scrypt's memory-hard
-/// core, as WebAssembly with SIMD (romix.as.ts): four Salsa20 quarter-rounds at once. That makes a
-/// check about twice as fast as node:crypto's scrypt (OpenSSL's), for the very same hashes.
+/// core, as WebAssembly with SIMD (romix.as.ts): four Salsa20 quarter-rounds at once. A check takes
+/// about 60% of the CPU of node:crypto's scrypt (OpenSSL's), for the very same hashes, though it
+/// keeps only half of scrypt's table and makes the rest again (romix.as.ts says why).
 ///
 /// A password check costs tens of milliseconds of one core. At normal priority, checks running
 /// beside the event loop take their share of a small machine's cores, and a burst of sign-ins
@@ -11,8 +12,10 @@
 /// the machine is idle sign-ins are as fast as ever, when it is busy they queue rather than
 /// everything else. Linux nice values belong to threads, so each worker lowers its own.
 ///
-/// Memory: a worker keeps its 32 MB of ROMix memory once grown (the checks need it again), zeroed
-/// after every check: what it held would let a password guess skip most of the work.
+/// Memory: a worker keeps its 16 MB of ROMix memory once grown (the next checks need it again, and
+/// memory mapped afresh for every check is faulted in page by page, a fifth of node:crypto's CPU per
+/// check). It is zeroed after every check: what it held would let a password guess skip most of
+/// the work.
 
 import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
@@ -28,8 +31,8 @@ export type ScryptParams = { N: number; r: number; p: number; maxmem: number }
 export const WORKER_NICE = 10
 
 /**
- * Checks at once: one per core, so they use the cores the event loop leaves. Each holds 32 MB, so
- * more than the cores can run would only add memory.
+ * Checks at once: one per core, so they use the cores the event loop leaves. Each worker holds
+ * 16 MB, so more than the cores can run would only add memory.
  */
 export const scryptConcurrency = (cores = availableParallelism()): number => Math.max(1, cores)
 
@@ -37,7 +40,8 @@ export class ScryptParamsError extends Error {
   override readonly name = 'ScryptParamsError'
 }
 
-// wasm32 addresses 4 GiB; ROMix needs N + 2 blocks of 128·r bytes.
+// wasm32 addresses 4 GiB; ROMix needs N / 2 + 3 blocks of 128·r bytes (and the check below keeps to
+// what node:crypto accepts, N · 128 · r within maxmem).
 const WASM_MEMORY_LIMIT = 2 ** 32 - 2 ** 20
 
 /** The same limits node:crypto's scrypt sets, refused before any work is queued. */
