@@ -10,7 +10,8 @@
 /// starves every other request (get-session p99 went from 6 ms to 800 ms under mixed load). At nice
 /// 10 the event loop and the database come first and password work takes what CPU is left: when
 /// the machine is idle sign-ins are as fast as ever, when it is busy they queue rather than
-/// everything else. Linux nice values belong to threads, so each worker lowers its own.
+/// everything else. Linux nice values belong to threads, so each worker lowers its own (on other
+/// systems they belong to the process, and the checks keep the normal priority).
 ///
 /// Memory: a worker keeps its 16 MB of ROMix memory once grown (the next checks need it again, and
 /// memory mapped afresh for every check is faulted in page by page, a fifth of node:crypto's CPU per
@@ -63,9 +64,9 @@ const WORKER_CODE = `
 import { parentPort, workerData } from 'node:worker_threads'
 import { pbkdf2Sync } from 'node:crypto'
 import { setPriority } from 'node:os'
-let priority = null
+let priority = workerData.nice === null ? 'nice values belong to the whole process on ' + process.platform : null
 try {
-  setPriority(workerData.nice) // this thread's (Linux nice values are per thread)
+  if (workerData.nice !== null) setPriority(workerData.nice) // this thread's alone, on Linux
 } catch (error) {
   priority = String(error && error.message)
 }
@@ -126,7 +127,8 @@ const settle = (slot: Slot, outcome: { key?: Uint8Array; error?: string }) => {
 const spawn = (): Slot => {
   romixModule ??= new WebAssembly.Module(Buffer.from(ROMIX_WASM_BASE64, 'base64'))
   const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(WORKER_CODE)}`), {
-    workerData: { module: romixModule, nice: WORKER_NICE },
+    // Elsewhere a worker's setPriority would lower the event loop's priority too.
+    workerData: { module: romixModule, nice: process.platform === 'linux' ? WORKER_NICE : null },
     stdout: false,
     stderr: false,
   })
