@@ -4,31 +4,22 @@
 /// either server could check, its queue grew through the window, and the scenario measured the
 /// window's length rather than the servers.
 ///
-/// Measured with node:crypto's scrypt at better-auth's parameters, the way better-auth hashes:
-/// Tessera's checks (WebAssembly with SIMD) take about half the CPU, so at a share of Tessera's rate
+/// Measured with better-auth's own `hashPassword` (node:crypto's scrypt on libuv's pool): Tessera's
+/// checks (WebAssembly with SIMD) take about 60% of its CPU, so at a share of Tessera's rate
 /// better-auth would be offered more sign-ins than it can check.
 
-import { randomBytes, scrypt } from 'node:crypto'
 import { availableParallelism } from 'node:os'
-
-const SCRYPT = { N: 16384, r: 16, p: 1, maxmem: 64 * 1024 * 1024 }
-
-const nodeScrypt = (password: string) =>
-  new Promise<void>((resolve, reject) =>
-    scrypt(password, randomBytes(16).toString('hex'), 64, SCRYPT, (error) =>
-      error ? reject(error) : resolve(),
-    ),
-  )
+import { hashPassword } from 'better-auth/crypto'
 
 /** Checks timed: a few rounds of one per core, after one to warm up. */
 const ROUNDS = 3
 
-/** Password checks a second with every core hashing, as better-auth hashes (libuv's pool). */
+/** Password checks a second with every core hashing, as better-auth hashes. */
 export const measurePasswordChecksPerSecond = async (cores = availableParallelism()): Promise<number> => {
-  await nodeScrypt('warm-up')
+  await hashPassword('warm-up')
   const started = performance.now()
   for (let round = 0; round < ROUNDS; round += 1)
-    await Promise.all(Array.from({ length: cores }, (_, n) => nodeScrypt(`calibration ${round} ${n}`)))
+    await Promise.all(Array.from({ length: cores }, (_, n) => hashPassword(`calibration ${round} ${n}`)))
   return (ROUNDS * cores) / ((performance.now() - started) / 1000)
 }
 

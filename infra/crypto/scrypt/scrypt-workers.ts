@@ -54,7 +54,7 @@ const checkParams = ({ N, r, p, maxmem }: ScryptParams, keyBytes: number): void 
     throw new ScryptParamsError('Invalid scrypt params: r and p must be whole and r·p below 2^30')
   if (!whole(keyBytes)) throw new ScryptParamsError('Invalid scrypt params: the key needs at least one byte')
   const memory = 128 * N * r
-  if (memory > maxmem || (N + 2) * 128 * r > WASM_MEMORY_LIMIT)
+  if (memory > maxmem || (N / 2 + 3) * 128 * r > WASM_MEMORY_LIMIT)
     throw new ScryptParamsError(`Invalid scrypt params: ${memory} bytes exceed the memory limit`)
 }
 
