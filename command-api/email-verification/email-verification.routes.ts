@@ -42,7 +42,7 @@ export const emailVerificationRoutes =
             { additionalProperties: false },
           ),
           response: {
-            ...errorResponses(...POST_ERRORS, 'INVALID_CALLBACK_URL'),
+            ...errorResponses(...POST_ERRORS, 'INVALID_EMAIL', 'INVALID_CALLBACK_URL'),
             200: StatusSchema,
           },
         },

@@ -3,7 +3,7 @@
 
 import { isDomainError } from '../../domain/shared/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
-import { isValidEmail, normalizeEmail } from '../../domain/user/email.js'
+import { normalizeEmail, parseEmail } from '../../domain/user/email.js'
 import { acceptedSecrets } from '../../infra/config/config.js'
 import { verifyEmailToken } from '../../infra/crypto/email-token.js'
 import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
@@ -27,6 +27,9 @@ export const sendVerificationEmail = async (
     session,
   }: { email: string; callbackURL: string | null; session: FoundSession | null },
 ): Promise<() => Promise<void>> => {
+  // A malformed address is refused as sign-up refuses it (400 INVALID_EMAIL), signed in or not: its
+  // shape says nothing about which accounts exist.
+  parseEmail(email)
   if (session) {
     await runUserCommand(ctx, origin, session.user.id, {
       type: 'request-verification-email',
@@ -36,7 +39,7 @@ export const sendVerificationEmail = async (
     return async () => {}
   }
   // Signed out: the same answer whether or not the address exists or is verified.
-  const user = isValidEmail(email) ? await findUserByEmail(ctx.db, normalizeEmail(email)) : undefined
+  const user = await findUserByEmail(ctx.db, normalizeEmail(email))
   if (!user || user.email_verified) return async () => {}
   return async () => {
     await runUserCommand(

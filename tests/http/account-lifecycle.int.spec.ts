@@ -88,6 +88,16 @@ describe('email verification', () => {
       'callbackURL=%2Fagain',
     )
   })
+
+  it('refuses a malformed address with 400 INVALID_EMAIL, signed in or not', async () => {
+    const browser = browserFor(tessera)
+    await signUp(browser, 'shape@example.com')
+    for (const caller of [browser, browserFor(tessera)]) {
+      const answer = await caller.post('/send-verification-email', { email: 'not an address' })
+      expect(answer.status).toBe(400)
+      expect(answer.json).toEqual({ code: 'INVALID_EMAIL', message: 'Invalid email' })
+    }
+  })
 })
 
 describe('sign-in that requires a verified email', () => {
