@@ -111,6 +111,10 @@ export const AUTH_ERRORS = defineErrors({
   NOT_FOUND: [404, 'Not Found'],
   INVALID_ORIGIN: [403, 'Invalid origin'],
   MISSING_OR_NULL_ORIGIN: [403, 'Missing or null Origin'],
+  CROSS_SITE_NAVIGATION_LOGIN_BLOCKED: [
+    403,
+    'Cross-site navigation login blocked. This request appears to be a CSRF attack.',
+  ],
   INVALID_CALLBACK_URL: [403, 'Invalid callbackURL'],
   INVALID_REDIRECT_URL: [403, 'Invalid redirectURL'],
   INVALID_ERROR_CALLBACK_URL: [403, 'Invalid errorCallbackURL'],

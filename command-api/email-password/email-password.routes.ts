@@ -3,6 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { errorResponses, POST_ERRORS } from '../../infra/http/openapi.js'
+import { firstLoginOriginHook } from '../../infra/http/origin-check.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import { setSessionCookie } from '../../infra/http/session-cookie.js'
 import { UserSchema, userJson } from '../../query-api/shared/presenters.js'
@@ -42,6 +43,7 @@ export const emailPasswordRoutes =
     app.post(
       '/sign-up/email',
       {
+        onRequest: firstLoginOriginHook(ctx.config),
         schema: {
           summary: 'Create an account with email and password',
           tags: ['Email and password'],
@@ -49,6 +51,7 @@ export const emailPasswordRoutes =
           response: {
             ...errorResponses(
               ...POST_ERRORS,
+              'CROSS_SITE_NAVIGATION_LOGIN_BLOCKED',
               'INVALID_EMAIL',
               'PASSWORD_TOO_SHORT',
               'PASSWORD_TOO_LONG',
@@ -85,6 +88,7 @@ export const emailPasswordRoutes =
     app.post(
       '/sign-in/email',
       {
+        onRequest: firstLoginOriginHook(ctx.config),
         schema: {
           summary: 'Sign in with email and password',
           tags: ['Email and password'],
@@ -92,6 +96,7 @@ export const emailPasswordRoutes =
           response: {
             ...errorResponses(
               ...POST_ERRORS,
+              'CROSS_SITE_NAVIGATION_LOGIN_BLOCKED',
               'INVALID_EMAIL',
               'INVALID_EMAIL_OR_PASSWORD',
               'EMAIL_NOT_VERIFIED',

@@ -1,7 +1,7 @@
 /// Cross-site request forgery guard: a state-changing request that carries cookies must come from
 /// a trusted origin, told by its `Origin` header or, when a browser left that out, its `Referer`.
 /// Requests without cookies (API clients, servers, the bench) cannot ride a victim's session, so
-/// they are not checked.
+/// they are not checked, except on the routes that sign in from nothing (below).
 
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify'
 import { AUTH_ERRORS } from '../../domain/errors.js'
@@ -17,7 +17,49 @@ export const checkOrigin = (
   config: OriginCheckConfig,
 ): 'INVALID_ORIGIN' | 'MISSING_OR_NULL_ORIGIN' | null => {
   if (SAFE_METHODS.has(request.method) || request.headers.cookie === undefined) return null
-  const claimed = claimedOrigin(request.headers, config.baseOrigin)
+  return originVerdict(request.headers, config)
+}
+
+/**
+ * Login CSRF, on the routes that start a session from nothing (sign-in and sign-up by email, the
+ * ones better-auth guards so): with no cookie there is no session to ride, but a forged sign-in
+ * would leave the victim in the attacker's account, typing into it. So a request that shows a
+ * browser's signs (Fetch Metadata, `Origin` or `Referer`) must come from a trusted origin, and a
+ * top-level navigation from another site (a form posted there) is refused outright. One that shows
+ * none (a server, a script) passes. Requests with cookies get `checkOrigin`.
+ */
+export const checkFirstLoginOrigin = (
+  request: Pick<FastifyRequest, 'method' | 'headers'>,
+  config: OriginCheckConfig,
+): 'INVALID_ORIGIN' | 'MISSING_OR_NULL_ORIGIN' | 'CROSS_SITE_NAVIGATION_LOGIN_BLOCKED' | null => {
+  const { headers } = request
+  if (SAFE_METHODS.has(request.method) || headers.cookie !== undefined) return null
+  const site = headerText(headers['sec-fetch-site'])
+  const mode = headerText(headers['sec-fetch-mode'])
+  const dest = headerText(headers['sec-fetch-dest'])
+  if (site || mode || dest) {
+    if (site === 'cross-site' && mode === 'navigate') return 'CROSS_SITE_NAVIGATION_LOGIN_BLOCKED'
+    return originVerdict(headers, config)
+  }
+  return headers.origin || headers.referer ? originVerdict(headers, config) : null
+}
+
+/** The route-level `onRequest` hook for the first-login routes. */
+export const firstLoginOriginHook =
+  (config: OriginCheckConfig): onRequestAsyncHookHandler =>
+  async (request) => {
+    const failure = checkFirstLoginOrigin(request, config)
+    if (failure) throw AUTH_ERRORS.error(failure)
+  }
+
+const headerText = (value: string | string[] | undefined): string =>
+  (Array.isArray(value) ? value.join(',') : (value ?? '')).trim()
+
+const originVerdict = (
+  headers: FastifyRequest['headers'],
+  config: OriginCheckConfig,
+): 'INVALID_ORIGIN' | 'MISSING_OR_NULL_ORIGIN' | null => {
+  const claimed = claimedOrigin(headers, config.baseOrigin)
   if (claimed === null) return 'MISSING_OR_NULL_ORIGIN'
   const origin = originOfAbsoluteUrl(claimed)
   return origin !== null && isTrustedOrigin(origin, config.trustedOrigins) ? null : 'INVALID_ORIGIN'

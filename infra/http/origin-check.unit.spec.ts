@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkOrigin } from './origin-check.js'
+import { checkFirstLoginOrigin, checkOrigin } from './origin-check.js'
 
 const config = {
   baseOrigin: 'http://localhost:3000',
@@ -55,5 +55,43 @@ describe('checkOrigin', () => {
     [{ origin: 'http://localhost:3000', referer: 'https://evil.com/' }, null],
   ])('with cookies and %j answers %s', (headers, expected) => {
     expect(check('POST', { ...COOKIE, ...headers })).toBe(expected)
+  })
+})
+
+describe('checkFirstLoginOrigin (sign-in and sign-up by email)', () => {
+  const first = (headers: Record<string, string>, method = 'POST') =>
+    checkFirstLoginOrigin({ method, headers }, config)
+
+  it.each([
+    // Nothing says a browser sent it: a server or a script, which cannot be tricked into it.
+    [{}, null],
+    // What a browser sends from the portal or a trusted app.
+    [{ origin: 'http://localhost:3000', 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' }, null],
+    [{ origin: 'https://app.example.com', 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'cors' }, null],
+    [{ referer: 'http://localhost:3000/sign-in' }, null],
+    // From another site.
+    [{ origin: 'https://evil.com' }, 'INVALID_ORIGIN'],
+    [{ referer: 'https://evil.com/page' }, 'INVALID_ORIGIN'],
+    [
+      { origin: 'https://evil.com', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors' },
+      'INVALID_ORIGIN',
+    ],
+    // A form posted from another site, as a top-level navigation.
+    [{ 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' }, 'CROSS_SITE_NAVIGATION_LOGIN_BLOCKED'],
+    [
+      { origin: 'http://localhost:3000', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' },
+      'CROSS_SITE_NAVIGATION_LOGIN_BLOCKED',
+    ],
+    // Fetch Metadata says a browser sent it, but not from where.
+    [{ 'sec-fetch-mode': 'cors' }, 'MISSING_OR_NULL_ORIGIN'],
+    [{ 'sec-fetch-site': 'same-origin', origin: 'null' }, null],
+    [{ 'sec-fetch-site': 'cross-site', origin: 'null' }, 'MISSING_OR_NULL_ORIGIN'],
+  ])('without cookies, %j answers %s', (headers, expected) => {
+    expect(first(headers)).toBe(expected)
+  })
+
+  it('leaves requests with cookies to checkOrigin, and safe methods alone', () => {
+    expect(first({ ...COOKIE, origin: 'https://evil.com' })).toBeNull()
+    expect(first({ origin: 'https://evil.com' }, 'GET')).toBeNull()
   })
 })

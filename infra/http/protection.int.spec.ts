@@ -184,12 +184,12 @@ describe('origin check and trusted URLs', () => {
       expect(sameOrigin.status).toBe(200)
     })
 
-    it('does not check requests without cookies, nor GETs', async () => {
+    it('does not check other requests without cookies, nor GETs', async () => {
       const noCookie = await inject(
         'POST',
-        '/sign-in/email',
-        { origin: 'https://evil.com' },
-        { email: EMAIL, password: PASSWORD },
+        '/request-password-reset',
+        { origin: 'https://evil.com', 'content-type': 'application/json' },
+        JSON.stringify({ email: EMAIL }),
       )
       expect(noCookie.status).toBe(200)
       const noHeaders = await inject('POST', '/sign-in/email', {}, { email: EMAIL, password: PASSWORD })
@@ -201,6 +201,54 @@ describe('origin check and trusted URLs', () => {
       const get = await inject('GET', '/get-session', { cookie: jar.header(), origin: 'https://evil.com' })
       expect(get.status).toBe(200)
       expect(get.json).toMatchObject({ user: { email: EMAIL } })
+    })
+  })
+
+  describe('login CSRF: sign-in and sign-up without cookies', () => {
+    const credentials = { email: EMAIL, password: PASSWORD }
+    const newAccount = (n: number) => ({ name: 'Eve', email: `forged${n}@example.com`, password: PASSWORD })
+
+    it.each([
+      [{ origin: 'https://evil.com' }, 'INVALID_ORIGIN', 'Invalid origin'],
+      [{ referer: 'https://evil.com/login' }, 'INVALID_ORIGIN', 'Invalid origin'],
+      [{ 'sec-fetch-mode': 'cors' }, 'MISSING_OR_NULL_ORIGIN', 'Missing or null Origin'],
+      [
+        { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' },
+        'CROSS_SITE_NAVIGATION_LOGIN_BLOCKED',
+        'Cross-site navigation login blocked. This request appears to be a CSRF attack.',
+      ],
+    ])('refuses %j with 403 %s, and starts no session', async (headers, code, message) => {
+      const signIn = await inject('POST', '/sign-in/email', headers, credentials)
+      expect(signIn.status).toBe(403)
+      expect(signIn.json).toEqual({ code, message })
+      expect(signIn.headers['set-cookie']).toBeUndefined()
+    })
+
+    it('refuses a forged sign-up before creating the account', async () => {
+      const forged = await inject('POST', '/sign-up/email', { origin: 'https://evil.com' }, newAccount(1))
+      expect(forged.status).toBe(403)
+      expect(forged.json).toMatchObject({ code: 'INVALID_ORIGIN' })
+      // The address is still free: the same sign-up from a trusted page creates it.
+      const fromPortal = await inject(
+        'POST',
+        '/sign-up/email',
+        { origin: BASE_ORIGIN, 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' },
+        newAccount(1),
+      )
+      expect(fromPortal.status).toBe(200)
+    })
+
+    it('lets a trusted page, and a caller that shows no browser signs, sign in', async () => {
+      const callers: Record<string, string>[] = [
+        { origin: BASE_ORIGIN, 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' },
+        { origin: 'https://app.example.com' },
+        { referer: `${BASE_ORIGIN}/sign-in` },
+        {},
+      ]
+      for (const headers of callers) {
+        const answer = await inject('POST', '/sign-in/email', headers, credentials)
+        expect(answer.status, JSON.stringify(headers)).toBe(200)
+      }
     })
   })
 })

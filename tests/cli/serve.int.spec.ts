@@ -65,10 +65,12 @@ const stop = (child: ChildProcess) =>
     child.kill('SIGTERM')
   })
 
+// Node's fetch sends `Sec-Fetch-Mode: cors`, a browser's sign, so sign-in and sign-up want a
+// trusted Origin from it (login CSRF guard): the default BASE_URL's.
 const post = (port: number, path: string, body: object) =>
   fetch(`http://127.0.0.1:${port}/api/auth${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', origin: `http://localhost:${port}` },
     body: JSON.stringify(body),
   })
 
