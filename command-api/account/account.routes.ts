@@ -2,7 +2,7 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { AUTH_ERRORS } from '../../domain/errors.js'
+import { AUTH_ERRORS, errorWithStatus } from '../../domain/errors.js'
 import { ANY_ROUTE_ERRORS, errorResponses, SIGNED_IN_POST_ERRORS } from '../../infra/http/openapi.js'
 import { limitRecipient } from '../../infra/http/rate-limit.js'
 import { acceptsHtml, withQuery } from '../../infra/http/redirect.js'
@@ -209,7 +209,7 @@ export const accountRoutes =
             200: DeletionResponse,
             ...errorResponses(
               ...ANY_ROUTE_ERRORS,
-              'UNAUTHORIZED',
+              ['FAILED_TO_GET_USER_INFO', 404],
               ['INVALID_TOKEN', 404],
               'NOT_FOUND',
               'INVALID_CALLBACK_URL',
@@ -227,7 +227,8 @@ export const accountRoutes =
         if (!auth) {
           // A mail app opens the link in a browser that is not signed in: rather than raw JSON,
           // the portal asks the person to sign in, then to confirm (it posts the token back).
-          if (!acceptsHtml(request)) throw AUTH_ERRORS.error('UNAUTHORIZED')
+          // An API client gets better-auth's answer: 404 FAILED_TO_GET_USER_INFO.
+          if (!acceptsHtml(request)) throw errorWithStatus('FAILED_TO_GET_USER_INFO', 404)
           const { token, callbackURL } = request.query
           // A used or expired link (the account may be gone already) is said to be so at once.
           if (!(await deletionLinkIsLive(ctx, token)))

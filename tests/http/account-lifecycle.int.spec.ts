@@ -383,11 +383,13 @@ describe('account deletion', () => {
       const token = new URL(link).searchParams.get('token') ?? ''
       expect(token).toMatch(/^[0-9a-z]{32}$/)
       // Opened where nobody is signed in (a phone's mail app): the portal asks to sign in and
-      // confirm, never raw JSON; an API client without a session still gets 401.
+      // confirm, never raw JSON; an API client without a session gets better-auth's 404.
       const phone = await browserFor(tessera, { accept: 'text/html,application/xhtml+xml' }).open(link)
       expect(phone.status).toBe(302)
       expect(phone.headers.location).toBe(`/confirm-deletion?token=${token}&callbackURL=%2Fgoodbye`)
-      expect((await browserFor(tessera).open(link)).status).toBe(401)
+      const api = await browserFor(tessera).open(link)
+      expect(api.status).toBe(404)
+      expect(api.json).toEqual({ code: 'FAILED_TO_GET_USER_INFO', message: 'Failed to get user info' })
       const deleted = await browser.open(link)
       expect(deleted.headers.location).toBe('/goodbye')
       expect((await browser.get('/get-session')).json).toBeNull()
