@@ -18,7 +18,7 @@ import {
   findOrganizationBySlug,
   listFirstMembers,
   listInvitations,
-  listTeams,
+  listTeamsWithMemberCounts,
 } from '../../projections/organizations/organizations.repository.js'
 import type { OrganizationRow } from '../../projections/organizations/organizations.table.js'
 import {
@@ -26,14 +26,14 @@ import {
   subscribedOrganizationCache,
 } from '../../query-api/organization/organization-cache.js'
 import {
+  CountedTeamSchema,
+  countedTeamJson,
   InvitationSchema,
   invitationJson,
   MemberWithUserSchema,
   memberWithUserJson,
   OrganizationSchema,
   organizationJson,
-  TeamSchema,
-  teamJson,
 } from '../../query-api/organization/organization-presenters.js'
 import { authOf, sessionGuards } from '../../query-api/sessions/require-session.js'
 import type { FoundSession } from '../../query-api/sessions/resolve-session.js'
@@ -46,7 +46,7 @@ const FullOrganizationSchema = Type.Object({
   ...OrganizationSchema.properties,
   members: Type.Array(MemberWithUserSchema),
   invitations: Type.Array(InvitationSchema),
-  teams: Type.Optional(Type.Array(TeamSchema)),
+  teams: Type.Optional(Type.Array(CountedTeamSchema)),
 })
 
 type FullOrganization = Static<typeof FullOrganizationSchema>
@@ -96,13 +96,13 @@ export const fullOrganizationRoutes =
       const [{ members, complete }, invitations, teams] = await Promise.all([
         listFirstMembers(ctx.db, organization.id, limit),
         listInvitations(ctx.db, organization.id),
-        teamsOn ? listTeams(ctx.db, organization.id) : Promise.resolve(null),
+        teamsOn ? listTeamsWithMemberCounts(ctx.db, organization.id) : Promise.resolve(null),
       ])
       const answer: FullOrganization = {
         ...organizationJson(organization),
         members: members.map(memberWithUserJson),
         invitations: invitations.map(invitationJson),
-        ...(teams ? { teams: teams.map(teamJson) } : {}),
+        ...(teams ? { teams: teams.map(countedTeamJson) } : {}),
       }
       const body = serialize(answer)
       const memberUserIds = complete ? new Set(members.map((member) => member.user_id)) : null

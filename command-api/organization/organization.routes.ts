@@ -18,7 +18,9 @@ import {
   InvitationSchema,
   invitationJson,
   MemberSchema,
+  MemberWithUserSchema,
   memberJson,
+  memberWithUserJson,
   OrganizationSchema,
   organizationJson,
   RoleSchema,
@@ -27,6 +29,8 @@ import {
   TeamSchema,
   teamJson,
   teamMemberJson,
+  WrittenOrganizationSchema,
+  writtenOrganizationJson,
 } from '../../query-api/organization/organization-presenters.js'
 import {
   SERVER_API_ERRORS,
@@ -116,7 +120,7 @@ export const organizationRoutes =
               'YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS',
               'ORGANIZATION_ALREADY_EXISTS',
             ),
-            200: Type.Object({ ...OrganizationSchema.properties, members: Type.Array(MemberSchema) }),
+            200: Type.Object({ ...WrittenOrganizationSchema.properties, members: Type.Array(MemberSchema) }),
           },
         },
       },
@@ -135,7 +139,7 @@ export const organizationRoutes =
             keepCurrentActiveOrganization: keepCurrentActiveOrganization === true,
           },
         )
-        return { ...organizationJson(organization), members: [memberJson(member)] }
+        return { ...writtenOrganizationJson(organization), members: [memberJson(member)] }
       },
     )
 
@@ -190,12 +194,14 @@ export const organizationRoutes =
               'YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION',
               'ORGANIZATION_SLUG_ALREADY_TAKEN',
             ),
-            200: OrganizationSchema,
+            200: WrittenOrganizationSchema,
           },
         },
       },
       async (request) =>
-        organizationJson(await updateOrganization(ctx, originOf(request), authOf(request), request.body)),
+        writtenOrganizationJson(
+          await updateOrganization(ctx, originOf(request), authOf(request), request.body),
+        ),
     )
 
     app.post(
@@ -267,12 +273,12 @@ export const organizationRoutes =
               'MEMBER_NOT_FOUND',
               'YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER',
             ),
-            200: MemberSchema,
+            200: MemberWithUserSchema,
           },
         },
       },
       async (request) =>
-        memberJson(
+        memberWithUserJson(
           await leaveOrganization(ctx, originOf(request), authOf(request), request.body.organizationId),
         ),
     )
@@ -299,15 +305,15 @@ export const organizationRoutes =
               'YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER',
               'YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER',
             ),
-            200: Type.Object({ member: MemberSchema }),
+            // With `user` when the member was named by email, as better-auth's lookup by email has it.
+            200: Type.Object({ member: Type.Union([MemberWithUserSchema, MemberSchema]) }),
           },
         },
       },
-      async (request) => ({
-        member: memberJson(
-          await removeMember(ctx, originOf(request), userCaller(authOf(request)), request.body),
-        ),
-      }),
+      async (request) => {
+        const removed = await removeMember(ctx, originOf(request), userCaller(authOf(request)), request.body)
+        return { member: 'user' in removed ? memberWithUserJson(removed) : memberJson(removed) }
+      },
     )
 
     app.post(

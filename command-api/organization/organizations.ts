@@ -10,8 +10,10 @@ import {
   findMember,
   findMemberByEmail,
   findMemberById,
+  findMemberWithUser,
   findOrganization,
   findOrganizationBySlug,
+  type MemberWithUser,
 } from '../../projections/organizations/organizations.repository.js'
 import type { MemberRow, OrganizationRow } from '../../projections/organizations/organizations.table.js'
 import { findUserById } from '../../projections/users/users.repository.js'
@@ -192,8 +194,8 @@ export const leaveOrganization = async (
   origin: RequestOrigin,
   auth: FoundSession,
   organizationId: string,
-): Promise<MemberRow> => {
-  const member = await findMember(ctx.db, organizationId, auth.user.id)
+): Promise<MemberWithUser> => {
+  const member = await findMemberWithUser(ctx.db, organizationId, auth.user.id)
   await runOrganizationCommand(
     ctx,
     origin,
@@ -210,7 +212,7 @@ export const removeMember = async (
   origin: RequestOrigin,
   caller: Caller,
   input: { memberIdOrEmail: string; organizationId?: string },
-): Promise<MemberRow> => {
+): Promise<MemberRow | MemberWithUser> => {
   const organizationId =
     caller.kind === 'user' ? targetOrganization(caller.session, input.organizationId) : input.organizationId
   if (!organizationId) throw AUTH_ERRORS.error('NO_ACTIVE_ORGANIZATION')
@@ -233,8 +235,8 @@ export const removeMember = async (
     },
     actorOf(caller),
   )
-  const { user: _user, ...member } = target as MemberRow & { user?: unknown }
-  return member
+  // better-auth answers with the member's user when it was named by email, and without by id.
+  return target
 }
 
 export const updateMemberRole = async (

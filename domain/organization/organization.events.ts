@@ -106,7 +106,8 @@ export type OrganizationEvent =
     }
   | {
       type: 'organization.team-created'
-      data: { organizationId: string; teamId: string; name: string; createdAt: string }
+      /** `updatedAt`: set by create-team (as better-auth sets it), absent for the default team. */
+      data: { organizationId: string; teamId: string; name: string; createdAt: string; updatedAt?: string }
     }
   | {
       type: 'organization.team-updated'

@@ -701,7 +701,7 @@ const createTeam = (command: Command<'create-team'>, state: Organization): Organ
   return [
     {
       type: 'organization.team-created',
-      data: { organizationId: state.organizationId, teamId, name, createdAt: now },
+      data: { organizationId: state.organizationId, teamId, name, createdAt: now, updatedAt: now },
     },
   ]
 }

@@ -135,7 +135,7 @@ export const organizationsProjection: Projection = {
         return
       }
       case 'organization.team-created': {
-        const { organizationId, teamId, name, createdAt } = event.data
+        const { organizationId, teamId, name, createdAt, updatedAt } = event.data
         await trx
           .insertInto('organization_teams')
           .values({
@@ -143,7 +143,8 @@ export const organizationsProjection: Projection = {
             organization_id: organizationId,
             name,
             created_at: new Date(createdAt),
-            updated_at: null,
+            // Teams created before create-team recorded it keep null, live and on replay alike.
+            updated_at: updatedAt ? new Date(updatedAt) : null,
           })
           .execute()
         return

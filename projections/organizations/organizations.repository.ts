@@ -180,6 +180,28 @@ export const listTeams = (db: Db, organizationId: string): Promise<TeamRow[]> =>
     .orderBy('id')
     .execute()
 
+/** The organization's teams, each with how many team members it has. */
+export const listTeamsWithMemberCounts = (
+  db: Db,
+  organizationId: string,
+): Promise<(TeamRow & { member_count: number })[]> =>
+  db
+    .selectFrom('organization_teams')
+    .selectAll()
+    .select((eb) =>
+      eb
+        .selectFrom('organization_team_members')
+        .select((inner) => inner.fn.countAll<number>().as('n'))
+        .whereRef('organization_team_members.team_id', '=', 'organization_teams.id')
+        .$castTo<number>()
+        .as('member_count'),
+    )
+    .where('organization_id', '=', organizationId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute()
+    .then((rows) => rows.map((row) => ({ ...row, member_count: Number(row.member_count) })))
+
 export const findTeam = (db: Db, id: string): Promise<TeamRow | undefined> =>
   db.selectFrom('organization_teams').selectAll().where('id', '=', id).executeTakeFirst()
 

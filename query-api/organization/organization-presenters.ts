@@ -15,13 +15,20 @@ import type {
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
   Type.Union([schema, Type.Null()])
 
+/** An organization as better-auth reads it back: `metadata` is the stored JSON text (or null). */
 export const OrganizationSchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
   slug: Type.String(),
   logo: Nullable(Type.String()),
-  metadata: Nullable(Type.Record(Type.String(), Type.Unknown())),
+  metadata: Nullable(Type.String()),
   createdAt: Type.String(),
+})
+
+/** An organization as create and update answer it: `metadata` parsed, and left out when there is none. */
+export const WrittenOrganizationSchema = Type.Object({
+  ...OrganizationSchema.properties,
+  metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 })
 
 export const MemberSchema = Type.Object({
@@ -64,6 +71,9 @@ export const TeamSchema = Type.Object({
   updatedAt: Nullable(Type.String()),
 })
 
+/** A team in get-full-organization, with how many team members it has (better-auth's `memberCount`). */
+export const CountedTeamSchema = Type.Object({ ...TeamSchema.properties, memberCount: Type.Integer() })
+
 export const TeamMemberSchema = Type.Object({
   id: Type.String(),
   teamId: Type.String(),
@@ -80,23 +90,34 @@ export const RoleSchema = Type.Object({
   updatedAt: Nullable(Type.String()),
 })
 
-const parsed = (text: string | null): Record<string, unknown> | null => {
-  if (text === null) return null
+const parsed = (text: string | null): Record<string, unknown> | undefined => {
+  if (!text) return undefined
   try {
     return JSON.parse(text) as Record<string, unknown>
   } catch {
-    return null
+    return undefined
   }
 }
 
+/**
+ * better-auth parses `metadata` only in the answers of create and update (its adapter does, on
+ * writing); list, get-full-organization, set-active and delete hand back the stored text.
+ */
 export const organizationJson = (row: OrganizationRow) => ({
   id: row.id,
   name: row.name,
   slug: row.slug,
   logo: row.logo,
-  metadata: parsed(row.metadata),
+  metadata: row.metadata,
   createdAt: row.created_at.toISOString(),
 })
+
+/** create's and update's answer: `metadata` parsed, or no key at all when there is none. */
+export const writtenOrganizationJson = (row: OrganizationRow) => {
+  const { metadata: _text, ...organization } = organizationJson(row)
+  const metadata = parsed(row.metadata)
+  return metadata === undefined ? organization : { ...organization, metadata }
+}
 
 export const memberJson = (row: MemberRow) => ({
   id: row.id,
@@ -126,6 +147,11 @@ export const teamJson = (row: TeamRow) => ({
   organizationId: row.organization_id,
   createdAt: row.created_at.toISOString(),
   updatedAt: row.updated_at?.toISOString() ?? null,
+})
+
+export const countedTeamJson = (row: TeamRow & { member_count: number }) => ({
+  ...teamJson(row),
+  memberCount: row.member_count,
 })
 
 export const teamMemberJson = (row: TeamMemberRow) => ({

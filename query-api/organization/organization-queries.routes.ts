@@ -67,7 +67,7 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T)
 export const organizationQueryRoutes =
   (ctx: QueryContext & { projector: CacheProjector }): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const { requireSession } = sessionGuards(ctx)
+    const { requireSession, optionalSession } = sessionGuards(ctx)
     // organization/list's answers per user (organization-cache.ts: any organization's event clears all).
     const lists = subscribedOrganizationCache<OrganizationRow[]>(ctx.projector, 'byUser')
     app.addHook('onClose', async () => lists.unsubscribe())
@@ -308,18 +308,24 @@ export const organizationQueryRoutes =
     app.get(
       '/organization/list-user-invitations',
       {
-        preHandler: requireSession,
         schema: {
           summary: "The pending invitations to the caller's (verified) address",
           tags: TAGS,
+          // better-auth takes `email` only from server-side calls in its own process; over HTTP it refuses it.
+          querystring: Type.Object({ email: Type.Optional(Type.String({ maxLength: 320 })) }),
           response: {
-            ...errorResponses(...SIGNED_IN, 'EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION'),
+            ...errorResponses(...ANY_ROUTE_ERRORS, 'EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION'),
             200: Type.Array(Type.Object({ ...InvitationSchema.properties, organizationName: Type.String() })),
           },
         },
       },
       async (request) => {
-        const auth = authOf(request)
+        // better-auth's checks, in its order: the address first, signed in or not; then the session.
+        if (request.query.email)
+          throw new DomainError('BAD_REQUEST', 400, 'User email cannot be passed for client side API calls.')
+        const auth = await optionalSession(request)
+        if (!auth)
+          throw new DomainError('BAD_REQUEST', 400, 'Missing session headers, or email query parameter.')
         // Anyone may type any address at sign-up: only a verified one proves the invitations are theirs.
         if (!auth.user.email_verified) throw AUTH_ERRORS.error('EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION')
         const rows = await listInvitationsOfEmail(ctx.db, auth.user.email)

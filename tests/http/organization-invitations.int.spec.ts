@@ -1,14 +1,15 @@
 /// Invitations over HTTP: invite (mailed through the mail reactor with BASE_URL/accept-invitation/<id>),
 /// get, list, accept (member and active organization at once), reject, cancel, expiry after 48 h,
-/// the recipient check, verified email for list-user-invitations, the membership limit under
-/// concurrency (two accepts for the last seat: one wins), accept against cancel, the invitee's
-/// address sealed under the invitee's key and erased with their account, and account deletion by
-/// an only owner refused.
+/// the recipient check, verified email for list-user-invitations (and no `email` from a client), the
+/// membership limit under concurrency (two accepts for the last seat: one wins), accept against
+/// cancel, the invitee's address sealed under the invitee's key and erased with their account, and
+/// account deletion by an only owner refused.
 
 import { sql } from 'kysely'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { runUserCommand } from '../../command-api/shared/run-user-command.js'
 import { organizationStream } from '../../domain/organization/organization.js'
+import { browserFor } from '../support/browser.js'
 import { expectRefusal, signUp } from '../support/organizations.js'
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.js'
 import { startTessera, type TestTessera } from '../support/tessera.js'
@@ -114,6 +115,21 @@ describe('organization invitations (pglite)', { timeout: 180_000 }, () => {
     expect((await bob.get('/organization/list-user-invitations')).json).toEqual([
       expect.objectContaining({ id: invitation.id, organizationName: 'Org acme' }),
     ])
+    // As better-auth: an address is for its server-side calls only, and nobody signed in names nobody.
+    const clientSide = 'User email cannot be passed for client side API calls.'
+    for (const caller of [bob, ada, browserFor(tessera)])
+      expectRefusal(
+        await caller.get('/organization/list-user-invitations?email=bob%40example.com'),
+        400,
+        'BAD_REQUEST',
+        clientSide,
+      )
+    expectRefusal(
+      await browserFor(tessera).get('/organization/list-user-invitations'),
+      400,
+      'BAD_REQUEST',
+      'Missing session headers, or email query parameter.',
+    )
 
     const accepted = await bob.post('/organization/accept-invitation', { invitationId: invitation.id })
     expect(accepted.json).toMatchObject({

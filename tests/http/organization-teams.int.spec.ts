@@ -152,4 +152,56 @@ describe('organization teams (pglite)', { timeout: 240_000 }, () => {
     )
     expectRefusal(await ada.post('/organization/remove-team', { teamId: 'nope' }), 400, 'TEAM_NOT_FOUND')
   })
+
+  it("shows a created team as updated when created, and each team's member count in the full organization", async () => {
+    const ada = await signUp(tessera, 'ada')
+    const bob = await signUp(tessera, 'bob')
+    const organizationId = (
+      (await ada.post('/organization/create', { name: 'Acme', slug: 'acme' })).json as { id: string }
+    ).id
+    await addMember(
+      tessera.ctx,
+      origin,
+      { kind: 'server', actor: { type: 'system' } },
+      { userId: bob.userId, role: 'member', organizationId },
+    )
+    type Team = {
+      id: string
+      name: string
+      createdAt: string
+      updatedAt: string | null
+      memberCount?: number
+    }
+    const created = (await ada.post('/organization/create-team', { name: 'Red' })).json as Team
+    // better-auth's create-team sets updatedAt with createdAt; its default team has none.
+    expect(created.updatedAt).toBe(created.createdAt)
+    const listed = (await ada.get('/organization/list-teams')).json as Team[]
+    expect(listed.map(({ name, updatedAt }) => ({ name, updatedAt }))).toEqual([
+      { name: 'Acme', updatedAt: null },
+      { name: 'Red', updatedAt: created.createdAt },
+    ])
+    await ada.post('/organization/add-team-member', { teamId: created.id, userId: bob.userId })
+    await bob.post('/organization/set-active', { organizationId })
+    expect((await bob.post('/organization/set-active-team', { teamId: created.id })).json).toMatchObject({
+      updatedAt: created.createdAt,
+    })
+    expect((await bob.get('/organization/list-user-teams')).json).toEqual([
+      expect.objectContaining({ id: created.id, updatedAt: created.createdAt }),
+    ])
+
+    const full = (await ada.get('/organization/get-full-organization')).json as { teams: Team[] }
+    expect(full.teams.map(({ name, updatedAt, memberCount }) => ({ name, updatedAt, memberCount }))).toEqual([
+      { name: 'Acme', updatedAt: null, memberCount: 1 },
+      { name: 'Red', updatedAt: created.createdAt, memberCount: 1 },
+    ])
+    await ada.post('/organization/add-team-member', { teamId: created.id, userId: ada.userId })
+    await ada.post('/organization/remove-team-member', { teamId: created.id, userId: bob.userId })
+    await ada.post('/organization/create-team', { name: 'Empty' })
+    const after = (await ada.get('/organization/get-full-organization')).json as { teams: Team[] }
+    expect(after.teams.map(({ name, memberCount }) => ({ name, memberCount }))).toEqual([
+      { name: 'Acme', memberCount: 1 },
+      { name: 'Red', memberCount: 1 },
+      { name: 'Empty', memberCount: 0 },
+    ])
+  })
 })

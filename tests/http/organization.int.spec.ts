@@ -328,6 +328,68 @@ describe('organizations (pglite)', { timeout: 180_000 }, () => {
     )
   })
 
+  it('metadata: create and update answer it parsed (no key without any), the reads give the stored text', async () => {
+    const ada = await signUp(tessera, 'ada')
+    const plain = await ada.post('/organization/create', { name: 'Plain', slug: 'plain' })
+    expect(plain.json).not.toHaveProperty('metadata')
+    const org = await create(ada, 'acme', { metadata: { plan: 'pro', n: 3 } })
+    expect(org).toMatchObject({ metadata: { plan: 'pro', n: 3 } })
+    const stored = (answer: unknown) => {
+      const { metadata } = answer as { metadata: unknown }
+      expect(typeof metadata).toBe('string')
+      return JSON.parse(metadata as string)
+    }
+
+    const listed = (await ada.get('/organization/list')).json as { slug: string; metadata: unknown }[]
+    expect(listed.find((entry) => entry.slug === 'plain')?.metadata).toBeNull()
+    expect(stored(listed.find((entry) => entry.slug === 'acme'))).toEqual({ plan: 'pro', n: 3 })
+    expect(stored((await ada.get('/organization/get-full-organization')).json)).toEqual({ plan: 'pro', n: 3 })
+    expect((await ada.get('/organization/get-full-organization?organizationSlug=plain')).json).toMatchObject({
+      metadata: null,
+    })
+    expect(stored((await ada.post('/organization/set-active', { organizationSlug: 'acme' })).json)).toEqual({
+      plan: 'pro',
+      n: 3,
+    })
+
+    // update answers the whole organization: the metadata it keeps, parsed, or no key.
+    const renamed = await ada.post('/organization/update', { data: { name: 'Acme Inc' } })
+    expect(renamed.json).toMatchObject({ name: 'Acme Inc', metadata: { plan: 'pro', n: 3 } })
+    const plainId = (plain.json as { id: string }).id
+    const untouched = await ada.post('/organization/update', { organizationId: plainId, data: { name: 'P' } })
+    expect(untouched.json).toMatchObject({ name: 'P' })
+    expect(untouched.json).not.toHaveProperty('metadata')
+    const given = await ada.post('/organization/update', {
+      organizationId: plainId,
+      data: { metadata: { tier: 1 } },
+    })
+    expect(given.json).toMatchObject({ metadata: { tier: 1 } })
+    expect(stored((await ada.post('/organization/delete', { organizationId: plainId })).json)).toEqual({
+      tier: 1,
+    })
+  })
+
+  it("remove-member by email and leave answer with the member's user, by member id without", async () => {
+    const ada = await signUp(tessera, 'ada')
+    const bob = await signUp(tessera, 'bob')
+    const cat = await signUp(tessera, 'cat')
+    const dan = await signUp(tessera, 'dan')
+    const org = await create(ada, 'acme')
+    const bobMember = await join(ada, org.id, bob, 'member')
+    const catMember = await join(ada, org.id, cat, 'member')
+    const danMember = await join(ada, org.id, dan, 'member')
+    const userOf = (name: string, id: string) => ({ id, name, email: `${name}@example.com`, image: null })
+
+    const byEmail = await ada.post('/organization/remove-member', { memberIdOrEmail: 'BOB@example.com' })
+    expect(byEmail.json).toEqual({
+      member: { ...bobMember, user: userOf('bob', bob.userId) },
+    })
+    const byId = await ada.post('/organization/remove-member', { memberIdOrEmail: catMember.id })
+    expect(byId.json).toEqual({ member: catMember })
+    const left = await dan.post('/organization/leave', { organizationId: org.id })
+    expect(left.json).toEqual({ ...danMember, user: userOf('dan', dan.userId) })
+  })
+
   it('leaving clears the organization from every session of the member, not only the caller', async () => {
     const ada = await signUp(tessera, 'ada')
     const bob = await signUp(tessera, 'bob')

@@ -8,7 +8,8 @@ export type Organization = {
   name: string
   slug: string
   logo?: string | null
-  metadata?: Record<string, unknown> | null
+  /** The stored JSON text in list, get-full-organization and set-active; parsed in create and update. */
+  metadata?: string | Record<string, unknown> | null
   createdAt: string
 }
 
