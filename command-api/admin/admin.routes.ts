@@ -7,7 +7,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { hasAdminPermission, type PermissionRequest, userMay } from '../../domain/admin/permissions.js'
-import { AUTH_ERRORS, type AuthErrorCode, invalidBodyField } from '../../domain/errors.js'
+import { AUTH_ERRORS, type AuthErrorCode } from '../../domain/errors.js'
 import type { Secret } from '../../infra/crypto/hmac.js'
 import { signCookieValue, unsignCookieValue } from '../../infra/crypto/signed-cookie.js'
 import { errorResponses, POST_ERRORS } from '../../infra/http/openapi.js'
@@ -22,12 +22,7 @@ import {
 } from '../../infra/http/session-cookie.js'
 import { findSessionById, listSessionsOfUser } from '../../projections/sessions/sessions.repository.js'
 import { findUserById } from '../../projections/users/users.repository.js'
-import {
-  type AdminCaller,
-  adminGuard,
-  callerMay,
-  type ServerKeyCheck,
-} from '../../query-api/admin/admin-caller.js'
+import { adminGuard, callerMay, type ServerKeyCheck } from '../../query-api/admin/admin-caller.js'
 import { authOf, sessionGuards } from '../../query-api/sessions/require-session.js'
 import {
   SessionSchema,
@@ -40,7 +35,6 @@ import type { CommandContext } from '../context.js'
 import { impersonateUser, stopImpersonating } from './impersonation.js'
 import { revokeUserSessionByAdmin, revokeUserSessionsByAdmin } from './manage-sessions.js'
 import {
-  type AdminUserUpdate,
   banUserByAdmin,
   checkedRoles,
   createUserByAdmin,
@@ -50,6 +44,7 @@ import {
   unbanUserByAdmin,
   updateUserByAdmin,
 } from './manage-users.js'
+import { adminCreateDataOf, adminUpdateOf } from './user-data.js'
 
 const UserId = Type.String({ minLength: 1, maxLength: 256 })
 const RoleValue = Type.Union([
@@ -70,66 +65,6 @@ const ADMIN_ERRORS = [...POST_ERRORS, 'UNAUTHORIZED'] as const
 /** better-auth's `admin_session` cookie: the operator's own session while they impersonate. */
 const adminCookieName = (secure: boolean) =>
   cookieNames(secure).sessionToken.replace('session_token', 'admin_session')
-
-/** The update-user fields an operator may send, and what each needs besides `user: update`. */
-const UPDATE_FIELDS: Record<string, { permission?: PermissionRequest; refusal?: AuthErrorCode }> = {
-  name: {},
-  image: {},
-  email: { permission: { user: ['set-email'] }, refusal: 'YOU_ARE_NOT_ALLOWED_TO_SET_USERS_EMAIL' },
-  emailVerified: { permission: { user: ['set-email'] }, refusal: 'YOU_ARE_NOT_ALLOWED_TO_SET_USERS_EMAIL' },
-  role: { permission: { user: ['set-role'] }, refusal: 'YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE' },
-  banned: { permission: { user: ['ban'] }, refusal: 'YOU_ARE_NOT_ALLOWED_TO_BAN_USERS' },
-  banReason: { permission: { user: ['ban'] }, refusal: 'YOU_ARE_NOT_ALLOWED_TO_BAN_USERS' },
-  banExpires: { permission: { user: ['ban'] }, refusal: 'YOU_ARE_NOT_ALLOWED_TO_BAN_USERS' },
-}
-
-const optionalString = (data: Record<string, unknown>, key: string, nullable = false) => {
-  const value = data[key]
-  if (value === undefined) return undefined
-  if (typeof value === 'string' || (nullable && value === null)) return value as string | null
-  throw invalidBodyField(`data.${key}`, nullable ? 'must be a string or null' : 'must be a string')
-}
-
-/** update-user's `data`, checked field by field (the body schema leaves it open, as better-auth). */
-const adminUpdateOf = (
-  caller: AdminCaller,
-  userId: string,
-  data: Record<string, unknown>,
-): AdminUserUpdate => {
-  const keys = Object.keys(data)
-  if (keys.length === 0) throw AUTH_ERRORS.error('NO_DATA_TO_UPDATE')
-  if (Object.hasOwn(data, 'password')) throw AUTH_ERRORS.error('PASSWORD_CANNOT_BE_UPDATED_VIA_UPDATE_USER')
-  for (const key of keys) {
-    const rule = UPDATE_FIELDS[key]
-    if (!rule) throw invalidBodyField(`data.${key}`, 'is not a field an operator may update')
-    if (rule.permission && !callerMay(caller, rule.permission))
-      throw AUTH_ERRORS.error(rule.refusal ?? 'FORBIDDEN')
-  }
-  if (data.banned === true && caller.userId === userId) throw AUTH_ERRORS.error('YOU_CANNOT_BAN_YOURSELF')
-  if (data.banned !== undefined && typeof data.banned !== 'boolean')
-    throw invalidBodyField('data.banned', 'must be a boolean')
-  if (data.emailVerified !== undefined && typeof data.emailVerified !== 'boolean')
-    throw invalidBodyField('data.emailVerified', 'must be a boolean')
-  const banExpires = optionalString(data, 'banExpires', true)
-  if (banExpires && Number.isNaN(Date.parse(banExpires)))
-    throw invalidBodyField('data.banExpires', 'must be a date')
-  const name = optionalString(data, 'name')
-  const email = optionalString(data, 'email')
-  const image = optionalString(data, 'image', true)
-  const banReason = optionalString(data, 'banReason', true)
-  return {
-    ...(name !== undefined && name !== null ? { name } : {}),
-    ...(image !== undefined ? { image } : {}),
-    ...(email !== undefined && email !== null ? { email } : {}),
-    ...(data.emailVerified !== undefined ? { emailVerified: data.emailVerified as boolean } : {}),
-    ...(data.role !== undefined ? { role: checkedRoles(data.role) } : {}),
-    ...(data.banned !== undefined ? { banned: data.banned as boolean } : {}),
-    ...(banReason !== undefined ? { banReason } : {}),
-    ...(banExpires !== undefined
-      ? { banExpires: banExpires === null ? null : new Date(banExpires).toISOString() }
-      : {}),
-  }
-}
 
 export const adminRoutes =
   (ctx: CommandContext & { serverApi?: ServerKeyCheck }): FastifyPluginAsyncTypebox =>
@@ -167,6 +102,11 @@ export const adminRoutes =
               'INVALID_EMAIL',
               'PASSWORD_TOO_SHORT',
               'PASSWORD_TOO_LONG',
+              'YOU_ARE_NOT_ALLOWED_TO_BAN_USERS',
+              'USERNAME_TOO_SHORT',
+              'USERNAME_TOO_LONG',
+              'INVALID_USERNAME',
+              'USERNAME_IS_ALREADY_TAKEN',
               ['USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL', 400],
             ),
             200: UserAnswer,
@@ -181,9 +121,7 @@ export const adminRoutes =
           'YOU_ARE_NOT_ALLOWED_TO_CREATE_USERS',
         )
         const { email, password, name, role: bodyRole, data = {} } = request.body
-        const { role: dataRole, ...extra } = data
-        const unknown = Object.keys(extra)[0]
-        if (unknown !== undefined) throw invalidBodyField(`data.${unknown}`, 'is not a field of a user')
+        const { role: dataRole, ...fields } = data
         const requested = bodyRole ?? dataRole
         if (requested !== undefined && !callerMay(caller, { user: ['set-role'] }))
           throw AUTH_ERRORS.error('YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE')
@@ -193,6 +131,7 @@ export const adminRoutes =
           password: password ?? null,
           name,
           role,
+          ...adminCreateDataOf(caller, fields),
         })
         return { user: userJson(user) }
       },
@@ -282,7 +221,10 @@ export const adminRoutes =
           body: body({
             userId: UserId,
             banReason: Type.Optional(Type.String({ maxLength: 1024 })),
-            banExpiresIn: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 100 * 365 * 86_400 })),
+            // As better-auth: 0 is as if left out; below 0, a ban already over (it lifts at the next sign-in).
+            banExpiresIn: Type.Optional(
+              Type.Number({ minimum: -100 * 365 * 86_400, maximum: 100 * 365 * 86_400 }),
+            ),
           }),
           response: {
             ...errorResponses(

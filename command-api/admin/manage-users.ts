@@ -7,14 +7,18 @@ import { AUTH_ERRORS, errorWithStatus } from '../../domain/errors.js'
 import type { Actor, RequestOrigin } from '../../domain/shared/metadata.js'
 import { isValidEmail, normalizeEmail } from '../../domain/user/email.js'
 import { assertPasswordPolicy } from '../../domain/user/password-policy.js'
+import { claimConflictError, USERNAME_CLAIM_SCOPE, type UserCommand } from '../../domain/user/user.js'
+import { signUpUsernames } from '../../domain/user/username.js'
 import { hashPassword } from '../../infra/crypto/password.js'
 import { newId } from '../../infra/crypto/tokens.js'
+import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
 import { findUserByEmail, findUserById } from '../../projections/users/users.repository.js'
 import type { UserRow } from '../../projections/users/users.table.js'
 import type { CommandContext } from '../context.js'
 import { passwordLimits } from '../email-password/sign-up.js'
 import { afterAccountDeletion, beforeAccountDeletion } from '../organization/account-deletion.js'
 import { runUserCommand } from '../shared/run-user-command.js'
+import { usernameLimits } from '../username/username-limits.js'
 
 export type RoleInput = string | readonly string[]
 
@@ -35,11 +39,42 @@ export const existingUser = async (ctx: CommandContext, userId: string): Promise
 
 const reread = (ctx: CommandContext, userId: string) => existingUser(ctx, userId)
 
+/** update-user's and create-user's ban fields, as given (`banExpires` an ISO date). */
+export type BanFieldsInput = { banned?: boolean; banReason?: string | null; banExpires?: string | null }
+
+/** What create-user's `data` may set besides the role. */
+export type CreatedUserFields = {
+  image?: string | null
+  emailVerified?: boolean
+  username?: string
+  displayUsername?: string
+  ban: BanFieldsInput
+}
+
+export type CreateUserInput = {
+  email: string
+  password: string | null
+  name: string
+  role: string | null
+} & Partial<CreatedUserFields>
+
+/** The address or username is someone else's: as better-auth's admin route, both are 400s here. */
+const takenError = (error: unknown) => {
+  const code =
+    error instanceof UniqueClaimConflictError
+      ? claimConflictError(error.scope).code
+      : (error as { code?: string }).code
+  if (code === 'USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL')
+    return errorWithStatus('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL', 400)
+  if (code === 'USERNAME_IS_ALREADY_TAKEN') return AUTH_ERRORS.error('USERNAME_IS_ALREADY_TAKEN')
+  return error
+}
+
 export const createUserByAdmin = async (
   ctx: CommandContext,
   origin: RequestOrigin,
   actor: Actor,
-  input: { email: string; password: string | null; name: string; role: string | null },
+  input: CreateUserInput,
 ): Promise<UserRow> => {
   const email = normalizeEmail(input.email)
   if (!isValidEmail(email)) throw AUTH_ERRORS.error('INVALID_EMAIL')
@@ -47,35 +82,51 @@ export const createUserByAdmin = async (
   // As better-auth's admin route: an address in use is a 400 here (sign-up says 422).
   if (await findUserByEmail(ctx.db, email))
     throw errorWithStatus('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL', 400)
+  // Sign-up's username rules and uniqueness (better-auth's username plugin checks them as it creates).
+  const limits = usernameLimits(ctx)
+  const { username } = signUpUsernames(input, limits)
+  if (username !== null && (await ctx.store.claimOwner(USERNAME_CLAIM_SCOPE, username)))
+    throw AUTH_ERRORS.error('USERNAME_IS_ALREADY_TAKEN')
   const userId = newId()
   const credential =
     input.password === null ? null : { accountId: userId, passwordHash: await hashPassword(input.password) }
+  const register: UserCommand = {
+    type: 'register-user',
+    userId,
+    email,
+    name: input.name,
+    image: input.image ?? null,
+    credential,
+    // The operator vouches for the address (better-auth's data.emailVerified).
+    ...(input.emailVerified !== undefined ? { emailVerified: input.emailVerified } : {}),
+    sendVerification: false,
+    callbackURL: null,
+    ...(input.username !== undefined ? { username: input.username } : {}),
+    ...(input.displayUsername !== undefined ? { displayUsername: input.displayUsername } : {}),
+    usernameLimits: limits,
+  }
   try {
-    await runUserCommand(
-      ctx,
-      origin,
-      userId,
-      {
-        type: 'register-user',
-        userId,
-        email,
-        name: input.name,
-        image: null,
-        credential,
-        sendVerification: false,
-        callbackURL: null,
-      },
-      actor,
-    )
+    await runUserCommand(ctx, origin, userId, register, actor)
   } catch (error) {
-    // Two creations racing for one address: the store's claim refused the second.
-    if ((error as { code?: string }).code === 'USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL')
-      throw errorWithStatus('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL', 400)
-    throw error
+    // Two creations racing for one address or username: the store's claim refused the second.
+    throw takenError(error)
   }
   if (input.role !== null)
     await runUserCommand(ctx, origin, userId, { type: 'set-role', role: input.role }, actor)
+  const ban = adminUpdateBanCommand(input.ban ?? {})
+  if (ban) await runUserCommand(ctx, origin, userId, ban, actor)
   return reread(ctx, userId)
+}
+
+/** The ban fields given, as one command; null when none was. */
+const adminUpdateBanCommand = ({ banned, banReason, banExpires }: BanFieldsInput): UserCommand | null => {
+  if (banned === undefined && banReason === undefined && banExpires === undefined) return null
+  return {
+    type: 'admin-update-ban',
+    ...(banned !== undefined ? { banned } : {}),
+    ...(banReason !== undefined ? { reason: banReason } : {}),
+    ...(banExpires !== undefined ? { expiresAt: banExpires } : {}),
+  }
 }
 
 export const setRoleByAdmin = async (
@@ -102,7 +153,9 @@ export const banUserByAdmin = async (
   // The config's defaults (better-auth's defaultBanReason, defaultBanExpiresIn) stand in for what
   // the operator left out.
   const { defaultBanReason, defaultBanExpiresIn } = ctx.config.admin
-  const seconds = banExpiresIn ?? defaultBanExpiresIn
+  // As better-auth: 0 counts as left out; a negative number gives a ban already over, which lifts
+  // itself at the next sign-in (the sessions still end now).
+  const seconds = banExpiresIn || defaultBanExpiresIn
   const expiresAt = seconds === null ? null : new Date(ctx.clock().getTime() + seconds * 1000).toISOString()
   // The ban event ends every session of the user at once, on every instance: it is written to the
   // pending revocations in its own transaction (projections/sessions/pending-revocations.ts).
@@ -183,10 +236,7 @@ export type AdminUserUpdate = {
   email?: string
   emailVerified?: boolean
   role?: string
-  banned?: boolean
-  banReason?: string | null
-  banExpires?: string | null
-}
+} & BanFieldsInput
 
 /** update-user: the fields an operator may change, each through its own command. */
 export const updateUserByAdmin = async (
@@ -218,9 +268,9 @@ export const updateUserByAdmin = async (
     await run({ type: 'update-profile', ...profile })
   }
   if (data.role !== undefined) await run({ type: 'set-role', role: data.role })
-  if (data.banned === true) {
-    const expiresAt = data.banExpires ?? null
-    await run({ type: 'ban-user', reason: data.banReason || ctx.config.admin.defaultBanReason, expiresAt })
-  } else if (data.banned === false) await run({ type: 'unban-user' })
+  // As better-auth, each ban field given is written as it is, the others kept: no default reason
+  // stands in here (ban-user gives one), and a reason or end may be set without banning.
+  const ban = adminUpdateBanCommand(data)
+  if (ban) await run(ban)
   return reread(ctx, userId)
 }

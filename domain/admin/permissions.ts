@@ -62,9 +62,10 @@ const roleAllows = (grants: RoleGrants | undefined, request: PermissionRequest):
   if (!grants) return false
   const entries = Object.entries(request)
   if (entries.length === 0) return false
+  // As better-auth's role().authorize: a resource asked with no action grants nothing.
   return entries.every(([resource, actions]) => {
     const allowed = grants[resource]
-    return allowed !== undefined && actions.every((action) => allowed.includes(action))
+    return allowed !== undefined && actions.length > 0 && actions.every((action) => allowed.includes(action))
   })
 }
 

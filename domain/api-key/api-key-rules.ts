@@ -109,8 +109,9 @@ export const settingsForNewKey = (
     prefix,
     name: input.name ? input.name : null,
     expiresAt,
-    // With a refill and no starting count, the key starts full (better-auth does the same).
-    remaining: input.remaining ?? input.refillAmount ?? null,
+    // No `remaining`: unlimited, refill or not. better-auth's schema defaults `remaining` to null,
+    // so its `remaining ?? refillAmount` never falls through to the refill amount.
+    remaining: input.remaining ?? null,
     refillAmount: input.refillAmount ?? null,
     refillInterval: input.refillInterval ?? null,
     rateLimitEnabled: input.rateLimitEnabled ?? true,
@@ -160,8 +161,11 @@ export const grantsPermissions = (
   required: Record<string, string[]>,
 ): boolean => {
   if (held === null) return false
-  return Object.entries(required).every(([resource, actions]) => {
+  // As role().authorize: nothing asked for, or a resource with no action, grants nothing.
+  const asked = Object.entries(required)
+  if (asked.length === 0) return false
+  return asked.every(([resource, actions]) => {
     const allowed = held[resource]
-    return allowed !== undefined && actions.every((action) => allowed.includes(action))
+    return allowed !== undefined && actions.length > 0 && actions.every((action) => allowed.includes(action))
   })
 }

@@ -181,14 +181,19 @@ describe('the rules for new and changed keys', () => {
     }
   }
 
-  it('gives a user key the default limit of 10 a day, and a refilled key a full start', () => {
+  it('gives a user key the default limit of 10 a day; a refill without remaining leaves it unlimited', () => {
     expect(settingsForNewKey({}, 'user', options)).toMatchObject({
       rateLimitMax: 10,
       rateLimitTimeWindow: 86_400_000,
     })
+    // As better-auth 1.7.5, whose schema defaults `remaining` to null.
     expect(settingsForNewKey({ refillAmount: 5, refillInterval: 1000 }, 'server', options)).toMatchObject({
-      remaining: 5,
+      remaining: null,
+      refillAmount: 5,
     })
+    expect(
+      settingsForNewKey({ remaining: 3, refillAmount: 5, refillInterval: 1000 }, 'server', options),
+    ).toMatchObject({ remaining: 3 })
   })
 
   it('bounds expiry to 1..365 days', () => {
@@ -222,5 +227,8 @@ describe('the rules for new and changed keys', () => {
     expect(grantsPermissions(held, { files: ['delete'] })).toBe(false)
     expect(grantsPermissions(held, { billing: ['read'] })).toBe(false)
     expect(grantsPermissions(null, { files: ['read'] })).toBe(false)
+    // As better-auth's role().authorize: asking for nothing grants nothing.
+    expect(grantsPermissions(held, {})).toBe(false)
+    expect(grantsPermissions(held, { files: [] })).toBe(false)
   })
 })

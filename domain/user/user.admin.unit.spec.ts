@@ -55,6 +55,53 @@ describe('user: bans', () => {
       .when({ type: 'lift-expired-ban', now: '2099-01-01T00:00:00.000Z' })
       .then([]))
 
+  const detailsSet = (reason: string | null, expiresAt: string | null): UserEvent => ({
+    type: 'user.ban-details-set',
+    data: { userId: 'u1', reason, expiresAt },
+  })
+
+  it("update-user's ban fields alone set the reason and end without banning", () =>
+    given([registered])
+      .when({ type: 'admin-update-ban', reason: 'later' })
+      .then([detailsSet('later', null)]))
+
+  it('banned:true alone keeps the stored reason and end (none: null, as better-auth)', () => {
+    given([registered])
+      .when({ type: 'admin-update-ban', banned: true })
+      .then([{ type: 'user.banned', data: { userId: 'u1', reason: null, expiresAt: null } }])
+    given([registered, detailsSet('later', '2099-01-01T00:00:00.000Z')])
+      .when({ type: 'admin-update-ban', banned: true })
+      .then([
+        {
+          type: 'user.banned',
+          data: { userId: 'u1', reason: 'later', expiresAt: '2099-01-01T00:00:00.000Z' },
+        },
+      ])
+  })
+
+  it('banned:false lifts the ban, then writes what else was given', () =>
+    given([registered, banned(null)])
+      .when({ type: 'admin-update-ban', banned: false, reason: 'appealed' })
+      .then([
+        { type: 'user.unbanned', data: { userId: 'u1', expired: false } },
+        detailsSet('appealed', null),
+      ]))
+
+  it('ban fields as they already stand change nothing', () =>
+    given([registered, detailsSet('later', null)])
+      .when({ type: 'admin-update-ban', reason: 'later', banned: false })
+      .then([]))
+
+  it('unban clears a reason set without a ban', () =>
+    given([registered, detailsSet('later', null)])
+      .when({ type: 'unban-user' })
+      .then([detailsSet(null, null)]))
+
+  it('a reason set without a ban never lifts anything', () =>
+    given([registered, detailsSet(null, '2026-01-01T00:00:00.000Z')])
+      .when({ type: 'lift-expired-ban', now: '2026-02-01T00:00:00.000Z' })
+      .then([]))
+
   it('a deleted user cannot be banned', () =>
     given([registered, { type: 'user.deleted', data: { userId: 'u1', email: 'ada@example.com' } }])
       .when({ type: 'ban-user', reason: 'x', expiresAt: null })

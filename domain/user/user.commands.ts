@@ -62,7 +62,12 @@ export type UserCommand =
   | { type: 'record-sign-in-failure'; now: string }
   /** An operator (or, for `admin-emails`, the system) sets the user's roles, already checked. */
   | { type: 'set-role'; role: string; grantedBy?: 'admin-emails' }
-  | { type: 'ban-user'; reason: string; expiresAt: string | null }
+  | { type: 'ban-user'; reason: string | null; expiresAt: string | null }
+  /**
+   * update-user's ban fields, as better-auth writes them: each one given replaces the stored value,
+   * one left out keeps it; `banned: true` bans, `banned: false` lifts the ban as unban-user does.
+   */
+  | { type: 'admin-update-ban'; banned?: boolean; reason?: string | null; expiresAt?: string | null }
   | { type: 'unban-user' }
   /** A sign-in found the ban past its expiry at `now`: it lifts itself. */
   | { type: 'lift-expired-ban'; now: string }

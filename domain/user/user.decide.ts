@@ -61,8 +61,10 @@ export const decideUser = (command: UserCommand, state: User): UserEvent[] => {
       return setRole(command, state)
     case 'ban-user':
       return [{ type: 'user.banned', data: { userId: state.userId, ...withoutType(command) } }]
+    case 'admin-update-ban':
+      return adminUpdateBan(command, state)
     case 'unban-user':
-      return state.ban ? [{ type: 'user.unbanned', data: { userId: state.userId, expired: false } }] : []
+      return unban(state)
     case 'lift-expired-ban':
       return liftExpiredBan(command, state)
     case 'admin-set-password':
@@ -296,8 +298,35 @@ const setRole = (command: Command<'set-role'>, user: ActiveUser): UserEvent[] =>
   ]
 }
 
+// Lifting clears the reason and end too, as better-auth's unban-user does, even when only they were set.
+const unban = (user: ActiveUser): UserEvent[] => {
+  const { userId } = user
+  if (user.banned) return [{ type: 'user.unbanned', data: { userId, expired: false } }]
+  if (user.banReason === null && user.banExpires === null) return []
+  return [{ type: 'user.ban-details-set', data: { userId, reason: null, expiresAt: null } }]
+}
+
+const adminUpdateBan = (command: Command<'admin-update-ban'>, user: ActiveUser): UserEvent[] => {
+  const { userId } = user
+  const given = <T>(value: T | undefined, stored: T): T => (value === undefined ? stored : value)
+  if (command.banned === true) {
+    const reason = given(command.reason, user.banReason)
+    const expiresAt = given(command.expiresAt, user.banExpires)
+    return [{ type: 'user.banned', data: { userId, reason, expiresAt } }]
+  }
+  const lifts = command.banned === false && user.banned
+  const lifted: UserEvent[] = lifts ? [{ type: 'user.unbanned', data: { userId, expired: false } }] : []
+  const stored = lifts
+    ? { reason: null, expiresAt: null }
+    : { reason: user.banReason, expiresAt: user.banExpires }
+  const reason = given(command.reason, stored.reason)
+  const expiresAt = given(command.expiresAt, stored.expiresAt)
+  if (reason === stored.reason && expiresAt === stored.expiresAt) return lifted
+  return [...lifted, { type: 'user.ban-details-set', data: { userId, reason, expiresAt } }]
+}
+
 const liftExpiredBan = (command: Command<'lift-expired-ban'>, user: ActiveUser): UserEvent[] => {
-  const expiresAt = user.ban?.expiresAt
+  const expiresAt = user.banned ? user.banExpires : null
   if (!expiresAt || Date.parse(expiresAt) > Date.parse(command.now)) return []
   return [{ type: 'user.unbanned', data: { userId: user.userId, expired: true } }]
 }

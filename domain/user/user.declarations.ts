@@ -164,6 +164,12 @@ export const USER_EVENT_DECLARATIONS: EventDeclarations<UserEvent> = {
     activity: { details: ({ reason, expiresAt }) => ({ reason, expiresAt }) },
     invalidates: 'subject-sessions',
   },
+  'user.ban-details-set': {
+    subject,
+    personal: ['reason'],
+    activity: { details: ({ reason, expiresAt }) => ({ reason, expiresAt }) },
+    invalidates: 'subject-sessions',
+  },
   'user.unbanned': {
     subject,
     personal: [],

@@ -123,8 +123,19 @@ export type UserEvent =
       type: 'user.role-set'
       data: { userId: string; role: string; previousRole: string | null; grantedBy?: 'admin-emails' }
     }
-  /** Banned by an operator: no sign-in by any method until `expiresAt` (null: until unbanned). */
-  | { type: 'user.banned'; data: { userId: string; reason: string; expiresAt: string | null } }
+  /**
+   * Banned by an operator: no sign-in by any method until `expiresAt` (null: until unbanned).
+   * `reason` is null when none was given (better-auth's update-user `{banned: true}` leaves it so).
+   */
+  | { type: 'user.banned'; data: { userId: string; reason: string | null; expiresAt: string | null } }
+  /**
+   * An operator set the ban's reason or end without banning or lifting (better-auth's update-user
+   * writes `banReason` and `banExpires` on their own): the values as they now stand.
+   */
+  | {
+      type: 'user.ban-details-set'
+      data: { userId: string; reason: string | null; expiresAt: string | null }
+    }
   /** The ban ended: lifted by an operator, or (`expired`) found past its expiry at a sign-in. */
   | { type: 'user.unbanned'; data: { userId: string; expired: boolean } }
 

@@ -52,8 +52,11 @@ export type ActiveUser = {
   lastSignInFailureAt: string | null
   /** Comma-separated roles (domain/admin/permissions.ts); null: the default role. */
   role: string | null
-  /** The ban in force, if any (it may have expired: see domain/user/ban.ts). */
-  ban: { reason: string; expiresAt: string | null } | null
+  /** Whether a ban is in force (it may have expired: see domain/user/ban.ts). */
+  banned: boolean
+  /** The ban's reason and end; an operator may set them before, or without, banning. */
+  banReason: string | null
+  banExpires: string | null
   /** ADMIN_EMAILS granted this account the admin role once; it never does so again. */
   adminEmailsGrantApplied: boolean
 }
@@ -139,9 +142,11 @@ const evolveActive = (user: ActiveUser, event: UserEvent): User => {
         adminEmailsGrantApplied: user.adminEmailsGrantApplied || event.data.grantedBy === 'admin-emails',
       }
     case 'user.banned':
-      return { ...user, ban: { reason: event.data.reason, expiresAt: event.data.expiresAt } }
+      return { ...user, banned: true, banReason: event.data.reason, banExpires: event.data.expiresAt }
+    case 'user.ban-details-set':
+      return { ...user, banReason: event.data.reason, banExpires: event.data.expiresAt }
     case 'user.unbanned':
-      return { ...user, ban: null }
+      return { ...user, banned: false, banReason: null, banExpires: null }
     case 'user.deleted':
       return { status: 'deleted', userId: user.userId }
     default:
@@ -167,7 +172,9 @@ export const evolve = (state: User, event: UserEvent): User => {
       confirmedNewEmail: null,
       lastSignInFailureAt: null,
       role: null,
-      ban: null,
+      banned: false,
+      banReason: null,
+      banExpires: null,
       adminEmailsGrantApplied: false,
     }
   }

@@ -125,6 +125,7 @@ const EVERY_EVENT: ExampleEvent[] = [
   { type: 'user.deletion-notice-sent', data: { userId: USER, noticeId: 'n1' } },
   { type: 'user.role-set', data: { userId: USER, role: 'admin', previousRole: null } },
   { type: 'user.banned', data: { userId: USER, reason: 'spam', expiresAt: null } },
+  { type: 'user.ban-details-set', data: { userId: USER, reason: 'spam', expiresAt: 'later' } },
   { type: 'user.unbanned', data: { userId: USER, expired: true } },
   {
     type: 'signing-key.created',

@@ -133,6 +133,12 @@ export const usersProjection: Projection = {
         await touchUser(trx, userId, { banned: true, ban_reason: reason, ban_expires: banExpires }, at)
         return
       }
+      case 'user.ban-details-set': {
+        const { userId, reason, expiresAt } = event.data
+        const banExpires = expiresAt === null ? null : new Date(expiresAt)
+        await touchUser(trx, userId, { ban_reason: reason, ban_expires: banExpires }, at)
+        return
+      }
       case 'user.unbanned':
         await touchUser(trx, event.data.userId, { banned: false, ban_reason: null, ban_expires: null }, at)
         return

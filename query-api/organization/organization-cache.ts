@@ -37,6 +37,7 @@ const IRRELEVANT_TYPES = new Set([
   'user.deletion-notice-sent',
   'user.role-set',
   'user.banned',
+  'user.ban-details-set',
   'user.unbanned',
 ])
 

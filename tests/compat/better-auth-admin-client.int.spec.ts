@@ -46,10 +46,17 @@ describe('better-auth 1.7.5 adminClient against Tessera (pglite, loopback)', () 
       password: PASSWORD,
       name: 'Grace Hopper',
       role: 'user',
+      data: { image: 'https://example.com/grace.png', emailVerified: true },
     })
     expect(created.error).toBeNull()
     const grace = created.data?.user
-    expect(grace).toMatchObject({ email: 'grace@example.com', role: 'user', banned: false })
+    expect(grace).toMatchObject({
+      email: 'grace@example.com',
+      role: 'user',
+      banned: false,
+      image: 'https://example.com/grace.png',
+      emailVerified: true,
+    })
     const graceId = grace?.id ?? ''
 
     const listed = await client.admin.listUsers({
@@ -69,6 +76,8 @@ describe('better-auth 1.7.5 adminClient against Tessera (pglite, loopback)', () 
     expect(got.data).toMatchObject({ id: graceId, name: 'Grace Hopper' })
     const updated = await client.admin.updateUser({ userId: graceId, data: { name: 'Rear Admiral Hopper' } })
     expect(updated.data).toMatchObject({ name: 'Rear Admiral Hopper' })
+    const reason = await client.admin.updateUser({ userId: graceId, data: { banReason: 'pending review' } })
+    expect(reason.data).toMatchObject({ banned: false, banReason: 'pending review' })
     const role = await client.admin.setRole({ userId: graceId, role: ['user', 'admin'] })
     expect(role.data?.user).toMatchObject({ role: 'user,admin' })
     expect(

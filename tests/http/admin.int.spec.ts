@@ -158,6 +158,12 @@ describe('admin API (pglite)', () => {
     expect(
       (await admin.post('/admin/has-permission', { permission: { user: ['impersonate-admins'] } })).json,
     ).toEqual({ error: null, success: false })
+    // No action asked for a resource grants nothing, as better-auth's role().authorize.
+    for (const permissions of [{ user: [] }, { user: [], session: ['revoke'] }])
+      expect((await admin.post('/admin/has-permission', { permissions })).json).toEqual({
+        error: null,
+        success: false,
+      })
     expect((await admin.post('/admin/has-permission', {})).json).toMatchObject({
       code: 'INVALID_PERMISSION_CHECK',
     })
@@ -192,6 +198,65 @@ describe('admin API (pglite)', () => {
     })
     expect(unknownRole.status).toBe(400)
     expect(unknownRole.json).toMatchObject({ code: 'YOU_ARE_NOT_ALLOWED_TO_SET_NON_EXISTENT_VALUE' })
+  })
+
+  it("creates users with better-auth's data fields: image, emailVerified, username, the ban; each recorded", async () => {
+    const email = uniqueEmail('data')
+    const username = `grace_${counter}`
+    const created = await admin.post('/admin/create-user', {
+      email,
+      name: 'Grace',
+      password: PASSWORD,
+      data: {
+        image: 'https://example.com/g.png',
+        emailVerified: true,
+        username: username.toUpperCase(),
+        displayUsername: 'Grace H',
+      },
+    })
+    expect(created.status, JSON.stringify(created.json)).toBe(200)
+    const { user } = created.json as { user: UserJson & Record<string, unknown> }
+    expect(user).toMatchObject({
+      image: 'https://example.com/g.png',
+      emailVerified: true,
+      username,
+      displayUsername: 'Grace H',
+    })
+    const [registered] = await eventsOf(user.id)
+    expect(registered?.data).toMatchObject({
+      emailVerified: true,
+      image: 'https://example.com/g.png',
+      username,
+    })
+    expect(registered?.metadata.actor).toEqual({ type: 'user', userId: adminId })
+    const byUsername = await browserFor(tessera).post('/sign-in/username', { username, password: PASSWORD })
+    expect(byUsername.status).toBe(200)
+    // Sign-up's username rules and uniqueness hold.
+    const again = { email: uniqueEmail(), name: 'X' }
+    for (const [name, code] of [
+      [username, 'USERNAME_IS_ALREADY_TAKEN'],
+      ['ab', 'USERNAME_TOO_SHORT'],
+      ['no spaces', 'INVALID_USERNAME'],
+    ] as const) {
+      const refused = await admin.post('/admin/create-user', { ...again, data: { username: name } })
+      expect(refused, name).toMatchObject({ status: 400, json: { code } })
+    }
+
+    const bannedEmail = uniqueEmail('banned')
+    const banned = await admin.post('/admin/create-user', {
+      email: bannedEmail,
+      name: 'Mallory',
+      password: PASSWORD,
+      data: { banned: true, banReason: 'Spam' },
+    })
+    const bannedUser = (banned.json as { user: UserJson }).user
+    expect(bannedUser).toMatchObject({ banned: true, banReason: 'Spam', banExpires: null })
+    expect((await signIn(bannedEmail)).json).toEqual(BANNED)
+    const ban = (await eventsOf(bannedUser.id)).find((event) => event.type === 'user.banned')
+    expect(ban?.metadata.actor).toEqual({ type: 'user', userId: adminId })
+    // A field Tessera does not keep is refused, not dropped.
+    const unknown = await admin.post('/admin/create-user', { ...again, data: { shoeSize: 42 } })
+    expect(unknown).toMatchObject({ status: 400, json: { code: 'VALIDATION_ERROR' } })
   })
 
   it('finds users: get-user, list-users with search, filter, sort, limit, offset and total', async () => {

@@ -297,6 +297,12 @@ describe('verifying', () => {
     })
     const bare = await create(ada)
     expect((await verify(bare.key, { permissions: { files: ['read'] } })).valid).toBe(false)
+    // Asking for no action, or for nothing, grants nothing (better-auth's role().authorize).
+    for (const permissions of [{ files: [] }, {}])
+      expect(await verify(key.key, { permissions }), JSON.stringify(permissions)).toMatchObject({
+        valid: false,
+        error: { code: 'KEY_NOT_FOUND' },
+      })
   })
 
   it('takes one from remaining per valid answer; at zero the key is refused and deleted', async () => {
@@ -348,10 +354,23 @@ describe('with the clock moving', () => {
     expect((await eventsOf(key.id)).map((event) => event.type)).toContain('api-key.expired')
   })
 
+  it('leaves a key with a refill but no remaining unlimited, as better-auth (remaining null)', async () => {
+    const ada = await signedUp()
+    const key = await serverCreate({
+      userId: ada.userId,
+      refillAmount: 2,
+      refillInterval: 60_000,
+      rateLimitEnabled: false,
+    })
+    expect(key).toMatchObject({ remaining: null, refillAmount: 2, refillInterval: 60_000 })
+    for (let use = 1; use <= 4; use++) expect((await verify(key.key)).valid, `use ${use}`).toBe(true)
+  })
+
   it('refills remaining by refillAmount once refillInterval has passed', async () => {
     const ada = await signedUp()
     const key = await serverCreate({
       userId: ada.userId,
+      remaining: 2,
       refillAmount: 2,
       refillInterval: 60_000,
       rateLimitEnabled: false,

@@ -19,6 +19,7 @@ const ACTIONS = [
   { value: 'user.email-changed', label: 'Email changed' },
   { value: 'user.role-set', label: 'Role set' },
   { value: 'user.banned', label: 'Banned' },
+  { value: 'user.ban-details-set', label: 'Ban details set' },
   { value: 'user.unbanned', label: 'Unbanned' },
   { value: 'user.password-changed', label: 'Password set' },
   { value: 'user.deleted', label: 'Removed' },

@@ -110,6 +110,11 @@ export const OPERATOR_SENTENCES: Readonly<Record<string, Describe>> = {
     const base = withDetail('Banned by an operator', text(details, 'reason'), ': reason ')
     return until ? `${base}, until ${formatTime(until)}` : base
   },
+  'user.ban-details-set': ({ details }) => {
+    const until = text(details, 'expiresAt')
+    const base = withDetail('Ban details set by an operator', text(details, 'reason'), ': reason ')
+    return until ? `${base}, until ${formatTime(until)}` : base
+  },
   'user.unbanned': ({ details }) =>
     details.expired === true ? 'The ban ran out' : 'Ban lifted by an operator',
   'user.signed-out': ({ details, userAgent }) => {
