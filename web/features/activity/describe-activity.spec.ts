@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { declaredActivityTypes } from '../../test/declared-activity-types.js'
 import type { ActivityItem } from './activity.api.js'
 import { describeActivity } from './describe-activity.js'
 
@@ -11,30 +12,43 @@ const item = (type: string, details: Record<string, unknown> = {}): ActivityItem
   details,
 })
 
-// Every type the server's activity read model records (projections/activity/activity-entry.ts).
-const RECORDED_TYPES = [
-  'user.registered',
-  'user.verification-email-requested',
-  'user.email-verified',
-  'user.password-reset-requested',
-  'user.password-reset',
-  'user.password-changed',
-  'user.password-set',
-  'user.password-removed',
-  'user.profile-updated',
-  'user.email-change-requested',
-  'user.email-change-confirmed',
-  'user.email-changed',
-  'user.deletion-requested',
-  'user.signed-out',
-  'session.started',
-  'session.revoked',
-  'session.expired',
-]
-
 describe('activity sentences', () => {
+  it('names the organization and the key where the entry holds them, and how a membership ended', () => {
+    expect(describeActivity(item('organization.created', { name: 'Analytical Engines' }))).toBe(
+      'You created the organization Analytical Engines',
+    )
+    expect(describeActivity(item('organization.member-added', { role: 'admin' }))).toBe(
+      'You became a member of an organization as admin',
+    )
+    expect(describeActivity(item('organization.member-removed', { reason: 'left' }))).toBe(
+      'You left an organization',
+    )
+    expect(describeActivity(item('organization.member-removed', { reason: 'removed' }))).toBe(
+      'You were removed from an organization',
+    )
+    expect(describeActivity(item('api-key.created', { name: 'CI' }))).toBe('You created the API key “CI”')
+    expect(describeActivity(item('api-key.used', { count: 3 }))).toBe('An API key was used 3 times')
+  })
+
+  it('says what an operator changed: the new username and role, and whether a suspension ended by itself', () => {
+    expect(describeActivity(item('user.username-changed', { username: 'ada', displayUsername: 'Ada' }))).toBe(
+      'You changed your username to Ada',
+    )
+    expect(describeActivity(item('user.role-set', { role: 'admin', previousRole: null }))).toBe(
+      'Your role was changed to admin',
+    )
+    expect(describeActivity(item('user.unbanned', { expired: true }))).toBe(
+      'The suspension of your account ended',
+    )
+    expect(describeActivity(item('user.unbanned', { expired: false }))).toBe(
+      'The suspension of your account was lifted',
+    )
+  })
+
   it('words every recorded kind of event for a person, never with the log name', () => {
-    for (const type of RECORDED_TYPES) expect(describeActivity(item(type)), type).not.toContain(type)
+    const types = declaredActivityTypes()
+    expect(types).toEqual(expect.arrayContaining(['user.registered', 'organization.created', 'api-key.used']))
+    for (const type of types) expect(describeActivity(item(type)), type).not.toContain(type)
   })
 
   it('tells a sign-out by a password reset from one the person did', () => {

@@ -29,6 +29,31 @@ const SENTENCES: Readonly<Record<string, string>> = {
   'user.deletion-requested': 'You asked to delete your account',
   'account.linked': 'You connected a sign-in service',
   'account.unlinked': 'You disconnected a sign-in service',
+  'user.username-changed': 'You changed your username',
+  // Done by an operator (or ADMIN_EMAILS), never by the person.
+  'user.role-set': 'Your role was changed',
+  'user.banned': 'Your account was suspended',
+  'user.ban-details-set': 'The details of a suspension of your account were changed',
+  'user.unbanned': 'The suspension of your account was lifted',
+  'organization.created': 'You created an organization',
+  'organization.updated': 'You updated an organization',
+  'organization.deleted': 'You deleted an organization',
+  'organization.member-added': 'You became a member of an organization',
+  'organization.member-removed': 'You were removed from an organization',
+  'organization.member-role-updated': 'Your role in an organization was changed',
+  'api-key.created': 'You created an API key',
+  'api-key.updated': 'You changed an API key',
+  'api-key.enabled': 'An API key was enabled',
+  'api-key.disabled': 'An API key was disabled',
+  'api-key.deleted': 'An API key was deleted',
+  'api-key.expired': 'An API key expired',
+  'api-key.used': 'An API key was used',
+}
+
+/** How a membership ended, by the reason the server records. */
+const MEMBERSHIP_ENDINGS: Readonly<Record<string, string>> = {
+  left: 'You left an organization',
+  'organization-deleted': 'An organization you belonged to was deleted',
 }
 
 const FIELD_NAMES: Readonly<Record<string, string>> = { name: 'name', image: 'picture' }
@@ -74,6 +99,42 @@ export const describeActivity = (item: ActivityItem): string => {
     }
     case 'user.profile-updated':
       return profileSentence(item) ?? base
+    case 'user.username-changed': {
+      const username = detail(item, 'displayUsername') ?? detail(item, 'username')
+      return username ? `${base} to ${username}` : base
+    }
+    case 'user.role-set': {
+      const role = detail(item, 'role')
+      return role ? `${base} to ${role}` : base
+    }
+    case 'organization.created':
+    case 'organization.updated': {
+      const name = detail(item, 'name')
+      return name ? `${base.replace('an organization', 'the organization')} ${name}` : base
+    }
+    case 'organization.deleted': {
+      const slug = detail(item, 'slug')
+      return slug ? `You deleted the organization ${slug}` : base
+    }
+    case 'organization.member-added':
+    case 'organization.member-role-updated': {
+      const role = detail(item, 'role')
+      return role ? `${base} ${item.type === 'organization.member-added' ? 'as' : 'to'} ${role}` : base
+    }
+    case 'organization.member-removed':
+      return MEMBERSHIP_ENDINGS[detail(item, 'reason') ?? ''] ?? base
+    case 'api-key.created': {
+      const name = detail(item, 'name')
+      return name ? `You created the API key “${name}”` : base
+    }
+    case 'api-key.deleted':
+      return detail(item, 'reason') === 'usage-exhausted' ? 'An API key was used up and deleted' : base
+    case 'api-key.used': {
+      const count = item.details?.count
+      return typeof count === 'number' ? `${base} ${count} ${count === 1 ? 'time' : 'times'}` : base
+    }
+    case 'user.unbanned':
+      return item.details?.expired === true ? 'The suspension of your account ended' : base
     case 'account.linked':
     case 'account.unlinked': {
       const provider = detail(item, 'providerId')

@@ -1,31 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { declaredActivityTypes } from '../../test/declared-activity-types.js'
 import { describeForOperator } from './describe-for-operator.js'
-
-/// Every type the server's history can show, read from the declarations' source (the portal may not
-/// import the server's code): a type declared with an `activity` that is neither `null` nor
-/// `'forget'`, plus `user.signed-out`, the name a revocation by its own session takes in the feed.
-// Tests run from the project's root (jsdom gives this module no file URL).
-const DOMAIN = join(process.cwd(), 'domain')
-const declaredHistoryTypes = (): string[] =>
-  readdirSync(DOMAIN, { recursive: true, encoding: 'utf8' })
-    .filter((path) => path.endsWith('.declarations.ts'))
-    .flatMap((path) => {
-      const source = readFileSync(join(DOMAIN, path), 'utf8')
-      const keys = [...source.matchAll(/^ {2}'([a-z-]+\.[a-z-]+)': \{/gm)]
-      return keys.flatMap((match, i) => {
-        const block = source.slice(match.index, keys[i + 1]?.index ?? source.length)
-        const activity = /\bactivity: (null|'forget'|\{)/.exec(block)?.[1]
-        return activity === '{' ? [match[1] ?? ''] : []
-      })
-    })
 
 const FIREFOX_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0'
 
 describe('history in an operator’s words', () => {
   it('words every kind of entry the history can show, never with its log name', () => {
-    const types = [...declaredHistoryTypes(), 'user.signed-out']
+    const types = declaredActivityTypes()
     // The reading of the declarations found them all, not a handful.
     expect(types).toEqual(expect.arrayContaining(['user.banned', 'session.started', 'api-key.used']))
     expect(types.length).toBeGreaterThan(35)
