@@ -14,6 +14,7 @@ import { hmacSha256, type Secret } from '../../infra/crypto/hmac.js'
 import { signCookieValue, unsignCookieValue } from '../../infra/crypto/signed-cookie.js'
 import { ALPHANUMERIC, randomToken, sha256Hex } from '../../infra/crypto/tokens.js'
 import {
+  findOAuthState,
   forgetExpiredOAuthStates,
   saveOAuthState,
   takeOAuthState,
@@ -76,7 +77,14 @@ export type TakenState =
   | { ok: true; data: OAuthStateData }
   | { ok: false; code: 'state_not_found' | 'state_mismatch'; errorURL: string | null }
 
-/** Takes the record once; `cookieValue` is the state cookie the browser sent (signed), if any. */
+/**
+ * Takes the record once; `cookieValue` is the state cookie the browser sent (signed), if any. The
+ * checks run in better-auth's order, with its codes: no state at all is `state_not_found`; an
+ * unknown (or already used) one, a browser without the flow's cookie, and an expired flow are
+ * `state_mismatch`, the last two sent to the flow's own errorCallbackURL. The cookie is checked
+ * before the record is taken: someone else who opens the callback URL (without the cookie) cannot
+ * spend the flow, which the browser that started it can still finish.
+ */
 export const takeState = async (
   ctx: CommandContext,
   state: string,
@@ -84,13 +92,17 @@ export const takeState = async (
 ): Promise<TakenState> => {
   if (!state || state.length > 256) return { ok: false, code: 'state_not_found', errorURL: null }
   const stateHash = sha256Hex(state)
-  const row = await takeOAuthState(ctx.db, stateHash, ctx.clock())
-  if (!row) return { ok: false, code: 'state_not_found', errorURL: null }
   const secrets = acceptedSecrets(ctx.config)
-  const data = openState(secrets, row.sealed, stateHash)
-  if (data === null) return { ok: false, code: 'state_not_found', errorURL: null }
+  const found = await findOAuthState(ctx.db, stateHash)
+  const data = found ? openState(secrets, found.sealed, stateHash) : null
+  if (data === null) return { ok: false, code: 'state_mismatch', errorURL: null }
   const fromCookie = cookieValue ? unsignCookieValue(cookieValue, secrets) : null
   if (fromCookie === null || !sameText(fromCookie, state))
+    return { ok: false, code: 'state_mismatch', errorURL: data.errorURL }
+  // Once: of two callbacks racing with the right cookie, one takes the record.
+  const taken = await takeOAuthState(ctx.db, stateHash)
+  if (!taken) return { ok: false, code: 'state_mismatch', errorURL: null }
+  if (new Date(taken.expires_at).getTime() <= ctx.clock().getTime())
     return { ok: false, code: 'state_mismatch', errorURL: data.errorURL }
   return { ok: true, data }
 }

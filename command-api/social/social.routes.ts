@@ -100,7 +100,8 @@ const RefreshedSchema = Type.Object({
   accessToken: Type.Optional(Type.String()),
   refreshToken: Type.Optional(Type.String()),
   accessTokenExpiresAt: Type.Optional(Type.String({ format: 'date-time' })),
-  refreshTokenExpiresAt: Type.Optional(Type.String({ format: 'date-time' })),
+  // null when the provider never said (better-auth answers the stored value, null).
+  refreshTokenExpiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   scope: Type.Optional(Type.String()),
   idToken: Type.Optional(Type.String()),
   providerId: Type.String(),
@@ -148,7 +149,8 @@ export const socialRoutes =
         httpOnly: true,
         sameSite: 'lax',
         secure: settings.secure,
-        maxAge: 600,
+        // better-auth's: five minutes, though the flow's record lives ten.
+        maxAge: 300,
       })
 
     app.post(
@@ -170,7 +172,9 @@ export const socialRoutes =
               'FAILED_TO_GET_USER_INFO',
               'USER_EMAIL_NOT_FOUND',
             ),
-            200: Type.Union([RedirectSchema, SignedInSchema]),
+            // Most specific first: fast-json-stringify writes the first branch an answer fits, and a
+            // signed-in answer with a `url` fits the redirect too (it would lose its token and user).
+            200: Type.Union([SignedInSchema, RedirectSchema]),
           },
         },
       },
@@ -377,7 +381,7 @@ export const socialRoutes =
         return {
           ...answer,
           accessTokenExpiresAt: iso(answer.accessTokenExpiresAt),
-          refreshTokenExpiresAt: iso(answer.refreshTokenExpiresAt),
+          refreshTokenExpiresAt: iso(answer.refreshTokenExpiresAt) ?? null,
         }
       },
     )

@@ -29,20 +29,24 @@ export const saveOAuthState = async (db: AnyDb, row: OAuthStateTable): Promise<v
   await tables(db).insertInto('tessera_oauth_states').values(row).execute()
 }
 
-/** Deletes and returns the record; null when there is none or it had expired (deleted all the same). */
-export const takeOAuthState = async (
-  db: AnyDb,
-  stateHash: string,
-  now: Date,
-): Promise<OAuthStateTable | null> => {
-  const row = await tables(db)
+/** The record, left in place; null when there is none. */
+export const findOAuthState = async (db: AnyDb, stateHash: string): Promise<OAuthStateTable | null> =>
+  (await tables(db)
+    .selectFrom('tessera_oauth_states')
+    .selectAll()
+    .where('state_hash', '=', stateHash)
+    .executeTakeFirst()) ?? null
+
+/**
+ * Deletes and returns the record, expired or not (the caller tells); null when there is none, or
+ * when another request took it first.
+ */
+export const takeOAuthState = async (db: AnyDb, stateHash: string): Promise<OAuthStateTable | null> =>
+  (await tables(db)
     .deleteFrom('tessera_oauth_states')
     .where('state_hash', '=', stateHash)
     .returningAll()
-    .executeTakeFirst()
-  if (!row || new Date(row.expires_at).getTime() <= now.getTime()) return null
-  return row
-}
+    .executeTakeFirst()) ?? null
 
 /** Removes records nobody came back for. */
 export const forgetExpiredOAuthStates = async (db: AnyDb, now: Date): Promise<void> => {

@@ -90,6 +90,6 @@ describe('a social sign-in that spans an AUTH_SECRET rotation', { timeout: 300_0
     // A retired, forgotten: what it sealed opens no more.
     await start({ AUTH_SECRET: SECRET_B })
     const refused = await bea.request('GET', beaBack)
-    expect(refused.location).toBe(`${base}/api/auth/error?error=state_not_found`)
+    expect(refused.location).toBe(`${base}/api/auth/error?error=state_mismatch`)
   })
 })

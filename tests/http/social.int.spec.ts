@@ -205,8 +205,9 @@ describe('social sign-in against a real OpenID provider (pglite)', () => {
     person('erin')
     const browser = webBrowser()
     const { back } = await socialSignIn(browser, 'erin', { errorCallbackURL: '/oops' })
+    // better-auth's codes: an unknown or spent state is a mismatch (no state at all is not found).
     const replay = await browser.request('GET', back)
-    expect(replay.location).toBe(`${base}/api/auth/error?error=state_not_found`)
+    expect(replay.location).toBe(`${base}/api/auth/error?error=state_mismatch`)
 
     // Someone starts a flow in their browser and gets the victim's browser to finish it.
     const attacker = webBrowser()
@@ -216,12 +217,18 @@ describe('social sign-in against a real OpenID provider (pglite)', () => {
     const answer = await victim.request('GET', planted)
     expect(answer.location).toBe('/oops?error=state_mismatch')
     expect(await session(victim)).toBeNull()
+    // The refusal did not spend the flow: the browser that started it still finishes it.
+    const rightful = await attacker.request('GET', planted)
+    expect(rightful.location).toBe('/dashboard')
+    expect((await session(attacker))?.user.email).toBe('erin@example.com')
 
     const unknown = await victim.request(
       'GET',
       api('/callback/acme?state=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA&code=x'),
     )
-    expect(unknown.location).toBe(`${base}/api/auth/error?error=state_not_found`)
+    expect(unknown.location).toBe(`${base}/api/auth/error?error=state_mismatch`)
+    const none = await victim.request('GET', api('/callback/acme?code=x'))
+    expect(none.location).toBe(`${base}/api/auth/error?error=state_not_found`)
   })
 
   it('sends a missing code, a provider error and a failed code exchange to the error URL', async () => {
@@ -295,6 +302,23 @@ describe('social sign-in against a real OpenID provider (pglite)', () => {
     expect(signedIn.status, signedIn.body).toBe(200)
     expect(JSON.parse(signedIn.body)).toMatchObject({ redirect: false, user: { email: 'fay@example.com' } })
     expect((await session(browser))?.user.email).toBe('fay@example.com')
+
+    // With a callbackURL the answer still carries the session token and the user, and the URL too.
+    const again = await idTokenFor('fay', 'nonce-again')
+    const withCallback = await webBrowser().request('POST', api('/sign-in/social'), {
+      json: {
+        provider: 'acme',
+        callbackURL: '/welcome',
+        idToken: { token: again.id_token, nonce: 'nonce-again', accessToken: again.access_token },
+      },
+    })
+    expect(withCallback.status, withCallback.body).toBe(200)
+    expect(JSON.parse(withCallback.body)).toEqual({
+      redirect: false,
+      token: expect.any(String),
+      url: '/welcome',
+      user: expect.objectContaining({ email: 'fay@example.com' }),
+    })
   })
 
   it('links another account to a signed-in user and unlinks it, never the last way to sign in', async () => {
@@ -376,7 +400,8 @@ describe('social sign-in against a real OpenID provider (pglite)', () => {
       providerId: string
     }
     expect(fresh.accessToken).not.toBe(token.accessToken)
-    expect(fresh).toMatchObject({ providerId: 'acme', accountId: account?.id })
+    // The provider never said when its refresh token expires: null, as better-auth answers.
+    expect(fresh).toMatchObject({ providerId: 'acme', accountId: account?.id, refreshTokenExpiresAt: null })
 
     const info = await browser.request('GET', api(`/account-info?accountId=${account?.id}`))
     expect(info.status, info.body).toBe(200)
@@ -503,7 +528,8 @@ describe('social sign-in against a real OpenID provider (pglite)', () => {
     await sql`update tessera_oauth_states set expires_at = now() - interval '1 second'
       where state_hash = ${stateHash}`.execute(tessera.ctx.db)
     const answer = await browser.request('GET', api(`/callback/acme?state=${state}&code=x`))
-    expect(answer.location).toBe(`${base}/api/auth/error?error=state_not_found`)
+    // As better-auth: a mismatch, sent to the flow's own error URL.
+    expect(answer.location).toBe('/oops?error=state_mismatch')
     expect(await count()).toBe(0)
   })
 })

@@ -3,7 +3,10 @@
 const WORDS: Record<string, string> = {
   state_not_found:
     'That sign-in link has already been used or has expired. Start again from the button below.',
-  state_mismatch: 'The sign-in was started in another browser or tab. Start again from this page.',
+  // What better-auth (and so Tessera) answers for a used, unknown or expired flow, and for a flow
+  // started in another browser.
+  state_mismatch:
+    'That sign-in could not be finished: it was started in another browser, took too long, or was already used. Start again from this page.',
   please_restart_the_process: 'The sign-in took too long. Start again from this page.',
   no_code: 'The provider did not finish the sign-in. Try again.',
   access_denied: 'The sign-in was cancelled at the provider.',
