@@ -26,6 +26,9 @@ const bearerClient = (tessera: TestTessera) => {
   const client = createAuthClient({
     baseURL: tessera.baseUrl,
     fetchOptions: {
+      // As a browser app sends it: Node's fetch adds `Sec-Fetch-Mode: cors`, so sign-in and sign-up
+      // want a trusted Origin (login CSRF guard), on Tessera as on better-auth.
+      headers: { origin: tessera.ctx.config.baseOrigin },
       auth: { type: 'Bearer', token: () => token },
       onSuccess(context) {
         const handedOut = context.response.headers.get('set-auth-token')
