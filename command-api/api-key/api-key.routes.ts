@@ -122,7 +122,8 @@ export const apiKeyCommandRoutes =
 
     /**
      * A backend with a server key acts for the user it names (`userId`); anyone else must be signed
-     * in and may not name a user (better-auth: 401 UNAUTHORIZED_SESSION either way).
+     * in and may not name a user, not even themselves (better-auth: 401 UNAUTHORIZED_SESSION either
+     * way).
      */
     const callerOf = async (
       request: FastifyRequest,
@@ -136,7 +137,8 @@ export const apiKeyCommandRoutes =
       }
       const found = await optionalSession(request)
       if (!found) throw AUTH_ERRORS.error('UNAUTHORIZED_SESSION')
-      if (userId !== undefined && userId !== found.user.id) throw AUTH_ERRORS.error('UNAUTHORIZED_SESSION')
+      // Even one's own id: naming a user is the server's, as in better-auth.
+      if (userId !== undefined) throw AUTH_ERRORS.error('UNAUTHORIZED_SESSION')
       return { kind: 'user', userId: found.user.id }
     }
 

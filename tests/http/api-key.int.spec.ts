@@ -133,7 +133,7 @@ describe('creating a key as a signed-in user', () => {
     expect(((await device.get('/api-key/list')).json as { total: number }).total).toBe(0)
   })
 
-  it('refuses a caller without a session, and a user naming another user (401 UNAUTHORIZED_SESSION)', async () => {
+  it('refuses a caller without a session, and a user naming any user, even themselves (401 UNAUTHORIZED_SESSION)', async () => {
     const anonymous = await browserFor(tessera).post('/api-key/create', {})
     expect(anonymous).toMatchObject({
       status: 401,
@@ -142,6 +142,9 @@ describe('creating a key as a signed-in user', () => {
     const ada = await signedUp()
     const naming = await ada.post('/api-key/create', { userId: 'someone-else' })
     expect(naming).toMatchObject({ status: 401, json: { code: 'UNAUTHORIZED_SESSION' } })
+    const self = await ada.post('/api-key/create', { userId: ada.userId })
+    expect(self).toMatchObject({ status: 401, json: { code: 'UNAUTHORIZED_SESSION' } })
+    expect(((await ada.get('/api-key/list')).json as { total: number }).total).toBe(0)
   })
 })
 
