@@ -116,8 +116,14 @@ describe.skipIf(!hasChromium)('every page, checked and pictured', () => {
     const signIn = async (userAgent: string, headers: Record<string, string>) => {
       const device = browserFor(tessera, { 'user-agent': userAgent, ...headers })
       expect((await device.post('/sign-in/email', { email: EMAIL, password: PASSWORD })).status).toBe(200)
+      return device
     }
-    await signIn(SAFARI_IPHONE, placed('198.51.100.23', 'FR', 'Lyon'))
+    const phone = await signIn(SAFARI_IPHONE, placed('198.51.100.23', 'FR', 'Lyon'))
+    // Things done beyond the account itself show in its activity too, in words.
+    expect(
+      (await phone.post('/organization/create', { name: 'Lovelace Labs', slug: 'lovelace-labs' })).status,
+    ).toBe(200)
+    expect((await phone.post('/api-key/create', { name: 'Deploys' })).status).toBe(200)
     // No place known for this one: its entry names none.
     await signIn(FIREFOX_WINDOWS, placed('192.0.2.44'))
     await signIn(FIREFOX_MAC, placed('198.51.100.61', 'JP', 'Ōsaka'))
@@ -144,7 +150,9 @@ describe.skipIf(!hasChromium)('every page, checked and pictured', () => {
     await page.goto('/account/activity')
     const activity = page.getByRole('list', { name: 'Account activity' })
     await activity.getByText('You signed out Firefox on macOS in Ōsaka, Japan').waitFor()
-    await activity.getByText('Safari on iOS, Lyon, France, 198.51.100.23').waitFor()
+    await activity.getByText('Safari on iOS, Lyon, France, 198.51.100.23').first().waitFor()
+    await activity.getByText('You created the organization Lovelace Labs').waitFor()
+    await activity.getByText('You created the API key “Deploys”').waitFor()
   })
 
   it('the account pages, one by one, through the navigation', async () => {

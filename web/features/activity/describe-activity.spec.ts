@@ -18,7 +18,7 @@ describe('activity sentences', () => {
       'You created the organization Analytical Engines',
     )
     expect(describeActivity(item('organization.member-added', { role: 'admin' }))).toBe(
-      'You became a member of an organization as admin',
+      'You joined an organization as admin',
     )
     expect(describeActivity(item('organization.member-removed', { reason: 'left' }))).toBe(
       'You left an organization',

@@ -38,7 +38,7 @@ const SENTENCES: Readonly<Record<string, string>> = {
   'organization.created': 'You created an organization',
   'organization.updated': 'You updated an organization',
   'organization.deleted': 'You deleted an organization',
-  'organization.member-added': 'You became a member of an organization',
+  'organization.member-added': 'You joined an organization',
   'organization.member-removed': 'You were removed from an organization',
   'organization.member-role-updated': 'Your role in an organization was changed',
   'api-key.created': 'You created an API key',
