@@ -67,7 +67,9 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T)
 export const organizationQueryRoutes =
   (ctx: QueryContext & { projector: CacheProjector }): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const { requireSession, optionalSession } = sessionGuards(ctx)
+    const { requireSession, requireSessionSaying, optionalSession } = sessionGuards(ctx)
+    // The spec's and better-auth's wording for the invitation reads.
+    const requireSessionForInvitations = requireSessionSaying('Not authenticated')
     // organization/list's answers per user (organization-cache.ts: any organization's event clears all).
     const lists = subscribedOrganizationCache<OrganizationRow[]>(ctx.projector, 'byUser')
     app.addHook('onClose', async () => lists.unsubscribe())
@@ -236,7 +238,7 @@ export const organizationQueryRoutes =
     app.get(
       '/organization/get-invitation',
       {
-        preHandler: requireSession,
+        preHandler: requireSessionForInvitations,
         schema: {
           summary: 'A pending invitation addressed to the caller, with its organization and inviter',
           tags: TAGS,
@@ -284,7 +286,7 @@ export const organizationQueryRoutes =
     app.get(
       '/organization/list-invitations',
       {
-        preHandler: requireSession,
+        preHandler: requireSessionForInvitations,
         schema: {
           summary: "An organization's invitations, whatever their status",
           tags: TAGS,

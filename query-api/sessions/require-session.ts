@@ -4,6 +4,7 @@
 
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { AUTH_ERRORS } from '../../domain/errors.js'
+import { DomainError } from '../../domain/shared/errors.js'
 import type { FoundSession, SessionResolver } from './resolve-session.js'
 
 declare module 'fastify' {
@@ -13,8 +14,12 @@ declare module 'fastify' {
   }
 }
 
+type PreHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<void>
+
 export type SessionGuards = {
-  requireSession(request: FastifyRequest, reply: FastifyReply): Promise<void>
+  requireSession: PreHandler
+  /** `requireSession` with better-auth's wording of a route's 401 (still code UNAUTHORIZED). */
+  requireSessionSaying(message: string): PreHandler
   optionalSession(request: FastifyRequest): Promise<FoundSession | null>
 }
 
@@ -33,14 +38,17 @@ export const sessionGuards = ({
     sessions.used(lookup.found, now)
     return lookup.found
   }
-  return {
-    optionalSession,
-    async requireSession(request) {
+  const requireSessionSaying =
+    (message?: string): PreHandler =>
+    async (request) => {
       const found = await optionalSession(request)
-      if (!found) throw AUTH_ERRORS.error('UNAUTHORIZED')
+      if (!found)
+        throw message === undefined
+          ? AUTH_ERRORS.error('UNAUTHORIZED')
+          : new DomainError('UNAUTHORIZED', 401, message)
       request.auth = found
-    },
-  }
+    }
+  return { optionalSession, requireSession: requireSessionSaying(), requireSessionSaying }
 }
 
 /** The session `requireSession` found; only call in routes that use it. */

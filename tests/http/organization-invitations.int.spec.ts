@@ -154,6 +154,13 @@ describe('organization invitations (pglite)', { timeout: 180_000 }, () => {
       403,
       'YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION',
     )
+    // Signed out: the spec's (and better-auth's) 'Not authenticated'.
+    const signedOut = browserFor(tessera)
+    for (const path of [
+      `/organization/list-invitations?organizationId=${organizationId}`,
+      `/organization/get-invitation?id=${invitation.id}`,
+    ])
+      expectRefusal(await signedOut.get(path), 401, 'UNAUTHORIZED', 'Not authenticated')
     expectRefusal(
       await invite(ada, { email: 'bob@example.com', role: 'member' }),
       400,
