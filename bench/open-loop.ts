@@ -20,25 +20,9 @@ import {
   TAIL_SECONDS,
 } from './load.js'
 
-/** Requests from `next` arriving `perSecond` on average, at random (exponential gaps). */
-export type ArrivalStream = { perSecond: number; next(): Shot }
+import type { OpenLoopSpec } from './load-types.js'
 
-export type OpenLoopSpec = {
-  name: string
-  /** Each stream's requests arrive at its own rate, independently of answers and of each other. */
-  arrivals: readonly ArrivalStream[]
-  durationSeconds: number
-  warmupSeconds: number
-}
-
-export type OpenLoopFacts = {
-  /** Requests per second scheduled inside the window, by kind (near the streams' rates). */
-  offeredPerSecond: Partial<Record<Kind, number>>
-  /** Requests that found every connection busy and waited for one; the wait counts in their latency. */
-  waitedForConnection: number
-  /** How late the load generator sent the window's requests (p99), which their latencies include. */
-  sendLagP99Ms: number
-}
+export type { ArrivalStream, OpenLoopFacts, OpenLoopSpec } from './load-types.js'
 
 /** One request of the schedule: when, in ms after the start, and from which stream. */
 export type Arrival = { at: number; stream: number }

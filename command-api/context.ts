@@ -8,7 +8,7 @@ import type { EventStore } from '../infra/event-store/event-store.js'
 import type { Database } from '../projections/database.js'
 import type { SessionResolver } from '../query-api/sessions/resolve-session.js'
 import type { ApiKeyCache } from './api-key/api-key-cache.js'
-import type { ApiKeyUses } from './api-key/api-key-uses.js'
+import type { ApiKeyUses } from './api-key/api-key-uses.port.js'
 import type { Handle } from './shared/handle.js'
 
 export type PersonKeys = {

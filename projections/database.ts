@@ -1,7 +1,7 @@
 /// The read-model schema as Kysely sees it: one entry per table, filled by the projections.
 
 import type { ActivityTable } from './activity/activity.table.js'
-import type { AdminActionsTable } from './admin/admin-actions.js'
+import type { AdminActionsTable } from './admin/admin-actions.table.js'
 import type { ApiKeysTable } from './api-keys/api-keys.table.js'
 import type { JwksTable } from './jwks/jwks.table.js'
 import type { OneTimeTokensTable } from './one-time-tokens/one-time-tokens.table.js'

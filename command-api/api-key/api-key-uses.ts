@@ -26,6 +26,7 @@ import {
   takeUsageSummary,
 } from '../../projections/api-keys/api-keys.repository.js'
 import type { CommandContext } from '../context.js'
+import type { ApiKeyUses } from './api-key-uses.port.js'
 
 /** How often a key's uses are summarised in the log (at most; the next flush or use after that). */
 export const USAGE_SUMMARY_EVERY_MS = 60 * 60 * 1000
@@ -36,19 +37,7 @@ export const REVOKED_ROW_GRACE_MS = 2 * 60 * 1000
 const SWEEP_EVERY_MS = 60 * 1000
 const SWEEP_BATCH = 500
 
-export type ApiKeyUses = {
-  /** A verification of a key without usage or rate limit: counted here, written by the next flush. */
-  count(keyId: string, at: Date): void
-  /** Writes the buffered uses, then appends the summaries that are due. */
-  flush(): Promise<void>
-  /** Deletes the rows of keys revoked a while ago, recording the uses they still held. */
-  sweep(): Promise<void>
-  /** Writes this process's buffered uses of one key now (before its uses are taken for its end). */
-  flushKey(keyId: string): Promise<void>
-  /** Flushes every second and sweeps every minute until `stop` (which flushes once more). */
-  start(): void
-  stop(): Promise<void>
-}
+export type { ApiKeyUses } from './api-key-uses.port.js'
 
 /** Housekeeping appends name no request: a fresh correlation id, no address, the system as actor. */
 const housekeepingOrigin = (): RequestOrigin => ({ requestId: newId(), ip: null, userAgent: null })

@@ -7,10 +7,12 @@ import type { Decider } from '../shared/decider.js'
 import type { DomainError } from '../shared/errors.js'
 import type { UserCommand } from './user.commands.js'
 import { decideUser, MAX_OUTSTANDING_TOKENS } from './user.decide.js'
-import type { CredentialAccount, UserEvent } from './user.events.js'
+import type { UserEvent } from './user.events.js'
+import { type ActiveUser, initialState, type PendingToken, type User } from './user.state.js'
 
 export type { UserCommand } from './user.commands.js'
 export type { CredentialAccount, UserEvent } from './user.events.js'
+export { type ActiveUser, initialState, type PendingToken, type User } from './user.state.js'
 
 export const userStream = (userId: string): string => `user-${userId}`
 
@@ -25,45 +27,10 @@ export const claimConflictError = (scope: string): DomainError =>
 
 /// State
 
-/** A one-time token the user was mailed, kept as its hash. */
-export type PendingToken = { tokenHash: string; expiresAt: string }
-
 // See MAX_OUTSTANDING_TOKENS: the oldest link goes first.
 
 const withNewest = (tokens: PendingToken[], token: PendingToken): PendingToken[] =>
   [...tokens, token].slice(-MAX_OUTSTANDING_TOKENS)
-
-export type ActiveUser = {
-  status: 'active'
-  userId: string
-  email: string
-  name: string
-  image: string | null
-  emailVerified: boolean
-  /** Lowercased; null when the user has none. */
-  username: string | null
-  displayUsername: string | null
-  credential: CredentialAccount | null
-  resetTokens: PendingToken[]
-  deletionTokens: PendingToken[]
-  /** The address a verified user asked to move to, once the current address confirmed it. */
-  confirmedNewEmail: string | null
-  /** When the last failed sign-in was recorded; bounds how often another one is. */
-  lastSignInFailureAt: string | null
-  /** Comma-separated roles (domain/admin/permissions.ts); null: the default role. */
-  role: string | null
-  /** Whether a ban is in force (it may have expired: see domain/user/ban.ts). */
-  banned: boolean
-  /** The ban's reason and end; an operator may set them before, or without, banning. */
-  banReason: string | null
-  banExpires: string | null
-  /** ADMIN_EMAILS granted this account the admin role once; it never does so again. */
-  adminEmailsGrantApplied: boolean
-}
-
-export type User = { status: 'none' } | ActiveUser | { status: 'deleted'; userId: string }
-
-export const initialState = (): User => ({ status: 'none' })
 
 /// Evolve: no rules, never throws
 

@@ -4,27 +4,13 @@
 /// system's ADMIN_EMAILS grant included). Details are what the subject's own history shows; they
 /// are blanked when that person is erased, leaving who did what, and when.
 
-import type { ColumnType, Kysely, Selectable } from 'kysely'
+import type { Kysely } from 'kysely'
 import { declarationOf } from '../../domain/events.js'
-import type { ActivityDetails } from '../../domain/shared/event-declaration.js'
 import type { RecordedEvent } from '../../infra/event-store/event-store.js'
 import type { Projection } from '../projection.js'
+import type { AdminActionRow, AdminActionsTable } from './admin-actions.table.js'
 
-export type AdminActionsTable = {
-  /** The event id. */
-  id: string
-  at: Date
-  actor_type: string
-  /** The acting user's id, the server key's name, or null for the system. */
-  actor_id: string | null
-  impersonated_by: string | null
-  /** The event type. */
-  action: string
-  subject_user_id: string | null
-  details: ColumnType<ActivityDetails, string, string>
-}
-
-export type AdminActionRow = Selectable<AdminActionsTable>
+export type { AdminActionRow, AdminActionsTable } from './admin-actions.table.js'
 
 const CONCERNS_ACCOUNTS = /^(user|session)\./
 

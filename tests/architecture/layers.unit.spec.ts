@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { importCirclesOf } from './import-circles.js'
 import { type Import, importsOf, readImportGraph } from './import-graph.js'
 import { violationsOf } from './layers.js'
 
@@ -84,5 +85,23 @@ describe('the layer rules', () => {
       'node:fs',
       '@scope/pkg',
     ])
+  })
+})
+
+describe('import circles', () => {
+  it('none among production files', () => {
+    expect(importCirclesOf(readImportGraph(root, SOURCE_DIRS))).toEqual([])
+  })
+
+  it('finds a circle through any number of files, and ignores tests', () => {
+    const graph = [
+      edge('domain/a.ts', 'domain/b.ts'),
+      edge('domain/b.ts', 'domain/c.ts'),
+      edge('domain/c.ts', 'domain/a.ts'),
+      edge('domain/c.ts', 'domain/d.ts'),
+      edge('domain/d.unit.spec.ts', 'domain/d.ts'),
+      edge('domain/d.ts', 'domain/d.unit.spec.ts'),
+    ]
+    expect(importCirclesOf(graph)).toEqual([['domain/a.ts', 'domain/b.ts', 'domain/c.ts']])
   })
 })

@@ -13,12 +13,17 @@ import { randomBytes } from 'node:crypto'
 import { type Kysely, sql } from 'kysely'
 import { hmacSha256, type Secret } from '../../crypto/hmac.js'
 import type { UniqueClaim } from '../event-store.js'
-import type { Keyring } from './keyring.js'
 
 export const CLAIM_KEY_SUBJECT = 'tessera:unique-claims'
 
 // biome-ignore lint/suspicious/noExplicitAny: reads the claims table of any schema
 type AnyDb = Kysely<any>
+
+/** What the claim key needs of the keyring (keyring.ts), named here so the two modules form no circle. */
+type ClaimKeySource = {
+  existingKey(subject: string): Promise<Buffer | null>
+  reservedKey(subject: `tessera:${string}`, create: () => Promise<Buffer>): Promise<Buffer>
+}
 
 /** HMAC-SHA256 (hex) of `scope:value`; the prefix keeps these apart from every other use of the key. */
 export const hashClaimValue = (key: Secret, scope: string, value: string): string =>
@@ -32,7 +37,7 @@ export const hashClaims = (key: Secret, claims: readonly UniqueClaim[]): UniqueC
  * without a claim key were hashed under AUTH_SECRET itself (before claim keys existed), and
  * `currentSecret` (still AUTH_SECRET at that first start) becomes the key that keeps them valid.
  */
-export const claimKeyOf = (db: AnyDb, keyring: Keyring, currentSecret: Secret): Promise<Buffer> =>
+export const claimKeyOf = (db: AnyDb, keyring: ClaimKeySource, currentSecret: Secret): Promise<Buffer> =>
   keyring.reservedKey(CLAIM_KEY_SUBJECT, async () =>
     (await holdsClaims(db)) ? Buffer.from(currentSecret) : randomBytes(32),
   )
@@ -42,7 +47,11 @@ export const claimKeyOf = (db: AnyDb, keyring: Keyring, currentSecret: Secret): 
  * or adopts the secret for claims made before claim keys existed. A store without claims gets its
  * key at its first claim, so a freshly migrated store stays empty (`tessera import` needs that).
  */
-export const prepareClaimKey = async (db: AnyDb, keyring: Keyring, currentSecret: Secret): Promise<void> => {
+export const prepareClaimKey = async (
+  db: AnyDb,
+  keyring: ClaimKeySource,
+  currentSecret: Secret,
+): Promise<void> => {
   const existing = await keyring.existingKey(CLAIM_KEY_SUBJECT)
   if (!existing && (await holdsClaims(db))) await claimKeyOf(db, keyring, currentSecret)
 }
