@@ -8,6 +8,7 @@ import { POSTGRES_NOTIFY_CHANNEL } from '../event-store/sql-event-store.js'
 import { loadPg } from './load-pg.js'
 import { namingClient } from './pg-prepared.js'
 import { pgliteDialect } from './pglite-dialect.js'
+import { initialisePgliteDirectory } from './pglite-initdb.js'
 
 export type DatabaseTarget =
   /** `preparedStatements`: name the statements that allow it (pg-prepared.ts); on unless false. */
@@ -52,6 +53,7 @@ const PGLITE_SHARED_BUFFERS = '32MB'
 
 const openPglite = async (dataDir: string | null): Promise<PGliteInterface> => {
   const { PGlite } = await import('@electric-sql/pglite')
+  if (dataDir && !dataDir.includes('://')) await initialisePgliteDirectory(dataDir)
   return PGlite.create({
     ...(dataDir ? { dataDir } : {}),
     extensions: pgliteExtensions,

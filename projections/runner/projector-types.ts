@@ -47,6 +47,8 @@ export type ProjectorOptions = {
    * and the checkpoint's row lock would only cost two statements per batch; they are skipped.
    */
   singleBackend?: boolean
+  /** Milliseconds since the epoch; injected so that backoff can be tested without waiting. */
+  clock?: () => number
 }
 
 export type Projector = {

@@ -13,23 +13,18 @@
 /// are told at once that their position will not be reached. An operator then retries or skips it
 /// (`tessera projections retry|skip`, projector-faults.ts); skipped events stay skipped in a replay.
 
-import { EventEmitter } from 'node:events'
 import {
   comparePositions,
   type GlobalPosition,
   type RecordedEvent,
   START,
 } from '../../infra/event-store/event-store.js'
-import { applyBatchInTransaction, lockGroup, ProjectionError, retryDelayMs } from './apply-batch.js'
-import { readCheckpoint as readStoredCheckpoint } from './checkpoint-store.js'
-import {
-  clearFault,
-  describeFault,
-  type ProjectorFault,
-  readFault,
-  readSkippedEventIds,
-  writeFault,
-} from './projector-faults.js'
+import { lockGroup } from './apply-batch.js'
+import { readCheckpoint } from './checkpoint-store.js'
+import { createPositionWaiters } from './position-waiters.js'
+import { clearFault, describeFault, readFault, writeFault } from './projector-faults.js'
+import * as health from './projector-health.js'
+import { batchApplier, type CheckpointTracker, checkpointFollower } from './projector-roles.js'
 import type { Projector, ProjectorLogger, ProjectorOptions } from './projector-types.js'
 
 export type { Projector, ProjectorLogger, ProjectorOptions, ProjectorStatus } from './projector-types.js'
@@ -37,29 +32,20 @@ export type { Projector, ProjectorLogger, ProjectorOptions, ProjectorStatus } fr
 const silentLogger: ProjectorLogger = { error: () => {}, warn: () => {} }
 
 export const createProjector = (options: ProjectorOptions): Projector => {
-  const { db, store, projections, group = 'read-models', mode = 'apply', batchSize = 500 } = options
+  const { db, store, group = 'read-models', mode = 'apply', batchSize = 500 } = options
   const pollIntervalMs = options.pollIntervalMs ?? (mode === 'apply' ? 1000 : 5)
-  const { maxAttempts = 5, retryBaseMs = 500 } = options
+  const policy = { group, maxAttempts: options.maxAttempts ?? 5, retryBaseMs: options.retryBaseMs ?? 500 }
   const logger = options.logger ?? silentLogger
-  const events = new EventEmitter()
-  events.setMaxListeners(0)
+  const now = options.clock ?? Date.now
+  const waiters = createPositionWaiters()
   const appliedListeners = new Set<(events: readonly RecordedEvent[]) => void>()
   let checkpoint: GlobalPosition = START
+  let state = health.healthy()
   let running: Promise<void> | null = null
   let again = false
   let stopped = true
   let timer: NodeJS.Timeout | null = null
   let unsubscribe: (() => void) | null = null
-  let failures = 0
-  let failuresTotal = 0
-  let lastError: string | null = null
-  /** No wake-up may start a run before this time (the backoff of the last failure). */
-  let retryAt = 0
-  let suspect: { error: ProjectionError; attempts: number } | null = null
-  let halted: ProjectorFault | null = null
-  let skipped: Set<string> | null = null
-
-  const readCheckpoint = () => readStoredCheckpoint(db, group)
 
   // A listener's failure must not look like a failed batch: the batch is committed, and waiters
   // still have to hear that the checkpoint moved.
@@ -73,135 +59,48 @@ export const createProjector = (options: ProjectorOptions): Projector => {
     }
   }
 
-  const advanceTo = (position: GlobalPosition, applied: readonly RecordedEvent[]) => {
-    if (comparePositions(position, checkpoint) <= 0) return
-    checkpoint = position
-    if (applied.length > 0) notifyApplied(applied)
-    events.emit('advanced')
+  const tracker: CheckpointTracker = {
+    current: () => checkpoint,
+    advanceTo(position, applied) {
+      if (comparePositions(position, checkpoint) <= 0) return
+      checkpoint = position
+      if (applied.length > 0) notifyApplied(applied)
+      waiters.reached(position)
+    },
+    rewindTo(position) {
+      checkpoint = position
+    },
   }
+  const role =
+    mode === 'follow'
+      ? checkpointFollower({ db, group }, tracker)
+      : batchApplier({ ...options, group, batchSize }, tracker)
 
-  /**
-   * Another instance moved the stored checkpoint from `expected` to `stored` while we read `batch`.
-   * Ahead: the events of the batch it covers are in the read models, and listeners here (caches)
-   * must hear of them as if we had applied them. Behind: the read models were reset (`replay`), so
-   * this instance continues from there too.
-   */
-  const adopt = (stored: GlobalPosition, expected: GlobalPosition, batch: readonly RecordedEvent[]) => {
-    if (comparePositions(stored, expected) < 0) {
-      checkpoint = stored
-      return
-    }
-    const covered = batch.filter((event) => comparePositions(event.position, stored) <= 0)
-    const reached = covered.at(-1)
-    // Only a log that lost events could leave nothing covered; then trust the stored checkpoint.
-    if (reached) advanceTo(reached.position, covered)
-    else advanceTo(stored, [])
-  }
-
-  /**
-   * Caught up with the log, the read models can still be behind us: a replay emptied them and their
-   * checkpoint (and may have died before rebuilding them). Then continue from the stored checkpoint.
-   */
-  const rewoundUnderUs = async (): Promise<boolean> => {
-    const stored = await readCheckpoint()
-    if (comparePositions(stored, checkpoint) >= 0) return false
-    checkpoint = stored
-    return true
-  }
-
-  /**
-   * After a projection failed on an event, the events before it go first, in a batch of their own,
-   * and the suspect alone after them: a poison event holds back nothing that precedes it.
-   */
-  const withoutSuspect = (batch: RecordedEvent[]): RecordedEvent[] => {
-    const at = suspect ? batch.findIndex((event) => event.id === suspect?.error.event.id) : -1
-    return at === -1 ? batch : batch.slice(0, Math.max(1, at))
-  }
-
-  /**
-   * Applies one batch; returns whether the log may hold more right now. A full read may be followed
-   * by more; a short one that was applied as read reached the end of what was readable, and a commit
-   * after that read wakes the projector again (`pump`'s `again`), so reading once more would
-   * only cost every command two more queries.
-   */
-  const applyBatch = async (): Promise<boolean> => {
-    skipped ??= await readSkippedEventIds(db, group)
-    const skip = skipped
-    const read = await store.readAll(checkpoint, batchSize)
-    const batch = withoutSuspect(read)
-    const last = batch.at(-1)
-    if (!last) return rewoundUnderUs()
-    const expected = checkpoint
-    const movedTo = await applyBatchInTransaction(db, {
-      group,
-      projections,
-      events: batch,
-      expected,
-      skip,
-      singleBackend: options.singleBackend === true,
-    })
-    if (movedTo) {
-      adopt(movedTo, expected, batch)
-      return true
-    }
-    advanceTo(last.position, batch)
-    return read.length === batchSize || batch.length < read.length
-  }
-
-  const catchUpOnce = async () => {
-    if (mode === 'follow') {
-      advanceTo(await readCheckpoint(), [])
-      return
-    }
-    while (await applyBatch()) {}
-  }
-
-  const halt = async (error: ProjectionError, attempts: number) => {
-    halted = {
-      group,
-      position: error.event.position,
-      eventId: error.event.id,
-      eventType: error.event.type,
-      projection: error.projection,
-      error: error.cause instanceof Error ? error.cause.message : String(error.cause),
-      attempts,
-      haltedAt: new Date(),
-    }
-    events.emit('halted')
+  const logHalt = async () => {
+    const fault = state.halted
+    if (!fault) return
+    waiters.halted()
     logger.error(
-      { group, fault: { ...halted, position: `${halted.position.tx}:${halted.position.seq}` } },
-      `projector halted: ${describeFault(halted)}. Read models stop here; run \`tessera projections retry\` after a fix, or \`tessera projections skip ${halted.position.tx}:${halted.position.seq}\``,
+      { group, fault: { ...fault, position: `${fault.position.tx}:${fault.position.seq}` } },
+      `projector halted: ${describeFault(fault)}. Read models stop here; run \`tessera projections retry\` after a fix, or \`tessera projections skip ${fault.position.tx}:${fault.position.seq}\``,
     )
-    await writeFault(db, halted).catch((err: unknown) =>
+    await writeFault(db, fault).catch((err: unknown) =>
       logger.error({ err, group }, 'could not record the projector fault'),
     )
   }
 
-  const failed = async (error: unknown) => {
-    failures += 1
-    failuresTotal += 1
-    lastError = error instanceof Error ? error.message : String(error)
-    // Only a projection's own failure counts towards halting: a database that is down fails
-    // reading the log first, and that is waited out, however long it takes.
-    if (error instanceof ProjectionError) {
-      const attempts = suspect?.error.event.id === error.event.id ? suspect.attempts + 1 : 1
-      suspect = { error, attempts }
-      if (attempts >= maxAttempts) return halt(error, attempts)
-    }
-    const delay = retryDelayMs(error, failures, retryBaseMs)
-    retryAt = Date.now() + delay
+  const onFailure = async (error: unknown) => {
+    state = health.failed(state, error, now(), policy)
+    if (state.halted) return logHalt()
     logger.error(
-      { err: error, group, failures, retryInMs: delay },
+      { err: error, group, failures: state.failures, retryInMs: state.retryAt - now() },
       'projector batch failed; read models unchanged, retrying',
     )
   }
 
-  const recovered = () => {
-    if (failures > 0) logger.warn({ group, failures }, 'projector recovered')
-    failures = 0
-    suspect = null
-    retryAt = 0
-    lastError = null
+  const onSuccess = () => {
+    if (state.failures > 0) logger.warn({ group, failures: state.failures }, 'projector recovered')
+    state = health.applied(state)
   }
 
   // One run at a time; a wake-up during a run schedules exactly one more.
@@ -214,11 +113,11 @@ export const createProjector = (options: ProjectorOptions): Projector => {
       try {
         do {
           again = false
-          await catchUpOnce()
+          await role.catchUp(state.suspect?.error.event.id ?? null)
         } while (again)
-        recovered()
+        onSuccess()
       } catch (error) {
-        await failed(error)
+        await onFailure(error)
         throw error
       } finally {
         running = null
@@ -229,14 +128,13 @@ export const createProjector = (options: ProjectorOptions): Projector => {
 
   /** A nudge (a commit, a waiter): runs now unless stopped, halted or inside a backoff. */
   const wake = () => {
-    if (stopped || halted || Date.now() < retryAt) return
+    if (stopped || !health.mayRun(state, now())) return
     void pump().catch(() => {})
   }
 
   const resume = () => {
-    halted = null
-    skipped = null
-    recovered()
+    state = health.resumed(state)
+    role.forgetSkipped()
   }
 
   const schedule = (delayMs: number) => {
@@ -248,7 +146,7 @@ export const createProjector = (options: ProjectorOptions): Projector => {
 
   /** Halted: wait for an operator (another process may clear the fault, then we go on). */
   const checkHalt = async () => {
-    const fault = await readFault(db, group).catch(() => halted)
+    const fault = await readFault(db, group).catch(() => state.halted)
     if (fault) return schedule(pollIntervalMs)
     logger.warn({ group }, 'projector fault cleared; resuming')
     resume()
@@ -256,12 +154,12 @@ export const createProjector = (options: ProjectorOptions): Projector => {
   }
 
   const tick = () => {
-    if (halted) return void checkHalt()
-    const wait = retryAt - Date.now()
+    if (state.halted) return void checkHalt()
+    const wait = state.retryAt - now()
     if (wait > 0) return schedule(wait)
     pump().then(
       () => schedule(pollIntervalMs),
-      () => schedule(halted ? pollIntervalMs : Math.max(0, retryAt - Date.now())),
+      () => schedule(state.halted ? pollIntervalMs : Math.max(0, state.retryAt - now())),
     )
   }
 
@@ -269,15 +167,18 @@ export const createProjector = (options: ProjectorOptions): Projector => {
     async start() {
       if (!stopped) return
       stopped = false
-      checkpoint = await readCheckpoint()
+      checkpoint = await readCheckpoint(db, group)
       if (mode === 'apply') {
         // A fault outlives restarts: an operator decides (`tessera projections retry|skip`).
-        halted = await readFault(db, group)
-        if (halted) logger.error({ group }, `projector halted: ${describeFault(halted)}`)
+        const fault = await readFault(db, group)
+        if (fault) {
+          state = health.haltedBy(state, fault)
+          logger.error({ group }, `projector halted: ${describeFault(fault)}`)
+        }
         unsubscribe = store.subscribe(wake)
       }
-      if (!halted) await pump().catch(() => {})
-      schedule(halted ? pollIntervalMs : Math.max(pollIntervalMs, retryAt - Date.now()))
+      if (!state.halted) await pump().catch(() => {})
+      schedule(state.halted ? pollIntervalMs : Math.max(pollIntervalMs, state.retryAt - now()))
     },
 
     async stop() {
@@ -291,34 +192,19 @@ export const createProjector = (options: ProjectorOptions): Projector => {
 
     waitFor(position, timeoutMs = 5000) {
       if (comparePositions(checkpoint, position) >= 0) return Promise.resolve(true)
-      if (halted || timeoutMs <= 0) return Promise.resolve(false)
-      return new Promise<boolean>((resolve) => {
-        const check = () => {
-          if (comparePositions(checkpoint, position) < 0) return
-          finish(true)
-        }
-        const giveUp = () => finish(false)
-        const finish = (reached: boolean) => {
-          clearTimeout(deadline)
-          clearInterval(follow)
-          events.off('advanced', check)
-          events.off('halted', giveUp)
-          resolve(reached)
-        }
-        const deadline = setTimeout(() => finish(false), timeoutMs)
-        // A follower learns of progress only by reading the checkpoint table. A stopped projector
-        // touches the database no more: the caller gets false when the time is up.
-        const follow = setInterval(
-          () => !stopped && mode === 'follow' && void pump().catch(() => {}),
-          pollIntervalMs,
-        )
-        events.on('advanced', check)
-        events.on('halted', giveUp)
-        // A run already going reads what the waiter's commit wrote: the commit woke it (so it
-        // started after the commit, or will go round once more). Waking it again would only cost
-        // one more read of the log and of the checkpoint.
-        if (mode === 'apply' && !running) wake()
-      })
+      if (state.halted || timeoutMs <= 0) return Promise.resolve(false)
+      // A follower learns of progress only by reading the checkpoint table. A stopped projector
+      // touches the database no more: the caller gets false when the time is up.
+      const poll =
+        mode === 'follow'
+          ? { everyMs: pollIntervalMs, run: () => !stopped && void pump().catch(() => {}) }
+          : undefined
+      const waiting = waiters.wait(position, timeoutMs, poll)
+      // A run already going reads what the waiter's commit wrote: the commit woke it (so it
+      // started after the commit, or will go round once more). Waking it again would only cost
+      // one more read of the log and of the checkpoint.
+      if (mode === 'apply' && !running) wake()
+      return waiting
     },
 
     position: () => checkpoint,
@@ -326,17 +212,17 @@ export const createProjector = (options: ProjectorOptions): Projector => {
     status: () => ({
       group,
       mode,
-      state: stopped ? 'stopped' : halted ? 'halted' : failures > 0 ? 'retrying' : 'running',
+      state: health.stateOf(state, stopped),
       position: checkpoint,
-      failures,
-      failuresTotal,
-      lastError,
-      fault: halted,
+      failures: state.failures,
+      failuresTotal: state.failuresTotal,
+      lastError: state.lastError,
+      fault: state.halted,
     }),
 
     async retry() {
       await clearFault(db, group)
-      if (!halted) return
+      if (!state.halted) return
       resume()
       if (!stopped) tick()
     },

@@ -1,0 +1,118 @@
+/// The projector's two roles, each one way of moving the checkpoint forward. The applier (this
+/// process projects) reads the log after the checkpoint and applies it in batches; the follower
+/// (another process projects: `--role api`) only reads that process's stored checkpoint.
+
+import {
+  comparePositions,
+  type GlobalPosition,
+  type RecordedEvent,
+} from '../../infra/event-store/event-store.js'
+import { applyBatchInTransaction } from './apply-batch.js'
+import { readCheckpoint } from './checkpoint-store.js'
+import { readSkippedEventIds } from './projector-faults.js'
+import type { ProjectorOptions } from './projector-types.js'
+
+/** Where this process stands; moving it tells the waiters and the `onApplied` listeners. */
+export type CheckpointTracker = {
+  current(): GlobalPosition
+  advanceTo(position: GlobalPosition, applied: readonly RecordedEvent[]): void
+  rewindTo(position: GlobalPosition): void
+}
+
+export type ProjectorRole = {
+  /** Moves the checkpoint as far as it can now; `suspectId` is an event a projection failed on. */
+  catchUp(suspectId: string | null): Promise<void>
+  /** An operator changed the skipped events: read them again before the next batch. */
+  forgetSkipped(): void
+}
+
+export const checkpointFollower = (
+  options: Pick<ProjectorOptions, 'db'> & { group: string },
+  tracker: CheckpointTracker,
+): ProjectorRole => ({
+  async catchUp() {
+    tracker.advanceTo(await readCheckpoint(options.db, options.group), [])
+  },
+  forgetSkipped() {},
+})
+
+type ApplierOptions = ProjectorOptions & { group: string; batchSize: number }
+
+export const batchApplier = (options: ApplierOptions, tracker: CheckpointTracker): ProjectorRole => {
+  const { db, store, group, batchSize } = options
+  let skipped: Set<string> | null = null
+
+  /**
+   * Another instance moved the stored checkpoint from `expected` to `stored` while we read `batch`.
+   * Ahead: the events of the batch it covers are in the read models, and listeners here (caches)
+   * must hear of them as if we had applied them. Behind: the read models were reset (`replay`), so
+   * this instance continues from there too.
+   */
+  const adopt = (stored: GlobalPosition, expected: GlobalPosition, batch: readonly RecordedEvent[]) => {
+    if (comparePositions(stored, expected) < 0) return tracker.rewindTo(stored)
+    const covered = batch.filter((event) => comparePositions(event.position, stored) <= 0)
+    const reached = covered.at(-1)
+    // Only a log that lost events could leave nothing covered; then trust the stored checkpoint.
+    if (reached) tracker.advanceTo(reached.position, covered)
+    else tracker.advanceTo(stored, [])
+  }
+
+  /**
+   * Caught up with the log, the read models can still be behind us: a replay emptied them and their
+   * checkpoint (and may have died before rebuilding them). Then continue from the stored checkpoint.
+   */
+  const rewoundUnderUs = async (): Promise<boolean> => {
+    const stored = await readCheckpoint(db, group)
+    if (comparePositions(stored, tracker.current()) >= 0) return false
+    tracker.rewindTo(stored)
+    return true
+  }
+
+  /**
+   * After a projection failed on an event, the events before it go first, in a batch of their own,
+   * and the suspect alone after them: a poison event holds back nothing that precedes it.
+   */
+  const withoutSuspect = (batch: RecordedEvent[], suspectId: string | null): RecordedEvent[] => {
+    const at = suspectId ? batch.findIndex((event) => event.id === suspectId) : -1
+    return at === -1 ? batch : batch.slice(0, Math.max(1, at))
+  }
+
+  /**
+   * Applies one batch; returns whether the log may hold more right now. A full read may be followed
+   * by more; a short one that was applied as read reached the end of what was readable, and a commit
+   * after that read wakes the projector again, so reading once more would only cost every command
+   * two more queries.
+   */
+  const applyBatch = async (suspectId: string | null): Promise<boolean> => {
+    skipped ??= await readSkippedEventIds(db, group)
+    const expected = tracker.current()
+    const read = await store.readAll(expected, batchSize)
+    const batch = withoutSuspect(read, suspectId)
+    const last = batch.at(-1)
+    if (!last) return rewoundUnderUs()
+    const movedTo = await applyBatchInTransaction(db, {
+      group,
+      projections: options.projections,
+      events: batch,
+      expected,
+      skip: skipped,
+      singleBackend: options.singleBackend === true,
+    })
+    if (movedTo) {
+      adopt(movedTo, expected, batch)
+      return true
+    }
+    tracker.advanceTo(last.position, batch)
+    return read.length === batchSize || batch.length < read.length
+  }
+
+  return {
+    async catchUp(suspectId) {
+      // The suspect stays set for the whole run: first the batch before it, then it alone.
+      while (await applyBatch(suspectId)) {}
+    },
+    forgetSkipped() {
+      skipped = null
+    },
+  }
+}
