@@ -18,7 +18,9 @@ afterEach(async () => {
 })
 
 describe('the embedded database first start', () => {
-  it('initialises the directory in a child process, and the server opens what it made', async () => {
+  it('initialises the directory in a child process, and the server opens what it made', {
+    timeout: 240_000,
+  }, async () => {
     const dataDir = await freshDir()
     expect(isInitialised(dataDir)).toBe(false)
     await initialisePgliteDirectory(dataDir)
