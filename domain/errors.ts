@@ -102,7 +102,6 @@ export const AUTH_ERRORS = defineErrors({
   ],
   NOT_IMPERSONATING: [400, 'You are not impersonating anyone'],
   ADMIN_SESSION_NOT_FOUND: [500, 'Failed to find admin session'],
-  INVALID_PERMISSION_CHECK: [400, 'invalid permission check. no permission(s) were passed.'],
   // Requests
   VALIDATION_ERROR: [400, 'Invalid body parameters'],
   BODY_MUST_BE_AN_OBJECT: [400, 'Body must be an object'],

@@ -25,9 +25,13 @@ import type { Config } from '../../infra/config/config.js'
 import { exposeAuthTokenHook } from '../../infra/http/auth-token-header.js'
 import { serializersOnFirstUse, validatorsOnFirstUse } from '../../infra/http/compile-on-first-use.js'
 import { installErrorHandling } from '../../infra/http/error-handler.js'
+import { frameGuardHook } from '../../infra/http/frame-guard.js'
+import { freeFormJsonHook } from '../../infra/http/free-form-json.js'
+import { noStoreHook } from '../../infra/http/no-store.js'
 import { nulGuardHook } from '../../infra/http/nul-guard.js'
 import { originCheckHook } from '../../infra/http/origin-check.js'
 import { registerRateLimit } from '../../infra/http/rate-limit.js'
+import { locationEncodingHook } from '../../infra/http/redirect.js'
 import { registerRequestPlace } from '../../infra/http/request-place.js'
 import { trustedUrlsHook } from '../../infra/http/trusted-url.js'
 import { activityQueryRoutes } from '../../query-api/activity/activity.routes.js'
@@ -97,6 +101,9 @@ export const buildApp = async (
   installErrorHandling(base)
   // A command the read models cannot show within the request's bound answers 503, never 200.
   base.addHook('onSend', readYourWritesHook(ctx.readYourWrites))
+  // No page may be framed; any redirect's Location is written so a header can carry it.
+  base.addHook('onSend', frameGuardHook)
+  base.addHook('onSend', locationEncodingHook)
   // Protection (infra/http/rate-limit.ts): app-level, ahead of routing, so that spellings of API
   // paths the router does not match (`//sign-in/email`) still count.
   // A backend holding a server key is limited by the server API's own buckets, not per address.
@@ -110,13 +117,17 @@ export const buildApp = async (
       // Protection (infra/http): CSRF origin check, then trusted callback/redirect URLs; added
       // before the routes so that every route plugin below inherits them.
       api.addHook('onRequest', originCheckHook(ctx.config))
+      // Free-form JSON is bounded (infra/http/free-form-json.ts), then:
       // Input PostgreSQL cannot store would otherwise poison the projector (infra/http/nul-guard.ts).
+      api.addHook('preValidation', freeFormJsonHook)
       api.addHook('preValidation', nulGuardHook)
       api.addHook('preHandler', trustedUrlsHook(ctx.config))
       // An answer that sets the session cookie: the device keeps a cookie per account
       // (multi-session), and a browser app on a trusted origin may read `set-auth-token` (bearer).
       api.addHook('onSend', deviceSessionsHook(ctx))
       api.addHook('onSend', exposeAuthTokenHook(ctx.config))
+      // Someone's answer (a session, bearer token or API key asked) is never cached (no-store.ts).
+      api.addHook('onSend', noStoreHook)
       await api.register(emailPasswordRoutes(ctx))
       await api.register(usernameRoutes(ctx))
       await api.register(sessionCommandRoutes(ctx))

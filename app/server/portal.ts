@@ -1,11 +1,12 @@
 /// Serves the built portal (web/dist): hashed assets with a year-long immutable cache, index.html
 /// never cached, and the SPA fallback so client routes (/account, /security, ...) load the app.
-/// Unknown API paths stay JSON 404s.
+/// Unknown API paths stay JSON 404s. Its pages carry the portal's Content-Security-Policy.
 
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import fastifyStatic from '@fastify/static'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply } from 'fastify'
+import { PORTAL_CSP } from '../../infra/http/frame-guard.js'
 
 export const registerPortal = async (
   app: FastifyInstance,
@@ -19,6 +20,7 @@ export const registerPortal = async (
     wildcard: false,
     index: false,
     setHeaders: (reply, path) => {
+      reply.header('content-security-policy', PORTAL_CSP)
       reply.header(
         'cache-control',
         path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
@@ -27,7 +29,12 @@ export const registerPortal = async (
   })
   // The portal's files are not part of the API: they stay out of the API reference.
   const notApi = { schema: { hide: true } }
-  app.get('/', notApi, (_request, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'))
+  const page = (reply: FastifyReply) =>
+    reply
+      .header('cache-control', 'no-cache')
+      .header('content-security-policy', PORTAL_CSP)
+      .sendFile('index.html')
+  app.get('/', notApi, (_request, reply) => page(reply))
   app.get('/assets/*', notApi, (request, reply) => {
     const path = (request.params as { '*': string })['*']
     return reply.sendFile(`assets/${path}`)
@@ -37,7 +44,7 @@ export const registerPortal = async (
       request.method === 'GET' &&
       !request.url.startsWith(`${basePath}/`) &&
       !request.url.startsWith('/assets/')
-    if (isPageRequest && hasIndex) return reply.header('cache-control', 'no-cache').sendFile('index.html')
+    if (isPageRequest && hasIndex) return page(reply)
     const { status, body } = notFound()
     return reply.status(status).send(body)
   })

@@ -8,8 +8,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { hasAdminPermission, type PermissionRequest, userMay } from '../../domain/admin/permissions.js'
 import { AUTH_ERRORS, type AuthErrorCode } from '../../domain/errors.js'
+import { DomainError } from '../../domain/shared/errors.js'
 import type { Secret } from '../../infra/crypto/hmac.js'
 import { signCookieValue, unsignCookieValue } from '../../infra/crypto/signed-cookie.js'
+import { FREE_FORM } from '../../infra/http/free-form-json.js'
 import { errorResponses, POST_ERRORS } from '../../infra/http/openapi.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import {
@@ -90,7 +92,7 @@ export const adminRoutes =
             password: Type.Optional(Type.String({ maxLength: 4096 })),
             name: Type.String({ maxLength: 256 }),
             role: Type.Optional(RoleValue),
-            data: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), Type.Unknown())),
+            data: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), Type.Unknown(), FREE_FORM)),
           }),
           response: {
             ...errorResponses(
@@ -143,7 +145,10 @@ export const adminRoutes =
         schema: {
           summary: "Update a user's details",
           tags: ['Admin'],
-          body: body({ userId: UserId, data: Type.Record(Type.String({ maxLength: 64 }), Type.Unknown()) }),
+          body: body({
+            userId: UserId,
+            data: Type.Record(Type.String({ maxLength: 64 }), Type.Unknown(), FREE_FORM),
+          }),
           response: {
             ...errorResponses(
               ...ADMIN_ERRORS,
@@ -509,15 +514,18 @@ export const adminRoutes =
             permissions: Type.Optional(Permissions),
           }),
           response: {
-            ...errorResponses(...ADMIN_ERRORS, 'INVALID_PERMISSION_CHECK', 'USER_NOT_FOUND'),
+            ...errorResponses(...ADMIN_ERRORS, 'USER_NOT_FOUND'),
             200: Type.Object({ error: Type.Null(), success: Type.Boolean() }),
           },
         },
       },
       async (request, reply) => {
         const { userId, role, permission, permissions } = request.body
+        // better-auth's body schema takes exactly one of the two: none, or both, is an invalid body
+        // (400 VALIDATION_ERROR, in its validator's words), refused before the session is looked at.
         const asked = permissions ?? permission
-        if (!asked) throw AUTH_ERRORS.error('INVALID_PERMISSION_CHECK')
+        if (!asked || (permissions && permission))
+          throw new DomainError('VALIDATION_ERROR', 400, '[body] Invalid input')
         const caller = await guard.callerOf(request, reply)
         if (caller.kind === 'user') return { error: null, success: callerMay(caller, asked) }
         if (role !== undefined) return { error: null, success: hasAdminPermission(role, asked) }

@@ -6,6 +6,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { AUTH_ERRORS } from '../../domain/errors.js'
+import { FREE_FORM } from '../../infra/http/free-form-json.js'
 import { errorResponses, SIGNED_IN_POST_ERRORS } from '../../infra/http/openapi.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import { ApiKeySchema, CreatedApiKeySchema } from '../../query-api/api-key/api-key-json.js'
@@ -41,7 +42,7 @@ const CreateBody = Type.Object(
       }),
     ),
     remaining: Type.Optional(Type.Union([Count(0), Type.Null()])),
-    metadata: Type.Optional(Type.Unknown()),
+    metadata: Type.Optional(Type.Unknown(FREE_FORM)),
     refillAmount: Type.Optional(Count(1)),
     refillInterval: Type.Optional(Milliseconds),
     rateLimitTimeWindow: Type.Optional(Milliseconds),
@@ -65,7 +66,7 @@ const UpdateBody = Type.Object(
     remaining: Type.Optional(Count(1)),
     refillAmount: Type.Optional(Count(1)),
     refillInterval: Type.Optional(Milliseconds),
-    metadata: Type.Optional(Type.Unknown()),
+    metadata: Type.Optional(Type.Unknown(FREE_FORM)),
     expiresIn: Type.Optional(Type.Union([Type.Number({ minimum: 1, maximum: 1e12 }), Type.Null()])),
     rateLimitEnabled: Type.Optional(Type.Boolean()),
     rateLimitTimeWindow: Type.Optional(Milliseconds),

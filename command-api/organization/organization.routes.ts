@@ -6,6 +6,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AUTH_ERRORS, errorWithStatus } from '../../domain/errors.js'
 import { hasPermission } from '../../domain/organization/permissions.js'
+import { FREE_FORM } from '../../infra/http/free-form-json.js'
 import { errorResponses, SIGNED_IN_POST_ERRORS } from '../../infra/http/openapi.js'
 import { limitRecipient } from '../../infra/http/rate-limit.js'
 import { originOf } from '../../infra/http/request-metadata.js'
@@ -70,7 +71,7 @@ const Id = Type.String({ minLength: 1, maxLength: 256 })
 const Name = Type.String({ minLength: 1, maxLength: 256 })
 const Slug = Type.String({ minLength: 1, maxLength: 256 })
 const Logo = Type.Union([Type.String({ maxLength: 2048 }), Type.Null()])
-const Metadata = Type.Record(Type.String(), Type.Unknown())
+const Metadata = Type.Record(Type.String(), Type.Unknown(), FREE_FORM)
 const Role = Type.Union([
   Type.String({ maxLength: 256 }),
   Type.Array(Type.String({ maxLength: 256 }), { maxItems: 16 }),

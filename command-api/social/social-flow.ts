@@ -12,6 +12,7 @@ import {
   type Found,
   linkIdTokenAccount,
   linkToUser,
+  type SignInRequest,
   SocialFlowError,
   type SocialSignInResult,
   signInWithProvider,
@@ -101,6 +102,10 @@ export const finishSocialFlow = async (
     return fail('oauth_provider_not_found', errorURL)
   }
   if (provider.id !== flow.providerId) return fail('state_mismatch', errorURL)
+  // RFC 9207: an answer that names another issuer is a mix-up attack (another provider's code sent
+  // to this callback); refused before the code goes anywhere, as better-auth does.
+  if (params.iss !== undefined && !provider.acceptsIssuer(params.iss))
+    return fail('issuer_mismatch', errorURL)
   try {
     const callbackUrl = new URL(callbackUrlOf(ctx.config, provider.id))
     for (const [key, value] of Object.entries(params)) callbackUrl.searchParams.set(key, value)
@@ -120,7 +125,10 @@ export const finishSocialFlow = async (
       await linkToUser(ctx, origin, flow.link, found)
       return { location: flow.callbackURL, signedIn: null }
     }
-    const signedIn = await signInWithProvider(ctx, origin, found, { requestSignUp: flow.requestSignUp })
+    const signedIn = await signInWithProvider(ctx, origin, found, {
+      requestSignUp: flow.requestSignUp,
+      callbackURL: flow.callbackURL,
+    })
     const location = signedIn.isNewUser ? (flow.newUserURL ?? flow.callbackURL) : flow.callbackURL
     return { location, signedIn }
   } catch (error) {
@@ -178,7 +186,7 @@ export const signInWithIdToken = async (
   origin: RequestOrigin,
   providerId: string,
   idToken: IdTokenInput,
-  request: { requestSignUp: boolean },
+  request: SignInRequest,
 ): Promise<SocialSignInResult> => {
   const found = await profileFromIdToken(providerOf(ctx.config, providerId), idToken)
   try {

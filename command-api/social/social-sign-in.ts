@@ -181,6 +181,8 @@ const signedIn = async (
 export type SignInRequest = {
   /** The sign-in asked to create a user (`requestSignUp`), for a provider with implicit sign-up off. */
   requestSignUp: boolean
+  /** Where the sign-in goes next: also where a verification link of a new user leads. */
+  callbackURL?: string | null
 }
 
 /** Sign-in or sign-up through a provider (the callback, or an id token given directly). */
@@ -221,7 +223,7 @@ export const signInWithProvider = async (
   }
   if (settings.disableSignUp || (settings.disableImplicitSignUp && !request.requestSignUp))
     throw new SocialFlowError('signup_disabled')
-  const userId = await signUp(ctx, origin, email, found, owner.staleOwner)
+  const userId = await signUp(ctx, origin, email, found, owner.staleOwner, request.callbackURL ?? null)
   return signedIn(ctx, origin, userId, true)
 }
 
@@ -236,6 +238,7 @@ const signUp = async (
   email: string,
   found: Found,
   staleOwner: string | null,
+  callbackURL: string | null,
 ): Promise<string> => {
   const { provider, profile } = found
   const userId = newId()
@@ -256,8 +259,10 @@ const signUp = async (
       image: profile.image,
       credential: null,
       emailVerified: profile.emailVerified,
-      sendVerification: false,
-      callbackURL: null,
+      // As better-auth: an address the provider does not vouch for gets a verification link when
+      // the deployment sends one on sign-up (the decider sends none for a verified address).
+      sendVerification: ctx.config.emailVerification.sendOnSignUp,
+      callbackURL,
     },
     {
       metadata: metadataFor(origin, { type: 'anonymous' }, ctx.clock()),

@@ -183,6 +183,7 @@ export const socialRoutes =
         if (body.idToken) {
           const result = await signInWithIdToken(ctx, originOf(request), body.provider, body.idToken, {
             requestSignUp: body.requestSignUp === true,
+            callbackURL: body.callbackURL ?? null,
           })
           setSessionCookie(reply, result.session, settings)
           return {

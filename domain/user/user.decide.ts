@@ -108,7 +108,8 @@ const register = (command: Command<'register-user'>, state: User): UserEvent[] =
       ...(displayUsername !== null ? { displayUsername } : {}),
     },
   }
-  if (!sendVerification) return [registered]
+  // An address already verified (a provider vouched for it) needs no link.
+  if (!sendVerification || registered.data.emailVerified) return [registered]
   return [registered, { type: 'user.verification-email-requested', data: { userId, email, callbackURL } }]
 }
 

@@ -34,6 +34,15 @@ const withNewest = (tokens: PendingToken[], token: PendingToken): PendingToken[]
 
 /// Evolve: no rules, never throws
 
+/**
+ * A new password (changed, reset, set) or a ban voids every reset and deletion link outstanding:
+ * a link mailed before it must not outlive it (an attacker who asked for a reset before the owner
+ * changed the password would otherwise keep a working link for its whole hour). The decider's
+ * token checks accept only the links still listed, so a link issued before such an event is
+ * refused as INVALID_TOKEN; an erasure ends the account, and every link with it.
+ */
+const withoutLinks = (user: ActiveUser): ActiveUser => ({ ...user, resetTokens: [], deletionTokens: [] })
+
 const evolveActive = (user: ActiveUser, event: UserEvent): User => {
   switch (event.type) {
     case 'user.email-verified':
@@ -48,8 +57,7 @@ const evolveActive = (user: ActiveUser, event: UserEvent): User => {
       }
     case 'user.password-reset':
       return {
-        ...user,
-        resetTokens: [],
+        ...withoutLinks(user),
         credential: {
           accountId: user.credential?.accountId ?? event.data.userId,
           passwordHash: event.data.passwordHash,
@@ -57,11 +65,11 @@ const evolveActive = (user: ActiveUser, event: UserEvent): User => {
       }
     case 'user.password-changed':
       return user.credential
-        ? { ...user, credential: { ...user.credential, passwordHash: event.data.passwordHash } }
-        : user
+        ? { ...withoutLinks(user), credential: { ...user.credential, passwordHash: event.data.passwordHash } }
+        : withoutLinks(user)
     case 'user.password-set':
       return {
-        ...user,
+        ...withoutLinks(user),
         credential: { accountId: event.data.accountId, passwordHash: event.data.passwordHash },
       }
     case 'user.password-removed':
@@ -109,7 +117,12 @@ const evolveActive = (user: ActiveUser, event: UserEvent): User => {
         adminEmailsGrantApplied: user.adminEmailsGrantApplied || event.data.grantedBy === 'admin-emails',
       }
     case 'user.banned':
-      return { ...user, banned: true, banReason: event.data.reason, banExpires: event.data.expiresAt }
+      return {
+        ...withoutLinks(user),
+        banned: true,
+        banReason: event.data.reason,
+        banExpires: event.data.expiresAt,
+      }
     case 'user.ban-details-set':
       return { ...user, banReason: event.data.reason, banExpires: event.data.expiresAt }
     case 'user.unbanned':

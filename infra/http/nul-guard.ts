@@ -1,9 +1,10 @@
-/// Refuses request bodies that hold a NUL character anywhere. JSON allows `\u0000` in strings, but
+/// Refuses requests that hold a NUL character anywhere: body, query, path parameters, headers and
+/// cookies (a `%00` in a query string decodes to one). JSON allows `\u0000` in strings, but
 /// PostgreSQL text and jsonb cannot store it: such a value, sealed inside an event, would be written
 /// to the log and then fail in the projector on every retry, stopping every read model for good
 /// (and a lookup with it is a database error, a 500). Refusing it at the edge keeps it out of both.
 
-import type { preValidationAsyncHookHandler } from 'fastify'
+import type { FastifyRequest, preValidationAsyncHookHandler } from 'fastify'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import { DomainError } from '../../domain/shared/errors.js'
 
@@ -22,10 +23,31 @@ export const findNul = (value: unknown, path: readonly string[] = [], depth = 0)
   return null
 }
 
+/** Where a request holds a NUL (`body.name`, `query.id`, `headers.x-y`, `cookies.c`), or null. */
+const nulIn = (request: FastifyRequest): string | null => {
+  const parts: [string, unknown][] = [
+    ['body', request.body],
+    ['query', request.query],
+    ['params', request.params],
+    ['headers', request.headers],
+    ['cookies', request.cookies],
+  ]
+  for (const [part, value] of parts) {
+    const path = findNul(value)
+    if (path !== null) return path === '' ? part : `${part}.${path}`
+  }
+  return null
+}
+
+const LABELS: Record<string, string> = {
+  body: 'Invalid body parameters',
+  query: 'Invalid query parameters',
+}
+
 export const nulGuardHook: preValidationAsyncHookHandler = async (request) => {
-  const path = findNul(request.body)
-  if (path === null) return
-  const { code, status, message } = AUTH_ERRORS.VALIDATION_ERROR
-  const field = path === '' ? 'body' : `body.${path}`
-  throw new DomainError(code, status, `${message}: [${field}] must not contain a NUL character`)
+  const field = nulIn(request)
+  if (field === null) return
+  const { code, status } = AUTH_ERRORS.VALIDATION_ERROR
+  const label = LABELS[field.split('.')[0] ?? ''] ?? 'Invalid request parameters'
+  throw new DomainError(code, status, `${label}: [${field}] must not contain a NUL character`)
 }

@@ -53,6 +53,12 @@ export type SocialProvider = {
   trusted: boolean
   /** Whether it issues id tokens (an OpenID provider), so `idToken` sign-in and nonces apply. */
   openId: boolean
+  /**
+   * Whether `iss`, the issuer an authorization response names (RFC 9207), may be this provider's:
+   * true when it is, or when the provider has no single issuer to compare with (plain OAuth 2, or
+   * Microsoft's multi-tenant endpoints, whose issuer names each tenant).
+   */
+  acceptsIssuer(iss: string): boolean
   authorizationUrl(request: AuthorizationRequest): Promise<URL>
   /** Exchanges the code of `callbackUrl` (whose query holds the provider's answer). */
   exchangeCode(
@@ -129,6 +135,12 @@ export const createSocialProvider = (
     name: settings.name,
     trusted: settings.trusted,
     openId,
+    acceptsIssuer: (iss) => {
+      if (endpoints.kind !== 'oidc' || endpoints.issuer.includes('{tenantid}')) return true
+      if (/\/(common|organizations|consumers)(\/|$)/.test(new URL(endpoints.issuer).pathname)) return true
+      const bare = (issuer: string) => issuer.replace(/\/+$/, '')
+      return bare(iss) === bare(endpoints.issuer)
+    },
 
     async authorizationUrl(request) {
       const oidc = await openidClient()

@@ -38,19 +38,16 @@ export const oneTimeTokensProjection: Projection = {
           await trx.deleteFrom('one_time_tokens').where('token_hash', 'in', pushedOut).execute()
         return
       }
-      // A reset voids every outstanding reset token of the user, as the aggregate does.
-      case 'user.password-reset':
-        await trx
-          .deleteFrom('one_time_tokens')
-          .where('user_id', '=', event.data.userId)
-          .where('purpose', '=', 'password-reset')
-          .execute()
-        return
       case 'user.token-discarded':
         await trx.deleteFrom('one_time_tokens').where('token_hash', '=', event.data.tokenHash).execute()
         return
-      // Links mailed to the old address stop working with the change, as in the aggregate.
+      // Links mailed to the old address stop working with the change, and a new password or a ban
+      // voids every link outstanding, as in the aggregate (domain/user/user.ts, withoutLinks).
       case 'user.email-changed':
+      case 'user.password-reset':
+      case 'user.password-changed':
+      case 'user.password-set':
+      case 'user.banned':
       case 'user.deleted':
         await trx.deleteFrom('one_time_tokens').where('user_id', '=', event.data.userId).execute()
         return

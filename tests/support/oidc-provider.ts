@@ -20,6 +20,8 @@ export type TestProvider = {
   setAccessTokenTtl(seconds: number): void
   /** Counts grants at the token endpoint, by grant type. */
   grants: Map<string, number>
+  /** The OAuth error codes the token endpoint answered (`invalid_grant`, …), oldest first. */
+  grantErrors: string[]
   close(): Promise<void>
 }
 
@@ -40,6 +42,7 @@ export const startProvider = async (redirectUris: string[]): Promise<TestProvide
   const clientSecret = 'provider-client-secret-0123456789abcdef'
   const people = new Map<string, Person>()
   const grants = new Map<string, number>()
+  const grantErrors: string[] = []
   let accessTokenTtl = 3600
   const provider = new Provider(issuer, {
     clients: [
@@ -76,6 +79,9 @@ export const startProvider = async (redirectUris: string[]): Promise<TestProvide
     const type = String(ctx.oidc.params?.grant_type)
     grants.set(type, (grants.get(type) ?? 0) + 1)
   })
+  provider.on('grant.error', (_ctx: unknown, error: { error?: string }) => {
+    grantErrors.push(String(error.error))
+  })
   const server: Server = createServer(provider.callback())
   server.listen(port, '127.0.0.1')
   await once(server, 'listening')
@@ -85,6 +91,7 @@ export const startProvider = async (redirectUris: string[]): Promise<TestProvide
     clientSecret,
     people,
     grants,
+    grantErrors,
     setAccessTokenTtl: (seconds) => {
       accessTokenTtl = seconds
     },
