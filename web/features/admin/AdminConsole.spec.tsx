@@ -202,34 +202,32 @@ describe('operator console', () => {
 })
 
 describe('audit view', () => {
-  it('lists operator actions and filters them by admin and by action', async () => {
+  const entry = (overrides: Record<string, unknown>) => ({
+    id: 'e1',
+    at: '2026-01-11T09:00:00.000Z',
+    actor: { type: 'user', id: 'admin-1', email: 'olive@example.com', name: 'Olive Oyl' },
+    impersonatedBy: null,
+    action: 'user.banned',
+    userId: 'u3',
+    userEmail: 'bob@example.com',
+    userName: 'Bob Baker',
+    details: { reason: 'spam', expiresAt: '2026-01-18T09:00:00.000Z' },
+    ...overrides,
+  })
+
+  it('says each action in words, with its reason and duration, and filters by admin and action', async () => {
     const api = fakeApi({
       'GET /admin/audit': (call) => ({
-        body: {
-          actions: [
-            {
-              id: 'e1',
-              at: '2026-01-11T09:00:00.000Z',
-              actor: { type: 'user', id: 'admin-1', email: 'olive@example.com' },
-              impersonatedBy: null,
-              action: call.query.get('action') ?? 'user.banned',
-              userId: 'u3',
-              // Erased: no address, so the id stands in.
-              userEmail: null,
-              details: {},
-            },
-          ],
-          total: 1,
-        },
+        body: { actions: [entry({ action: call.query.get('action') || 'user.banned' })], total: 1 },
       }),
     })
     const { user } = renderWithProviders(<AdminAuditPage />)
     expect(await screen.findByRole('heading', { name: '1 action' })).toBeDefined()
-    // The action in words, with its event type beside it.
-    expect(within(screen.getByRole('listitem')).getByText('Banned').tagName).toBe('STRONG')
-    expect(within(screen.getByRole('listitem')).getByText('user.banned').tagName).toBe('CODE')
-    expect(screen.getByRole('link', { name: 'u3' }).getAttribute('href')).toBe('/admin/users/u3')
-    expect(screen.getByRole('link', { name: 'olive@example.com' }).getAttribute('href')).toBe(
+    const item = screen.getByRole('listitem')
+    expect(item.querySelector('p')?.textContent).toBe('Banned Bob Baker for 7 days: spam')
+    expect(item.textContent).not.toContain('user.banned')
+    expect(within(item).getByRole('link', { name: 'Bob Baker' }).getAttribute('href')).toBe('/admin/users/u3')
+    expect(within(item).getByRole('link', { name: 'Olive Oyl' }).getAttribute('href')).toBe(
       '/admin/users/admin-1',
     )
     await user.selectOptions(screen.getByLabelText('Action'), 'user.role-set')
@@ -238,5 +236,32 @@ describe('audit view', () => {
     )
     await user.type(screen.getByLabelText(/Admin/), 'admin-1')
     await waitFor(() => expect(api.to('GET', '/admin/audit').at(-1)?.query.get('actor')).toBe('admin-1'))
+  })
+
+  it('shows an erased person as a deleted account, never a link to nothing', async () => {
+    fakeApi({
+      'GET /admin/audit': {
+        body: {
+          actions: [
+            entry({ userEmail: null, userName: null, details: {} }),
+            entry({
+              id: 'e2',
+              action: 'user.role-set',
+              actor: { type: 'user', id: 'gone', email: null, name: null },
+              details: { role: 'admin' },
+            }),
+          ],
+          total: 2,
+        },
+      },
+    })
+    renderWithProviders(<AdminAuditPage />)
+    const [banned, promoted] = await screen.findAllByRole('listitem')
+    if (!banned || !promoted) throw new Error('expected two entries')
+    expect(banned.querySelector('p')?.textContent).toBe('Banned a deleted account')
+    expect(within(banned).queryByRole('link', { name: /u3|deleted/ })).toBeNull()
+    expect(promoted.querySelector('p')?.textContent).toBe('Gave Bob Baker the role admin')
+    expect(promoted.textContent).toContain('By a deleted account')
+    expect(within(promoted).queryByRole('link', { name: /gone/ })).toBeNull()
   })
 })
