@@ -90,6 +90,12 @@ describe('operator console', () => {
     expect(await screen.findByText('By support')).toBeDefined()
     await user.type(screen.getByLabelText(/Reason/), 'Spam')
     await user.selectOptions(screen.getByLabelText('For how long'), '86400')
+    await user.click(screen.getByRole('button', { name: 'Ban Person 3…' }))
+    // Banning ends their sessions: it asks first, says so, and the safe answer has focus.
+    expect(api.to('POST', '/admin/ban-user')).toHaveLength(0)
+    expect(screen.getByText('Ban Person 3 for 1 day?')).toBeDefined()
+    expect(screen.getByText(/Every session of theirs ends at once/)).toBeDefined()
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' }))
     await user.click(screen.getByRole('button', { name: 'Ban Person 3' }))
     await waitFor(() => expect(api.to('POST', '/admin/ban-user')).toHaveLength(1))
     expect(api.to('POST', '/admin/ban-user')[0]?.body).toEqual({
@@ -102,12 +108,67 @@ describe('operator console', () => {
     await user.click(screen.getByRole('button', { name: 'Remove user…' }))
     expect(api.to('POST', '/admin/remove-user')).toHaveLength(0)
     expect(screen.getByText('Remove person3@example.com?')).toBeDefined()
-    // The answer has focus, so a keyboard user confirms where they are.
-    const answer = screen.getByRole('button', { name: 'Remove Person 3' })
-    expect(document.activeElement).toBe(answer)
-    await user.click(answer)
+    // Cancel has focus: a second Enter or a stray tap erases nobody.
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' }))
+    await user.click(screen.getByRole('button', { name: 'Remove Person 3' }))
     await waitFor(() => expect(api.to('POST', '/admin/remove-user')).toHaveLength(1))
     expect(await screen.findByTestId('location')).toHaveProperty('textContent', '/admin/users')
+  })
+
+  it('asks before acting as someone or ending their sessions, naming what follows', async () => {
+    const firefox = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0'
+    const session = (id: string) => ({
+      id,
+      token: `t-${id}`,
+      userId: 'u4',
+      userAgent: firefox,
+      ipAddress: '203.0.113.9',
+      createdAt: '2026-01-11T09:00:00.000Z',
+      updatedAt: '2026-01-11T09:00:00.000Z',
+      expiresAt: '2026-01-18T09:00:00.000Z',
+      impersonatedBy: null,
+    })
+    const api = fakeApi({
+      'GET /admin/get-user': { body: person(4) },
+      'GET /admin/user-overview': { body: { accounts: [], organizations: [] } },
+      'POST /admin/list-user-sessions': { body: { sessions: [session('s1'), session('s2')] } },
+      'GET /admin/user-activity': { body: { items: [], nextCursor: null } },
+      'POST /admin/revoke-user-sessions': { body: { success: true } },
+      'POST /admin/revoke-user-session': { body: { success: true } },
+      'POST /admin/impersonate-user': { body: { session: {}, user: {} } },
+    })
+    const { user } = renderWithProviders(<AdminUserPage />, {
+      route: '/admin/users/u4',
+      path: '/admin/users/:userId',
+    })
+    // A way back to the directory.
+    expect((await screen.findByRole('link', { name: '← All users' })).getAttribute('href')).toBe(
+      '/admin/users',
+    )
+
+    const sessions = await screen.findByRole('region', { name: 'Sessions' })
+    await user.click(within(sessions).getAllByRole('button', { name: /^End…/ })[0] as HTMLElement)
+    expect(
+      within(sessions).getByText(/Firefox on Windows is signed out and must sign in again/),
+    ).toBeDefined()
+    expect(api.to('POST', '/admin/revoke-user-session')).toHaveLength(0)
+    await user.click(within(sessions).getByRole('button', { name: 'End session' }))
+    await waitFor(() => expect(api.to('POST', '/admin/revoke-user-session')).toHaveLength(1))
+
+    await user.click(within(sessions).getByRole('button', { name: 'End every session…' }))
+    expect(within(sessions).getByText('End every session of Person 4?')).toBeDefined()
+    expect(within(sessions).getByText(/All 2 of their devices are signed out/)).toBeDefined()
+    expect(api.to('POST', '/admin/revoke-user-sessions')).toHaveLength(0)
+    await user.click(within(sessions).getByRole('button', { name: 'End every session' }))
+    await waitFor(() => expect(api.to('POST', '/admin/revoke-user-sessions')).toHaveLength(1))
+
+    await user.click(screen.getByRole('button', { name: 'Impersonate for an hour…' }))
+    expect(screen.getByText('Act as Person 4 for an hour?')).toBeDefined()
+    expect(screen.getByText(/recorded as support acting on their behalf/)).toBeDefined()
+    expect(api.to('POST', '/admin/impersonate-user')).toHaveLength(0)
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' }))
+    await user.click(screen.getByRole('button', { name: 'Impersonate Person 4' }))
+    await waitFor(() => expect(api.to('POST', '/admin/impersonate-user')).toHaveLength(1))
   })
 
   it('shows sign-in accounts, organizations and history in words, and sends a reset link', async () => {
