@@ -249,11 +249,15 @@ describe('operator console', () => {
 
   it('shows a banner while impersonating, with the way back', async () => {
     const api = fakeApi({ 'POST /admin/stop-impersonating': { body: { session: {}, user: {} } } })
-    const { user } = renderWithProviders(<ImpersonationBanner name="Ada" impersonatedBy="admin-1" />)
-    expect(screen.getByRole('status').textContent).toContain('You are acting as Ada')
+    const expiresAt = new Date(Date.now() + 52 * 60_000 + 30_000).toISOString()
+    const { user } = renderWithProviders(
+      <ImpersonationBanner name="Ada" impersonatedBy="admin-1" userId="u1" expiresAt={expiresAt} />,
+    )
+    expect(screen.getByRole('status').textContent).toContain('You are acting as Ada, 52 minutes left.')
     await user.click(screen.getByRole('button', { name: 'Stop impersonating' }))
     await waitFor(() => expect(api.to('POST', '/admin/stop-impersonating')).toHaveLength(1))
-    expect(await screen.findByTestId('location')).toHaveProperty('textContent', '/admin/users')
+    // Back to the page of the person acted as, where the operator came from.
+    expect(await screen.findByTestId('location')).toHaveProperty('textContent', '/admin/users/u1')
   })
 
   it("shows no banner on a person's own session", () => {
