@@ -66,21 +66,48 @@ export const adminActionsProjection: Projection = {
 
 export type AdminActionFilter = { actor?: string; action?: string; limit: number; offset: number }
 
-/** An action with the addresses of the acting user and of the account, while those accounts exist. */
+/**
+ * What an operator does to an account through the admin API (create, edit, role, ban, password,
+ * sessions, impersonation, removal). Other entries of the table (a person's own deletion notice, a
+ * mail sent on their behalf) are the service's bookkeeping, not an operator's act, and stay out of
+ * the audit; anything done through an impersonation session stays in, whatever it is.
+ */
+export const OPERATOR_ACTIONS = [
+  'user.registered',
+  'user.profile-updated',
+  'user.email-changed',
+  'user.role-set',
+  'user.banned',
+  'user.ban-details-set',
+  'user.unbanned',
+  'user.password-set',
+  'user.password-changed',
+  'user.deleted',
+  'session.started',
+  'session.revoked',
+] as const
+
+/** An action with the names and addresses of the acting user and of the account, while they exist. */
 export type AdminActionWithEmails = AdminActionRow & {
   actor_email: string | null
+  actor_name: string | null
   subject_email: string | null
+  subject_name: string | null
 }
 
 type AuditTables = {
   admin_actions: AdminActionsTable
-  users: { id: string; email: string }
+  users: { id: string; email: string; name: string }
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the repository serves any schema that has the tables
 export const listAdminActions = async (db: Kysely<any>, filter: AdminActionFilter) => {
   const typed = db as unknown as Kysely<AuditTables>
-  let query = typed.selectFrom('admin_actions')
+  let query = typed
+    .selectFrom('admin_actions')
+    .where((eb) => eb.or([eb('action', 'in', OPERATOR_ACTIONS), eb('impersonated_by', 'is not', null)]))
+    // An expired ban lifts itself: the service's doing, not an operator's.
+    .where((eb) => eb.not(eb('action', '=', 'user.unbanned').and('actor_type', '=', 'system')))
   if (filter.actor?.includes('@')) {
     // An operator is found by address too: it is what the console shows of them. Addresses are stored
     // lowercase, so one typed differently still finds its account.
@@ -98,7 +125,12 @@ export const listAdminActions = async (db: Kysely<any>, filter: AdminActionFilte
       )
       .leftJoin('users as subject', 'subject.id', 'admin_actions.subject_user_id')
       .selectAll('admin_actions')
-      .select(['actor.email as actor_email', 'subject.email as subject_email'])
+      .select([
+        'actor.email as actor_email',
+        'actor.name as actor_name',
+        'subject.email as subject_email',
+        'subject.name as subject_name',
+      ])
       .orderBy('admin_actions.at', 'desc')
       .orderBy('admin_actions.id', 'desc')
       .limit(filter.limit)

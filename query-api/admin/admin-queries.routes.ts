@@ -224,7 +224,7 @@ export const adminQueryRoutes =
         schema: {
           summary: 'Every operator action across the service, newest first (operator console)',
           description:
-            "Actions on someone else's account: by a user, a server key or through impersonation, and role changes, with the addresses of the acting user and of the account while they exist. Filter by the acting admin (their id or address, or a server key's name) and by action (event type).",
+            "Operators' actions on accounts (create, edit, role, ban, password, sessions, impersonation, removal) by a user, a server key or through impersonation, and role changes, with the names and addresses of the acting user and of the account while they exist. Filter by the acting admin (their id or address, or a server key's name) and by action (event type).",
           tags: ['Admin'],
           querystring: Type.Object(
             {
@@ -246,11 +246,13 @@ export const adminQueryRoutes =
                     type: Type.String(),
                     id: Type.Union([Type.String(), Type.Null()]),
                     email: Type.Union([Type.String(), Type.Null()]),
+                    name: Type.Union([Type.String(), Type.Null()]),
                   }),
                   impersonatedBy: Type.Union([Type.String(), Type.Null()]),
                   action: Type.String(),
                   userId: Type.Union([Type.String(), Type.Null()]),
                   userEmail: Type.Union([Type.String(), Type.Null()]),
+                  userName: Type.Union([Type.String(), Type.Null()]),
                   details: Type.Record(Type.String(), Type.Unknown()),
                 }),
               ),
@@ -272,11 +274,12 @@ export const adminQueryRoutes =
           actions: page.actions.map((row) => ({
             id: row.id,
             at: row.at.toISOString(),
-            actor: { type: row.actor_type, id: row.actor_id, email: row.actor_email },
+            actor: { type: row.actor_type, id: row.actor_id, email: row.actor_email, name: row.actor_name },
             impersonatedBy: row.impersonated_by,
             action: row.action,
             userId: row.subject_user_id,
             userEmail: row.subject_email,
+            userName: row.subject_name,
             details: row.details,
           })),
           total: page.total,

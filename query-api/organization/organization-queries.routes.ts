@@ -46,6 +46,7 @@ import {
   teamJson,
   teamMemberJson,
 } from './organization-presenters.js'
+import { organizationViewerRoutes } from './organization-viewer.routes.js'
 
 const TAGS = ['Organization']
 
@@ -89,6 +90,7 @@ export const organizationQueryRoutes =
     const teamsOn = ctx.config.organization.teams.enabled
     const rolesOn = ctx.config.organization.dynamicAccessControl.enabled
     await app.register(invitationPreviewRoutes(ctx))
+    await app.register(organizationViewerRoutes(ctx))
 
     /** The organization a query names (by slug or id), else the session's active one. */
     const organizationIdOf = async (

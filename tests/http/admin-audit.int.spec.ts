@@ -102,4 +102,36 @@ describe('admin API: server keys and the audit view (pglite)', () => {
     const plain = await signUp('frank@example.com')
     expect((await plain.browser.get('/admin/audit')).status).toBe(403)
   })
+
+  it("leaves out the service's bookkeeping: a person deleting their own account is no operator action", async () => {
+    const own = await startTessera({
+      env: { SERVER_KEYS: `billing=${SERVER_KEY}` },
+      features: { user: { deleteUser: { enabled: true, immediate: true } } },
+    })
+    try {
+      const browser = browserFor(own)
+      const signedUp = await browser.post('/sign-up/email', {
+        name: 'Gina Gone',
+        email: 'gina@example.com',
+        password: PASSWORD,
+      })
+      const ginaId = (signedUp.json as { user: { id: string } }).user.id
+      expect((await browser.post('/delete-user', {})).status).toBe(200)
+      const hank = await browserFor(own).post('/sign-up/email', {
+        name: 'Hank Hill',
+        email: 'hank@example.com',
+        password: PASSWORD,
+      })
+      const hankId = (hank.json as { user: { id: string } }).user.id
+      await own.api.request('POST', '/admin/ban-user', { userId: hankId, banReason: 'spam' }, KEY_HEADER)
+      const audit = (await own.api.request('GET', '/admin/audit', undefined, KEY_HEADER)).json as {
+        actions: (Action & { userName: string | null })[]
+      }
+      expect(audit.actions.map((a) => a.action)).toEqual(['user.banned'])
+      expect(audit.actions[0]).toMatchObject({ userId: hankId, userName: 'Hank Hill' })
+      expect(audit.actions.some((a) => a.userId === ginaId || a.actor.id === ginaId)).toBe(false)
+    } finally {
+      await own.cleanup()
+    }
+  })
 })

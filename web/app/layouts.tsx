@@ -65,6 +65,8 @@ export const AccountLayout = () => {
       <ImpersonationBanner
         name={signedIn.user.name || signedIn.user.email}
         impersonatedBy={signedIn.session.impersonatedBy}
+        userId={signedIn.user.id}
+        expiresAt={signedIn.session.expiresAt}
       />
       {/* Keyed by the person: switching accounts starts every page afresh, no form keeps the last one's details. */}
       <Suspense key={signedIn.user.id} fallback={<Loading cards={2} />}>

@@ -19,8 +19,9 @@ type Props = {
 }
 
 /**
- * A destructive action's second step: it replaces the button that asked, and focus goes to its
- * answer as it appears (the caller puts focus back on that button after Cancel).
+ * A destructive action's second step: it replaces the button that asked, and focus goes to Cancel
+ * as it appears, so a second Enter or a stray tap never does the harm (the caller puts focus back
+ * on the asking button after Cancel).
  */
 export const Confirm = ({
   question,
@@ -33,8 +34,8 @@ export const Confirm = ({
   onConfirm,
   onCancel,
 }: Props) => {
-  const answer = useRef<HTMLButtonElement>(null)
-  useEffect(() => answer.current?.focus(), [])
+  const safe = useRef<HTMLButtonElement>(null)
+  useEffect(() => safe.current?.focus(), [])
   return (
     <div className="confirm">
       <p>
@@ -44,7 +45,6 @@ export const Confirm = ({
       <Notice tone="error">{refusal}</Notice>
       <FormActions>
         <Button
-          ref={answer}
           size={size}
           variant="danger"
           pending={pending}
@@ -53,7 +53,7 @@ export const Confirm = ({
         >
           {confirmLabel}
         </Button>
-        <Button size={size} onClick={onCancel}>
+        <Button ref={safe} size={size} onClick={onCancel}>
           Cancel
         </Button>
       </FormActions>

@@ -10,7 +10,8 @@ import { PageHeading } from '../../ui/PageHeading.js'
 import { Loading } from '../../ui/Skeleton.js'
 import { useDebounced } from '../../ui/use-debounced.js'
 import { messageFor } from '../errors/messages.js'
-import { useAuditQuery } from './admin.api.js'
+import { type AdminAction, useAuditQuery } from './admin.api.js'
+import { describeAudit } from './describe-audit.js'
 
 const ACTIONS = [
   { value: '', label: 'Every action' },
@@ -30,9 +31,38 @@ type ActionFilter = (typeof ACTIONS)[number]['value']
 
 const PAGE = 50
 
-/** An action in the console's words, the event type beside it for those who search the log. */
-const actionLabel = (type: string) =>
-  type ? ACTIONS.find((action) => action.value === type)?.label : undefined
+/** An account in a sentence: a link to its page while it exists, else "a deleted account". */
+const Account = ({ id, email, name }: { id: string | null; email: string | null; name?: string | null }) =>
+  id && email !== null ? <Link to={`/admin/users/${id}`}>{name || email}</Link> : <>a deleted account</>
+
+/** Who acted: an operator's account, a server key (the backend's own name for it), or the service. */
+const Actor = ({ actor }: { actor: AdminAction['actor'] }) => {
+  if (actor.type === 'user') return <Account id={actor.id} email={actor.email} name={actor.name ?? null} />
+  if (actor.type === 'server') return <>the server key “{actor.id}”</>
+  return <>the service</>
+}
+
+const AuditEntry = ({ entry }: { entry: AdminAction }) => {
+  const { before, after } = describeAudit(entry)
+  return (
+    <li>
+      <p>
+        {before}
+        <Account id={entry.userId} email={entry.userEmail} name={entry.userName ?? null} />
+        {after}
+      </p>
+      <p className="muted small">
+        By <Actor actor={entry.actor} /> · <time dateTime={entry.at}>{formatTime(entry.at)}</time>
+        {entry.impersonatedBy ? (
+          <>
+            {' '}
+            <Badge tone="info">While impersonating</Badge>
+          </>
+        ) : null}
+      </p>
+    </li>
+  )
+}
 
 /** Every operator action across the service, newest first, filtered by admin and by action. */
 export const AdminAuditPage = () => {
@@ -76,32 +106,9 @@ export const AdminAuditPage = () => {
       ) : (
         <Card title={`${data.total} ${data.total === 1 ? 'action' : 'actions'}`}>
           <ol className="admin-activity">
-            {data.actions.map((entry) => {
-              const label = actionLabel(entry.action)
-              return (
-                <li key={entry.id}>
-                  <time dateTime={entry.at}>{formatTime(entry.at)}</time>
-                  {label ? <strong>{label}</strong> : null} <code>{entry.action}</code> by{' '}
-                  {entry.actor.type === 'user' && entry.actor.id ? (
-                    <Link to={`/admin/users/${entry.actor.id}`}>{entry.actor.email ?? entry.actor.id}</Link>
-                  ) : (
-                    `${entry.actor.type}${entry.actor.id ? ` ${entry.actor.id}` : ''}`
-                  )}
-                  {entry.userId ? (
-                    <>
-                      {' '}
-                      on <Link to={`/admin/users/${entry.userId}`}>{entry.userEmail ?? entry.userId}</Link>
-                    </>
-                  ) : null}
-                  {entry.impersonatedBy ? (
-                    <>
-                      {' '}
-                      <Badge tone="info">While impersonating</Badge>
-                    </>
-                  ) : null}
-                </li>
-              )
-            })}
+            {data.actions.map((entry) => (
+              <AuditEntry key={entry.id} entry={entry} />
+            ))}
           </ol>
           <nav aria-label="Pages of the audit" className="pager">
             <Button

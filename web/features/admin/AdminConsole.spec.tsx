@@ -90,6 +90,12 @@ describe('operator console', () => {
     expect(await screen.findByText('By support')).toBeDefined()
     await user.type(screen.getByLabelText(/Reason/), 'Spam')
     await user.selectOptions(screen.getByLabelText('For how long'), '86400')
+    await user.click(screen.getByRole('button', { name: 'Ban Person 3…' }))
+    // Banning ends their sessions: it asks first, says so, and the safe answer has focus.
+    expect(api.to('POST', '/admin/ban-user')).toHaveLength(0)
+    expect(screen.getByText('Ban Person 3 for 1 day?')).toBeDefined()
+    expect(screen.getByText(/Every session of theirs ends at once/)).toBeDefined()
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' }))
     await user.click(screen.getByRole('button', { name: 'Ban Person 3' }))
     await waitFor(() => expect(api.to('POST', '/admin/ban-user')).toHaveLength(1))
     expect(api.to('POST', '/admin/ban-user')[0]?.body).toEqual({
@@ -102,12 +108,67 @@ describe('operator console', () => {
     await user.click(screen.getByRole('button', { name: 'Remove user…' }))
     expect(api.to('POST', '/admin/remove-user')).toHaveLength(0)
     expect(screen.getByText('Remove person3@example.com?')).toBeDefined()
-    // The answer has focus, so a keyboard user confirms where they are.
-    const answer = screen.getByRole('button', { name: 'Remove Person 3' })
-    expect(document.activeElement).toBe(answer)
-    await user.click(answer)
+    // Cancel has focus: a second Enter or a stray tap erases nobody.
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' }))
+    await user.click(screen.getByRole('button', { name: 'Remove Person 3' }))
     await waitFor(() => expect(api.to('POST', '/admin/remove-user')).toHaveLength(1))
     expect(await screen.findByTestId('location')).toHaveProperty('textContent', '/admin/users')
+  })
+
+  it('asks before acting as someone or ending their sessions, naming what follows', async () => {
+    const firefox = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0'
+    const session = (id: string) => ({
+      id,
+      token: `t-${id}`,
+      userId: 'u4',
+      userAgent: firefox,
+      ipAddress: '203.0.113.9',
+      createdAt: '2026-01-11T09:00:00.000Z',
+      updatedAt: '2026-01-11T09:00:00.000Z',
+      expiresAt: '2026-01-18T09:00:00.000Z',
+      impersonatedBy: null,
+    })
+    const api = fakeApi({
+      'GET /admin/get-user': { body: person(4) },
+      'GET /admin/user-overview': { body: { accounts: [], organizations: [] } },
+      'POST /admin/list-user-sessions': { body: { sessions: [session('s1'), session('s2')] } },
+      'GET /admin/user-activity': { body: { items: [], nextCursor: null } },
+      'POST /admin/revoke-user-sessions': { body: { success: true } },
+      'POST /admin/revoke-user-session': { body: { success: true } },
+      'POST /admin/impersonate-user': { body: { session: {}, user: {} } },
+    })
+    const { user } = renderWithProviders(<AdminUserPage />, {
+      route: '/admin/users/u4',
+      path: '/admin/users/:userId',
+    })
+    // A way back to the directory.
+    expect((await screen.findByRole('link', { name: '← All users' })).getAttribute('href')).toBe(
+      '/admin/users',
+    )
+
+    const sessions = await screen.findByRole('region', { name: 'Sessions' })
+    await user.click(within(sessions).getAllByRole('button', { name: /^End…/ })[0] as HTMLElement)
+    expect(
+      within(sessions).getByText(/Firefox on Windows is signed out and must sign in again/),
+    ).toBeDefined()
+    expect(api.to('POST', '/admin/revoke-user-session')).toHaveLength(0)
+    await user.click(within(sessions).getByRole('button', { name: 'End session' }))
+    await waitFor(() => expect(api.to('POST', '/admin/revoke-user-session')).toHaveLength(1))
+
+    await user.click(within(sessions).getByRole('button', { name: 'End every session…' }))
+    expect(within(sessions).getByText('End every session of Person 4?')).toBeDefined()
+    expect(within(sessions).getByText(/All 2 of their devices are signed out/)).toBeDefined()
+    expect(api.to('POST', '/admin/revoke-user-sessions')).toHaveLength(0)
+    await user.click(within(sessions).getByRole('button', { name: 'End every session' }))
+    await waitFor(() => expect(api.to('POST', '/admin/revoke-user-sessions')).toHaveLength(1))
+
+    await user.click(screen.getByRole('button', { name: 'Impersonate for an hour…' }))
+    expect(screen.getByText('Act as Person 4 for an hour?')).toBeDefined()
+    expect(screen.getByText(/recorded as support acting on their behalf/)).toBeDefined()
+    expect(api.to('POST', '/admin/impersonate-user')).toHaveLength(0)
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' }))
+    await user.click(screen.getByRole('button', { name: 'Impersonate Person 4' }))
+    await waitFor(() => expect(api.to('POST', '/admin/impersonate-user')).toHaveLength(1))
   })
 
   it('shows sign-in accounts, organizations and history in words, and sends a reset link', async () => {
@@ -188,11 +249,15 @@ describe('operator console', () => {
 
   it('shows a banner while impersonating, with the way back', async () => {
     const api = fakeApi({ 'POST /admin/stop-impersonating': { body: { session: {}, user: {} } } })
-    const { user } = renderWithProviders(<ImpersonationBanner name="Ada" impersonatedBy="admin-1" />)
-    expect(screen.getByRole('status').textContent).toContain('You are acting as Ada')
+    const expiresAt = new Date(Date.now() + 52 * 60_000 + 30_000).toISOString()
+    const { user } = renderWithProviders(
+      <ImpersonationBanner name="Ada" impersonatedBy="admin-1" userId="u1" expiresAt={expiresAt} />,
+    )
+    expect(screen.getByRole('status').textContent).toContain('You are acting as Ada, 52 minutes left.')
     await user.click(screen.getByRole('button', { name: 'Stop impersonating' }))
     await waitFor(() => expect(api.to('POST', '/admin/stop-impersonating')).toHaveLength(1))
-    expect(await screen.findByTestId('location')).toHaveProperty('textContent', '/admin/users')
+    // Back to the page of the person acted as, where the operator came from.
+    expect(await screen.findByTestId('location')).toHaveProperty('textContent', '/admin/users/u1')
   })
 
   it("shows no banner on a person's own session", () => {
@@ -202,34 +267,32 @@ describe('operator console', () => {
 })
 
 describe('audit view', () => {
-  it('lists operator actions and filters them by admin and by action', async () => {
+  const entry = (overrides: Record<string, unknown>) => ({
+    id: 'e1',
+    at: '2026-01-11T09:00:00.000Z',
+    actor: { type: 'user', id: 'admin-1', email: 'olive@example.com', name: 'Olive Oyl' },
+    impersonatedBy: null,
+    action: 'user.banned',
+    userId: 'u3',
+    userEmail: 'bob@example.com',
+    userName: 'Bob Baker',
+    details: { reason: 'spam', expiresAt: '2026-01-18T09:00:00.000Z' },
+    ...overrides,
+  })
+
+  it('says each action in words, with its reason and duration, and filters by admin and action', async () => {
     const api = fakeApi({
       'GET /admin/audit': (call) => ({
-        body: {
-          actions: [
-            {
-              id: 'e1',
-              at: '2026-01-11T09:00:00.000Z',
-              actor: { type: 'user', id: 'admin-1', email: 'olive@example.com' },
-              impersonatedBy: null,
-              action: call.query.get('action') ?? 'user.banned',
-              userId: 'u3',
-              // Erased: no address, so the id stands in.
-              userEmail: null,
-              details: {},
-            },
-          ],
-          total: 1,
-        },
+        body: { actions: [entry({ action: call.query.get('action') || 'user.banned' })], total: 1 },
       }),
     })
     const { user } = renderWithProviders(<AdminAuditPage />)
     expect(await screen.findByRole('heading', { name: '1 action' })).toBeDefined()
-    // The action in words, with its event type beside it.
-    expect(within(screen.getByRole('listitem')).getByText('Banned').tagName).toBe('STRONG')
-    expect(within(screen.getByRole('listitem')).getByText('user.banned').tagName).toBe('CODE')
-    expect(screen.getByRole('link', { name: 'u3' }).getAttribute('href')).toBe('/admin/users/u3')
-    expect(screen.getByRole('link', { name: 'olive@example.com' }).getAttribute('href')).toBe(
+    const item = screen.getByRole('listitem')
+    expect(item.querySelector('p')?.textContent).toBe('Banned Bob Baker for 7 days: spam')
+    expect(item.textContent).not.toContain('user.banned')
+    expect(within(item).getByRole('link', { name: 'Bob Baker' }).getAttribute('href')).toBe('/admin/users/u3')
+    expect(within(item).getByRole('link', { name: 'Olive Oyl' }).getAttribute('href')).toBe(
       '/admin/users/admin-1',
     )
     await user.selectOptions(screen.getByLabelText('Action'), 'user.role-set')
@@ -238,5 +301,32 @@ describe('audit view', () => {
     )
     await user.type(screen.getByLabelText(/Admin/), 'admin-1')
     await waitFor(() => expect(api.to('GET', '/admin/audit').at(-1)?.query.get('actor')).toBe('admin-1'))
+  })
+
+  it('shows an erased person as a deleted account, never a link to nothing', async () => {
+    fakeApi({
+      'GET /admin/audit': {
+        body: {
+          actions: [
+            entry({ userEmail: null, userName: null, details: {} }),
+            entry({
+              id: 'e2',
+              action: 'user.role-set',
+              actor: { type: 'user', id: 'gone', email: null, name: null },
+              details: { role: 'admin' },
+            }),
+          ],
+          total: 2,
+        },
+      },
+    })
+    renderWithProviders(<AdminAuditPage />)
+    const [banned, promoted] = await screen.findAllByRole('listitem')
+    if (!banned || !promoted) throw new Error('expected two entries')
+    expect(banned.querySelector('p')?.textContent).toBe('Banned a deleted account')
+    expect(within(banned).queryByRole('link', { name: /u3|deleted/ })).toBeNull()
+    expect(promoted.querySelector('p')?.textContent).toBe('Gave Bob Baker the role admin')
+    expect(promoted.textContent).toContain('By a deleted account')
+    expect(within(promoted).queryByRole('link', { name: /gone/ })).toBeNull()
   })
 })

@@ -1,45 +1,28 @@
-import { useRef, useState } from 'react'
-import { useNavigate, useParams } from 'react-router'
+import { useState } from 'react'
+import { Link, useParams } from 'react-router'
 import { formatTime } from '../../app/time.js'
 import { Badge } from '../../ui/Badge.js'
 import { Button } from '../../ui/Button.js'
 import { Card } from '../../ui/Card.js'
-import { Confirm } from '../../ui/Confirm.js'
 import { SelectField, TextField } from '../../ui/Field.js'
 import { FormActions } from '../../ui/Form.js'
 import { Notice } from '../../ui/Notice.js'
 import { PageHeading } from '../../ui/PageHeading.js'
 import { Loading } from '../../ui/Skeleton.js'
 import { messageFor } from '../errors/messages.js'
-import { describeUserAgent } from '../sessions/user-agent.js'
+import { BanCard, DangerCard, SessionsCard } from './AdminUserActions.js'
 import {
   type ActivityItem,
   type AdminUser,
   type UserOverview,
-  useBanUserMutation,
   useGetUserQuery,
-  useImpersonateUserMutation,
-  useListUserSessionsQuery,
-  useRemoveUserMutation,
-  useRevokeUserSessionMutation,
-  useRevokeUserSessionsMutation,
   useSendPasswordResetMutation,
   useSetRoleMutation,
   useSetUserPasswordMutation,
-  useUnbanUserMutation,
   useUserActivityQuery,
   useUserOverviewQuery,
 } from './admin.api.js'
 import { describeForOperator } from './describe-for-operator.js'
-
-const EXPIRIES = [
-  { value: '', label: 'Until lifted' },
-  { value: '3600', label: '1 hour' },
-  { value: '86400', label: '1 day' },
-  { value: '604800', label: '1 week' },
-  { value: '2592000', label: '30 days' },
-] as const
-type Expiry = (typeof EXPIRIES)[number]['value']
 
 const ROLES = [
   { value: 'user', label: 'User' },
@@ -53,73 +36,6 @@ const roleLabels = (stored: string) =>
     .split(',')
     .map((name) => ROLES.find((role) => role.value === name.trim())?.label ?? name.trim())
     .join(', ')
-
-const BanCard = ({ user }: { user: AdminUser }) => {
-  const [reason, setReason] = useState('')
-  const [expiry, setExpiry] = useState<Expiry>('')
-  const [ban, banning] = useBanUserMutation()
-  const [unban, unbanning] = useUnbanUserMutation()
-  const failure = banning.error ?? unbanning.error
-  if (user.banned)
-    return (
-      <Card
-        title="Banned"
-        tone="danger"
-        description={`Reason: ${user.banReason ?? 'none given'}${user.banExpires ? `; until ${formatTime(user.banExpires)}` : ''}.`}
-      >
-        {failure ? <Notice tone="error">{messageFor(failure)}</Notice> : null}
-        <FormActions>
-          <Button
-            pending={unbanning.isLoading}
-            pendingLabel="Lifting…"
-            onClick={() => unban({ userId: user.id })}
-          >
-            Lift the ban
-          </Button>
-        </FormActions>
-      </Card>
-    )
-  return (
-    <Card
-      title="Ban"
-      tone="danger"
-      description="Ends every session at once; no sign-in works until the ban ends."
-    >
-      {failure ? <Notice tone="error">{messageFor(failure)}</Notice> : null}
-      <TextField
-        label="Reason"
-        name="banReason"
-        value={reason}
-        onChange={setReason}
-        optional
-        maxLength={1024}
-      />
-      <SelectField
-        label="For how long"
-        name="banExpiry"
-        value={expiry}
-        onChange={setExpiry}
-        options={EXPIRIES}
-      />
-      <FormActions>
-        <Button
-          variant="danger"
-          pending={banning.isLoading}
-          pendingLabel="Banning…"
-          onClick={() =>
-            ban({
-              userId: user.id,
-              ...(reason.trim() ? { banReason: reason.trim() } : {}),
-              ...(expiry ? { banExpiresIn: Number(expiry) } : {}),
-            })
-          }
-        >
-          Ban {user.name || user.email}
-        </Button>
-      </FormActions>
-    </Card>
-  )
-}
 
 const RoleAndPasswordCard = ({ user }: { user: AdminUser }) => {
   const [role, setRole] = useState<Role>(user.role.split(',').includes('admin') ? 'admin' : 'user')
@@ -176,52 +92,6 @@ const RoleAndPasswordCard = ({ user }: { user: AdminUser }) => {
           A reset link was sent to {user.email}, if that address can receive mail.
         </Notice>
       ) : null}
-    </Card>
-  )
-}
-
-const SessionsCard = ({ userId }: { userId: string }) => {
-  const { data, error } = useListUserSessionsQuery(userId)
-  const [revoke] = useRevokeUserSessionMutation()
-  const [revokeAll, all] = useRevokeUserSessionsMutation()
-  if (error) return <Notice tone="error">{messageFor(error)}</Notice>
-  if (!data) return <Loading label="Loading sessions…" />
-  return (
-    <Card
-      title="Sessions"
-      footer={
-        data.sessions.length > 0 ? (
-          <Button
-            variant="danger-outline"
-            pending={all.isLoading}
-            pendingLabel="Ending…"
-            onClick={() => revokeAll({ userId })}
-          >
-            End every session
-          </Button>
-        ) : null
-      }
-    >
-      {data.sessions.length === 0 ? <p>No open session.</p> : null}
-      <ul className="admin-session-list">
-        {data.sessions.map((session) => (
-          <li key={session.id}>
-            <span>
-              {describeUserAgent(session.userAgent)} · {session.ipAddress ?? 'unknown address'} · since{' '}
-              {formatTime(session.createdAt)}
-              {session.impersonatedBy ? (
-                <>
-                  {' '}
-                  <Badge tone="warning">Support</Badge>
-                </>
-              ) : null}
-            </span>
-            <Button size="small" onClick={() => revoke({ sessionToken: session.token })}>
-              End
-            </Button>
-          </li>
-        ))}
-      </ul>
     </Card>
   )
 }
@@ -293,54 +163,6 @@ const ActivityCard = ({ userId, overview }: { userId: string; overview: UserOver
   )
 }
 
-const DangerCard = ({ user }: { user: AdminUser }) => {
-  const [confirming, setConfirming] = useState(false)
-  const removeButton = useRef<HTMLButtonElement>(null)
-  const [remove, removing] = useRemoveUserMutation()
-  const [impersonate, impersonating] = useImpersonateUserMutation()
-  const navigate = useNavigate()
-  const failure = removing.error ?? impersonating.error
-  return (
-    <Card title="Act as this person, or remove them" tone="danger">
-      {failure ? <Notice tone="error">{messageFor(failure)}</Notice> : null}
-      {confirming ? (
-        <Confirm
-          question={`Remove ${user.email}?`}
-          consequence="Their sessions end and their personal data is erased for good."
-          confirmLabel={`Remove ${user.name || user.email}`}
-          pendingLabel="Removing…"
-          pending={removing.isLoading}
-          onConfirm={async () => {
-            const result = await remove({ userId: user.id })
-            if (!('error' in result)) navigate('/admin/users')
-          }}
-          onCancel={() => {
-            setConfirming(false)
-            removing.reset()
-            requestAnimationFrame(() => removeButton.current?.focus())
-          }}
-        />
-      ) : (
-        <FormActions>
-          <Button
-            pending={impersonating.isLoading}
-            pendingLabel="Opening…"
-            onClick={async () => {
-              const result = await impersonate({ userId: user.id })
-              if (!('error' in result)) navigate('/account')
-            }}
-          >
-            Impersonate for an hour
-          </Button>
-          <Button ref={removeButton} variant="danger-outline" onClick={() => setConfirming(true)}>
-            Remove user…
-          </Button>
-        </FormActions>
-      )}
-    </Card>
-  )
-}
-
 /** One user: profile, status, roles, sign-in accounts, organizations, sessions, history, and the operator's actions. */
 export const AdminUserPage = () => {
   const { userId = '' } = useParams()
@@ -350,6 +172,9 @@ export const AdminUserPage = () => {
   if (!user) return <Loading label="Loading the user…" cards={3} />
   return (
     <>
+      <p className="back-link">
+        <Link to="/admin/users">← All users</Link>
+      </p>
       <PageHeading title={user.name || user.email} description={user.email} />
       <Card title="Profile">
         <dl className="admin-profile">
@@ -367,12 +192,20 @@ export const AdminUserPage = () => {
           <dt>Roles</dt>
           <dd>{roleLabels(user.role)}</dd>
           <dt>Status</dt>
-          <dd>{user.banned ? 'Banned' : 'Active'}</dd>
+          <dd>
+            {user.banned ? (
+              <>
+                <Badge tone="warning">Banned</Badge> {user.banReason ?? 'no reason given'}
+                {user.banExpires ? `, until ${formatTime(user.banExpires)}` : ', until lifted'}
+              </>
+            ) : (
+              'Active'
+            )}
+          </dd>
           <dt>Since</dt>
           <dd>{formatTime(user.createdAt)}</dd>
         </dl>
       </Card>
-      <BanCard user={user} />
       <RoleAndPasswordCard key={user.role} user={user} />
       {overview.error ? <Notice tone="error">{messageFor(overview.error)}</Notice> : null}
       {overview.data ? (
@@ -381,8 +214,9 @@ export const AdminUserPage = () => {
           <OrganizationsCard overview={overview.data} />
         </>
       ) : null}
-      <SessionsCard userId={user.id} />
+      <SessionsCard user={user} />
       <ActivityCard userId={user.id} overview={overview.data} />
+      <BanCard user={user} />
       <DangerCard user={user} />
     </>
   )

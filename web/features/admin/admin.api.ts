@@ -32,13 +32,15 @@ export type UserOverview = {
 export type AdminAction = {
   id: string
   at: string
-  /** The acting user's address while their account exists. */
-  actor: { type: string; id: string | null; email: string | null }
+  /** The acting user's name and address while their account exists (server key: its name as id). */
+  actor: { type: string; id: string | null; email: string | null; name?: string | null }
   impersonatedBy: string | null
   action: string
   userId: string | null
   /** The account's address; null once it is erased. */
   userEmail: string | null
+  /** The account's name; null once it is erased. */
+  userName?: string | null
   details: Record<string, unknown>
 }
 

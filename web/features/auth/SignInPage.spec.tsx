@@ -118,6 +118,25 @@ describe('sign-in', () => {
       expect(screen.getByRole('status').textContent).toBe('Your password has been changed.'),
     )
   })
+
+  it('drops a stale "You are signed out." once a new attempt fails', async () => {
+    fakeApi({
+      'POST /sign-in/email': {
+        status: 401,
+        body: { code: 'INVALID_EMAIL_OR_PASSWORD', message: 'Invalid email or password' },
+      },
+    })
+    const { user } = renderWithProviders(<SignInPage />, {
+      route: '/sign-in',
+      state: { notice: 'You are signed out.' },
+    })
+    expect(await screen.findByText('You are signed out.')).toBeTruthy()
+    await user.type(screen.getByLabelText('Email or username'), 'ada@example.com')
+    await user.type(screen.getByLabelText('Password'), 'wrong password')
+    await user.click(screen.getByRole('button', { name: 'Sign in' }))
+    await waitFor(() => expect(screen.getAllByRole('alert').length).toBeGreaterThan(0))
+    expect(screen.queryByText('You are signed out.')).toBeNull()
+  })
 })
 
 describe('sign-in with a username', () => {

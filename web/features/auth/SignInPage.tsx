@@ -57,9 +57,12 @@ export const SignInPage = () => {
   const [rememberMe, setRememberMe] = useState(true)
   const [errors, setErrors] = useState<FormErrors<Field>>(noErrors())
   const [busy, setBusy] = useState(false)
+  // The notice that brought the person here ("You are signed out.") is stale once they try again.
+  const [tried, setTried] = useState(false)
 
   const onSubmit = async () => {
     if (busy) return
+    setTried(true)
     const problems = fieldErrors<Field>({
       identifier: checkIdentifier(identifier),
       password: checkRequired(password, 'your password'),
@@ -104,7 +107,7 @@ export const SignInPage = () => {
         )
       }
     >
-      <Notice tone="success">{noticeFrom(location.state)}</Notice>
+      <Notice tone="success">{tried ? null : noticeFrom(location.state)}</Notice>
       {adding ? null : <SocialButtons returnTo={returnPathFrom(location.state)} />}
       <Form label="Sign in" onSubmit={onSubmit} errors={errors} className="form-stretch">
         <TextField

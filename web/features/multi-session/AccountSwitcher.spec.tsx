@@ -99,6 +99,12 @@ describe('the account switcher in the header', () => {
     expect(screen.getByText('Switched to Grace Hopper.')).toBeTruthy()
   })
 
+  it('says on the header button that it signs out of every account on the device', async () => {
+    device()
+    openAccount()
+    expect(await screen.findByRole('button', { name: 'Sign out of all accounts' })).toBeTruthy()
+  })
+
   it('signs out of one account and keeps the other', async () => {
     const api = device()
     const { user } = openAccount()

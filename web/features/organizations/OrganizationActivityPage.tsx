@@ -9,6 +9,7 @@ import { describeOrganizationActivity, peopleOf } from './describe-organization-
 import { useOrganization } from './organization-context.js'
 import { organizationMessageFor } from './organization-messages.js'
 import { useGetOrganizationActivityInfiniteQuery } from './organizations.api.js'
+import { RequirePermission } from './RequirePermission.js'
 
 /** The organization's audit feed: who did what, newest first, a page at a time. */
 const Feed = () => {
@@ -87,7 +88,7 @@ const Feed = () => {
 export const OrganizationActivityPage = () => {
   const { organization } = useOrganization()
   return (
-    <>
+    <RequirePermission needs={['activity:read']} title="Activity" what="the organization’s activity">
       <PageHeading
         title="Activity"
         documentTitle={`Activity · ${organization.name}`}
@@ -96,6 +97,6 @@ export const OrganizationActivityPage = () => {
       <Card>
         <Feed />
       </Card>
-    </>
+    </RequirePermission>
   )
 }

@@ -1,6 +1,7 @@
 import { PageHeading } from '../../ui/PageHeading.js'
 import { ApiKeysSections } from '../api-keys/ApiKeysSections.js'
 import { useOrganization } from './organization-context.js'
+import { RequirePermission } from './RequirePermission.js'
 
 /**
  * The organization's own API keys, for its backends: the personal API keys page's parts, owned by
@@ -10,7 +11,7 @@ import { useOrganization } from './organization-context.js'
 export const OrganizationApiKeysPage = () => {
   const { organization } = useOrganization()
   return (
-    <>
+    <RequirePermission needs={['apiKey:read']} title="API keys" what="its API keys">
       <PageHeading
         title="API keys"
         documentTitle={`API keys · ${organization.name}`}
@@ -26,6 +27,6 @@ export const OrganizationApiKeysPage = () => {
           loading: 'Loading the organization’s API keys…',
         }}
       />
-    </>
+    </RequirePermission>
   )
 }

@@ -7,7 +7,6 @@ import { Notice } from '../../ui/Notice.js'
 import { PageHeading } from '../../ui/PageHeading.js'
 import { Loading } from '../../ui/Skeleton.js'
 import { useOpenTabInSight } from '../../ui/use-open-tab-in-sight.js'
-import { useListApiKeysQuery } from '../api-keys/api-keys.api.js'
 import { noticeFrom } from '../auth/navigation-state.js'
 import { isApiError } from '../errors/api-error.js'
 import { useSignedIn } from '../session/RequireSession.js'
@@ -15,19 +14,26 @@ import { OrganizationMark } from './OrganizationMark.js'
 import { activeOrganizationIdOf, type OrganizationContext } from './organization-context.js'
 import { organizationMessageFor } from './organization-messages.js'
 import { useGetFullOrganizationQuery, useSetActiveOrganizationMutation } from './organizations.api.js'
-import { type Action, can } from './roles.js'
+import { may, type Permission, useGetOrganizationViewerQuery } from './viewer.api.js'
 import './organizations.css'
 
-// A tab needs an action the reader's role grants (the portal's mirror of the built-in roles), or for
-// the API keys, the server's own answer: 'apiKey:read' shows when it listed them.
-const TABS: readonly { path: string; label: string; needs?: Action | 'apiKey:read' }[] = [
+// A tab shows when the reader's role grants one of the permissions it needs (the server's answer,
+// organization/viewer), so no page is offered that would only be refused.
+const TABS: readonly { path: string; label: string; needs?: readonly Permission[]; feature?: 'teams' }[] = [
   { path: '', label: 'Members' },
   { path: 'invitations', label: 'Invitations' },
-  { path: 'teams', label: 'Teams' },
-  { path: 'activity', label: 'Activity', needs: 'activity:read' },
-  { path: 'api-keys', label: 'API keys', needs: 'apiKey:read' },
-  { path: 'settings', label: 'Settings' },
+  { path: 'teams', label: 'Teams', feature: 'teams' },
+  { path: 'activity', label: 'Activity', needs: ['activity:read'] },
+  { path: 'api-keys', label: 'API keys', needs: ['apiKey:read'] },
+  { path: 'settings', label: 'Settings', needs: ['organization:update', 'organization:delete'] },
 ]
+
+export const tabsFor = (context: Pick<OrganizationContext, 'viewer' | 'me'>) =>
+  TABS.filter(
+    (tab) =>
+      (!tab.needs || tab.needs.some((permission) => may(context, permission))) &&
+      (!tab.feature || (context.viewer?.features[tab.feature] ?? true)),
+  )
 
 /** A refusal to show the organization: not a member (any more), or it is gone. */
 const isOutside = (error: unknown) =>
@@ -62,13 +68,11 @@ export const OrganizationLayout = () => {
   const location = useLocation()
   const signedIn = useSignedIn()
   const { data, isLoading, error, refetch, isFetching } = useGetFullOrganizationQuery({ organizationId })
-  // Who may see the organization's API keys depends on the server's creator role and on custom
-  // roles' `apiKey` statements: the tab shows when the server lists them (the page reuses the answer).
-  const keys = useListApiKeysQuery({ organizationId }, { skip: !data })
+  const viewer = useGetOrganizationViewerQuery({ organizationId }, { skip: !data })
   const strip = useRef<HTMLUListElement>(null)
   useOpenTabInSight(strip)
 
-  if (isLoading) return <Loading label="Loading the organization…" cards={2} />
+  if (isLoading || (data && viewer.isLoading)) return <Loading label="Loading the organization…" cards={2} />
   if (!data) {
     if (isOutside(error) || data === null)
       return (
@@ -95,7 +99,7 @@ export const OrganizationLayout = () => {
   }
 
   const me = data.members.find((member) => member.userId === signedIn.user.id) ?? null
-  const context: OrganizationContext = { ...signedIn, organization: data, me }
+  const context: OrganizationContext = { ...signedIn, organization: data, me, viewer: viewer.data ?? null }
   const base = `/account/organizations/${data.id}`
   return (
     <>
@@ -111,9 +115,7 @@ export const OrganizationLayout = () => {
       </div>
       <nav aria-label="Organization" className="org-tabs">
         <ul ref={strip}>
-          {TABS.filter(
-            (tab) => !tab.needs || (tab.needs === 'apiKey:read' ? keys.isSuccess : can(me?.role, tab.needs)),
-          ).map((tab) => (
+          {tabsFor(context).map((tab) => (
             <li key={tab.path}>
               <NavLink to={tab.path ? `${base}/${tab.path}` : base} end>
                 {tab.label}

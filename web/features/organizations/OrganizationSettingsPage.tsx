@@ -13,9 +13,10 @@ import { CustomRoles } from './CustomRoles.js'
 import { type OrganizationContext, useOrganization } from './organization-context.js'
 import { placeOrganizationError } from './organization-messages.js'
 import { useDeleteOrganizationMutation, useUpdateOrganizationMutation } from './organizations.api.js'
-import { can } from './roles.js'
+import { RequirePermission } from './RequirePermission.js'
 import { checkSlug, NAME_MAX, SLUG_MAX } from './slug.js'
 import { SlugAvailability, useSlugAvailability } from './slug-availability.js'
+import { may } from './viewer.api.js'
 
 type Field = 'name' | 'slug' | 'logo'
 
@@ -43,7 +44,7 @@ const DetailsForm = ({ context }: { context: OrganizationContext }) => {
   const [errors, setErrors] = useState<FormErrors<Field>>(noErrors())
   const [saved, setSaved] = useState<string | null>(null)
   const availability = useSlugAvailability(slug, organization.slug)
-  const allowed = can(context.me?.role, 'organization:update')
+  const allowed = may(context, 'organization:update')
 
   const onSubmit = async () => {
     if (isLoading) return
@@ -214,15 +215,21 @@ const DeleteOrganization = ({ context }: { context: OrganizationContext }) => {
 export const OrganizationSettingsPage = () => {
   const context = useOrganization()
   return (
-    <>
+    <RequirePermission
+      needs={['organization:update', 'organization:delete']}
+      title="Settings"
+      what="its settings"
+    >
       <PageHeading
         title="Settings"
         documentTitle={`Settings · ${context.organization.name}`}
         description="The organization’s name, slug, logo and, where they are on, its own roles."
       />
       <DetailsForm key={context.organization.id} context={context} />
-      {can(context.me?.role, 'organization:update') ? <CustomRoles context={context} /> : null}
-      {can(context.me?.role, 'organization:delete') ? <DeleteOrganization context={context} /> : null}
-    </>
+      {may(context, 'organization:update') && context.viewer?.features.customRoles ? (
+        <CustomRoles context={context} />
+      ) : null}
+      {may(context, 'organization:delete') ? <DeleteOrganization context={context} /> : null}
+    </RequirePermission>
   )
 }

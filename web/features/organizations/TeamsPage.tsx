@@ -1,207 +1,24 @@
 import { type RefObject, useRef, useState } from 'react'
-import { Avatar } from '../../ui/Avatar.js'
-import { Badge } from '../../ui/Badge.js'
-import { Button, SubmitButton } from '../../ui/Button.js'
+import { Button } from '../../ui/Button.js'
 import { Card } from '../../ui/Card.js'
 import { Confirm } from '../../ui/Confirm.js'
-import { SelectField, TextField } from '../../ui/Field.js'
-import { Form, FormActions } from '../../ui/Form.js'
+import { ErrorState } from '../../ui/ErrorState.js'
 import { Notice } from '../../ui/Notice.js'
 import { PageHeading } from '../../ui/PageHeading.js'
 import { Loading } from '../../ui/Skeleton.js'
-import { type FormErrors, fieldErrors, noErrors } from '../errors/form-errors.js'
-import { checkRequired } from '../forms/checks.js'
-import {
-  activeOrganizationIdOf,
-  activeTeamIdOf,
-  type OrganizationContext,
-  useOrganization,
-} from './organization-context.js'
-import { organizationMessageFor, placeOrganizationError } from './organization-messages.js'
-import {
-  type Team,
-  useAddTeamMemberMutation,
-  useCreateTeamMutation,
-  useListTeamMembersQuery,
-  useRemoveTeamMemberMutation,
-  useRemoveTeamMutation,
-  useSetActiveTeamMutation,
-  useUpdateTeamMutation,
-} from './organizations.api.js'
-import { can } from './roles.js'
-
-export const TEAM_NAME_MAX = 100
-
-type Field = 'name'
-
-const FIELD_OF_CODE: Partial<Record<string, Field>> = { TEAM_ALREADY_EXISTS: 'name' }
-
-/** One form for both: a new team's name, or a new name for a team. */
-const TeamNameForm = ({
-  label,
-  submitLabel,
-  initial = '',
-  onSave,
-  onCancel,
-}: {
-  label: string
-  submitLabel: string
-  initial?: string
-  onSave: (name: string) => Promise<unknown>
-  onCancel?: () => void
-}) => {
-  const [name, setName] = useState(initial)
-  const [busy, setBusy] = useState(false)
-  const [errors, setErrors] = useState<FormErrors<Field>>(noErrors())
-  const onSubmit = async () => {
-    if (busy) return
-    const problems = fieldErrors<Field>({ name: checkRequired(name, 'a name for the team') })
-    setErrors(problems ?? noErrors())
-    if (problems) return
-    setBusy(true)
-    try {
-      await onSave(name.trim())
-      setName(initial === '' ? '' : name.trim())
-    } catch (error) {
-      setErrors(placeOrganizationError<Field>(error, FIELD_OF_CODE, ['name']))
-    } finally {
-      setBusy(false)
-    }
-  }
-  return (
-    <Form label={label} onSubmit={onSubmit} errors={errors}>
-      <div className="inline-form">
-        <TextField
-          label="Team name"
-          name="name"
-          maxLength={TEAM_NAME_MAX}
-          value={name}
-          onChange={setName}
-          error={errors.fields.name}
-        />
-        <FormActions>
-          <SubmitButton pending={busy} pendingLabel="Saving…">
-            {submitLabel}
-          </SubmitButton>
-          {onCancel ? <Button onClick={onCancel}>Cancel</Button> : null}
-        </FormActions>
-      </div>
-    </Form>
-  )
-}
-
-const TeamMembers = ({ team, context }: { team: Team; context: OrganizationContext }) => {
-  const { data, isLoading, error } = useListTeamMembersQuery({ teamId: team.id })
-  const [add, adding] = useAddTeamMemberMutation()
-  const [remove, removing] = useRemoveTeamMemberMutation()
-  const [candidate, setCandidate] = useState('')
-  const manage = can(context.me?.role, 'team:update')
-  if (isLoading) return <Loading label={`Loading the members of ${team.name}…`} />
-  if (!data) return <Notice tone="error">{organizationMessageFor(error)}</Notice>
-
-  const inTeam = new Set(data.map((teamMember) => teamMember.userId))
-  const members = context.organization.members
-  const people = members.filter((member) => inTeam.has(member.userId))
-  const outside = members.filter((member) => !inTeam.has(member.userId))
-  const chosen = outside.some((member) => member.userId === candidate)
-    ? candidate
-    : (outside[0]?.userId ?? '')
-  const refusal = adding.error ?? removing.error
-
-  return (
-    <div className="team-members">
-      {people.length === 0 ? (
-        <p className="muted small">Nobody is in this team yet.</p>
-      ) : (
-        <ul className="rows" aria-label={`Members of ${team.name}`}>
-          {people.map((member) => (
-            <li key={member.userId} className="org-row">
-              <Avatar
-                user={{ name: member.user.name, email: member.user.email, image: member.user.image ?? null }}
-                size={28}
-              />
-              <div className="org-row-body">
-                <p>{member.user.name}</p>
-                <p className="muted small">{member.user.email}</p>
-              </div>
-              {manage ? (
-                <div className="org-row-action">
-                  <Button
-                    size="small"
-                    pending={removing.isLoading && removing.originalArgs?.userId === member.userId}
-                    pendingLabel="Taking out…"
-                    onClick={() => void remove({ teamId: team.id, userId: member.userId })}
-                  >
-                    Take out of team<span className="visually-hidden"> {member.user.name}</span>
-                  </Button>
-                </div>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      )}
-      {manage && outside.length > 0 ? (
-        <div className="inline-form">
-          <SelectField
-            label={`Add to ${team.name}`}
-            name="userId"
-            value={chosen}
-            onChange={setCandidate}
-            options={outside.map((member) => ({
-              value: member.userId,
-              label: `${member.user.name} (${member.user.email})`,
-            }))}
-          />
-          <Button
-            pending={adding.isLoading}
-            pendingLabel="Adding…"
-            onClick={() => void add({ teamId: team.id, userId: chosen })}
-          >
-            Add to team
-          </Button>
-        </div>
-      ) : null}
-      {refusal ? <Notice tone="error">{organizationMessageFor(refusal)}</Notice> : null}
-    </div>
-  )
-}
-
-/**
- * The session's active team: shown on the team, and offered to the reader's own teams of the
- * active organization (set-active-team works there only).
- */
-const ActiveTeam = ({ team, context }: { team: Team; context: OrganizationContext }) => {
-  const [setActiveTeam, { isLoading, error }] = useSetActiveTeamMutation()
-  const { data } = useListTeamMembersQuery({ teamId: team.id })
-  const active = activeTeamIdOf(context) === team.id
-  const inActiveOrganization = activeOrganizationIdOf(context) === context.organization.id
-  const mine = data?.some((teamMember) => teamMember.userId === context.user.id) ?? false
-  const offered = !active && inActiveOrganization && mine
-  if (!active && !offered && !error) return null
-  return (
-    <div className="team-active">
-      {active ? <Badge tone="success">Your active team</Badge> : null}
-      {offered ? (
-        <Button
-          size="small"
-          pending={isLoading}
-          pendingLabel="Switching…"
-          onClick={() => void setActiveTeam({ teamId: team.id })}
-        >
-          Make active team<span className="visually-hidden"> {team.name}</span>
-        </Button>
-      ) : null}
-      {error ? <Notice tone="error">{organizationMessageFor(error)}</Notice> : null}
-    </div>
-  )
-}
+import { type OrganizationContext, useOrganization } from './organization-context.js'
+import { organizationMessageFor } from './organization-messages.js'
+import { useCreateTeamMutation, useRemoveTeamMutation, useUpdateTeamMutation } from './organizations.api.js'
+import { ActiveTeam, TeamMembers } from './TeamMembers.js'
+import { TeamNameForm } from './TeamNameForm.js'
+import { may, type TeamWithMembers, useGetTeamRosterQuery } from './viewer.api.js'
 
 const TeamCard = ({
   team,
   context,
   onGone,
 }: {
-  team: Team
+  team: TeamWithMembers
   context: OrganizationContext
   onGone: () => void
 }) => {
@@ -211,7 +28,6 @@ const TeamCard = ({
   const [removeTeam, removal] = useRemoveTeamMutation()
   const renameButton = useRef<HTMLButtonElement>(null)
   const removeButton = useRef<HTMLButtonElement>(null)
-  const role = context.me?.role
   const organizationId = context.organization.id
 
   const back = (button: RefObject<HTMLButtonElement | null>) =>
@@ -260,12 +76,12 @@ const TeamCard = ({
       {removal.error ? <Notice tone="error">{organizationMessageFor(removal.error)}</Notice> : null}
       {!renaming && !asking ? (
         <div className="form-actions">
-          {can(role, 'team:update') ? (
+          {may(context, 'team:update') ? (
             <Button ref={renameButton} size="small" onClick={() => setRenaming(true)}>
               Rename<span className="visually-hidden"> {team.name}</span>
             </Button>
           ) : null}
-          {can(role, 'team:delete') ? (
+          {may(context, 'team:delete') ? (
             <Button ref={removeButton} size="small" variant="danger-outline" onClick={() => setAsking(true)}>
               Remove team<span className="visually-hidden"> {team.name}</span>
             </Button>
@@ -276,13 +92,52 @@ const TeamCard = ({
   )
 }
 
+/** The teams a reader sees: every team for those who may update teams, else their own. */
+const Teams = ({ context }: { context: OrganizationContext }) => {
+  const { organization } = context
+  const roster = useGetTeamRosterQuery({ organizationId: organization.id })
+  const heading = useRef<HTMLHeadingElement>(null)
+  if (roster.isLoading) return <Loading label="Loading the teams…" />
+  if (!roster.data)
+    return (
+      <ErrorState
+        message={organizationMessageFor(roster.error)}
+        onRetry={() => void roster.refetch()}
+        retrying={roster.isFetching}
+      />
+    )
+  const teams = roster.data
+  const every = may(context, 'team:update')
+  const count = teams.length === 1 ? 'One team' : `${teams.length === 0 ? 'No' : teams.length} teams`
+  return (
+    <section aria-labelledby="teams-heading">
+      <h2 id="teams-heading" ref={heading} tabIndex={-1} className="section-heading">
+        {every ? count : `Your teams: ${teams.length}`}
+      </h2>
+      {teams.length === 0 ? (
+        <p className="empty-state">
+          {every
+            ? 'This organization has no team yet.'
+            : `You are not in any team of ${organization.name} yet.`}
+        </p>
+      ) : null}
+      {teams.map((team) => (
+        <TeamCard
+          key={team.id}
+          team={team}
+          context={context}
+          onGone={() => requestAnimationFrame(() => heading.current?.focus())}
+        />
+      ))}
+    </section>
+  )
+}
+
 export const TeamsPage = () => {
   const context = useOrganization()
   const { organization } = context
   const [create] = useCreateTeamMutation()
   const [created, setCreated] = useState<string | null>(null)
-  const heading = useRef<HTMLHeadingElement>(null)
-  const teams = organization.teams ?? []
   return (
     <>
       <PageHeading
@@ -290,7 +145,7 @@ export const TeamsPage = () => {
         documentTitle={`Teams · ${organization.name}`}
         description="Groups of members inside the organization."
       />
-      {can(context.me?.role, 'team:create') ? (
+      {may(context, 'team:create') ? (
         <Card title="Create a team">
           <TeamNameForm
             label="Create a team"
@@ -304,20 +159,7 @@ export const TeamsPage = () => {
           <Notice tone="success">{created}</Notice>
         </Card>
       ) : null}
-      <section aria-labelledby="teams-heading">
-        <h2 id="teams-heading" ref={heading} tabIndex={-1} className="section-heading">
-          {teams.length === 1 ? 'One team' : `${teams.length} teams`}
-        </h2>
-        {teams.length === 0 ? <p className="empty-state">This organization has no team yet.</p> : null}
-        {teams.map((team) => (
-          <TeamCard
-            key={team.id}
-            team={team}
-            context={context}
-            onGone={() => requestAnimationFrame(() => heading.current?.focus())}
-          />
-        ))}
-      </section>
+      <Teams context={context} />
     </>
   )
 }

@@ -2,11 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { fakeApi } from '../../test/fake-api.js'
 import type { ApiKey } from '../api-keys/api-keys.api.js'
-import { ADA, fullOrganization, GRACE, renderOrganizations } from './organizations.fixture.js'
+import { ADA, fullOrganization, GRACE, renderOrganizations, viewerOf } from './organizations.fixture.js'
 
-/// The organization's API keys: a tab for those the server lets list them (the owner role, roles
-/// granting `apiKey`), the personal page's parts with the organization as owner, and the server's
-/// 403 refusals in words.
+/// The organization's API keys: a tab for those whose role the server says may read them (the owner
+/// role, roles granting `apiKey`), the personal page's parts with the organization as owner, and
+/// refusals in words; a role that may not read them never calls api-key/list.
 
 const SECRET = `ci_${'b'.repeat(64)}`
 
@@ -39,6 +39,7 @@ const serveOrganizationKeys = (initial: ApiKey[], members = [ADA, GRACE]) => {
   let keys = [...initial]
   return fakeApi({
     'GET /organization/get-full-organization': { body: fullOrganization({ members }) },
+    'GET /organization/viewer': viewerOf('owner'),
     'GET /api-key/list': (call) =>
       call.query.get('organizationId') === 'org-1'
         ? { body: { apiKeys: keys, total: keys.length } }
@@ -64,7 +65,7 @@ const tabs = () =>
     .map((link) => link.textContent)
 
 describe("an organization's API keys", () => {
-  it('offers the tab when the server lists the keys, and lists them as the personal page does', async () => {
+  it('offers the tab when the role may read the keys, and lists them as the personal page does', async () => {
     serveOrganizationKeys([orgKey('deploy', { requestCount: 3 })])
     const { user } = renderOrganizations('/account/organizations/org-1')
     await waitFor(() => expect(tabs()).toContain('API keys'))
@@ -105,23 +106,27 @@ describe("an organization's API keys", () => {
     expect(api.to('POST', '/api-key/update')[0]?.body).toEqual({ keyId: 'deploy', enabled: false })
   })
 
-  it('hides the tab from a member whose role the server refuses, and says why at the address', async () => {
+  it('hides the tab from a member whose role may not read them, says why at the address, and asks nothing', async () => {
     const api = fakeApi({
       'GET /organization/get-full-organization': { body: fullOrganization() },
+      'GET /organization/viewer': viewerOf('member'),
       'GET /api-key/list': INSUFFICIENT,
     })
-    renderOrganizations('/account/organizations/org-1/api-keys')
-    expect((await screen.findByRole('alert')).textContent).toBe(
-      'Your role in this organization does not allow managing its API keys. An owner can change that.',
-    )
-    expect(tabs()).not.toContain('API keys')
+    const { user } = renderOrganizations('/account/organizations/org-1/api-keys')
+    expect(
+      await screen.findByText(/As a Member of Analytical Engines, you cannot see its API keys\./),
+    ).toBeTruthy()
+    expect(tabs()).toEqual(['Members', 'Invitations', 'Teams'])
     expect(screen.queryByRole('button', { name: 'Create key' })).toBeNull()
-    expect(api.to('GET', '/api-key/list')[0]?.query.get('organizationId')).toBe('org-1')
+    expect(api.to('GET', '/api-key/list')).toEqual([])
+    await user.click(screen.getByRole('link', { name: 'Back to the members of Analytical Engines' }))
+    expect(await screen.findByRole('heading', { name: 'Members', level: 1 })).toBeTruthy()
   })
 
   it('says so when the server refuses the caller as not a member', async () => {
     fakeApi({
       'GET /organization/get-full-organization': { body: fullOrganization() },
+      'GET /organization/viewer': viewerOf('owner'),
       'GET /api-key/list': refusal(
         'USER_NOT_MEMBER_OF_ORGANIZATION',
         'You are not a member of the organization that owns this API key.',
@@ -136,6 +141,7 @@ describe("an organization's API keys", () => {
   it('shows a refused creation in words (a role that may read the keys but not create them)', async () => {
     fakeApi({
       'GET /organization/get-full-organization': { body: fullOrganization() },
+      'GET /organization/viewer': viewerOf('owner'),
       'GET /api-key/list': { body: { apiKeys: [], total: 0 } },
       'POST /api-key/create': INSUFFICIENT,
     })

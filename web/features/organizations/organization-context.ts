@@ -1,6 +1,7 @@
 import { useOutletContext } from 'react-router'
 import type { SignedIn } from '../session/session.api.js'
 import type { FullOrganization, Member } from './organizations.api.js'
+import type { Viewer } from './viewer.api.js'
 
 /// What the organization's pages share: the organization as loaded, and who the reader is in it.
 /// It extends the signed-in person, so that `useSignedIn` keeps working below the layout.
@@ -8,6 +9,8 @@ export type OrganizationContext = SignedIn & {
   organization: FullOrganization
   /** The reader's membership; null only in the moment after they left or were removed. */
   me: Member | null
+  /** What the server says the reader's role grants; null when it did not answer (see `may`). */
+  viewer: Viewer | null
 }
 
 export const useOrganization = (): OrganizationContext => useOutletContext<OrganizationContext>()

@@ -4,7 +4,13 @@ import { fakeApi } from '../../test/fake-api.js'
 import { signedInAs } from '../../test/fixtures.js'
 import type { SignedIn } from '../session/session.api.js'
 import { describePermission } from './CustomRoles.js'
-import { fullOrganization, renderOrganizations, withActiveOrganization } from './organizations.fixture.js'
+import {
+  fullOrganization,
+  renderOrganizations,
+  rosterOf,
+  viewerOf,
+  withActiveOrganization,
+} from './organizations.fixture.js'
 
 /// The invitation preview for a signed-out invitee, the signed-in person's own invitations, the
 /// active team, and custom roles.
@@ -143,9 +149,11 @@ describe('the active team', () => {
         ],
       }),
     },
-    'GET /organization/list-team-members': (call: { query: URLSearchParams }) => ({
-      body: [{ id: 'tm-1', teamId: call.query.get('teamId'), userId: 'user-1', createdAt: '' }],
-    }),
+    'GET /organization/viewer': viewerOf('owner'),
+    'GET /organization/team-roster': rosterOf([
+      { id: 'team-1', name: 'Engines', organizationId: 'org-1', createdAt: '', userIds: ['user-1'] },
+      { id: 'team-2', name: 'Looms', organizationId: 'org-1', createdAt: '', userIds: ['user-1'] },
+    ]),
     'POST /organization/set-active-team': { body: { id: 'team-2', name: 'Looms' } },
   }
 
@@ -185,16 +193,21 @@ const ROLE = {
 }
 
 describe('custom roles', () => {
-  it('are not shown where the server has no role routes (dynamic access control off)', async () => {
-    fakeApi({ 'GET /organization/get-full-organization': { body: fullOrganization() } })
+  it('are not shown, nor asked for, where the server has no role routes (dynamic access control off)', async () => {
+    const api = fakeApi({
+      'GET /organization/get-full-organization': { body: fullOrganization() },
+      'GET /organization/viewer': viewerOf('owner'),
+    })
     renderOrganizations('/account/organizations/org-1/settings')
     expect(await screen.findByRole('heading', { name: 'Settings', level: 1 })).toBeTruthy()
     await waitFor(() => expect(screen.queryByRole('heading', { name: 'Custom roles' })).toBeNull())
+    expect(api.to('GET', '/organization/list-roles')).toEqual([])
   })
 
   it('lists, creates, changes and deletes roles; a refusal stays with the role', async () => {
     const api = fakeApi({
       'GET /organization/get-full-organization': { body: fullOrganization() },
+      'GET /organization/viewer': viewerOf('owner', { customRoles: true }),
       'GET /organization/list-roles': { body: [ROLE] },
       'POST /organization/create-role': { body: { success: true, roleData: { ...ROLE, id: 'role-2' } } },
       'POST /organization/update-role': { body: { success: true, roleData: ROLE } },

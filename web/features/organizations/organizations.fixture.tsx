@@ -15,6 +15,7 @@ import { OrganizationSettingsPage } from './OrganizationSettingsPage.js'
 import { OrganizationsPage } from './OrganizationsPage.js'
 import type { FullOrganization, Invitation, Member, Team } from './organizations.api.js'
 import { TeamsPage } from './TeamsPage.js'
+import type { Viewer } from './viewer.api.js'
 
 /// The organizations pages mounted as App.tsx mounts them, under a signed-in person, with a probe
 /// for every other address (what the pages navigate to, and with what state).
@@ -104,4 +105,39 @@ export const fullOrganization = (overrides: Partial<FullOrganization> = {}): Ful
   invitations: [PENDING],
   teams: [TEAM],
   ...overrides,
+})
+
+const ALL_ACTIONS = {
+  organization: ['update', 'delete'],
+  member: ['create', 'update', 'delete'],
+  invitation: ['create', 'cancel'],
+  team: ['create', 'update', 'delete'],
+  ac: ['create', 'read', 'update', 'delete'],
+  apiKey: ['create', 'read', 'update', 'delete'],
+  activity: ['read'],
+}
+
+/** What GET /organization/viewer answers an owner (default) or a plain member. */
+export const viewerOf = (
+  role: 'owner' | 'member',
+  features: Partial<Viewer['features']> = {},
+): { body: Viewer } => ({
+  body: {
+    role,
+    permissions: role === 'owner' ? ALL_ACTIONS : { ac: ['read'] },
+    features: { teams: true, customRoles: false, ...features },
+  },
+})
+
+/** What GET /organization/team-roster answers: teams with the user ids in them. */
+export const rosterOf = (teams: readonly (Team & { userIds?: string[] })[]) => ({
+  body: teams.map(({ userIds = [], ...team }) => ({
+    ...team,
+    members: userIds.map((userId) => ({
+      id: `tm-${team.id}-${userId}`,
+      teamId: team.id,
+      userId,
+      createdAt: '',
+    })),
+  })),
 })

@@ -10,6 +10,9 @@ import {
   member,
   PENDING,
   renderOrganizations,
+  rosterOf,
+  TEAM,
+  viewerOf,
   withActiveOrganization,
 } from './organizations.fixture.js'
 
@@ -173,7 +176,8 @@ describe('members', () => {
     await user.click(within(grace).getByRole('button', { name: 'Remove' }))
     expect(api.to('POST', '/organization/remove-member')).toEqual([])
     const confirm = within(grace).getByRole('button', { name: 'Remove Grace Hopper' })
-    expect(document.activeElement).toBe(confirm)
+    // The safe answer has focus: a second Enter does no harm.
+    expect(document.activeElement).toBe(within(grace).getByRole('button', { name: 'Cancel' }))
     await user.click(confirm)
     await waitFor(() => expect(screen.queryByRole('listitem', { name: /Grace Hopper/ })).toBeNull())
     expect(api.to('POST', '/organization/remove-member').map((call) => call.body)).toEqual([
@@ -313,9 +317,8 @@ describe('teams', () => {
   it('creates, renames and removes teams; refusals stay with the team', async () => {
     const api = fakeApi({
       'GET /organization/get-full-organization': { body: fullOrganization() },
-      'GET /organization/list-team-members': {
-        body: [{ id: 'tm-1', teamId: 'team-1', userId: 'user-1', createdAt: '' }],
-      },
+      'GET /organization/viewer': viewerOf('owner'),
+      'GET /organization/team-roster': rosterOf([{ ...TEAM, userIds: ['user-1'] }]),
       'POST /organization/create-team': { body: { id: 'team-2', name: 'Looms' } },
       'POST /organization/update-team': { body: { id: 'team-1', name: 'Mills' } },
       'POST /organization/remove-team': refusal(
@@ -338,6 +341,11 @@ describe('teams', () => {
         .getAllByRole('listitem')
         .map((row) => row.textContent),
     ).toEqual([expect.stringContaining('Ada Lovelace')])
+    // Nobody is preselected: adding without a choice asks for one, and sends nothing.
+    await user.click(within(team).getByRole('button', { name: 'Add to team' }))
+    expect(descriptionOf(within(team).getByLabelText('Add to Engines'))).toContain('Choose whom to add.')
+    expect(api.to('POST', '/organization/add-team-member')).toEqual([])
+    await user.selectOptions(within(team).getByLabelText('Add to Engines'), 'user-2')
     await user.click(within(team).getByRole('button', { name: 'Add to team' }))
 
     await user.click(within(team).getByRole('button', { name: 'Rename Engines' }))
@@ -361,6 +369,51 @@ describe('teams', () => {
     expect(api.to('POST', '/organization/add-team-member').map((call) => call.body)).toEqual([
       { teamId: 'team-1', userId: 'user-2' },
     ])
+  })
+})
+
+describe('teams an owner is not in', () => {
+  const LOOMS = { ...TEAM, id: 'team-2', name: 'Looms' }
+
+  it('shows every team to an owner, an empty one plainly, and adds people to it', async () => {
+    const api = fakeApi({
+      'GET /organization/get-full-organization': { body: fullOrganization({ teams: [TEAM, LOOMS] }) },
+      'GET /organization/viewer': viewerOf('owner'),
+      'GET /organization/team-roster': rosterOf([{ ...TEAM, userIds: ['user-2'] }, LOOMS]),
+      'POST /organization/add-team-member': { body: { id: 'tm-9', teamId: 'team-2', userId: 'user-2' } },
+    })
+    const { user } = renderOrganizations('/account/organizations/org-1/teams')
+    const engines = await screen.findByRole('region', { name: 'Engines' })
+    expect(within(engines).getByRole('list', { name: 'Members of Engines' }).textContent).toContain(
+      'Grace Hopper',
+    )
+    const looms = screen.getByRole('region', { name: 'Looms' })
+    expect(within(looms).getByText('Nobody is in this team yet.')).toBeTruthy()
+    expect(within(looms).queryByRole('alert')).toBeNull()
+    await user.selectOptions(within(looms).getByLabelText('Add to Looms'), 'user-2')
+    await user.click(within(looms).getByRole('button', { name: 'Add to team' }))
+    await waitFor(() =>
+      expect(api.to('POST', '/organization/add-team-member').map((call) => call.body)).toEqual([
+        { teamId: 'team-2', userId: 'user-2' },
+      ]),
+    )
+    expect(api.to('GET', '/organization/list-team-members')).toEqual([])
+  })
+
+  it('shows a member the teams they are in, without controls, and says so when there is none', async () => {
+    const signedIn = signedInAs({ id: 'user-2', name: 'Grace Hopper', email: 'grace@example.com' })
+    fakeApi({
+      'GET /organization/get-full-organization': { body: fullOrganization({ teams: [TEAM, LOOMS] }) },
+      'GET /organization/viewer': viewerOf('member'),
+      'GET /organization/team-roster': rosterOf([{ ...LOOMS, userIds: ['user-2'] }]),
+    })
+    renderOrganizations('/account/organizations/org-1/teams', { signedIn })
+    const looms = await screen.findByRole('region', { name: 'Looms' })
+    expect(within(looms).getByRole('list', { name: 'Members of Looms' }).textContent).toContain('Grace')
+    expect(within(looms).queryByRole('button')).toBeNull()
+    expect(screen.queryByRole('region', { name: 'Engines' })).toBeNull()
+    expect(screen.queryByRole('form', { name: 'Create a team' })).toBeNull()
+    expect(screen.queryByRole('alert')).toBeNull()
   })
 })
 
