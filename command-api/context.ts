@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely'
 import type { Config } from '../infra/config/config.js'
 import type { EventStore } from '../infra/event-store/event-store.js'
 import type { Database } from '../projections/database.js'
+import type { SecondFactorCheck } from '../query-api/admin/admin-caller.js'
 import type { SessionResolver } from '../query-api/sessions/resolve-session.js'
 import type { ApiKeyCache } from './api-key/api-key-cache.js'
 import type { ApiKeyUses } from './api-key/api-key-uses.port.js'
@@ -33,4 +34,6 @@ export type CommandContext = {
   apiKeyCache: ApiKeyCache | null
   /** Uses of API keys counted in memory and written in batches (api-key/api-key-uses.ts). */
   apiKeyUses: ApiKeyUses
+  /** Whether a person has a second factor, for `twoFactor.requiredFor` (two-factor/second-factors.ts). */
+  secondFactors?: SecondFactorCheck
 }

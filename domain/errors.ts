@@ -257,6 +257,22 @@ export const AUTH_ERRORS = defineErrors({
     400,
     'You are the only owner of an organization. Make another member an owner, or delete the organization, before deleting your account',
   ],
+  // Two-factor (better-auth's twoFactor plugin, its codes, statuses and messages).
+  OTP_HAS_EXPIRED: [400, 'OTP has expired'],
+  TOTP_NOT_ENABLED: [400, 'TOTP not enabled'],
+  TOTP_ALREADY_ENABLED: [400, 'TOTP is already enabled'],
+  TWO_FACTOR_NOT_ENABLED: [400, "Two factor isn't enabled"],
+  BACKUP_CODES_NOT_ENABLED: [400, "Backup codes aren't enabled"],
+  INVALID_BACKUP_CODE: [401, 'Invalid backup code'],
+  INVALID_CODE: [401, 'Invalid code'],
+  TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: [400, 'Too many attempts. Please request a new code.'],
+  ACCOUNT_TEMPORARILY_LOCKED: [
+    429,
+    'Too many failed verification attempts. Your account is temporarily locked. Please try again later.',
+  ],
+  INVALID_TWO_FACTOR_COOKIE: [401, 'Invalid two factor cookie'],
+  // Tessera's own: `twoFactor.requiredFor` names the admin role and this operator has no second factor.
+  TWO_FACTOR_REQUIRED: [403, 'Set up two-factor authentication or a passkey before using the admin API'],
 })
 
 export type AuthErrorCode = Parameters<typeof AUTH_ERRORS.error>[0]

@@ -14,6 +14,8 @@ import type { EventDeclaration } from './shared/event-declaration.js'
 import type { EventMetadata } from './shared/metadata.js'
 import { SIGNING_KEY_EVENT_DECLARATIONS } from './signing-key/signing-key.declarations.js'
 import type { SigningKeyEvent } from './signing-key/signing-key.js'
+import { TWO_FACTOR_EVENT_DECLARATIONS } from './two-factor/two-factor.declarations.js'
+import type { TwoFactorEvent } from './two-factor/two-factor.events.js'
 import { USER_EVENT_DECLARATIONS } from './user/user.declarations.js'
 import type { UserEvent } from './user/user.events.js'
 
@@ -24,6 +26,7 @@ export type KnownEvent =
   | OrganizationEvent
   | LinkedAccountEvent
   | ApiKeyEvent
+  | TwoFactorEvent
 export type KnownEventType = KnownEvent['type']
 
 /** A declaration as code that reads any event sees it: data of an unknown shape, paths as text. */
@@ -41,6 +44,7 @@ const DECLARATIONS = new Map(
     ...ORGANIZATION_EVENT_DECLARATIONS,
     ...LINKED_ACCOUNT_EVENT_DECLARATIONS,
     ...API_KEY_EVENT_DECLARATIONS,
+    ...TWO_FACTOR_EVENT_DECLARATIONS,
   }),
 ) as unknown as ReadonlyMap<string, AnyEventDeclaration>
 

@@ -7,6 +7,7 @@ import type { RequestOrigin } from '../domain/shared/metadata.js'
 import type { Config } from '../infra/config/config.js'
 import type { Database } from '../projections/database.js'
 import type { SessionRow } from '../projections/sessions/sessions.table.js'
+import type { SecondFactorCheck } from './admin/admin-caller.js'
 import type { ApiKeySessionPort } from './api-key/api-key-session-port.js'
 import type { JwtIssuer } from './jwt/jwt-issuer.js'
 import type { ServerKeyGuards } from './server-api/server-key.js'
@@ -30,4 +31,6 @@ export type QueryContext = {
   serverApi: ServerKeyGuards
   /** get-session from `x-api-key` (apiKey.enableSessionForAPIKeys); null when off. */
   apiKeySessions: ApiKeySessionPort | null
+  /** Whether a person has a second factor, for `twoFactor.requiredFor` (admin/admin-caller.ts). */
+  secondFactors?: SecondFactorCheck
 }

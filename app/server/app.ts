@@ -19,6 +19,7 @@ import { serverApiRoutes } from '../../command-api/server-api/server-api.routes.
 import { sessionCommandRoutes } from '../../command-api/sessions/session-commands.routes.js'
 import { readYourWritesHook } from '../../command-api/shared/read-your-writes.js'
 import { socialRoutes } from '../../command-api/social/social.routes.js'
+import { twoFactorRoutes } from '../../command-api/two-factor/two-factor.routes.js'
 import { usernameRoutes } from '../../command-api/username/username.routes.js'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import type { Config } from '../../infra/config/config.js'
@@ -151,6 +152,7 @@ export const buildApp = async (
       await api.register(serverApiRoutes(ctx))
       await api.register(apiKeyCommandRoutes(ctx))
       await api.register(apiKeyQueryRoutes(ctx))
+      await api.register(twoFactorRoutes(ctx))
     },
     { prefix: ctx.config.basePath },
   )

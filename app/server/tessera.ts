@@ -16,6 +16,7 @@ import {
 import { sessionUpkeepFor } from '../../command-api/sessions/session-upkeep.js'
 import { createHandle } from '../../command-api/shared/handle.js'
 import { createReadYourWrites } from '../../command-api/shared/read-your-writes.js'
+import { secondFactorsOf } from '../../command-api/two-factor/second-factors.js'
 import { acceptedSecrets, type Config } from '../../infra/config/config.js'
 import type { DatabaseTarget } from '../../infra/db/database.js'
 import type { EventStore } from '../../infra/event-store/event-store.js'
@@ -214,6 +215,8 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
     jwt: jwtKeys,
     serverApi: serverKeyGuardsFor(config, clock, logger),
     apiKeySessions: config.apiKey.enableSessionForAPIKeys ? apiKeySessionsFor(() => ctx) : null,
+    // Passkeys count as a second factor once their feature passes its count here (null: none yet).
+    secondFactors: secondFactorsOf(store, null),
     readYourWrites,
     readiness: createReadiness({
       db: database.db,

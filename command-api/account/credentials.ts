@@ -13,6 +13,7 @@ import { passwordLimits } from '../email-password/sign-up.js'
 import { revokeSession } from '../sessions/end-session.js'
 import { type StartedSession, startSession } from '../sessions/start-session.js'
 import { runUserCommand } from '../shared/run-user-command.js'
+import { forgetTrustedDevices } from '../two-factor/manage-two-factor.js'
 
 export const changePassword = async (
   ctx: CommandContext,
@@ -35,6 +36,8 @@ export const changePassword = async (
     // The current password matched the hash, so the two texts being equal means the same password.
     sameAsCurrent: currentPasswordMatches && samePassword(input.newPassword, input.currentPassword),
   })
+  // A new password ends every device trusted to skip the second step.
+  await forgetTrustedDevices(ctx, origin, userId, 'password-changed')
   if (!input.revokeOtherSessions) return { session: null }
   // Every session ends, this one too, and the caller gets a fresh one: a stolen copy of the old
   // cookie is worthless afterwards.

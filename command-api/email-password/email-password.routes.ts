@@ -110,7 +110,7 @@ export const emailPasswordRoutes =
       async (request, reply) => {
         const { email, password, rememberMe, callbackURL } = request.body
         // A wrong password is answered first, then recorded.
-        return answerSignIn(request, reply, ctx.sessions.cookieSettings, callbackURL, () =>
+        return answerSignIn(request, reply, ctx, callbackURL, () =>
           signIn(ctx, originOf(request), {
             email,
             password,

@@ -7,15 +7,15 @@ import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { isValidEmail, normalizeEmail } from '../../domain/user/email.js'
 import { burnPasswordCheck, verifyPassword } from '../../infra/crypto/password.js'
 import { type FoundCredential, findCredentialByEmail } from '../../projections/users/users.repository.js'
-import type { UserRow } from '../../projections/users/users.table.js'
 import type { CommandContext } from '../context.js'
-import { type StartedSession, startSession } from '../sessions/start-session.js'
 import { RefusalWithRecord } from '../shared/refuse-then-record.js'
 import { runUserCommand } from '../shared/run-user-command.js'
+import type { FirstFactorPassed } from '../two-factor/gated-sign-in.js'
 
 export type SignInInput = { email: string; password: string; rememberMe: boolean; callbackURL: string | null }
 
-export type SignedIn = { session: StartedSession; user: UserRow }
+/** The password matched: the session (or the second step) is the gate's (answerSignIn). */
+export type SignedIn = FirstFactorPassed
 
 export const signIn = async (
   ctx: CommandContext,
@@ -58,8 +58,7 @@ export const signInWithPassword = async (
     throw AUTH_ERRORS.error('EMAIL_NOT_VERIFIED')
   }
 
-  const session = await startSession(ctx, origin, { userId: found.user.id, rememberMe: input.rememberMe })
-  return { session, user: found.user }
+  return { user: found.user, rememberMe: input.rememberMe, factor: 'password' }
 }
 
 /**

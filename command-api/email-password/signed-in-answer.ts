@@ -1,40 +1,51 @@
-/// The answer to a password sign-in (by email or by username), as better-auth gives it: the
-/// session cookie, `Location` and `{redirect, token, url?, user}` when a callbackURL was given.
+/// The answer to a sign-in by a first factor (password by email or username, and any other that
+/// answers JSON), as better-auth gives it: the session cookie, `Location` and
+/// `{redirect, token, url?, user}` when a callbackURL was given; or, when the person's second
+/// factor is on and this device is not trusted, `{twoFactorRedirect: true, twoFactorMethods}`
+/// with the two-factor cookie and no session (command-api/two-factor/gated-sign-in.ts).
 /// A refusal is answered before the failed attempt is recorded (refuse-then-record.ts).
 
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
-import { type SessionCookieSettings, setSessionCookie } from '../../infra/http/session-cookie.js'
 import { UserSchema, userJson } from '../../query-api/shared/presenters.js'
+import type { CommandContext } from '../context.js'
 import { refuseThenRecord } from '../shared/refuse-then-record.js'
-import type { SignedIn } from './sign-in.js'
+import { type FirstFactorPassed, gateSignIn } from '../two-factor/gated-sign-in.js'
 
-export const SignedInSchema = Type.Object({
-  redirect: Type.Boolean(),
-  token: Type.String(),
-  url: Type.Optional(Type.String()),
-  user: UserSchema,
-})
+export const SignedInSchema = Type.Union([
+  Type.Object({
+    redirect: Type.Boolean(),
+    token: Type.String(),
+    url: Type.Optional(Type.String()),
+    user: UserSchema,
+  }),
+  Type.Object({
+    twoFactorRedirect: Type.Literal(true),
+    twoFactorMethods: Type.Array(Type.String()),
+  }),
+])
 
 export const answerSignIn = async (
   request: FastifyRequest,
   reply: FastifyReply,
-  cookieSettings: SessionCookieSettings,
+  ctx: CommandContext,
   callbackURL: string | undefined,
-  signIn: () => Promise<SignedIn>,
+  signIn: () => Promise<FirstFactorPassed>,
 ) => {
-  let result: SignedIn
+  let passed: FirstFactorPassed
   try {
-    result = await signIn()
+    passed = await signIn()
   } catch (error) {
     return refuseThenRecord(request, reply, error)
   }
-  setSessionCookie(reply, result.session, cookieSettings)
+  const outcome = await gateSignIn(ctx, request, reply, passed)
+  if (outcome.kind === 'second-step')
+    return { twoFactorRedirect: true as const, twoFactorMethods: outcome.methods }
   if (callbackURL) reply.header('location', callbackURL)
   return {
     redirect: Boolean(callbackURL),
-    token: result.session.token,
+    token: outcome.session.token,
     ...(callbackURL ? { url: callbackURL } : {}),
-    user: userJson(result.user),
+    user: userJson(passed.user),
   }
 }

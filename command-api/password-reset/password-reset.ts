@@ -16,6 +16,7 @@ import type { CommandContext } from '../context.js'
 import { passwordLimits } from '../email-password/sign-up.js'
 import { revokeSessionAs } from '../sessions/end-session.js'
 import { runUserCommand } from '../shared/run-user-command.js'
+import { forgetTrustedDevices } from '../two-factor/manage-two-factor.js'
 
 /** Reset links live one hour (spec). */
 const RESET_TOKEN_SECONDS = 3600
@@ -101,4 +102,6 @@ export const resetPassword = async (
       actor: { type: 'anonymous' },
       reason: 'password-reset',
     })
+  // A new password ends every device trusted to skip the second step too.
+  await forgetTrustedDevices(ctx, origin, live.userId, 'password-changed', { type: 'anonymous' })
 }

@@ -19,6 +19,7 @@ import { authOf, sessionGuards } from '../../query-api/sessions/require-session.
 import { StatusSchema } from '../../query-api/shared/presenters.js'
 import type { CommandContext } from '../context.js'
 import { signOutDevice } from '../multi-session/device-sessions.js'
+import { forgetTrustedDevices } from '../two-factor/manage-two-factor.js'
 import { revokeSession } from './end-session.js'
 
 // These routes take no parameters; clients send nothing, `{}` or `null`.
@@ -123,6 +124,8 @@ export const sessionCommandRoutes =
             requestedBy: user.id,
             reason: 'revoked-all',
           })
+        // "Sign out everywhere" also ends every device trusted to skip the second step.
+        await forgetTrustedDevices(ctx, originOf(request), user.id, 'sessions-revoked')
         return { status: true }
       },
     )

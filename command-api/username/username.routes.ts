@@ -52,7 +52,7 @@ export const usernameRoutes =
       async (request, reply) => {
         const { username, password, rememberMe, callbackURL } = request.body
         // A wrong password is answered first, then recorded.
-        return answerSignIn(request, reply, ctx.sessions.cookieSettings, callbackURL, () =>
+        return answerSignIn(request, reply, ctx, callbackURL, () =>
           signInUsername(ctx, originOf(request), {
             username,
             password,

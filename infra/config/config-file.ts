@@ -13,6 +13,7 @@ import { DEFAULT_BAN_REASON } from '../../domain/user/ban.js'
 import { DEFAULT_JWT_ALGORITHM, JWT_ALGORITHMS, type JwtAlgorithm } from '../crypto/jwt/signing-key.js'
 import { ConfigError } from './config-error.js'
 import { parseSocialProviders, type SocialProviderFileOptions } from './social-providers.js'
+import { parseTwoFactorOptions, type TwoFactorOptions } from './two-factor-options.js'
 
 export type FeatureOptions = {
   emailAndPassword: {
@@ -101,6 +102,8 @@ export type FeatureOptions = {
     defaultBanExpiresIn: number | null
     bannedUserMessage: string
   }
+  /** Second factors (better-auth's twoFactor plugin options; two-factor-options.ts). */
+  twoFactor: TwoFactorOptions
 }
 
 export const DEFAULT_CONFIG_FILE = 'tessera.config.json'
@@ -148,6 +151,7 @@ export const parseFeatureOptions = (json: unknown, label = DEFAULT_CONFIG_FILE):
     apiKey: apiKey(root.section('apiKey')),
     account: account(root.section('account')),
     admin: admin(root.section('admin')),
+    twoFactor: parseTwoFactorOptions(root.section('twoFactor')),
     socialProviders: parseSocialProviders(root.raw('socialProviders'), (path, reason) =>
       root.error(path, reason),
     ),
@@ -302,7 +306,7 @@ const isObject = (value: unknown): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** One JSON object of the file; remembers which keys were read so the rest can be refused. */
-class Section {
+export class Section {
   private readonly values: JsonObject
   private readonly read = new Set<string>()
 

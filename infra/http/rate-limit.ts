@@ -44,6 +44,8 @@ const STRICT_PREFIXES = [
   '/request-password-reset',
   '/forget-password',
   '/delete-user',
+  // Check second-factor codes or send them (better-auth: 3 per 10 s on every /two-factor/ route).
+  '/two-factor/',
 ]
 /** Two names for one route share one bucket: switching names must not double the allowance. */
 const BUCKET_ALIASES: Readonly<Record<string, string>> = { '/forget-password': '/request-password-reset' }

@@ -15,12 +15,36 @@ export type ServerKeyCheck = {
   optionalServerKey(request: FastifyRequest, reply: FastifyReply): Promise<{ readonly name: string } | null>
 }
 
+/**
+ * Whether a person has a second factor: two-factor on, or a passkey (`twoFactor.requiredFor`). The
+ * composition root fills it (command-api/two-factor/second-factors.ts).
+ */
+export type SecondFactorCheck = { hasSecondFactor(userId: string): Promise<boolean> }
+
 /** What the guard needs; both layers' contexts hold it. */
 export type AdminGuardContext = {
   sessions: SessionResolver
   clock: () => Date
   serverApi?: ServerKeyCheck
-  config: { admin: { adminUserIds: readonly string[] } }
+  secondFactors?: SecondFactorCheck
+  config: { admin: { adminUserIds: readonly string[] }; twoFactor?: { requiredFor: readonly string[] } }
+}
+
+/**
+ * Tessera's own (`twoFactor.requiredFor`): an operator whose role is listed there gets 403
+ * TWO_FACTOR_REQUIRED until they have a second factor. Without the check wired in, it fails closed.
+ */
+const requireSecondFactor = async (
+  ctx: AdminGuardContext,
+  userId: string,
+  role: string | null,
+  listed: boolean,
+) => {
+  const required = ctx.config.twoFactor?.requiredFor ?? []
+  if (required.length === 0) return
+  const roles = [...(role ?? 'user').split(',').map((name) => name.trim()), ...(listed ? ['admin'] : [])]
+  if (!roles.some((name) => required.includes(name))) return
+  if (!(await ctx.secondFactors?.hasSecondFactor(userId))) throw AUTH_ERRORS.error('TWO_FACTOR_REQUIRED')
 }
 
 export type AdminCaller =
@@ -56,12 +80,14 @@ export const adminGuard = (ctx: AdminGuardContext) => {
     const found = await guards.optionalSession(request)
     if (!found) throw AUTH_ERRORS.error('UNAUTHORIZED')
     request.auth = found
+    const listed = ctx.config.admin.adminUserIds.includes(found.user.id)
+    await requireSecondFactor(ctx, found.user.id, found.user.role, listed)
     return {
       kind: 'user',
       actor: { type: 'user', userId: found.user.id },
       userId: found.user.id,
       role: found.user.role,
-      listed: ctx.config.admin.adminUserIds.includes(found.user.id),
+      listed,
       session: found,
     }
   }

@@ -39,6 +39,7 @@ const ConfirmDeletionPage = page(
 )
 const GoodbyePage = page(() => import('../features/account/GoodbyePage.js'), 'GoodbyePage')
 const NotFoundPage = page(() => import('./NotFoundPage.js'), 'NotFoundPage')
+const TwoFactorPage = page(() => import('../features/two-factor/TwoFactorPage.js'), 'TwoFactorPage')
 const ProfilePage = page(() => import('../features/account/ProfilePage.js'), 'ProfilePage')
 const EmailPage = page(() => import('../features/account/EmailPage.js'), 'EmailPage')
 const PasswordPage = page(() => import('../features/account/PasswordPage.js'), 'PasswordPage')
@@ -85,6 +86,7 @@ export const App = () => (
         <Route path="sign-in" element={<SignInPage />} />
         <Route path="sign-up" element={<SignUpPage />} />
         <Route path="forgot-password" element={<ForgotPasswordPage />} />
+        <Route path="two-factor" element={<TwoFactorPage />} />
       </Route>
       <Route path="reset-password" element={<ResetPasswordPage />} />
       {/* Pages after a mailed link or an account action: they need the store. */}

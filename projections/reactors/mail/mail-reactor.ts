@@ -33,6 +33,7 @@ import { type DeliveryDependencies, deliverMail, type MailReactorLogger } from '
 import { deliverInvitationMail, isInvitationMailEventType } from './invitation-mail.js'
 import { isMailEventType } from './mail-events.js'
 import { deliverSecurityNotice, isSecurityNoticeEventType } from './security-notice-mail.js'
+import { deliverTwoFactorMail, isTwoFactorMailEventType } from './two-factor-mail.js'
 
 export type { MailReactorLogger } from './deliver-mail.js'
 
@@ -115,6 +116,13 @@ export const createMailReactor = (options: MailReactorOptions): MailReactor => {
         if (isSecurityNoticeEventType(event.type)) {
           if (stopped) return 'idle'
           await deliverSecurityNotice(q, store, event, deps)
+          await writeCheckpoint(q, name, event.position)
+          handled = event.position
+          continue
+        }
+        if (isTwoFactorMailEventType(event.type)) {
+          if (stopped) return 'idle'
+          await deliverTwoFactorMail(q, event, deps)
           await writeCheckpoint(q, name, event.position)
           handled = event.position
           continue
@@ -224,6 +232,7 @@ export const createMailReactor = (options: MailReactorOptions): MailReactor => {
         if (events.some((event) => isMailEventType(event.type) || isInvitationMailEventType(event.type)))
           wake()
         else if (events.some((event) => isSecurityNoticeEventType(event.type))) wake()
+        else if (events.some((event) => isTwoFactorMailEventType(event.type))) wake()
       }
       unsubscribers.push(onReadModelsAdvance ? onReadModelsAdvance(wakeForMail) : store.subscribe(wake))
       // Not awaited: a slow or absent mail server must not hold up the start of the service.

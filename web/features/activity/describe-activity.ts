@@ -48,6 +48,15 @@ const SENTENCES: Readonly<Record<string, string>> = {
   'api-key.deleted': 'An API key was deleted',
   'api-key.expired': 'An API key expired',
   'api-key.used': 'An API key was used',
+  'two-factor.totp-secret-created': 'You started setting up an authenticator app',
+  'two-factor.enabled': 'You turned on two-factor authentication',
+  'two-factor.disabled': 'You turned off two-factor authentication',
+  'two-factor.backup-codes-generated': 'You made new backup codes',
+  'two-factor.code-accepted': 'You confirmed a sign-in with your second factor',
+  // Maybe a stranger who knows the password: the entry shows where the attempt came from.
+  'two-factor.code-refused': 'A wrong two-factor code was entered',
+  'two-factor.device-trusted': 'You chose to trust a device for two-factor sign-in',
+  'two-factor.trusted-devices-forgotten': 'Your trusted devices were forgotten',
 }
 
 /** How a membership ended, by the reason the server records. */
@@ -133,6 +142,10 @@ export const describeActivity = (item: ActivityItem): string => {
       const count = item.details?.count
       return typeof count === 'number' ? `${base} ${count} ${count === 1 ? 'time' : 'times'}` : base
     }
+    case 'two-factor.code-refused':
+      return detail(item, 'lockedUntil') ? `${base}: two-factor sign-in is locked for 15 minutes` : base
+    case 'two-factor.code-accepted':
+      return detail(item, 'method') === 'backup-code' ? 'You signed in with a backup code' : base
     case 'user.unbanned':
       return item.details?.expired === true ? 'The suspension of your account ended' : base
     case 'account.linked':

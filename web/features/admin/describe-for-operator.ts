@@ -177,6 +177,18 @@ export const OPERATOR_SENTENCES: Readonly<Record<string, Describe>> = {
     typeof details.count === 'number'
       ? `An API key was used ${details.count} ${details.count === 1 ? 'time' : 'times'}`
       : 'An API key was used',
+  'two-factor.totp-secret-created': () => 'Started setting up an authenticator app',
+  'two-factor.enabled': ({ details }) =>
+    text(details, 'method') === 'otp' ? 'Turned on two-factor (mailed codes)' : 'Turned on two-factor',
+  'two-factor.disabled': () => 'Turned off two-factor',
+  'two-factor.backup-codes-generated': () => 'Made new backup codes',
+  'two-factor.code-accepted': ({ details }) =>
+    text(details, 'method') === 'backup-code' ? 'Used a backup code' : 'Passed the second step',
+  'two-factor.code-refused': ({ details }) =>
+    text(details, 'lockedUntil') ? 'Wrong two-factor code: second step locked' : 'Wrong two-factor code',
+  'two-factor.device-trusted': () => 'Trusted a device for two-factor',
+  'two-factor.trusted-devices-forgotten': ({ details }) =>
+    withDetail('Trusted devices forgotten', text(details, 'reason'), ': '),
 }
 
 /** The operator's sentence for one history entry; an unknown type shows as it is. */

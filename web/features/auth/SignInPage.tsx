@@ -72,8 +72,14 @@ export const SignInPage = () => {
     setBusy(true)
     const name = identifier.trim()
     try {
-      if (isEmail(name)) await signInWithEmail({ email: name, password, rememberMe })
-      else await signInWithUsername({ username: name, password, rememberMe })
+      const answer = isEmail(name)
+        ? await signInWithEmail({ email: name, password, rememberMe })
+        : await signInWithUsername({ username: name, password, rememberMe })
+      if (answer.twoFactorRedirect) {
+        const { twoFactorMethods } = answer
+        navigate('/two-factor', { state: { from: afterSignIn(adding, location.state), twoFactorMethods } })
+        return
+      }
       // Signing in while signed in adds an account: what the store cached was about the other one.
       signedIn()
       navigate(afterSignIn(adding, location.state), { replace: true })

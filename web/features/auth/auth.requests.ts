@@ -13,7 +13,10 @@ export type SignUpBody = {
 }
 export type SignInBody = { email: string; password: string; rememberMe: boolean }
 export type SignInUsernameBody = { username: string; password: string; rememberMe: boolean }
-type SignInAnswer = { redirect: boolean; token: string; url?: string; user: User }
+/** With the second factor on, the password alone answers `twoFactorRedirect` (no session yet). */
+export type SignInAnswer =
+  | { redirect: boolean; token: string; url?: string; user: User; twoFactorRedirect?: undefined }
+  | { twoFactorRedirect: true; twoFactorMethods: string[] }
 
 export const signUp = (body: SignUpBody) =>
   request<{ token: string | null; user: User }>('/sign-up/email', { method: 'POST', body })

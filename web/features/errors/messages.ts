@@ -58,6 +58,15 @@ const MESSAGES: Readonly<Record<string, string>> = {
   YOU_CANNOT_IMPERSONATE_ADMINS: 'Other admins cannot be impersonated.',
   NOT_IMPERSONATING: 'You are not acting as anyone right now.',
   ADMIN_SESSION_NOT_FOUND: 'Your own session has ended. Sign in again.',
+  // Two-factor
+  INVALID_CODE: 'That code is not right, or it was used already. Try the newest one.',
+  INVALID_BACKUP_CODE: 'That backup code is not right, or it was used already.',
+  OTP_HAS_EXPIRED: 'That code has expired. Ask for a new one.',
+  TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: 'Too many wrong codes. Sign in again to get another try.',
+  ACCOUNT_TEMPORARILY_LOCKED: 'Too many wrong codes. Your second step is locked for 15 minutes.',
+  INVALID_TWO_FACTOR_COOKIE: 'This sign-in has expired. Sign in again.',
+  TOTP_ALREADY_ENABLED: 'An authenticator app is already set up.',
+  TWO_FACTOR_REQUIRED: 'Set up two-factor authentication on your Security page before using the console.',
 }
 
 const secondsText = (seconds: number): string => (seconds === 1 ? '1 second' : `${seconds} seconds`)

@@ -1,6 +1,7 @@
 import { PageHeading } from '../../ui/PageHeading.js'
 import { useSignedIn } from '../session/RequireSession.js'
 import { ConnectedAccounts } from '../social/ConnectedAccounts.js'
+import { TwoFactorSection } from '../two-factor/TwoFactorSection.js'
 import { SessionList } from './SessionList.js'
 
 export const SecurityPage = () => {
@@ -13,6 +14,7 @@ export const SecurityPage = () => {
       />
       <SessionList currentSessionId={session.id} />
       <ConnectedAccounts />
+      <TwoFactorSection />
     </>
   )
 }

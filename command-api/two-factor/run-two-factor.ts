@@ -1,0 +1,37 @@
+/// Loading and changing one person's two-factor aggregate.
+
+import { fold } from '../../domain/shared/decider.js'
+import type { Actor, RequestOrigin } from '../../domain/shared/metadata.js'
+import { metadataFor } from '../../domain/shared/metadata.js'
+import {
+  type TwoFactor,
+  type TwoFactorCommand,
+  type TwoFactorEvent,
+  twoFactorDecider,
+  twoFactorStream,
+} from '../../domain/two-factor/two-factor.js'
+import type { EventStore } from '../../infra/event-store/event-store.js'
+import type { CommandContext } from '../context.js'
+
+/**
+ * The state as the log has it now, for what the edge must compute before deciding (which TOTP step
+ * a code matches needs the sealed secret). Read from the log, not a read model: a factor turned on
+ * a moment ago already guards the next sign-in, whatever the projector's lag.
+ */
+export const loadTwoFactor = async (
+  store: Pick<EventStore, 'readStream'>,
+  userId: string,
+): Promise<TwoFactor> =>
+  // The stream holds only this aggregate's events: they were written through its decider.
+  fold(twoFactorDecider, (await store.readStream(twoFactorStream(userId))) as unknown as TwoFactorEvent[])
+
+export const runTwoFactorCommand = (
+  ctx: Pick<CommandContext, 'handle' | 'clock'>,
+  origin: RequestOrigin,
+  userId: string,
+  command: TwoFactorCommand,
+  actor: Actor = { type: 'user', userId },
+) =>
+  ctx.handle(twoFactorDecider, twoFactorStream(userId), command, {
+    metadata: metadataFor(origin, actor, ctx.clock()),
+  })

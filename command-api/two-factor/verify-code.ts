@@ -1,0 +1,113 @@
+/// Checking a second-factor code, for a signed-in person managing their factor or for a sign-in
+/// waiting on its second step (the two-factor cookie). The edge works out what the code means
+/// (which TOTP step it matches under the sealed secret, or its hash); the decider accepts it once,
+/// counts it when wrong, and locks the second step past the budget. A wrong code is recorded, then
+/// refused. A passed sign-in gets its session here.
+
+import type { RequestOrigin } from '../../domain/shared/metadata.js'
+import { refusalIn } from '../../domain/two-factor/two-factor.decide.js'
+import type { ChallengeRef, NewTrust, TwoFactorCommand } from '../../domain/two-factor/two-factor.js'
+import { newRequestId } from '../../infra/crypto/derived-tokens.js'
+import { sessionToken, sha256Hex } from '../../infra/crypto/tokens.js'
+import { base32Decode, matchingStep } from '../../infra/crypto/totp.js'
+import { backupCodeHash, mailedCode, mailedCodeHash } from '../../infra/crypto/two-factor-codes.js'
+import type { CommandContext } from '../context.js'
+import { type StartedSession, startSession } from '../sessions/start-session.js'
+import { loadTwoFactor, runTwoFactorCommand } from './run-two-factor.js'
+
+/** Who presents the code: a live session, or the sign-in the two-factor cookie names. */
+export type CodeCaller =
+  | { kind: 'session'; userId: string }
+  | { kind: 'challenge'; userId: string; token: string }
+
+/** `startsSession` false: a backup code checked with better-auth's `disableSession` (no session). */
+export type CodeInput = {
+  method: 'totp' | 'otp' | 'backup-code'
+  code: string
+  trustDevice: boolean
+  startsSession: boolean
+}
+
+/** For a finished sign-in: its session, and the trust cookie's token when the device is now trusted. */
+export type CodeOutcome = { session: StartedSession | null; trustToken: string | null }
+
+const challengeOf = (caller: CodeCaller): ChallengeRef | null =>
+  caller.kind === 'challenge' ? { challengeHash: sha256Hex(caller.token) } : null
+
+export const verifyCode = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  caller: CodeCaller,
+  input: CodeInput,
+): Promise<CodeOutcome> => {
+  const now = ctx.clock()
+  const challenge = challengeOf(caller)
+  // Only a sign-in can trust its device: a signed-in person has passed that point already.
+  const trustToken = challenge && input.trustDevice ? sessionToken() : null
+  const trust: NewTrust | null = trustToken
+    ? {
+        deviceHash: sha256Hex(trustToken),
+        expiresAt: new Date(now.getTime() + ctx.config.twoFactor.trustDeviceMaxAge * 1000).toISOString(),
+      }
+    : null
+  const check = { userId: caller.userId, now: now.toISOString(), challenge, trust }
+  const command = await commandFor(ctx, caller.userId, input, check, now)
+  const { events } = await runTwoFactorCommand(ctx, origin, caller.userId, command)
+  const refusal = refusalIn(events)
+  if (refusal) throw refusal
+  const passed = events.find((event) => event.type === 'two-factor.challenge-passed')
+  if (passed?.type !== 'two-factor.challenge-passed' || !input.startsSession)
+    return { session: null, trustToken: null }
+  const session = await startSession(ctx, origin, {
+    userId: caller.userId,
+    rememberMe: passed.data.rememberMe,
+  })
+  return { session, trustToken }
+}
+
+type Check = { userId: string; now: string; challenge: ChallengeRef | null; trust: NewTrust | null }
+
+const commandFor = async (
+  ctx: CommandContext,
+  userId: string,
+  input: CodeInput,
+  check: Check,
+  now: Date,
+): Promise<TwoFactorCommand> => {
+  const secret = ctx.sessions.cookieSettings.secret
+  switch (input.method) {
+    case 'totp': {
+      const state = await loadTwoFactor(ctx.store, userId)
+      const key = state.totp?.secret ? base32Decode(state.totp.secret) : null
+      const matchedStep = key
+        ? matchingStep(key, input.code.trim(), now, ctx.config.twoFactor.totpOptions)
+        : null
+      return { type: 'verify-totp', matchedStep, ...check }
+    }
+    case 'otp':
+      return { type: 'verify-otp', codeHash: mailedCodeHash(secret, userId, input.code.trim()), ...check }
+    case 'backup-code':
+      return { type: 'verify-backup-code', codeHash: backupCodeHash(input.code), ...check }
+  }
+}
+
+/** Mails a code (through the mail reactor, which derives it from the recorded request id). */
+export const sendCode = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  caller: CodeCaller,
+): Promise<void> => {
+  const now = ctx.clock()
+  const { period, digits } = ctx.config.twoFactor.otpOptions
+  const secret = ctx.sessions.cookieSettings.secret
+  const requestId = newRequestId()
+  await runTwoFactorCommand(ctx, origin, caller.userId, {
+    type: 'send-otp',
+    userId: caller.userId,
+    requestId,
+    codeHash: mailedCodeHash(secret, caller.userId, mailedCode(secret, requestId, digits)),
+    expiresAt: new Date(now.getTime() + period * 60_000).toISOString(),
+    challenge: challengeOf(caller),
+    now: now.toISOString(),
+  })
+}

@@ -1,0 +1,8 @@
+/// Comparing secrets (or their hashes) in time that does not depend on where they differ, without
+/// node:crypto (the domain imports no package): every character is looked at, whatever it finds.
+
+export const constantTimeEqual = (a: string, b: string): boolean => {
+  let difference = a.length ^ b.length
+  for (let i = 0; i < b.length; i++) difference |= a.charCodeAt(i % Math.max(a.length, 1)) ^ b.charCodeAt(i)
+  return difference === 0
+}
