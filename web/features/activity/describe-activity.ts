@@ -48,6 +48,11 @@ const SENTENCES: Readonly<Record<string, string>> = {
   'api-key.deleted': 'An API key was deleted',
   'api-key.expired': 'An API key expired',
   'api-key.used': 'An API key was used',
+  'passkey.registered': 'You added a passkey',
+  'passkey.renamed': 'You renamed a passkey',
+  'passkey.deleted': 'You removed a passkey',
+  // A correctly signed sign-in whose counter went backwards: maybe a copy of the passkey.
+  'passkey.clone-suspected': 'A sign-in with one of your passkeys was refused: it may have been copied',
 }
 
 /** How a membership ended, by the reason the server records. */
@@ -133,6 +138,15 @@ export const describeActivity = (item: ActivityItem): string => {
       const count = item.details?.count
       return typeof count === 'number' ? `${base} ${count} ${count === 1 ? 'time' : 'times'}` : base
     }
+    case 'passkey.registered':
+    case 'passkey.renamed': {
+      const name = detail(item, 'name')
+      return name ? `${base}: ${name}` : base
+    }
+    case 'session.started':
+      return Array.isArray(item.details?.amr) && item.details.amr.includes('passkey')
+        ? 'You signed in with a passkey'
+        : base
     case 'user.unbanned':
       return item.details?.expired === true ? 'The suspension of your account ended' : base
     case 'account.linked':
