@@ -19,7 +19,7 @@ import { startTessera, type TestTessera } from '../support/tessera.js'
 let tessera: TestTessera
 beforeAll(async () => {
   tessera = await startTessera()
-}, 120_000)
+}, 300_000)
 afterAll(() => tessera?.cleanup())
 
 const refusal = (answer: { json: unknown }) => answer.json as { code: string; message: string }

@@ -10,7 +10,7 @@ import { startTessera, type TestTessera } from '../support/tessera.js'
 let tessera: TestTessera
 beforeAll(async () => {
   tessera = await startTessera()
-}, 120_000)
+}, 300_000)
 afterAll(() => tessera?.cleanup())
 
 const ORIGIN = 'http://localhost:3000'
