@@ -27,3 +27,16 @@ export const findPasskeyById = (db: Kysely<Database>, id: string): Promise<Passk
 export const userHasPasskey = async (db: Kysely<Database>, userId: string): Promise<boolean> =>
   (await db.selectFrom('passkeys').select('id').where('user_id', '=', userId).limit(1).executeTakeFirst()) !==
   undefined
+
+/**
+ * How many passkeys a user has: the `PasskeyCount` the two-factor feature's `secondFactorsOf` takes
+ * (a passkey counts as a second factor for `twoFactor.requiredFor`).
+ */
+export const countPasskeysOfUser = async (db: Kysely<Database>, userId: string): Promise<number> => {
+  const row = await db
+    .selectFrom('passkeys')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('user_id', '=', userId)
+    .executeTakeFirst()
+  return Number(row?.count ?? 0)
+}
