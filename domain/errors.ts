@@ -1,9 +1,12 @@
 /// Every error the API answers, once: the code better-auth 1.7 uses for the same failure (apps and
 /// its client switch on it), the HTTP status, and the spec's message.
 
+import { PASSKEY_ERROR_DEFINITIONS } from './passkey/passkey-errors.js'
 import { DomainError, defineErrors } from './shared/errors.js'
 
 export const AUTH_ERRORS = defineErrors({
+  // Passkeys (@better-auth/passkey)
+  ...PASSKEY_ERROR_DEFINITIONS,
   // Accounts
   INVALID_EMAIL: [400, 'Invalid email'],
   PASSWORD_TOO_SHORT: [400, 'Password too short'],

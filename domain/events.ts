@@ -8,6 +8,8 @@ import { LINKED_ACCOUNT_EVENT_DECLARATIONS } from './linked-accounts/linked-acco
 import type { LinkedAccountEvent } from './linked-accounts/linked-accounts.js'
 import { ORGANIZATION_EVENT_DECLARATIONS } from './organization/organization.declarations.js'
 import type { OrganizationEvent } from './organization/organization.events.js'
+import { PASSKEY_EVENT_DECLARATIONS } from './passkey/passkey.declarations.js'
+import type { PasskeyEvent } from './passkey/passkey.js'
 import { SESSION_EVENT_DECLARATIONS } from './session/session.declarations.js'
 import type { SessionEvent } from './session/session.js'
 import type { EventDeclaration } from './shared/event-declaration.js'
@@ -27,6 +29,7 @@ export type KnownEvent =
   | LinkedAccountEvent
   | ApiKeyEvent
   | TwoFactorEvent
+  | PasskeyEvent
 export type KnownEventType = KnownEvent['type']
 
 /** A declaration as code that reads any event sees it: data of an unknown shape, paths as text. */
@@ -45,6 +48,7 @@ const DECLARATIONS = new Map(
     ...LINKED_ACCOUNT_EVENT_DECLARATIONS,
     ...API_KEY_EVENT_DECLARATIONS,
     ...TWO_FACTOR_EVENT_DECLARATIONS,
+    ...PASSKEY_EVENT_DECLARATIONS,
   }),
 ) as unknown as ReadonlyMap<string, AnyEventDeclaration>
 

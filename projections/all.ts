@@ -7,6 +7,7 @@ import { apiKeysProjection } from './api-keys/api-keys.projection.js'
 import { jwksProjection } from './jwks/jwks.projection.js'
 import { oneTimeTokensProjection } from './one-time-tokens/one-time-tokens.projection.js'
 import { organizationsProjection } from './organizations/organizations.projection.js'
+import { passkeysProjection } from './passkeys/passkeys.projection.js'
 import { pendingEmailChangesProjection } from './pending-email-changes/pending-email-changes.projection.js'
 import type { Projection } from './projection.js'
 import { sessionsProjection } from './sessions/sessions.projection.js'
@@ -26,4 +27,5 @@ export const readModelProjections: readonly Projection[] = [
   jwksProjection,
   pendingEmailChangesProjection,
   apiKeysProjection,
+  passkeysProjection,
 ]

@@ -14,6 +14,7 @@ import type {
   OrganizationTeamMembersTable,
   OrganizationTeamsTable,
 } from './organizations/organizations.table.js'
+import type { PasskeysTable } from './passkeys/passkeys.table.js'
 import type { PendingEmailChangesTable } from './pending-email-changes/pending-email-changes.table.js'
 import type { CheckpointsTable } from './runner/checkpoints.table.js'
 import type { SessionsTable } from './sessions/sessions.table.js'
@@ -37,4 +38,5 @@ export type Database = {
   organization_activity: OrganizationActivityTable
   tessera_checkpoints: CheckpointsTable
   api_keys: ApiKeysTable
+  passkeys: PasskeysTable
 }

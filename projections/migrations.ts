@@ -15,6 +15,8 @@ import {
 import { jwksMigration } from './jwks/jwks.table.js'
 import { oneTimeTokensMigration } from './one-time-tokens/one-time-tokens.table.js'
 import { organizationActivityMigration, organizationsMigration } from './organizations/organizations.table.js'
+import { passkeyChallengesMigration } from './passkeys/passkey-challenges.js'
+import { passkeysMigration } from './passkeys/passkeys.table.js'
 import { pendingEmailChangesMigration } from './pending-email-changes/pending-email-changes.table.js'
 import { mailDeadLettersMigration } from './reactors/mail/dead-letters.table.js'
 import { checkpointsMigration } from './runner/checkpoints.table.js'
@@ -49,4 +51,7 @@ export const readModelMigrations: Record<string, Migration> = {
   '2026-11-27T03:00:00Z_users-search': usersSearchMigration,
   // Organization-owned keys; the usage table's inline refusals (disabled, revoked_at).
   '2026-11-27T01:00:00Z_api-key-owners-and-revocations': apiKeyOwnersAndRevocationsMigration,
+  '2026-11-28T10:00:00Z_passkeys': passkeysMigration,
+  // Operational, not a read model: WebAuthn challenges (passkeys/passkey-challenges.ts).
+  '2026-11-28T10:01:00Z_passkey-challenges': passkeyChallengesMigration,
 }

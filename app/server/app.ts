@@ -14,6 +14,7 @@ import { emailVerificationRoutes } from '../../command-api/email-verification/em
 import { deviceSessionsHook } from '../../command-api/multi-session/device-sessions.hook.js'
 import { multiSessionRoutes } from '../../command-api/multi-session/multi-session.routes.js'
 import { organizationRoutes } from '../../command-api/organization/organization.routes.js'
+import { passkeyRoutes } from '../../command-api/passkey/passkey.routes.js'
 import { passwordResetRoutes } from '../../command-api/password-reset/password-reset.routes.js'
 import { serverApiRoutes } from '../../command-api/server-api/server-api.routes.js'
 import { sessionCommandRoutes } from '../../command-api/sessions/session-commands.routes.js'
@@ -43,6 +44,7 @@ import { healthRoutes } from '../../query-api/health/health.routes.js'
 import { jwtRoutes } from '../../query-api/jwt/jwt.routes.js'
 import { deviceSessionQueryRoutes } from '../../query-api/multi-session/device-sessions.routes.js'
 import { organizationQueryRoutes } from '../../query-api/organization/organization-queries.routes.js'
+import { passkeyQueryRoutes } from '../../query-api/passkey/passkey.routes.js'
 import { portalConfigRoutes } from '../../query-api/portal/portal-config.routes.js'
 import { sessionQueryRoutes } from '../../query-api/sessions/session-queries.routes.js'
 import { socialQueryRoutes } from '../../query-api/social/social.routes.js'
@@ -153,6 +155,8 @@ export const buildApp = async (
       await api.register(apiKeyCommandRoutes(ctx))
       await api.register(apiKeyQueryRoutes(ctx))
       await api.register(twoFactorRoutes(ctx))
+      await api.register(passkeyRoutes(ctx))
+      await api.register(passkeyQueryRoutes(ctx))
     },
     { prefix: ctx.config.basePath },
   )

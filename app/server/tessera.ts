@@ -34,6 +34,7 @@ import { createMailTransport } from '../../infra/mail/create-transport.js'
 import type { MailTransport } from '../../infra/mail/mail.js'
 import { processRuntime } from '../../infra/runtime/runtime-metrics.js'
 import { readModelProjections } from '../../projections/all.js'
+import { countPasskeysOfUser } from '../../projections/passkeys/passkeys.repository.js'
 import { createMailReactor, type MailReactor } from '../../projections/reactors/mail/mail-reactor.js'
 import { createProjector, type Projector } from '../../projections/runner/projector.js'
 import { createReadiness } from '../../query-api/health/readiness.js'
@@ -216,7 +217,7 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
     serverApi: serverKeyGuardsFor(config, clock, logger),
     apiKeySessions: config.apiKey.enableSessionForAPIKeys ? apiKeySessionsFor(() => ctx) : null,
     // Passkeys count as a second factor once their feature passes its count here (null: none yet).
-    secondFactors: secondFactorsOf(store, null),
+    secondFactors: secondFactorsOf(store, (userId) => countPasskeysOfUser(database.db, userId)),
     readYourWrites,
     readiness: createReadiness({
       db: database.db,

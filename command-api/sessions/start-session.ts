@@ -23,6 +23,8 @@ export type StartSessionInput = {
   rememberMe: boolean
   impersonatedBy?: string
   lifetimeSeconds?: number
+  /** How the person signed in, when it says more than a password (`['passkey']`). */
+  amr?: string[]
 }
 
 export const startSession = async (
@@ -43,7 +45,7 @@ export const startSession = async (
 export const newSession = (
   { config, clock }: Pick<CommandContext, 'config' | 'clock'>,
   origin: RequestOrigin,
-  { userId, rememberMe, impersonatedBy, lifetimeSeconds }: StartSessionInput,
+  { userId, rememberMe, impersonatedBy, lifetimeSeconds, amr }: StartSessionInput,
 ) => {
   const now = clock()
   const token = sessionToken()
@@ -63,6 +65,7 @@ export const newSession = (
       ...(origin.place ? { place: origin.place } : {}),
       rememberMe,
       ...(impersonatedBy !== undefined ? { impersonatedBy } : {}),
+      ...(amr !== undefined ? { amr } : {}),
     },
     {
       metadata: metadataFor(origin, { type: 'user', userId: impersonatedBy ?? userId }, now),

@@ -22,9 +22,11 @@ export const SESSION_EVENT_DECLARATIONS: EventDeclarations<SessionEvent> = {
     personal: ['ipAddress', 'userAgent', 'place'],
     activity: {
       // A session an operator opened as the user reads as support acting on their behalf.
-      details: ({ sessionId, rememberMe, impersonatedBy, place }) => ({
+      details: ({ sessionId, rememberMe, impersonatedBy, place, amr }) => ({
         sessionId,
         rememberMe,
+        // How they signed in, where it was not a password (a passkey).
+        ...(amr ? { amr } : {}),
         // Where the device was, when the operator's proxy said so (absent when unknown or erased).
         ...(place ? { place } : {}),
         ...(impersonatedBy !== undefined ? { bySupport: true } : {}),

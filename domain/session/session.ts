@@ -40,6 +40,11 @@ export type SessionEvent =
         rememberMe: boolean
         /** The operator acting as this user (admin impersonation); absent on the user's own. */
         impersonatedBy?: string
+        /**
+         * How the person proved who they are (RFC 8176's idea; Tessera's names): `['passkey']` for a
+         * passkey sign-in, which needs no second factor. Absent on sessions started otherwise.
+         */
+        amr?: string[]
       }
     }
   | { type: 'session.refreshed'; data: { sessionId: string; expiresAt: string } }
@@ -65,6 +70,7 @@ export type SessionCommand =
       place?: Place
       rememberMe: boolean
       impersonatedBy?: string
+      amr?: string[]
     }
   | { type: 'refresh-session'; now: string; expiresAt: string }
   /** `requestedBy`: the user asking, or null when the system revokes. */

@@ -12,6 +12,7 @@ import { AUTH_ERRORS } from '../../domain/errors.js'
 import { DEFAULT_BAN_REASON } from '../../domain/user/ban.js'
 import { DEFAULT_JWT_ALGORITHM, JWT_ALGORITHMS, type JwtAlgorithm } from '../crypto/jwt/signing-key.js'
 import { ConfigError } from './config-error.js'
+import { type PasskeyFileOptions, parsePasskeyOptions } from './passkey-options.js'
 import { parseSocialProviders, type SocialProviderFileOptions } from './social-providers.js'
 import { parseTwoFactorOptions, type TwoFactorOptions } from './two-factor-options.js'
 
@@ -104,6 +105,8 @@ export type FeatureOptions = {
   }
   /** Second factors (better-auth's twoFactor plugin options; two-factor-options.ts). */
   twoFactor: TwoFactorOptions
+  /** Passkeys (better-auth's passkey plugin options of the same names; infra/config/passkey-options.ts). */
+  passkey: PasskeyFileOptions
 }
 
 export const DEFAULT_CONFIG_FILE = 'tessera.config.json'
@@ -155,6 +158,7 @@ export const parseFeatureOptions = (json: unknown, label = DEFAULT_CONFIG_FILE):
     socialProviders: parseSocialProviders(root.raw('socialProviders'), (path, reason) =>
       root.error(path, reason),
     ),
+    passkey: parsePasskeyOptions(root.raw('passkey'), (path, reason) => root.error(path, reason)),
   }
   root.rejectUnread()
   const { minUsernameLength, maxUsernameLength } = options.username

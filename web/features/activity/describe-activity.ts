@@ -57,6 +57,11 @@ const SENTENCES: Readonly<Record<string, string>> = {
   'two-factor.code-refused': 'A wrong two-factor code was entered',
   'two-factor.device-trusted': 'You chose to trust a device for two-factor sign-in',
   'two-factor.trusted-devices-forgotten': 'Your trusted devices were forgotten',
+  'passkey.registered': 'You added a passkey',
+  'passkey.renamed': 'You renamed a passkey',
+  'passkey.deleted': 'You removed a passkey',
+  // A correctly signed sign-in whose counter went backwards: maybe a copy of the passkey.
+  'passkey.clone-suspected': 'A sign-in with one of your passkeys was refused: it may have been copied',
 }
 
 /** How a membership ended, by the reason the server records. */
@@ -146,6 +151,15 @@ export const describeActivity = (item: ActivityItem): string => {
       return detail(item, 'lockedUntil') ? `${base}: two-factor sign-in is locked for 15 minutes` : base
     case 'two-factor.code-accepted':
       return detail(item, 'method') === 'backup-code' ? 'You signed in with a backup code' : base
+    case 'passkey.registered':
+    case 'passkey.renamed': {
+      const name = detail(item, 'name')
+      return name ? `${base}: ${name}` : base
+    }
+    case 'session.started':
+      return Array.isArray(item.details?.amr) && item.details.amr.includes('passkey')
+        ? 'You signed in with a passkey'
+        : base
     case 'user.unbanned':
       return item.details?.expired === true ? 'The suspension of your account ended' : base
     case 'account.linked':

@@ -124,7 +124,13 @@ export const OPERATOR_SENTENCES: Readonly<Record<string, Describe>> = {
   'session.started': ({ details, userAgent }) => {
     const from = device(userAgent)
     const place = placeOf(details)
-    const base = details.bySupport === true ? 'Support signed in as this person' : 'Signed in'
+    const withPasskey = Array.isArray(details.amr) && details.amr.includes('passkey')
+    const base =
+      details.bySupport === true
+        ? 'Support signed in as this person'
+        : withPasskey
+          ? 'Signed in with a passkey'
+          : 'Signed in'
     return `${withDetail(base, from, ' from ')}${place ? ` in ${place}` : ''}`
   },
   'session.revoked': ({ details }) => {
@@ -189,6 +195,11 @@ export const OPERATOR_SENTENCES: Readonly<Record<string, Describe>> = {
   'two-factor.device-trusted': () => 'Trusted a device for two-factor',
   'two-factor.trusted-devices-forgotten': ({ details }) =>
     withDetail('Trusted devices forgotten', text(details, 'reason'), ': '),
+  'passkey.registered': ({ details }) => withDetail('Added a passkey', text(details, 'name')),
+  'passkey.renamed': ({ details }) => withDetail('Renamed a passkey', text(details, 'name')),
+  'passkey.deleted': () => 'Removed a passkey',
+  'passkey.clone-suspected': () =>
+    'A passkey sign-in was refused: its counter went backwards (possible clone)',
 }
 
 /** The operator's sentence for one history entry; an unknown type shows as it is. */

@@ -9,6 +9,7 @@ import { PublicCard } from '../../ui/PublicCard.js'
 import { isApiError } from '../errors/api-error.js'
 import { type FormErrors, fieldErrors, noErrors, placeError } from '../errors/form-errors.js'
 import { checkEmail, checkRequired } from '../forms/checks.js'
+import { PasskeySignIn } from '../passkeys/PasskeySignIn.js'
 import { SocialButtons } from '../social/SocialButtons.js'
 import { signInWithEmail, signInWithUsername } from './auth.requests.js'
 import { ADD_ACCOUNT_PARAM, emailFrom, noticeFrom, returnPathFrom } from './navigation-state.js'
@@ -115,11 +116,12 @@ export const SignInPage = () => {
     >
       <Notice tone="success">{tried ? null : noticeFrom(location.state)}</Notice>
       {adding ? null : <SocialButtons returnTo={returnPathFrom(location.state)} />}
+      {adding ? null : <PasskeySignIn returnTo={returnPathFrom(location.state)} />}
       <Form label="Sign in" onSubmit={onSubmit} errors={errors} className="form-stretch">
         <TextField
           label="Email or username"
           name="identifier"
-          autoComplete="username"
+          autoComplete="username webauthn"
           autoCapitalize="none"
           value={identifier}
           onChange={setIdentifier}

@@ -1,4 +1,5 @@
 import { PageHeading } from '../../ui/PageHeading.js'
+import { PasskeysSection } from '../passkeys/PasskeysSection.js'
 import { useSignedIn } from '../session/RequireSession.js'
 import { ConnectedAccounts } from '../social/ConnectedAccounts.js'
 import { TwoFactorSection } from '../two-factor/TwoFactorSection.js'
@@ -15,6 +16,7 @@ export const SecurityPage = () => {
       <SessionList currentSessionId={session.id} />
       <ConnectedAccounts />
       <TwoFactorSection />
+      <PasskeysSection />
     </>
   )
 }
