@@ -12,6 +12,12 @@ import { AUTH_ERRORS } from '../../domain/errors.js'
 import { DEFAULT_BAN_REASON } from '../../domain/user/ban.js'
 import { DEFAULT_JWT_ALGORITHM, JWT_ALGORITHMS, type JwtAlgorithm } from '../crypto/jwt/signing-key.js'
 import { ConfigError } from './config-error.js'
+import {
+  type EmailOtpOptions,
+  type MagicLinkOptions,
+  parseEmailOtpOptions,
+  parseMagicLinkOptions,
+} from './passwordless-options.js'
 import { parseSocialProviders, type SocialProviderFileOptions } from './social-providers.js'
 
 export type FeatureOptions = {
@@ -101,6 +107,10 @@ export type FeatureOptions = {
     defaultBanExpiresIn: number | null
     bannedUserMessage: string
   }
+  /** Sign-in links by mail (better-auth's magicLink plugin options; infra/config/passwordless-options.ts). */
+  magicLink: MagicLinkOptions
+  /** One-time codes by mail (better-auth's emailOTP plugin options; infra/config/passwordless-options.ts). */
+  emailOTP: EmailOtpOptions
 }
 
 export const DEFAULT_CONFIG_FILE = 'tessera.config.json'
@@ -151,6 +161,8 @@ export const parseFeatureOptions = (json: unknown, label = DEFAULT_CONFIG_FILE):
     socialProviders: parseSocialProviders(root.raw('socialProviders'), (path, reason) =>
       root.error(path, reason),
     ),
+    magicLink: parseMagicLinkOptions(root.raw('magicLink'), (path, reason) => root.error(path, reason)),
+    emailOTP: parseEmailOtpOptions(root.raw('emailOTP'), (path, reason) => root.error(path, reason)),
   }
   root.rejectUnread()
   const { minUsernameLength, maxUsernameLength } = options.username

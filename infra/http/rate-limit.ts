@@ -44,6 +44,9 @@ const STRICT_PREFIXES = [
   '/request-password-reset',
   '/forget-password',
   '/delete-user',
+  // Magic links and email codes: every one of their routes sends mail or checks a code.
+  '/magic-link',
+  '/email-otp',
 ]
 /** Two names for one route share one bucket: switching names must not double the allowance. */
 const BUCKET_ALIASES: Readonly<Record<string, string>> = { '/forget-password': '/request-password-reset' }

@@ -32,6 +32,7 @@ import type { MailLinkSettings } from './compose-mail.js'
 import { type DeliveryDependencies, deliverMail, type MailReactorLogger } from './deliver-mail.js'
 import { deliverInvitationMail, isInvitationMailEventType } from './invitation-mail.js'
 import { isMailEventType } from './mail-events.js'
+import { deliverPasswordlessMail, isPasswordlessMailEventType } from './passwordless-mail.js'
 import { deliverSecurityNotice, isSecurityNoticeEventType } from './security-notice-mail.js'
 
 export type { MailReactorLogger } from './deliver-mail.js'
@@ -122,6 +123,13 @@ export const createMailReactor = (options: MailReactorOptions): MailReactor => {
         if (isInvitationMailEventType(event.type)) {
           if (stopped) return 'idle'
           await deliverInvitationMail(q, event, deps)
+          await writeCheckpoint(q, name, event.position)
+          handled = event.position
+          continue
+        }
+        if (isPasswordlessMailEventType(event.type)) {
+          if (stopped) return 'idle'
+          await deliverPasswordlessMail(q, event, deps)
           await writeCheckpoint(q, name, event.position)
           handled = event.position
           continue
@@ -223,6 +231,7 @@ export const createMailReactor = (options: MailReactorOptions): MailReactor => {
       const wakeForMail = (events: readonly RecordedEvent[]) => {
         if (events.some((event) => isMailEventType(event.type) || isInvitationMailEventType(event.type)))
           wake()
+        else if (events.some((event) => isPasswordlessMailEventType(event.type))) wake()
         else if (events.some((event) => isSecurityNoticeEventType(event.type))) wake()
       }
       unsubscribers.push(onReadModelsAdvance ? onReadModelsAdvance(wakeForMail) : store.subscribe(wake))

@@ -48,6 +48,9 @@ const SENTENCES: Readonly<Record<string, string>> = {
   'api-key.deleted': 'An API key was deleted',
   'api-key.expired': 'An API key expired',
   'api-key.used': 'An API key was used',
+  // Asked for by whoever typed the address: so not "you asked".
+  'magic-link.requested': 'A sign-in link was sent to you',
+  'email-otp.code-issued': 'A one-time code was sent to you',
 }
 
 /** How a membership ended, by the reason the server records. */

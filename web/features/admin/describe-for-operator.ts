@@ -177,6 +177,13 @@ export const OPERATOR_SENTENCES: Readonly<Record<string, Describe>> = {
     typeof details.count === 'number'
       ? `An API key was used ${details.count} ${details.count === 1 ? 'time' : 'times'}`
       : 'An API key was used',
+  'magic-link.requested': ({ details }) =>
+    withDetail('A sign-in link was mailed', text(details, 'email'), ' to '),
+  'email-otp.code-issued': ({ details }) => {
+    const purpose = text(details, 'otpType')
+    const sent = purpose ? `A ${purpose} code was mailed` : 'A one-time code was mailed'
+    return withDetail(sent, text(details, 'email'), ' to ')
+  },
 }
 
 /** The operator's sentence for one history entry; an unknown type shows as it is. */
