@@ -32,10 +32,11 @@ describe('better-auth 1.7.5 magicLinkClient and emailOTPClient against Tessera (
       env: { SMTP_URL: sink.url },
       features: { emailOTP: { changeEmail: { enabled: true } } },
     })
-  })
+    // A loaded machine (the suite shares two cores) can take minutes to open a fresh PGlite.
+  }, 300_000)
   afterAll(async () => {
-    await tessera.cleanup()
-    await sink.close()
+    await tessera?.cleanup()
+    await sink?.close()
   })
   beforeEach(() => sink.clear())
 
