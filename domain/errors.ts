@@ -36,6 +36,14 @@ export const AUTH_ERRORS = defineErrors({
   PASSWORD_ALREADY_SET: [400, 'user already has a password'],
   INVALID_TOKEN: [400, 'Invalid token'],
   TOKEN_EXPIRED: [400, 'Token expired'],
+  // Email one-time codes (better-auth's emailOTP plugin: its codes, statuses and messages)
+  OTP_EXPIRED: [400, 'OTP expired'],
+  INVALID_OTP: [400, 'Invalid OTP'],
+  TOO_MANY_ATTEMPTS: [403, 'Too many attempts'],
+  CHANGE_EMAIL_WITH_OTP_IS_DISABLED: [400, 'Change email with OTP is disabled'],
+  OTP_IS_REQUIRED_TO_VERIFY_CURRENT_EMAIL: [400, 'OTP is required to verify current email'],
+  EMAIL_ALREADY_IN_USE: [400, 'Email already in use'],
+  INVALID_OTP_TYPE: [400, 'Invalid OTP type'],
   // Usernames (better-auth's username plugin). The rule breaks carry 400, as on sign-up and
   // update-user; /sign-in/username and /is-username-available answer them with 422 (see
   // usernameError in domain/user/username.ts).

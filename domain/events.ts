@@ -4,8 +4,12 @@
 
 import { API_KEY_EVENT_DECLARATIONS } from './api-key/api-key.declarations.js'
 import type { ApiKeyEvent } from './api-key/api-key.js'
+import { EMAIL_OTP_EVENT_DECLARATIONS } from './email-otp/email-otp.declarations.js'
+import type { EmailOtpEvent } from './email-otp/email-otp.js'
 import { LINKED_ACCOUNT_EVENT_DECLARATIONS } from './linked-accounts/linked-accounts.declarations.js'
 import type { LinkedAccountEvent } from './linked-accounts/linked-accounts.js'
+import { MAGIC_LINK_EVENT_DECLARATIONS } from './magic-link/magic-link.declarations.js'
+import type { MagicLinkEvent } from './magic-link/magic-link.js'
 import { ORGANIZATION_EVENT_DECLARATIONS } from './organization/organization.declarations.js'
 import type { OrganizationEvent } from './organization/organization.events.js'
 import { PASSKEY_EVENT_DECLARATIONS } from './passkey/passkey.declarations.js'
@@ -30,6 +34,8 @@ export type KnownEvent =
   | ApiKeyEvent
   | TwoFactorEvent
   | PasskeyEvent
+  | MagicLinkEvent
+  | EmailOtpEvent
 export type KnownEventType = KnownEvent['type']
 
 /** A declaration as code that reads any event sees it: data of an unknown shape, paths as text. */
@@ -49,6 +55,8 @@ const DECLARATIONS = new Map(
     ...API_KEY_EVENT_DECLARATIONS,
     ...TWO_FACTOR_EVENT_DECLARATIONS,
     ...PASSKEY_EVENT_DECLARATIONS,
+    ...MAGIC_LINK_EVENT_DECLARATIONS,
+    ...EMAIL_OTP_EVENT_DECLARATIONS,
   }),
 ) as unknown as ReadonlyMap<string, AnyEventDeclaration>
 

@@ -9,8 +9,10 @@ import type { Logger } from 'pino'
 import { accountRoutes } from '../../command-api/account/account.routes.js'
 import { adminRoutes } from '../../command-api/admin/admin.routes.js'
 import { apiKeyCommandRoutes } from '../../command-api/api-key/api-key.routes.js'
+import { emailOtpRoutes } from '../../command-api/email-otp/email-otp.routes.js'
 import { emailPasswordRoutes } from '../../command-api/email-password/email-password.routes.js'
 import { emailVerificationRoutes } from '../../command-api/email-verification/email-verification.routes.js'
+import { magicLinkRoutes } from '../../command-api/magic-link/magic-link.routes.js'
 import { deviceSessionsHook } from '../../command-api/multi-session/device-sessions.hook.js'
 import { multiSessionRoutes } from '../../command-api/multi-session/multi-session.routes.js'
 import { organizationRoutes } from '../../command-api/organization/organization.routes.js'
@@ -157,6 +159,8 @@ export const buildApp = async (
       await api.register(twoFactorRoutes(ctx))
       await api.register(passkeyRoutes(ctx))
       await api.register(passkeyQueryRoutes(ctx))
+      await api.register(magicLinkRoutes(ctx))
+      await api.register(emailOtpRoutes(ctx))
     },
     { prefix: ctx.config.basePath },
   )

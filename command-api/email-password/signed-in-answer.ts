@@ -12,6 +12,12 @@ import type { CommandContext } from '../context.js'
 import { refuseThenRecord } from '../shared/refuse-then-record.js'
 import { type FirstFactorPassed, gateSignIn } from '../two-factor/gated-sign-in.js'
 
+/** The answer of a first factor when the second step must come first: no session yet. */
+export const TwoFactorRedirectSchema = Type.Object({
+  twoFactorRedirect: Type.Literal(true),
+  twoFactorMethods: Type.Array(Type.String()),
+})
+
 export const SignedInSchema = Type.Union([
   Type.Object({
     redirect: Type.Boolean(),
@@ -19,10 +25,7 @@ export const SignedInSchema = Type.Union([
     url: Type.Optional(Type.String()),
     user: UserSchema,
   }),
-  Type.Object({
-    twoFactorRedirect: Type.Literal(true),
-    twoFactorMethods: Type.Array(Type.String()),
-  }),
+  TwoFactorRedirectSchema,
 ])
 
 export const answerSignIn = async (

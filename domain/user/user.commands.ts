@@ -3,12 +3,14 @@
 /// a slow hash (a password match, a signed link) are done by the caller and passed in as results.
 
 import type { CredentialAccount } from './user.events.js'
+import type { PasswordlessUserCommand } from './user.passwordless.js'
 import type { UsernameLimits } from './username.js'
 
 /** Username fields as the request typed them; checked against `usernameLimits` (default 3 to 30). */
 type UsernameInput = { username?: string; displayUsername?: string; usernameLimits?: Partial<UsernameLimits> }
 
 export type UserCommand =
+  | PasswordlessUserCommand
   | ({
       type: 'register-user'
       userId: string

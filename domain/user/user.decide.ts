@@ -5,6 +5,7 @@ import { parseEmail } from './email.js'
 import type { UserCommand } from './user.commands.js'
 import type { UserEvent } from './user.events.js'
 import type { ActiveUser, PendingToken, User } from './user.state.js'
+import { decidePasswordless } from './user.passwordless.js'
 import { parseUsername, signUpUsernames } from './username.js'
 
 type Command<T extends UserCommand['type']> = Extract<UserCommand, { type: T }>
@@ -71,6 +72,10 @@ export const decideUser = (command: UserCommand, state: User): UserEvent[] => {
       return adminSetPassword(command, state)
     case 'admin-set-email':
       return adminSetEmail(command, state)
+    case 'prove-address-by-mail':
+    case 'reset-password-by-code':
+    case 'change-email-by-code':
+      return decidePasswordless(command, state)
   }
 }
 

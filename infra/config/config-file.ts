@@ -13,6 +13,12 @@ import { DEFAULT_BAN_REASON } from '../../domain/user/ban.js'
 import { DEFAULT_JWT_ALGORITHM, JWT_ALGORITHMS, type JwtAlgorithm } from '../crypto/jwt/signing-key.js'
 import { ConfigError } from './config-error.js'
 import { type PasskeyFileOptions, parsePasskeyOptions } from './passkey-options.js'
+import {
+  type EmailOtpOptions,
+  type MagicLinkOptions,
+  parseEmailOtpOptions,
+  parseMagicLinkOptions,
+} from './passwordless-options.js'
 import { parseSocialProviders, type SocialProviderFileOptions } from './social-providers.js'
 import { parseTwoFactorOptions, type TwoFactorOptions } from './two-factor-options.js'
 
@@ -107,6 +113,10 @@ export type FeatureOptions = {
   twoFactor: TwoFactorOptions
   /** Passkeys (better-auth's passkey plugin options of the same names; infra/config/passkey-options.ts). */
   passkey: PasskeyFileOptions
+  /** Sign-in links by mail (better-auth's magicLink plugin options; infra/config/passwordless-options.ts). */
+  magicLink: MagicLinkOptions
+  /** One-time codes by mail (better-auth's emailOTP plugin options; infra/config/passwordless-options.ts). */
+  emailOTP: EmailOtpOptions
 }
 
 export const DEFAULT_CONFIG_FILE = 'tessera.config.json'
@@ -159,6 +169,8 @@ export const parseFeatureOptions = (json: unknown, label = DEFAULT_CONFIG_FILE):
       root.error(path, reason),
     ),
     passkey: parsePasskeyOptions(root.raw('passkey'), (path, reason) => root.error(path, reason)),
+    magicLink: parseMagicLinkOptions(root.raw('magicLink'), (path, reason) => root.error(path, reason)),
+    emailOTP: parseEmailOtpOptions(root.raw('emailOTP'), (path, reason) => root.error(path, reason)),
   }
   root.rejectUnread()
   const { minUsernameLength, maxUsernameLength } = options.username

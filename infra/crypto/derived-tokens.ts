@@ -6,18 +6,30 @@
 import { hmacSha256, type Secret } from './hmac.js'
 import { ALPHANUMERIC, LOWERCASE_ALPHANUMERIC, randomToken, sha256Hex } from './tokens.js'
 
-export type TokenPurpose = 'password-reset' | 'delete-account'
+export type TokenPurpose = 'password-reset' | 'delete-account' | 'magic-link' | 'email-otp'
+
+const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
+const DIGITS = '0123456789'
 
 const SHAPES: Record<TokenPurpose, { length: number; alphabet: string }> = {
   'password-reset': { length: 24, alphabet: ALPHANUMERIC },
   'delete-account': { length: 32, alphabet: LOWERCASE_ALPHANUMERIC },
+  // As better-auth's magicLink (32 letters) and emailOTP (otpLength digits, 6 by default).
+  'magic-link': { length: 32, alphabet: LETTERS },
+  'email-otp': { length: 6, alphabet: DIGITS },
 }
 
 /** A fresh, unguessable request id (32 alphanumerics, ~190 bits from the CSPRNG). */
 export const newRequestId = (): string => randomToken(32, ALPHANUMERIC)
 
-export const deriveToken = (secret: Secret, purpose: TokenPurpose, requestId: string): string => {
-  const { length, alphabet } = SHAPES[purpose]
+/** `length` overrides the purpose's own (an email code's configured number of digits). */
+export const deriveToken = (
+  secret: Secret,
+  purpose: TokenPurpose,
+  requestId: string,
+  length = SHAPES[purpose].length,
+): string => {
+  const { alphabet } = SHAPES[purpose]
   const limit = 256 - (256 % alphabet.length)
   let token = ''
   // Each round of HMAC output is 32 bytes; rejection sampling keeps every character uniform.
@@ -42,17 +54,18 @@ export const deriveRecordedToken = (
   purpose: TokenPurpose,
   requestId: string,
   tokenHash: string,
+  length?: number,
 ): string | null => {
   for (const secret of secrets) {
-    const token = deriveToken(secret, purpose, requestId)
+    const token = deriveToken(secret, purpose, requestId, length)
     if (sha256Hex(token) === tokenHash) return token
   }
   return null
 }
 
 /** The token for a request and its hash at rest, computed together when the request is made. */
-export const issueToken = (secret: Secret, purpose: TokenPurpose) => {
+export const issueToken = (secret: Secret, purpose: TokenPurpose, length?: number) => {
   const requestId = newRequestId()
-  const token = deriveToken(secret, purpose, requestId)
+  const token = deriveToken(secret, purpose, requestId, length)
   return { requestId, token, tokenHash: sha256Hex(token) }
 }

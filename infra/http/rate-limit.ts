@@ -46,6 +46,9 @@ const STRICT_PREFIXES = [
   '/delete-user',
   // Check second-factor codes or send them (better-auth: 3 per 10 s on every /two-factor/ route).
   '/two-factor/',
+  // Magic links and email codes: every one of their routes sends mail or checks a code.
+  '/magic-link',
+  '/email-otp',
 ]
 /** Two names for one route share one bucket: switching names must not double the allowance. */
 const BUCKET_ALIASES: Readonly<Record<string, string>> = { '/forget-password': '/request-password-reset' }

@@ -28,6 +28,10 @@ const SignInPage = page(() => import('../features/auth/SignInPage.js'), 'SignInP
 const SignUpPage = page(() => import('../features/auth/SignUpPage.js'), 'SignUpPage')
 const ForgotPasswordPage = page(() => import('../features/auth/ForgotPasswordPage.js'), 'ForgotPasswordPage')
 const ResetPasswordPage = page(() => import('../features/auth/ResetPasswordPage.js'), 'ResetPasswordPage')
+const MagicLinkLandingPage = page(
+  () => import('../features/passwordless/MagicLinkLandingPage.js'),
+  'MagicLinkLandingPage',
+)
 const CheckEmailPage = page(() => import('../features/verification/CheckEmailPage.js'), 'CheckEmailPage')
 const EmailVerifiedPage = page(
   () => import('../features/verification/EmailVerifiedPage.js'),
@@ -89,6 +93,7 @@ export const App = () => (
         <Route path="two-factor" element={<TwoFactorPage />} />
       </Route>
       <Route path="reset-password" element={<ResetPasswordPage />} />
+      <Route path="signed-in-by-link" element={<MagicLinkLandingPage />} />
       {/* Pages after a mailed link or an account action: they need the store. */}
       <Route element={<StoreBoundary />}>
         <Route path="check-email" element={<CheckEmailPage />} />

@@ -32,6 +32,7 @@ import type { MailLinkSettings } from './compose-mail.js'
 import { type DeliveryDependencies, deliverMail, type MailReactorLogger } from './deliver-mail.js'
 import { deliverInvitationMail, isInvitationMailEventType } from './invitation-mail.js'
 import { isMailEventType } from './mail-events.js'
+import { deliverPasswordlessMail, isPasswordlessMailEventType } from './passwordless-mail.js'
 import { deliverSecurityNotice, isSecurityNoticeEventType } from './security-notice-mail.js'
 import { deliverTwoFactorMail, isTwoFactorMailEventType } from './two-factor-mail.js'
 
@@ -134,6 +135,13 @@ export const createMailReactor = (options: MailReactorOptions): MailReactor => {
           handled = event.position
           continue
         }
+        if (isPasswordlessMailEventType(event.type)) {
+          if (stopped) return 'idle'
+          await deliverPasswordlessMail(q, event, deps)
+          await writeCheckpoint(q, name, event.position)
+          handled = event.position
+          continue
+        }
         if (!isMailEventType(event.type)) continue
         if (stopped) return 'idle'
         await deliverMail(q, event, deps)
@@ -231,6 +239,7 @@ export const createMailReactor = (options: MailReactorOptions): MailReactor => {
       const wakeForMail = (events: readonly RecordedEvent[]) => {
         if (events.some((event) => isMailEventType(event.type) || isInvitationMailEventType(event.type)))
           wake()
+        else if (events.some((event) => isPasswordlessMailEventType(event.type))) wake()
         else if (events.some((event) => isSecurityNoticeEventType(event.type))) wake()
         else if (events.some((event) => isTwoFactorMailEventType(event.type))) wake()
       }

@@ -62,6 +62,9 @@ const SENTENCES: Readonly<Record<string, string>> = {
   'passkey.deleted': 'You removed a passkey',
   // A correctly signed sign-in whose counter went backwards: maybe a copy of the passkey.
   'passkey.clone-suspected': 'A sign-in with one of your passkeys was refused: it may have been copied',
+  // Asked for by whoever typed the address: so not "you asked".
+  'magic-link.requested': 'A sign-in link was sent to you',
+  'email-otp.code-issued': 'A one-time code was sent to you',
 }
 
 /** How a membership ended, by the reason the server records. */

@@ -200,6 +200,13 @@ export const OPERATOR_SENTENCES: Readonly<Record<string, Describe>> = {
   'passkey.deleted': () => 'Removed a passkey',
   'passkey.clone-suspected': () =>
     'A passkey sign-in was refused: its counter went backwards (possible clone)',
+  'magic-link.requested': ({ details }) =>
+    withDetail('A sign-in link was mailed', text(details, 'email'), ' to '),
+  'email-otp.code-issued': ({ details }) => {
+    const purpose = text(details, 'otpType')
+    const sent = purpose ? `A ${purpose} code was mailed` : 'A one-time code was mailed'
+    return withDetail(sent, text(details, 'email'), ' to ')
+  },
 }
 
 /** The operator's sentence for one history entry; an unknown type shows as it is. */

@@ -10,6 +10,8 @@ import { isApiError } from '../errors/api-error.js'
 import { type FormErrors, fieldErrors, noErrors, placeError } from '../errors/form-errors.js'
 import { checkEmail, checkRequired } from '../forms/checks.js'
 import { PasskeySignIn } from '../passkeys/PasskeySignIn.js'
+import { EmailCodeSignIn } from '../passwordless/EmailCodeSignIn.js'
+import { EmailLinkSignIn } from '../passwordless/EmailLinkSignIn.js'
 import { SocialButtons } from '../social/SocialButtons.js'
 import { signInWithEmail, signInWithUsername } from './auth.requests.js'
 import { ADD_ACCOUNT_PARAM, emailFrom, noticeFrom, returnPathFrom } from './navigation-state.js'
@@ -156,6 +158,8 @@ export const SignInPage = () => {
           Sign in
         </SubmitButton>
       </Form>
+      {adding ? null : <EmailLinkSignIn email={trimmed} returnTo={returnPathFrom(location.state)} />}
+      {adding ? null : <EmailCodeSignIn email={trimmed} returnTo={returnPathFrom(location.state)} />}
     </PublicCard>
   )
 }
