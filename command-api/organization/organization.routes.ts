@@ -8,7 +8,7 @@ import { AUTH_ERRORS, errorWithStatus } from '../../domain/errors.js'
 import { hasPermission } from '../../domain/organization/permissions.js'
 import { FREE_FORM } from '../../infra/http/free-form-json.js'
 import { errorResponses, SIGNED_IN_POST_ERRORS } from '../../infra/http/openapi.js'
-import { limitRecipient } from '../../infra/http/rate-limit.js'
+import { limitInviter, limitRecipient } from '../../infra/http/rate-limit.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import {
   customRolesOf,
@@ -456,6 +456,8 @@ export const organizationRoutes =
       async (request, reply) => {
         // The invitation is mailed: nobody may mail-bomb an address through invitations either.
         await limitRecipient(reply, request.body.email)
+        // And nobody may send invitation mails by the thousand to strangers (rate-limit.ts).
+        await limitInviter(reply, authOf(request).user.id)
         return invitationJson(
           await inviteMember(ctx, originOf(request), userCaller(authOf(request)), request.body),
         )

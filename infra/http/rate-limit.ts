@@ -58,6 +58,12 @@ const BUCKET_ALIASES: Readonly<Record<string, string>> = { '/forget-password': '
  * same for an address with an account and one without.
  */
 export const RECIPIENT_RULE: Rule = { window: 900, max: 5 }
+/**
+ * Invitations one person sends, to any addresses and from any organization: a team's worth in an
+ * hour, far too few for a spam run through invitation mails (whose organization name the sender
+ * chose). Tessera's own: better-auth limits pending invitations per organization only.
+ */
+export const INVITER_RULE: Rule = { window: 3600, max: 50 }
 // An attacker who can create fresh buckets (one per path) could push their own sign-in bucket out
 // of a small store and reset its count.
 const MEMORY_BUCKETS = 100_000
@@ -74,12 +80,19 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Set by registerRateLimit when rate limiting is on. */
     tesseraRecipientLimit?: RecipientLimit
+    /** The per-inviter limit (INVITER_RULE), keyed by the inviter's user id. */
+    tesseraInviterLimit?: RecipientLimit
   }
 }
 
 /** The per-recipient limit for a request; nothing when rate limiting is off. */
 export const limitRecipient: RecipientLimit = async (reply, address) => {
   await reply.server.tesseraRecipientLimit?.(reply, address)
+}
+
+/** Counts one invitation sent by `userId`; 429 past the per-inviter limit. */
+export const limitInviter: RecipientLimit = async (reply, userId) => {
+  await reply.server.tesseraInviterLimit?.(reply, userId)
 }
 
 /**
@@ -125,6 +138,9 @@ export const registerRateLimit = async (
   const recipientLimit: RecipientLimit = (reply, address) =>
     enforce(recipientKey(address), RECIPIENT_RULE, reply)
   app.decorate('tesseraRecipientLimit', recipientLimit)
+  app.decorate('tesseraInviterLimit', (reply: FastifyReply, userId: string) =>
+    enforce(`inviter|${userId}`, INVITER_RULE, reply),
+  )
 }
 
 /** `ip|path` for a request under the API base path, or null for anything else. */

@@ -1,6 +1,8 @@
 /// The account mails. Each template returns the subject and both bodies; the link comes in
 /// ready-made (see `buildLink`) so no template ever sees request data such as a Host header.
 
+import { shownName } from './untrusted-text.js'
+
 export type RenderedMail = { subject: string; text: string; html: string }
 
 /**
@@ -97,11 +99,12 @@ export const organizationInvitation = (input: {
   validHours: number
 }): RenderedMail =>
   render({
-    // A subject is one line, whatever the organization's name holds.
-    subject: `You are invited to join ${input.organizationName}`.replace(/[\r\n]+/g, ' '),
+    // Names anyone may choose go to an address that never asked: quoted, one line, no link in them
+    // (untrusted-text.ts), in the subject and the text alike.
+    subject: `You are invited to join ${shownName(input.organizationName)}`,
     name: '',
     paragraphs: [
-      `${input.inviterName} (${input.inviterEmail}) invited you to join ${input.organizationName} as ${input.role}.`,
+      `${shownName(input.inviterName)} (${input.inviterEmail}) invited you to join ${shownName(input.organizationName)} as ${input.role}.`,
       `The invitation is valid for ${input.validHours} hours. Sign in, or create an account with this email address, to accept or decline it.`,
     ],
     action: 'View the invitation',

@@ -73,7 +73,7 @@ describe('organization invitations (pglite)', { timeout: 180_000 }, () => {
     expect(invitation.id).toMatch(/^[A-Za-z0-9]{32}$/)
 
     const mail = await sink.waitForMail((candidate) => candidate.to.includes('bob@example.com'), 15_000)
-    expect(mail.subject).toBe('You are invited to join Org acme')
+    expect(mail.subject).toBe('You are invited to join “Org acme”')
     expect(mail.text).toContain(`http://tessera.test/accept-invitation/${invitation.id}`)
     expect(mail.text).toContain('ada@example.com')
 
