@@ -261,7 +261,11 @@ describe.skipIf(!hasChromium)('organizations in Chromium', () => {
     await checkPage(owner, 'teams-empty-team')
     await platform.getByLabel('Add to Platform').selectOption({ label: `${INVITEE.name} (${INVITEE.email})` })
     await platform.getByRole('button', { name: 'Add to team' }).click()
-    await platform.getByRole('list', { name: 'Members of Platform' }).getByText(INVITEE.name).waitFor()
+    await platform
+      .getByRole('list', { name: 'Members of Platform' })
+      .getByRole('listitem')
+      .filter({ hasText: INVITEE.name })
+      .waitFor()
     await checkPage(owner, 'teams-managed')
 
     // The member's pages ask only what a member may read: no refusal on any load.
@@ -273,7 +277,11 @@ describe.skipIf(!hasChromium)('organizations in Chromium', () => {
     const base = invitee.url().replace(/\/api-keys$/, '')
     await invitee.goto(`${base}/teams`)
     const own = invitee.getByRole('region', { name: 'Platform' })
-    await own.getByRole('list', { name: 'Members of Platform' }).getByText(INVITEE.name).waitFor()
+    await own
+      .getByRole('list', { name: 'Members of Platform' })
+      .getByRole('listitem')
+      .filter({ hasText: INVITEE.name })
+      .waitFor()
     expect(await invitee.getByRole('region', { name: ORGANIZATION.name }).count()).toBe(0)
     expect(await own.getByRole('button').count()).toBe(0)
     await checkPage(invitee, 'teams-as-member')
