@@ -146,7 +146,31 @@ describe.skipIf(!hasChromium)('operator console in Chromium', () => {
     // with the ban's, below.
     await operator.getByLabel('Reason').fill('Spam in the forums')
     await operator.getByLabel('For how long').selectOption('86400')
-    await operator.getByRole('button', { name: `Ban ${PERSON.name}` }).click()
+    await operator.getByRole('button', { name: `Ban ${PERSON.name}…` }).click()
+    // Banning ends their sessions: the console asks first, names it, and Cancel has focus.
+    await operator.getByText(`Ban ${PERSON.name} for 1 day?`).waitFor()
+    await operator.getByText(/Every session of theirs ends at once/).waitFor()
+    expect(await operator.evaluate(() => document.activeElement?.textContent)).toBe('Cancel')
+    await checkPage(operator, 'user-ban-confirm')
+    // On a phone, the first red button on the page is not the ban (the person's details come first).
+    await operator.setViewportSize({ width: 375, height: 800 })
+    const firstRed = await operator.evaluate(() => {
+      const red = [...document.querySelectorAll('main button')].find((button) =>
+        button.classList.contains('button-danger'),
+      )
+      const heading = document.querySelector('main h2')
+      return {
+        text: red?.textContent ?? null,
+        belowDetails:
+          red !== undefined &&
+          heading !== null &&
+          red.getBoundingClientRect().top > heading.getBoundingClientRect().top,
+      }
+    })
+    expect(firstRed).toEqual({ text: `Ban ${PERSON.name}`, belowDetails: true })
+    await screenshot(operator, 'admin-user-ban-confirm-phone')
+    await operator.setViewportSize({ width: 1280, height: 800 })
+    await operator.getByRole('button', { name: `Ban ${PERSON.name}`, exact: true }).click()
     await operator.getByRole('button', { name: 'Lift the ban' }).waitFor()
     // The profile's status: its <dt> and <dd> read as one text.
     await expect.poll(() => operator.locator('.admin-profile').textContent()).toContain('StatusBanned')
@@ -176,9 +200,10 @@ describe.skipIf(!hasChromium)('operator console in Chromium', () => {
     const entries = operator.locator('ol.admin-activity > li')
     await expect.poll(() => entries.count()).toBe(1)
     const entry = (await entries.first().textContent()) ?? ''
-    expect(entry).toContain('user.banned')
-    // Who did it to whom, by address.
-    expect(entry).toContain(`by ${OPERATOR.email} on ${PERSON.email}`)
+    // In words, with the duration and the reason; who did it, by name; no event type.
+    expect(entry).toContain(`Banned ${PERSON.name} for a day: Spam in the forums`)
+    expect(entry).toContain(`By ${OPERATOR.name}`)
+    expect(entry).not.toContain('user.banned')
     await checkPage(operator, 'audit-bans')
   })
 
@@ -192,7 +217,10 @@ describe.skipIf(!hasChromium)('operator console in Chromium', () => {
     const adaId = (signedUp.json as { user: { id: string } }).user.id
     await operator.goto(`/admin/users/${adaId}`)
     await operator.getByRole('heading', { name: 'Ada Lovelace', level: 1 }).waitFor()
-    await operator.getByRole('button', { name: 'Impersonate for an hour' }).click()
+    await operator.getByRole('button', { name: 'Impersonate for an hour…' }).click()
+    await operator.getByText('Act as Ada Lovelace for an hour?').waitFor()
+    await checkPage(operator, 'impersonate-confirm')
+    await operator.getByRole('button', { name: 'Impersonate Ada Lovelace' }).click()
     await operator.waitForURL('**/account')
     await operator.getByText('You are acting as').waitFor()
     expect(
@@ -203,8 +231,12 @@ describe.skipIf(!hasChromium)('operator console in Chromium', () => {
     await expect.poll(() => actingNav.getByRole('link', { name: 'Users' }).count()).toBe(0)
     await checkPage(operator, 'impersonating')
 
+    expect(await operator.getByRole('status').filter({ hasText: 'You are acting as' }).textContent()).toMatch(
+      /(59|60) minutes left/,
+    )
     await operator.getByRole('button', { name: 'Stop impersonating' }).click()
-    await operator.getByRole('heading', { name: 'Users', level: 1 }).waitFor()
+    // Back on Ada's page in the console, where the operator came from.
+    await operator.getByRole('heading', { name: 'Ada Lovelace', level: 1 }).waitFor()
     await operator.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Users' }).waitFor()
     const back = (await (await operator.request.get('/api/auth/get-session')).json()) as {
       user: { email: string }

@@ -242,8 +242,58 @@ describe.skipIf(!hasChromium)('organizations in Chromium', () => {
         .count(),
     ).toBe(0)
     await invitee.goto(`${invitee.url()}/api-keys`)
-    await announced(invitee, 'alert', 'Your role in this organization does not allow managing its API keys.')
+    await invitee.getByText(`As a Member of ${ORGANIZATION.name}, you cannot see its API keys.`).waitFor()
+    await invitee.getByRole('link', { name: `Back to the members of ${ORGANIZATION.name}` }).waitFor()
     await checkPage(invitee, 'api-keys-refused')
+  })
+
+  it('the owner manages a team they are not in; the member sees the teams they belong to', async () => {
+    await owner.getByRole('navigation', { name: 'Organization' }).getByRole('link', { name: 'Teams' }).click()
+    await owner.getByRole('heading', { name: 'Teams', level: 1 }).waitFor()
+    await owner.getByLabel('Team name').fill('Platform')
+    await owner.getByRole('button', { name: 'Create team' }).click()
+    await announced(owner, 'status', 'The team Platform is created.')
+    const platform = owner.getByRole('region', { name: 'Platform' })
+    // The owner is not in it: an empty team reads plainly, with no error, and people can be added.
+    await platform.getByText('Nobody is in this team yet.').waitFor()
+    expect(await platform.getByRole('alert').count()).toBe(0)
+    expect(await platform.getByLabel('Add to Platform').inputValue()).toBe('')
+    await checkPage(owner, 'teams-empty-team')
+    await platform.getByLabel('Add to Platform').selectOption({ label: `${INVITEE.name} (${INVITEE.email})` })
+    await platform.getByRole('button', { name: 'Add to team' }).click()
+    await platform
+      .getByRole('list', { name: 'Members of Platform' })
+      .getByRole('listitem')
+      .filter({ hasText: INVITEE.name })
+      .waitFor()
+    await checkPage(owner, 'teams-managed')
+
+    // The member's pages ask only what a member may read: no refusal on any load.
+    const refused: string[] = []
+    const watch = (response: { status: () => number; url: () => string }) => {
+      if (response.status() >= 400 && response.url().includes('/api/auth/')) refused.push(response.url())
+    }
+    invitee.on('response', watch)
+    const base = invitee.url().replace(/\/api-keys$/, '')
+    await invitee.goto(`${base}/teams`)
+    const own = invitee.getByRole('region', { name: 'Platform' })
+    await own
+      .getByRole('list', { name: 'Members of Platform' })
+      .getByRole('listitem')
+      .filter({ hasText: INVITEE.name })
+      .waitFor()
+    expect(await invitee.getByRole('region', { name: ORGANIZATION.name }).count()).toBe(0)
+    expect(await own.getByRole('button').count()).toBe(0)
+    await checkPage(invitee, 'teams-as-member')
+    await invitee.goto(base)
+    await invitee.getByRole('heading', { name: 'Members', level: 1 }).waitFor()
+    await invitee.waitForLoadState('networkidle')
+    invitee.off('response', watch)
+    expect(refused).toEqual([])
+    // One section menu on a phone, the open section named in it.
+    await invitee.setViewportSize({ width: 375, height: 800 })
+    await screenshot(invitee, 'org-members-as-member-phone')
+    await invitee.setViewportSize({ width: 1280, height: 800 })
   })
 
   it('the owner makes them an admin, then removes them', async () => {

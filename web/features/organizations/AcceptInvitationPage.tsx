@@ -18,6 +18,7 @@ import {
   useRejectInvitationMutation,
 } from './organizations.api.js'
 import { roleLabel } from './roles.js'
+import { closing } from './sentence.js'
 
 /// Where an invitation mail's link lands (/accept-invitation/:id). Signed out: sign in or create an
 /// account first, then come back here. Signed in: who invited you to what, then accept or decline.
@@ -102,7 +103,7 @@ const Answer = ({ invitation, signedInAs }: { invitation: InvitationDetails; sig
           </p>
         }
       >
-        <Notice tone="success">{`You declined the invitation to ${invitation.organizationName}.`}</Notice>
+        <Notice tone="success">{`You declined the invitation to ${closing(invitation.organizationName)}`}</Notice>
       </PublicCard>
     )
 
@@ -112,7 +113,9 @@ const Answer = ({ invitation, signedInAs }: { invitation: InvitationDetails; sig
     if ('error' in result) return
     navigate(`/account/organizations/${invitation.organizationId}`, {
       replace: true,
-      state: { notice: `You joined ${invitation.organizationName}. It is now your active organization.` },
+      state: {
+        notice: `You joined ${closing(invitation.organizationName)} It is now your active organization.`,
+      },
     })
   }
   const onDecline = async () => {

@@ -17,6 +17,7 @@ import {
   useUpdateMemberRoleMutation,
 } from './organizations.api.js'
 import { assignableRoles, can, ROLE_LABELS, roleLabel, rolesIn } from './roles.js'
+import { closing } from './sentence.js'
 
 /** The role picker of one member, with its own Save and its own refusal. */
 const RoleEditor = ({ member, context }: { member: Member; context: OrganizationContext }) => {
@@ -102,7 +103,7 @@ const MemberRow = ({ member, context, onGone }: RowProps) => {
       if ('error' in result) return
       navigate('/account/organizations', {
         replace: true,
-        state: { notice: `You left ${context.organization.name}.` },
+        state: { notice: `You left ${closing(context.organization.name)}` },
       })
       return
     }

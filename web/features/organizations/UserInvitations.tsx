@@ -13,6 +13,7 @@ import {
   useRejectInvitationMutation,
 } from './organizations.api.js'
 import { roleLabel } from './roles.js'
+import { closing } from './sentence.js'
 
 /// The invitations waiting for the signed-in person (list-user-invitations), answered in place.
 /// Only a verified address is shown its invitations: anyone may type any address at sign-up.
@@ -36,7 +37,7 @@ const InvitationRow = ({
     const result = await accept({ invitationId: invitation.id })
     if ('error' in result) return
     navigate(`/account/organizations/${invitation.organizationId}`, {
-      state: { notice: `You joined ${name}. It is now your active organization.` },
+      state: { notice: `You joined ${closing(name)} It is now your active organization.` },
     })
   }
   const onDecline = async () => {
@@ -92,7 +93,7 @@ export const UserInvitations = () => {
   if (!data || (data.length === 0 && !declined)) return null
   return (
     <Card title="Invitations for you" description="Organizations that invited your address to join them.">
-      <Notice tone="success">{declined && `You declined the invitation to ${declined}.`}</Notice>
+      <Notice tone="success">{declined && `You declined the invitation to ${closing(declined)}`}</Notice>
       {data.length > 0 ? (
         <ul className="rows" aria-label="Invitations for you">
           {data.map((invitation) => (

@@ -1,5 +1,6 @@
 import type { FullOrganization, OrganizationActivityItem } from './organizations.api.js'
 import { roleLabel } from './roles.js'
+import { upright } from './sentence.js'
 
 /// One sentence per entry of the organization's audit feed: who did what to whom, in words
 /// ("Ada Lovelace invited grace@example.com as Member"), never the log's event names. Names come
@@ -31,10 +32,18 @@ const subjectName = (item: OrganizationActivityItem, people: People): string =>
   people.nameOf(text(item, 'userId')) ??
   'a member'
 
+/** Someone acting on themselves ("Ada added Ada to the team" reads as joining it). */
+const bySelf = (item: OrganizationActivityItem): boolean =>
+  item.actorUserId !== null && item.actorUserId === text(item, 'userId')
+
 const teamOf = (item: OrganizationActivityItem, people: People): string =>
   text(item, 'teamName') ?? text(item, 'name') ?? people.teamName(text(item, 'teamId')) ?? 'a team'
 
-export const describeOrganizationActivity = (item: OrganizationActivityItem, people: People): string => {
+/** The entry's sentence, upright even when it starts with an erased person's "a member". */
+export const describeOrganizationActivity = (item: OrganizationActivityItem, people: People): string =>
+  upright(sentenceOf(item, people))
+
+const sentenceOf = (item: OrganizationActivityItem, people: People): string => {
   const who = actorName(item, people)
   const role = text(item, 'role')
   const as = role ? ` as ${roleLabel(role)}` : ''
@@ -71,9 +80,13 @@ export const describeOrganizationActivity = (item: OrganizationActivityItem, peo
     case 'organization.team-removed':
       return `${who} removed the team ${teamOf(item, people)}`
     case 'organization.team-member-added':
-      return `${who} added ${subjectName(item, people)} to the team ${teamOf(item, people)}`
+      return bySelf(item)
+        ? `${who} joined the team ${teamOf(item, people)}`
+        : `${who} added ${subjectName(item, people)} to the team ${teamOf(item, people)}`
     case 'organization.team-member-removed':
-      return `${who} took ${subjectName(item, people)} out of the team ${teamOf(item, people)}`
+      return bySelf(item)
+        ? `${who} left the team ${teamOf(item, people)}`
+        : `${who} took ${subjectName(item, people)} out of the team ${teamOf(item, people)}`
     case 'organization.role-created':
     case 'organization.role-updated':
     case 'organization.role-deleted':

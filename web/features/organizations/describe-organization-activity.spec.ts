@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest'
+import { describeOrganizationActivity, peopleOf } from './describe-organization-activity.js'
+import type { OrganizationActivityItem } from './organizations.api.js'
+import { fullOrganization } from './organizations.fixture.js'
+import { closing } from './sentence.js'
+
+const entry = (type: string, actorUserId: string | null, details: Record<string, unknown>) =>
+  ({ id: 'e', type, at: '2026-01-02T09:00:00.000Z', actorUserId, details }) as OrganizationActivityItem
+
+describe('organization activity wording', () => {
+  const people = peopleOf(fullOrganization())
+
+  it('says someone joined a team when they added themselves, not "Ada added Ada"', () => {
+    const self = entry('organization.team-member-added', 'user-1', { userId: 'user-1', teamName: 'Engines' })
+    expect(describeOrganizationActivity(self, people)).toBe('Ada Lovelace joined the team Engines')
+    const other = entry('organization.team-member-added', 'user-1', { userId: 'user-2', teamName: 'Engines' })
+    expect(describeOrganizationActivity(other, people)).toBe(
+      'Ada Lovelace added Grace Hopper to the team Engines',
+    )
+  })
+
+  it('starts upright when the person is erased', () => {
+    const gone = entry('organization.member-removed', null, { reason: 'left' })
+    expect(describeOrganizationActivity(gone, people)).toBe('A member left the organization')
+  })
+
+  it('never doubles the full stop of a name that has one', () => {
+    expect(`You left ${closing('Acme Rockets & Co.')}`).toBe('You left Acme Rockets & Co.')
+    expect(`You left ${closing('Acme')}`).toBe('You left Acme.')
+  })
+})
