@@ -64,7 +64,8 @@ describe.skipIf(!hasChromium)('two-factor in Chromium', () => {
     browser = await launchChromium()
     const signedUp = await tessera.api.request('POST', '/sign-up/email', PERSON)
     expect(signedUp.status).toBe(200)
-  })
+    // Building the portal and starting Chromium take minutes on a machine shared by many runs.
+  }, 600_000)
 
   afterAll(async () => {
     for (const context of contexts) await context.close()
