@@ -70,6 +70,27 @@ describe('adding a passkey', () => {
     ])
   })
 
+  it('starts a new session with the passkey when asked (`createSession`), as better-auth', async () => {
+    const ada = await signedUp()
+    const before = (await ada.session())?.session.id
+    const options = await registrationOptions(ada)
+    const { response } = authenticator().create(options)
+    const answer = await ada.post('/passkey/verify-registration', {
+      response,
+      name: 'Phone',
+      createSession: true,
+    })
+    expect(answer.status, JSON.stringify(answer.json)).toBe(200)
+    const body = answer.json as PasskeyJson & {
+      session: { id: string; userId: string }
+      user: { id: string }
+    }
+    expect(body).toMatchObject({ name: 'Phone', userId: body.user.id })
+    expect(body.session.userId).toBe(body.user.id)
+    expect(body.session.id).not.toBe(before)
+    expect((await ada.session())?.session.id).toBe(body.session.id)
+  })
+
   it('needs a signed-in person', async () => {
     const stranger = browserFor(tessera)
     const answer = await stranger.get('/passkey/generate-register-options')

@@ -73,9 +73,11 @@ export const PasskeysSection = () => {
         ))}
       </ul>
       {browserSupportsWebAuthn() ? (
-        <Button variant="primary" onClick={add} pending={adding} pendingLabel="Waiting for your device…">
-          Add a passkey
-        </Button>
+        <div className="passkey-add">
+          <Button variant="primary" onClick={add} pending={adding} pendingLabel="Waiting for your device…">
+            Add a passkey
+          </Button>
+        </div>
       ) : (
         <p className="small">This browser cannot create passkeys.</p>
       )}
