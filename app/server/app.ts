@@ -10,6 +10,7 @@ import { accountRoutes } from '../../command-api/account/account.routes.js'
 import { adminRoutes } from '../../command-api/admin/admin.routes.js'
 import { apiKeyCommandRoutes } from '../../command-api/api-key/api-key.routes.js'
 import { emailOtpRoutes } from '../../command-api/email-otp/email-otp.routes.js'
+import { verificationCodeOnSignUp } from '../../command-api/email-otp/verification-on-sign-up.js'
 import { emailPasswordRoutes } from '../../command-api/email-password/email-password.routes.js'
 import { emailVerificationRoutes } from '../../command-api/email-verification/email-verification.routes.js'
 import { magicLinkRoutes } from '../../command-api/magic-link/magic-link.routes.js'
@@ -119,6 +120,8 @@ export const buildApp = async (
       // (multi-session), and a browser app on a trusted origin may read `set-auth-token` (bearer).
       api.addHook('onSend', deviceSessionsHook(ctx))
       api.addHook('onSend', exposeAuthTokenHook(ctx.config))
+      // emailOTP.sendVerificationOnSignUp: a code to each new account, once the answer went out.
+      api.addHook('onResponse', verificationCodeOnSignUp(ctx))
       await api.register(emailPasswordRoutes(ctx))
       await api.register(usernameRoutes(ctx))
       await api.register(sessionCommandRoutes(ctx))
