@@ -10,6 +10,7 @@ import { accountRoutes } from '../../command-api/account/account.routes.js'
 import { adminRoutes } from '../../command-api/admin/admin.routes.js'
 import { apiKeyCommandRoutes } from '../../command-api/api-key/api-key.routes.js'
 import { emailOtpRoutes } from '../../command-api/email-otp/email-otp.routes.js'
+import { verificationCodeOnSignUp } from '../../command-api/email-otp/verification-on-sign-up.js'
 import { emailPasswordRoutes } from '../../command-api/email-password/email-password.routes.js'
 import { emailVerificationRoutes } from '../../command-api/email-verification/email-verification.routes.js'
 import { magicLinkRoutes } from '../../command-api/magic-link/magic-link.routes.js'
@@ -133,6 +134,8 @@ export const buildApp = async (
       api.addHook('onSend', exposeAuthTokenHook(ctx.config))
       // Someone's answer (a session, bearer token or API key asked) is never cached (no-store.ts).
       api.addHook('onSend', noStoreHook)
+      // emailOTP.sendVerificationOnSignUp: a code to each new account, once the answer went out.
+      api.addHook('onResponse', verificationCodeOnSignUp(ctx))
       await api.register(emailPasswordRoutes(ctx))
       await api.register(usernameRoutes(ctx))
       await api.register(sessionCommandRoutes(ctx))

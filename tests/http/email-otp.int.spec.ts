@@ -118,11 +118,10 @@ describe('sign-in codes', { timeout: 300_000 }, () => {
 })
 
 describe('verification and reset codes', { timeout: 300_000 }, () => {
-  it('check a code without using it, then verify the address with it', async () => {
-    await start()
+  it('mail a code on sign-up when asked to; check it without using it, then verify the address', async () => {
+    await start({ emailOTP: { sendVerificationOnSignUp: true } })
     const browser = browserFor(tessera)
     await signUp(browser, 'val@example.com')
-    await send(browser, 'val@example.com', 'email-verification')
     const code = await codeFor('val@example.com', /verification code/i)
     const body = { email: 'val@example.com', type: 'email-verification', otp: code }
     expect((await browser.post('/email-otp/check-verification-otp', body)).json).toEqual({ success: true })
@@ -178,6 +177,7 @@ describe('verification and reset codes', { timeout: 300_000 }, () => {
     })
     expect([unknown.status, unknown.json]).toEqual([known.status, known.json])
     await sink.waitForMail((m) => m.to.includes('ida@example.com') && /reset/i.test(m.subject), 15_000)
+    await sink.waitForMail((m) => m.to.includes('ida@example.com') && /verification/i.test(m.subject), 15_000)
     await new Promise((resolve) => setTimeout(resolve, 1500))
     expect(sink.messages.filter((m) => m.to.includes('ghost@example.com'))).toEqual([])
     const check = await browserFor(tessera).post('/email-otp/check-verification-otp', {

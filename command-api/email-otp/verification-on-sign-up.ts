@@ -1,0 +1,28 @@
+/// `emailOTP.sendVerificationOnSignUp`: a new email-and-password account is mailed a verification
+/// code (instead of waiting for someone to ask), as better-auth's emailOTP hook after `/sign-up`
+/// does. Runs once the sign-up's answer has gone out, so it costs the answer nothing.
+
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { originOf } from '../../infra/http/request-metadata.js'
+import { findUserByEmail } from '../../projections/users/users.repository.js'
+import type { CommandContext } from '../context.js'
+import { issueCode } from './otp-codes.js'
+
+const SIGN_UP_ROUTES = ['/sign-up/email']
+
+export const verificationCodeOnSignUp =
+  (ctx: CommandContext) =>
+  async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    if (!ctx.config.emailOTP.sendVerificationOnSignUp || reply.statusCode !== 200) return
+    const route = request.routeOptions.url ?? ''
+    if (!SIGN_UP_ROUTES.some((path) => route === `${ctx.config.basePath}${path}`)) return
+    const email = (request.body as { email?: unknown } | undefined)?.email
+    if (typeof email !== 'string') return
+    try {
+      const user = await findUserByEmail(ctx.db, email.trim().toLowerCase())
+      if (!user || user.email_verified) return
+      await issueCode(ctx, originOf(request), { otpType: 'email-verification', email: user.email }, user.id)
+    } catch (error) {
+      request.log.error({ err: error }, 'verification code after sign-up failed')
+    }
+  }
