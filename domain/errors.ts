@@ -258,6 +258,15 @@ export const AUTH_ERRORS = defineErrors({
     400,
     'You are the only owner of an organization. Make another member an owner, or delete the organization, before deleting your account',
   ],
+  // Webhooks and the event feed (Tessera's own).
+  WEBHOOK_ENDPOINT_NOT_FOUND: [404, 'Webhook endpoint not found'],
+  YOU_ARE_NOT_ALLOWED_TO_MANAGE_WEBHOOKS: [403, 'You are not allowed to manage webhooks'],
+  YOU_ARE_NOT_ALLOWED_TO_READ_EVENTS: [403, 'You are not allowed to read these events'],
+  INVALID_WEBHOOK_URL: [400, 'Invalid webhook URL'],
+  WEBHOOK_URL_MUST_USE_HTTPS: [400, 'Webhook URL must use https'],
+  WEBHOOK_ADDRESS_NOT_ALLOWED: [400, 'Webhook URL points to an address that is not allowed'],
+  UNKNOWN_EVENT_TYPE: [400, 'Unknown event type'],
+  INVALID_CURSOR: [400, 'Invalid cursor'],
 })
 
 export type AuthErrorCode = Parameters<typeof AUTH_ERRORS.error>[0]

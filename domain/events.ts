@@ -16,6 +16,8 @@ import { SIGNING_KEY_EVENT_DECLARATIONS } from './signing-key/signing-key.declar
 import type { SigningKeyEvent } from './signing-key/signing-key.js'
 import { USER_EVENT_DECLARATIONS } from './user/user.declarations.js'
 import type { UserEvent } from './user/user.events.js'
+import { WEBHOOK_EVENT_DECLARATIONS } from './webhook/webhook.declarations.js'
+import type { WebhookEvent } from './webhook/webhook.events.js'
 
 export type KnownEvent =
   | UserEvent
@@ -24,6 +26,7 @@ export type KnownEvent =
   | OrganizationEvent
   | LinkedAccountEvent
   | ApiKeyEvent
+  | WebhookEvent
 export type KnownEventType = KnownEvent['type']
 
 /** A declaration as code that reads any event sees it: data of an unknown shape, paths as text. */
@@ -41,6 +44,7 @@ const DECLARATIONS = new Map(
     ...ORGANIZATION_EVENT_DECLARATIONS,
     ...LINKED_ACCOUNT_EVENT_DECLARATIONS,
     ...API_KEY_EVENT_DECLARATIONS,
+    ...WEBHOOK_EVENT_DECLARATIONS,
   }),
 ) as unknown as ReadonlyMap<string, AnyEventDeclaration>
 

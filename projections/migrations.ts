@@ -17,10 +17,12 @@ import { oneTimeTokensMigration } from './one-time-tokens/one-time-tokens.table.
 import { organizationActivityMigration, organizationsMigration } from './organizations/organizations.table.js'
 import { pendingEmailChangesMigration } from './pending-email-changes/pending-email-changes.table.js'
 import { mailDeadLettersMigration } from './reactors/mail/dead-letters.table.js'
+import { webhookDeliveriesMigration } from './reactors/webhooks/webhook-deliveries.table.js'
 import { checkpointsMigration } from './runner/checkpoints.table.js'
 import { sessionLastUseMigration } from './sessions/session-last-use.js'
 import { sessionPlaceMigration, sessionsMigration } from './sessions/sessions.table.js'
 import { usernamesMigration, usersMigration } from './users/users.table.js'
+import { webhookEndpointsMigration } from './webhooks/webhook-endpoints.table.js'
 
 export const readModelMigrations: Record<string, Migration> = {
   '2026-11-21T00:01:00Z_checkpoints': checkpointsMigration,
@@ -49,4 +51,7 @@ export const readModelMigrations: Record<string, Migration> = {
   '2026-11-27T03:00:00Z_users-search': usersSearchMigration,
   // Organization-owned keys; the usage table's inline refusals (disabled, revoked_at).
   '2026-11-27T01:00:00Z_api-key-owners-and-revocations': apiKeyOwnersAndRevocationsMigration,
+  '2026-11-28T10:00:00Z_webhook-endpoints': webhookEndpointsMigration,
+  // Operational, not a read model: delivery attempts and each endpoint's checkpoint.
+  '2026-11-28T10:01:00Z_webhook-deliveries': webhookDeliveriesMigration,
 }

@@ -20,6 +20,7 @@ import { sessionCommandRoutes } from '../../command-api/sessions/session-command
 import { readYourWritesHook } from '../../command-api/shared/read-your-writes.js'
 import { socialRoutes } from '../../command-api/social/social.routes.js'
 import { usernameRoutes } from '../../command-api/username/username.routes.js'
+import { webhookCommandRoutes } from '../../command-api/webhooks/webhook.routes.js'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import type { Config } from '../../infra/config/config.js'
 import { exposeAuthTokenHook } from '../../infra/http/auth-token-header.js'
@@ -34,6 +35,7 @@ import { activityQueryRoutes } from '../../query-api/activity/activity.routes.js
 import { adminQueryRoutes } from '../../query-api/admin/admin-queries.routes.js'
 import { apiKeyQueryRoutes } from '../../query-api/api-key/api-key.routes.js'
 import { pendingEmailChangeRoutes } from '../../query-api/email-change/pending-email-change.routes.js'
+import { eventFeedRoutes } from '../../query-api/events/events.routes.js'
 import { healthRoutes } from '../../query-api/health/health.routes.js'
 import { jwtRoutes } from '../../query-api/jwt/jwt.routes.js'
 import { deviceSessionQueryRoutes } from '../../query-api/multi-session/device-sessions.routes.js'
@@ -41,6 +43,7 @@ import { organizationQueryRoutes } from '../../query-api/organization/organizati
 import { portalConfigRoutes } from '../../query-api/portal/portal-config.routes.js'
 import { sessionQueryRoutes } from '../../query-api/sessions/session-queries.routes.js'
 import { socialQueryRoutes } from '../../query-api/social/social.routes.js'
+import { webhookQueryRoutes } from '../../query-api/webhooks/webhook-queries.routes.js'
 import { registerApiReference } from './api-reference.js'
 import type { AppContext } from './context.js'
 import { registerPortal } from './portal.js'
@@ -140,6 +143,9 @@ export const buildApp = async (
       await api.register(serverApiRoutes(ctx))
       await api.register(apiKeyCommandRoutes(ctx))
       await api.register(apiKeyQueryRoutes(ctx))
+      await api.register(webhookCommandRoutes(ctx))
+      await api.register(webhookQueryRoutes(ctx))
+      await api.register(eventFeedRoutes(ctx))
     },
     { prefix: ctx.config.basePath },
   )
