@@ -284,6 +284,15 @@ export const AUTH_ERRORS = defineErrors({
   INVALID_TWO_FACTOR_COOKIE: [401, 'Invalid two factor cookie'],
   // Tessera's own: `twoFactor.requiredFor` names the admin role and this operator has no second factor.
   TWO_FACTOR_REQUIRED: [403, 'Set up two-factor authentication or a passkey before using the admin API'],
+  // Webhooks and the event feed (Tessera's own).
+  WEBHOOK_ENDPOINT_NOT_FOUND: [404, 'Webhook endpoint not found'],
+  YOU_ARE_NOT_ALLOWED_TO_MANAGE_WEBHOOKS: [403, 'You are not allowed to manage webhooks'],
+  YOU_ARE_NOT_ALLOWED_TO_READ_EVENTS: [403, 'You are not allowed to read these events'],
+  INVALID_WEBHOOK_URL: [400, 'Invalid webhook URL'],
+  WEBHOOK_URL_MUST_USE_HTTPS: [400, 'Webhook URL must use https'],
+  WEBHOOK_ADDRESS_NOT_ALLOWED: [400, 'Webhook URL points to an address that is not allowed'],
+  UNKNOWN_EVENT_TYPE: [400, 'Unknown event type'],
+  INVALID_CURSOR: [400, 'Invalid cursor'],
 })
 
 export type AuthErrorCode = Parameters<typeof AUTH_ERRORS.error>[0]

@@ -24,6 +24,8 @@ import { TWO_FACTOR_EVENT_DECLARATIONS } from './two-factor/two-factor.declarati
 import type { TwoFactorEvent } from './two-factor/two-factor.events.js'
 import { USER_EVENT_DECLARATIONS } from './user/user.declarations.js'
 import type { UserEvent } from './user/user.events.js'
+import { WEBHOOK_EVENT_DECLARATIONS } from './webhook/webhook.declarations.js'
+import type { WebhookEvent } from './webhook/webhook.events.js'
 
 export type KnownEvent =
   | UserEvent
@@ -36,6 +38,7 @@ export type KnownEvent =
   | PasskeyEvent
   | MagicLinkEvent
   | EmailOtpEvent
+  | WebhookEvent
 export type KnownEventType = KnownEvent['type']
 
 /** A declaration as code that reads any event sees it: data of an unknown shape, paths as text. */
@@ -57,6 +60,7 @@ const DECLARATIONS = new Map(
     ...PASSKEY_EVENT_DECLARATIONS,
     ...MAGIC_LINK_EVENT_DECLARATIONS,
     ...EMAIL_OTP_EVENT_DECLARATIONS,
+    ...WEBHOOK_EVENT_DECLARATIONS,
   }),
 ) as unknown as ReadonlyMap<string, AnyEventDeclaration>
 

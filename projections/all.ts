@@ -12,6 +12,7 @@ import { pendingEmailChangesProjection } from './pending-email-changes/pending-e
 import type { Projection } from './projection.js'
 import { sessionsProjection } from './sessions/sessions.projection.js'
 import { usersProjection } from './users/users.projection.js'
+import { webhookEndpointsProjection } from './webhooks/webhook-endpoints.projection.js'
 
 export const readModelProjections: readonly Projection[] = [
   // Before users: on a deletion it finds the person's address (their invitations go) in users.
@@ -28,4 +29,5 @@ export const readModelProjections: readonly Projection[] = [
   pendingEmailChangesProjection,
   apiKeysProjection,
   passkeysProjection,
+  webhookEndpointsProjection,
 ]

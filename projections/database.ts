@@ -19,6 +19,7 @@ import type { PendingEmailChangesTable } from './pending-email-changes/pending-e
 import type { CheckpointsTable } from './runner/checkpoints.table.js'
 import type { SessionsTable } from './sessions/sessions.table.js'
 import type { AccountsTable, UsersTable } from './users/users.table.js'
+import type { WebhookEndpointsTable } from './webhooks/webhook-endpoints.table.js'
 
 export type Database = {
   users: UsersTable
@@ -39,4 +40,5 @@ export type Database = {
   tessera_checkpoints: CheckpointsTable
   api_keys: ApiKeysTable
   passkeys: PasskeysTable
+  webhook_endpoints: WebhookEndpointsTable
 }

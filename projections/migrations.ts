@@ -19,10 +19,12 @@ import { passkeyChallengesMigration } from './passkeys/passkey-challenges.js'
 import { passkeysMigration } from './passkeys/passkeys.table.js'
 import { pendingEmailChangesMigration } from './pending-email-changes/pending-email-changes.table.js'
 import { mailDeadLettersMigration } from './reactors/mail/dead-letters.table.js'
+import { webhookDeliveriesMigration } from './reactors/webhooks/webhook-deliveries.table.js'
 import { checkpointsMigration } from './runner/checkpoints.table.js'
 import { sessionLastUseMigration } from './sessions/session-last-use.js'
 import { sessionPlaceMigration, sessionsMigration } from './sessions/sessions.table.js'
 import { usernamesMigration, usersMigration } from './users/users.table.js'
+import { webhookEndpointsMigration } from './webhooks/webhook-endpoints.table.js'
 
 export const readModelMigrations: Record<string, Migration> = {
   '2026-11-21T00:01:00Z_checkpoints': checkpointsMigration,
@@ -54,4 +56,7 @@ export const readModelMigrations: Record<string, Migration> = {
   '2026-11-28T10:00:00Z_passkeys': passkeysMigration,
   // Operational, not a read model: WebAuthn challenges (passkeys/passkey-challenges.ts).
   '2026-11-28T10:01:00Z_passkey-challenges': passkeyChallengesMigration,
+  '2026-11-28T10:00:00Z_webhook-endpoints': webhookEndpointsMigration,
+  // Operational, not a read model: delivery attempts and each endpoint's checkpoint.
+  '2026-11-28T10:01:00Z_webhook-deliveries': webhookDeliveriesMigration,
 }

@@ -30,6 +30,7 @@ import { exportCommand, importCommand } from './archive-commands.js'
 import { limitHeapGrowth } from './heap-growth.js'
 import { organizationCommand } from './organization-command.js'
 import { rotateSecretCommand } from './rotate-secret-command.js'
+import { webhooksCommand } from './webhooks-command.js'
 
 const USAGE = `Usage: tessera <command>
 
@@ -47,6 +48,8 @@ Commands:
   projections skip <tx:seq>         skip the event the projector halted on (recorded; replays skip it too)
   export [file]                     write the log, data keys and claims as NDJSON (stdout without a file)
   import <file|->                   load an export into an empty database (positions re-based), then replay
+  webhooks list|add|remove|replay   webhook endpoints: add <url> <types> [--organization <id>],
+                                    remove <id>, replay <id> --from <cursor|ISO time>
 `
 
 const PORTAL_DIR = fileURLToPath(new URL('../../../web/dist', import.meta.url))
@@ -202,6 +205,7 @@ const commands: Record<string, (args: readonly string[]) => Promise<void>> = {
   'rotate-secret': rotateSecretCommand,
   export: exportCommand,
   import: importCommand,
+  webhooks: webhooksCommand,
   migrate: () =>
     withDatabase(async ({ db }) => {
       await migrateToLatest(db)

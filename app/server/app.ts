@@ -25,6 +25,7 @@ import { readYourWritesHook } from '../../command-api/shared/read-your-writes.js
 import { socialRoutes } from '../../command-api/social/social.routes.js'
 import { twoFactorRoutes } from '../../command-api/two-factor/two-factor.routes.js'
 import { usernameRoutes } from '../../command-api/username/username.routes.js'
+import { webhookCommandRoutes } from '../../command-api/webhooks/webhook.routes.js'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import type { Config } from '../../infra/config/config.js'
 import { exposeAuthTokenHook } from '../../infra/http/auth-token-header.js'
@@ -43,6 +44,7 @@ import { activityQueryRoutes } from '../../query-api/activity/activity.routes.js
 import { adminQueryRoutes } from '../../query-api/admin/admin-queries.routes.js'
 import { apiKeyQueryRoutes } from '../../query-api/api-key/api-key.routes.js'
 import { pendingEmailChangeRoutes } from '../../query-api/email-change/pending-email-change.routes.js'
+import { eventFeedRoutes } from '../../query-api/events/events.routes.js'
 import { healthRoutes } from '../../query-api/health/health.routes.js'
 import { jwtRoutes } from '../../query-api/jwt/jwt.routes.js'
 import { deviceSessionQueryRoutes } from '../../query-api/multi-session/device-sessions.routes.js'
@@ -51,6 +53,7 @@ import { passkeyQueryRoutes } from '../../query-api/passkey/passkey.routes.js'
 import { portalConfigRoutes } from '../../query-api/portal/portal-config.routes.js'
 import { sessionQueryRoutes } from '../../query-api/sessions/session-queries.routes.js'
 import { socialQueryRoutes } from '../../query-api/social/social.routes.js'
+import { webhookQueryRoutes } from '../../query-api/webhooks/webhook-queries.routes.js'
 import { registerApiReference } from './api-reference.js'
 import type { AppContext } from './context.js'
 import { registerPortal } from './portal.js'
@@ -164,6 +167,9 @@ export const buildApp = async (
       await api.register(passkeyQueryRoutes(ctx))
       await api.register(magicLinkRoutes(ctx))
       await api.register(emailOtpRoutes(ctx))
+      await api.register(webhookCommandRoutes(ctx))
+      await api.register(webhookQueryRoutes(ctx))
+      await api.register(eventFeedRoutes(ctx))
     },
     { prefix: ctx.config.basePath },
   )

@@ -36,6 +36,7 @@ import { processRuntime } from '../../infra/runtime/runtime-metrics.js'
 import { readModelProjections } from '../../projections/all.js'
 import { countPasskeysOfUser } from '../../projections/passkeys/passkeys.repository.js'
 import { createMailReactor, type MailReactor } from '../../projections/reactors/mail/mail-reactor.js'
+import type { WebhookReactor } from '../../projections/reactors/webhooks/webhook-reactor.js'
 import { createProjector, type Projector } from '../../projections/runner/projector.js'
 import { createReadiness } from '../../query-api/health/readiness.js'
 import { serverKeyGuardsFor } from '../../query-api/server-api/server-key.js'
@@ -46,6 +47,7 @@ import { migrateTessera, openTesseraDatabase, type TesseraDatabase } from '../da
 import { type BuildAppOptions, buildApp } from './app.js'
 import type { AppContext } from './context.js'
 import { inline } from './inline-projection.js'
+import { createTesseraWebhookReactor } from './webhook-wiring.js'
 
 export type Role = 'all' | 'api' | 'projector'
 
@@ -75,6 +77,8 @@ export type Tessera = {
   mailReactor: MailReactor | null
   /** The JWT key set this process signs with; null when JWTs are off or nothing is served. */
   jwtKeys: JwtKeySet | null
+  /** Delivers events to webhook endpoints; null where this process does not project. */
+  webhookReactor: WebhookReactor | null
   close(): Promise<void>
 }
 
@@ -231,10 +235,22 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
   const mailTransport = projects ? createMailTransport(config.mail, logger) : null
   const mailReactor =
     mailTransport && createTesseraMailReactor(config, logger, database, store, projector, mailTransport)
+  const webhookReactor =
+    mailTransport &&
+    createTesseraWebhookReactor({
+      config,
+      logger,
+      database,
+      store,
+      projector,
+      transport: mailTransport,
+      clock,
+    })
   const stopWorkers = async () => {
     jwtKeys?.stop()
     await apiKeyUses.stop()
     await mailReactor?.stop()
+    await webhookReactor?.stop()
     await ctx.serverApi.close()
     await mailTransport?.close?.()
     await projector.stop()
@@ -245,6 +261,7 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
   try {
     await projector.start()
     await mailReactor?.start()
+    await webhookReactor?.start()
     apiKeyUses.start()
     // Server-key limits shared through Redis (REDIS_URL); a wrong URL stops the start here.
     if (role !== 'projector') await ctx.serverApi.open()
@@ -269,6 +286,7 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
     projector,
     mailReactor,
     jwtKeys,
+    webhookReactor,
     async close() {
       await app?.close()
       await stopWorkers()

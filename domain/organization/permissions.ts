@@ -18,6 +18,8 @@ export const RESOURCES: Statements = {
   team: ['create', 'update', 'delete'],
   ac: ['create', 'read', 'update', 'delete'],
   apiKey: ['create', 'read', 'update', 'delete'],
+  // Tessera's own: an organization's webhook endpoints (owners and admins hold it).
+  webhook: ['create', 'update', 'delete'],
 }
 
 // better-auth's built-in roles hold no `apiKey` statement; the creator role is let in below.

@@ -3,6 +3,7 @@
 
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
+import ipaddr from 'ipaddr.js'
 import {
   ADMIN_ROLE_NAMES,
   DEFAULT_ADMIN_ROLES,
@@ -93,6 +94,8 @@ export type FeatureOptions = {
   }
   /** API keys (better-auth's api-key plugin options of the same names): both off by default. */
   apiKey: { enableMetadata: boolean; enableSessionForAPIKeys: boolean }
+  /** Webhooks: address ranges (CIDR) an operator allows besides public ones, e.g. 127.0.0.0/8. */
+  webhooks: { allowAddresses: string[] }
   /**
    * Administration (better-auth's admin plugin options of the same names and defaults). Seconds for
    * `impersonationSessionDuration` and `defaultBanExpiresIn` (null: a ban without an expiry lasts);
@@ -165,6 +168,7 @@ export const parseFeatureOptions = (json: unknown, label = DEFAULT_CONFIG_FILE):
     account: account(root.section('account')),
     admin: admin(root.section('admin')),
     twoFactor: parseTwoFactorOptions(root.section('twoFactor')),
+    webhooks: webhooks(root.section('webhooks')),
     socialProviders: parseSocialProviders(root.raw('socialProviders'), (path, reason) =>
       root.error(path, reason),
     ),
@@ -254,6 +258,26 @@ const apiKey = (section: Section): FeatureOptions['apiKey'] =>
     enableMetadata: section.boolean('enableMetadata', false),
     enableSessionForAPIKeys: section.boolean('enableSessionForAPIKeys', false),
   })
+
+const webhooks = (section: Section): FeatureOptions['webhooks'] => {
+  const allowAddresses = section.textList('allowAddresses', [])
+  const bad = allowAddresses.find((range) => !isCidr(range))
+  if (bad !== undefined)
+    throw section.error(
+      'webhooks.allowAddresses',
+      `holds "${bad}", which is not an address range such as 127.0.0.0/8`,
+    )
+  return section.done({ allowAddresses })
+}
+
+const isCidr = (range: string): boolean => {
+  try {
+    ipaddr.parseCIDR(range)
+    return true
+  } catch {
+    return false
+  }
+}
 
 const account = (section: Section): FeatureOptions['account'] => {
   const linking = section.section('accountLinking')

@@ -1,0 +1,63 @@
+/// An endpoint's signing secrets, read from its stream (where they are sealed; the encrypting
+/// store opens them): the current one, and the previous one while its rotation period lasts.
+
+import { randomUUID } from 'node:crypto'
+import { fold } from '../../../domain/shared/decider.js'
+import { type WebhookEvent, webhookDecider, webhookStream } from '../../../domain/webhook/webhook.js'
+import { ConcurrencyError, type EventStore } from '../../../infra/event-store/event-store.js'
+
+export const secretsOf = async (store: EventStore, endpointId: string, now: Date): Promise<string[]> => {
+  let current: string | null = null
+  let previous: { secret: string; until: Date } | null = null
+  for (const event of (await store.readStream(webhookStream(endpointId))) as unknown as WebhookEvent[]) {
+    if (event.type === 'webhook.endpoint-created') current = event.data.secret
+    if (event.type === 'webhook.secret-rotated') {
+      previous = current === null ? null : { secret: current, until: new Date(event.data.previousValidUntil) }
+      current = event.data.secret
+    }
+  }
+  const secrets = current === null ? [] : [current]
+  if (previous && previous.until > now) secrets.push(previous.secret)
+  return secrets
+}
+
+/**
+ * Disables an endpoint whose deliveries failed for the whole retry period: a command decided on
+ * its stream like any other, with the system as actor.
+ */
+export const disableEndpoint = async (
+  store: EventStore,
+  endpointId: string,
+  failingSince: Date,
+  now: Date,
+): Promise<boolean> => {
+  for (let attempt = 0; attempt < 4; attempt += 1) {
+    const stream = webhookStream(endpointId)
+    const history = (await store.readStream(stream)) as unknown as WebhookEvent[]
+    const state = fold(webhookDecider, history)
+    if (state.status !== 'active' || !state.enabled) return false
+    const events = webhookDecider.decide(
+      { type: 'disable-webhook', failingSince: failingSince.toISOString() },
+      state,
+    )
+    const metadata = {
+      actor: { type: 'system' as const },
+      ip: null,
+      userAgent: null,
+      correlationId: randomUUID(),
+      causationId: null,
+      at: now.toISOString(),
+    }
+    try {
+      await store.appendToStream(
+        stream,
+        events.map((event) => ({ ...event, id: randomUUID(), metadata })),
+        { expectedVersion: history.length },
+      )
+      return true
+    } catch (error) {
+      if (!(error instanceof ConcurrencyError)) throw error
+    }
+  }
+  return false
+}

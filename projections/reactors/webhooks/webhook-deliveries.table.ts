@@ -1,0 +1,137 @@
+/// Operational tables of the webhook reactor (not read models: `tessera replay` leaves them alone).
+/// - `tessera_webhook_deliveries`: every attempt (event, status or error, time, latency), kept 30
+///   days; the answer's body is never stored.
+/// - `tessera_webhook_progress`: each endpoint's checkpoint in the log, the replay request it last
+///   followed, and the retry state of the event it is stuck on, so a restart resumes the schedule.
+
+import type { Kysely, Selectable } from 'kysely'
+import type { Database } from '../../database.js'
+
+export type WebhookDeliveriesTable = {
+  id: string
+  endpoint_id: string
+  event_id: string
+  event_type: string
+  attempt: number
+  ok: boolean
+  status: number | null
+  error: string | null
+  at: Date
+  latency_ms: number
+}
+
+export type WebhookProgressTable = {
+  endpoint_id: string
+  /** `tx:seq`: every event up to here is delivered or not for this endpoint. */
+  position: string
+  replay_generation: number
+  /** Failed attempts at the next event, and when the first of them failed. */
+  failures: number
+  failing_since: Date | null
+  next_attempt_at: Date | null
+}
+
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>
+export type WebhookProgressRow = Selectable<WebhookProgressTable>
+
+export type WebhookTables = {
+  tessera_webhook_deliveries: WebhookDeliveriesTable
+  tessera_webhook_progress: WebhookProgressTable
+}
+
+export const withWebhookTables = (db: Kysely<Database>): Kysely<Database & WebhookTables> =>
+  db.withTables<WebhookTables>()
+
+export const webhookDeliveriesMigration = {
+  // biome-ignore lint/suspicious/noExplicitAny: migrations are written against an untyped schema
+  async up(db: Kysely<any>): Promise<void> {
+    await db.schema
+      .createTable('tessera_webhook_deliveries')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('endpoint_id', 'text', (c) => c.notNull())
+      .addColumn('event_id', 'text', (c) => c.notNull())
+      .addColumn('event_type', 'text', (c) => c.notNull())
+      .addColumn('attempt', 'integer', (c) => c.notNull())
+      .addColumn('ok', 'boolean', (c) => c.notNull())
+      .addColumn('status', 'integer')
+      .addColumn('error', 'text')
+      .addColumn('at', 'timestamptz', (c) => c.notNull())
+      .addColumn('latency_ms', 'integer', (c) => c.notNull())
+      .execute()
+    await db.schema
+      .createIndex('tessera_webhook_deliveries_endpoint_at')
+      .on('tessera_webhook_deliveries')
+      .columns(['endpoint_id', 'at'])
+      .execute()
+    await db.schema
+      .createTable('tessera_webhook_progress')
+      .addColumn('endpoint_id', 'text', (c) => c.primaryKey())
+      .addColumn('position', 'text', (c) => c.notNull())
+      .addColumn('replay_generation', 'integer', (c) => c.notNull())
+      .addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('failing_since', 'timestamptz')
+      .addColumn('next_attempt_at', 'timestamptz')
+      .execute()
+  },
+}
+
+export const RETENTION_MS = 30 * 24 * 3600 * 1000
+
+export const recordAttempt = async (db: Kysely<Database>, row: WebhookDeliveriesTable): Promise<void> => {
+  await withWebhookTables(db).insertInto('tessera_webhook_deliveries').values(row).execute()
+}
+
+export const listDeliveries = (
+  db: Kysely<Database>,
+  endpointId: string,
+  limit: number,
+): Promise<WebhookDeliveryRow[]> =>
+  withWebhookTables(db)
+    .selectFrom('tessera_webhook_deliveries')
+    .selectAll()
+    .where('endpoint_id', '=', endpointId)
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute()
+
+/** Attempts older than 30 days go. */
+export const purgeOldAttempts = async (db: Kysely<Database>, now: Date): Promise<void> => {
+  await withWebhookTables(db)
+    .deleteFrom('tessera_webhook_deliveries')
+    .where('at', '<', new Date(now.getTime() - RETENTION_MS))
+    .execute()
+}
+
+export const readProgress = (
+  db: Kysely<Database>,
+  endpointId: string,
+): Promise<WebhookProgressRow | undefined> =>
+  withWebhookTables(db)
+    .selectFrom('tessera_webhook_progress')
+    .selectAll()
+    .where('endpoint_id', '=', endpointId)
+    .executeTakeFirst()
+
+export const saveProgress = async (db: Kysely<Database>, row: WebhookProgressRow): Promise<void> => {
+  await withWebhookTables(db)
+    .insertInto('tessera_webhook_progress')
+    .values(row)
+    .onConflict((oc) =>
+      oc.column('endpoint_id').doUpdateSet({
+        position: row.position,
+        replay_generation: row.replay_generation,
+        failures: row.failures,
+        failing_since: row.failing_since,
+        next_attempt_at: row.next_attempt_at,
+      }),
+    )
+    .execute()
+}
+
+export const forgetProgress = async (db: Kysely<Database>, endpointId: string): Promise<void> => {
+  await withWebhookTables(db)
+    .deleteFrom('tessera_webhook_progress')
+    .where('endpoint_id', '=', endpointId)
+    .execute()
+}

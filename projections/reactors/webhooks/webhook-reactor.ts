@@ -1,0 +1,194 @@
+/// The webhook reactor: one worker per enabled endpoint (endpoint-worker.ts), each with its own
+/// checkpoint, woken when the read models apply new events. Endpoints come and go with the read
+/// model; an endpoint's worker runs one batch at a time and, after a failure, waits for its retry.
+///
+/// - One sender per endpoint: on PostgreSQL a run holds a session advisory lock named after the
+///   endpoint (another process finds it taken and tries later); embedded PGlite serves one process.
+/// - The clock (`now`) and randomness are injected: the retry schedule is tested without waiting,
+///   and `wake()` after moving the clock runs a retry that has come due.
+
+import type { Kysely } from 'kysely'
+import type { EventStore, RecordedEvent } from '../../../infra/event-store/event-store.js'
+import type { Database } from '../../database.js'
+import { allEndpoints } from '../../webhooks/webhook-endpoints.repository.js'
+import type { WebhookEndpointRow } from '../../webhooks/webhook-endpoints.table.js'
+import { withAdvisoryLock } from '../mail/advisory-lock.js'
+import type { AddressPolicy } from './address-guard.js'
+import { type RunOutcome, runEndpoint, type WorkerDeps } from './endpoint-worker.js'
+import { createAgentPool } from './post-webhook.js'
+import { DEFAULT_RETRY_SCHEDULE, type RetrySchedule } from './retry-schedule.js'
+import { purgeOldAttempts } from './webhook-deliveries.table.js'
+
+export type WebhookReactorLogger = {
+  warn(obj: object, msg: string): void
+  info(obj: object, msg: string): void
+}
+
+export type WebhookReactorOptions = {
+  db: Kysely<Database>
+  store: EventStore
+  policy: AddressPolicy
+  lock: 'advisory' | 'in-process'
+  onReadModelsAdvance: (listener: (events: readonly RecordedEvent[]) => void) => () => void
+  /** Tells the endpoint's owner it was disabled (a mail); failures are logged, not retried. */
+  notifyDisabled?: (endpoint: WebhookEndpointRow, failingSince: Date) => Promise<void>
+  disable: (endpointId: string, failingSince: Date) => Promise<boolean>
+  schedule?: RetrySchedule
+  now?: () => Date
+  random?: () => number
+  batchSize?: number
+  pollIntervalMs?: number
+  logger: WebhookReactorLogger
+}
+
+export type WebhookReactor = {
+  start(): Promise<void>
+  stop(): Promise<void>
+  /** Looks at the endpoints and the log now; runs retries that are due by the clock. */
+  wake(): void
+  /** Resolves when every endpoint's worker has finished a run that started after this call. */
+  settle(): Promise<void>
+}
+
+type Worker = {
+  running: Promise<void> | null
+  again: boolean
+  timer: NodeJS.Timeout | null
+  retryAt: Date | null
+}
+
+const PURGE_EVERY_MS = 3600_000
+
+export const createWebhookReactor = (options: WebhookReactorOptions): WebhookReactor => {
+  const { db, logger } = options
+  const now = options.now ?? (() => new Date())
+  const workers = new Map<string, Worker>()
+  const agents = createAgentPool()
+  let stopped = true
+  let unsubscribe: (() => void) | null = null
+  let poll: NodeJS.Timeout | null = null
+  let lastPurge = 0
+  const deps: WorkerDeps = {
+    store: options.store,
+    policy: options.policy,
+    agents,
+    schedule: options.schedule ?? DEFAULT_RETRY_SCHEDULE,
+    now,
+    random: options.random ?? Math.random,
+    batchSize: options.batchSize ?? 200,
+    isStopped: () => stopped,
+    giveUp: async (endpoint, failingSince) => {
+      if (!(await options.disable(endpoint.id, failingSince))) return
+      logger.warn(
+        { endpointId: endpoint.id, failingSince },
+        'webhook endpoint disabled: deliveries failed for 3 days',
+      )
+      await options
+        .notifyDisabled?.(endpoint, failingSince)
+        .catch((error: unknown) =>
+          logger.warn(
+            { err: error, endpointId: endpoint.id },
+            'telling the owner of a disabled webhook failed',
+          ),
+        )
+    },
+  }
+
+  const runOnce = async (endpointId: string): Promise<RunOutcome | 'busy'> =>
+    options.lock === 'in-process'
+      ? runEndpoint(db, deps, endpointId)
+      : withAdvisoryLock(db, `tessera-webhook:${endpointId}`, (q) => runEndpoint(q, deps, endpointId))
+
+  const pump = (endpointId: string, worker: Worker): Promise<void> => {
+    if (worker.running) {
+      worker.again = true
+      return worker.running
+    }
+    worker.running = (async () => {
+      let outcome: RunOutcome | 'busy' = { kind: 'idle' }
+      try {
+        do {
+          worker.again = false
+          outcome = await runOnce(endpointId)
+        } while (worker.again && outcome !== 'busy' && outcome.kind === 'idle' && !stopped)
+      } catch (error) {
+        logger.warn({ err: error, endpointId }, 'webhook delivery run failed; trying again shortly')
+        outcome = { kind: 'retry', at: new Date(now().getTime() + 1000) }
+      }
+      worker.running = null
+      worker.retryAt = outcome !== 'busy' && outcome.kind === 'retry' ? outcome.at : null
+      if (worker.retryAt && !stopped) scheduleRetry(endpointId, worker, worker.retryAt)
+    })()
+    return worker.running
+  }
+
+  const scheduleRetry = (endpointId: string, worker: Worker, at: Date) => {
+    if (worker.timer) clearTimeout(worker.timer)
+    worker.timer = setTimeout(
+      () => void pump(endpointId, worker),
+      Math.max(0, at.getTime() - now().getTime()),
+    )
+    worker.timer.unref()
+  }
+
+  const wakeWorker = (endpointId: string, worker: Worker) => {
+    // While waiting for a retry, new events do not cut the wait short: the endpoint is what we wait for.
+    if (worker.retryAt && worker.retryAt > now()) return
+    void pump(endpointId, worker)
+  }
+
+  /** Workers for the endpoints that exist and are enabled; the others' workers go. */
+  const reconcile = async () => {
+    const endpoints = (await allEndpoints(db)).filter((endpoint) => endpoint.enabled)
+    const ids = new Set(endpoints.map((endpoint) => endpoint.id))
+    for (const [id, worker] of workers)
+      if (!ids.has(id)) {
+        if (worker.timer) clearTimeout(worker.timer)
+        workers.delete(id)
+      }
+    for (const id of ids)
+      if (!workers.has(id)) workers.set(id, { running: null, again: false, timer: null, retryAt: null })
+  }
+
+  const wakeAll = async (rescan: boolean) => {
+    if (stopped) return
+    try {
+      if (rescan || workers.size === 0) await reconcile()
+      for (const [id, worker] of workers) wakeWorker(id, worker)
+      await purgeNow()
+    } catch (error) {
+      logger.warn({ err: error }, 'webhook reactor could not read its endpoints')
+    }
+  }
+
+  const purgeNow = async () => {
+    if (now().getTime() - lastPurge < PURGE_EVERY_MS) return
+    lastPurge = now().getTime()
+    await purgeOldAttempts(db, now())
+  }
+
+  return {
+    async start() {
+      stopped = false
+      unsubscribe = options.onReadModelsAdvance(
+        (events) => void wakeAll(events.some((event) => event.type.startsWith('webhook.'))),
+      )
+      poll = setInterval(() => void wakeAll(true), options.pollIntervalMs ?? 5000)
+      poll.unref()
+      void wakeAll(true)
+    },
+    async stop() {
+      stopped = true
+      unsubscribe?.()
+      if (poll) clearInterval(poll)
+      for (const worker of workers.values()) if (worker.timer) clearTimeout(worker.timer)
+      await Promise.all([...workers.values()].map((worker) => worker.running))
+      agents.close()
+    },
+    wake: () => void wakeAll(true),
+    async settle() {
+      await reconcile()
+      await Promise.all([...workers].map(([id, worker]) => pump(id, worker)))
+    },
+  }
+}

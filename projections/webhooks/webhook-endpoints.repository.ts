@@ -1,0 +1,47 @@
+/// Reading webhook endpoints, and their JSON as the routes answer it.
+
+import type { Kysely } from 'kysely'
+import type { Database } from '../database.js'
+import type { WebhookEndpointRow } from './webhook-endpoints.table.js'
+
+export type WebhookEndpointJson = {
+  id: string
+  url: string
+  eventTypes: string[]
+  organizationId: string | null
+  description: string | null
+  enabled: boolean
+  createdAt: string
+}
+
+export const endpointJson = (row: WebhookEndpointRow): WebhookEndpointJson => ({
+  id: row.id,
+  url: row.url,
+  eventTypes: eventTypesOf(row),
+  organizationId: row.organization_id,
+  description: row.description,
+  enabled: row.enabled,
+  createdAt: row.created_at.toISOString(),
+})
+
+export const eventTypesOf = (row: Pick<WebhookEndpointRow, 'event_types'>): string[] =>
+  JSON.parse(row.event_types) as string[]
+
+export const findEndpoint = (db: Kysely<Database>, id: string): Promise<WebhookEndpointRow | undefined> =>
+  db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst()
+
+/** Service-wide endpoints for null, else the organization's only. */
+export const listEndpoints = (
+  db: Kysely<Database>,
+  organizationId: string | null,
+): Promise<WebhookEndpointRow[]> =>
+  db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('organization_id', organizationId === null ? 'is' : '=', organizationId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute()
+
+export const allEndpoints = (db: Kysely<Database>): Promise<WebhookEndpointRow[]> =>
+  db.selectFrom('webhook_endpoints').selectAll().orderBy('id').execute()
