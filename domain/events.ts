@@ -6,6 +6,14 @@ import { API_KEY_EVENT_DECLARATIONS } from './api-key/api-key.declarations.js'
 import type { ApiKeyEvent } from './api-key/api-key.js'
 import { LINKED_ACCOUNT_EVENT_DECLARATIONS } from './linked-accounts/linked-accounts.declarations.js'
 import type { LinkedAccountEvent } from './linked-accounts/linked-accounts.js'
+import type { OAuthClientEvent } from './oauth-provider/oauth-client.js'
+import type { OAuthConsentEvent } from './oauth-provider/oauth-consent.js'
+import type { OAuthGrantEvent } from './oauth-provider/oauth-grant.js'
+import {
+  OAUTH_CLIENT_EVENT_DECLARATIONS,
+  OAUTH_CONSENT_EVENT_DECLARATIONS,
+  OAUTH_GRANT_EVENT_DECLARATIONS,
+} from './oauth-provider/oauth-provider.declarations.js'
 import { ORGANIZATION_EVENT_DECLARATIONS } from './organization/organization.declarations.js'
 import type { OrganizationEvent } from './organization/organization.events.js'
 import { SESSION_EVENT_DECLARATIONS } from './session/session.declarations.js'
@@ -24,6 +32,9 @@ export type KnownEvent =
   | OrganizationEvent
   | LinkedAccountEvent
   | ApiKeyEvent
+  | OAuthClientEvent
+  | OAuthGrantEvent
+  | OAuthConsentEvent
 export type KnownEventType = KnownEvent['type']
 
 /** A declaration as code that reads any event sees it: data of an unknown shape, paths as text. */
@@ -41,6 +52,9 @@ const DECLARATIONS = new Map(
     ...ORGANIZATION_EVENT_DECLARATIONS,
     ...LINKED_ACCOUNT_EVENT_DECLARATIONS,
     ...API_KEY_EVENT_DECLARATIONS,
+    ...OAUTH_CLIENT_EVENT_DECLARATIONS,
+    ...OAUTH_GRANT_EVENT_DECLARATIONS,
+    ...OAUTH_CONSENT_EVENT_DECLARATIONS,
   }),
 ) as unknown as ReadonlyMap<string, AnyEventDeclaration>
 

@@ -5,6 +5,7 @@ import { activityProjection } from './activity/activity.projection.js'
 import { adminActionsProjection } from './admin/admin-actions.js'
 import { apiKeysProjection } from './api-keys/api-keys.projection.js'
 import { jwksProjection } from './jwks/jwks.projection.js'
+import { oauthProviderProjection } from './oauth-provider/oauth-provider.projection.js'
 import { oneTimeTokensProjection } from './one-time-tokens/one-time-tokens.projection.js'
 import { organizationsProjection } from './organizations/organizations.projection.js'
 import { pendingEmailChangesProjection } from './pending-email-changes/pending-email-changes.projection.js'
@@ -26,4 +27,5 @@ export const readModelProjections: readonly Projection[] = [
   jwksProjection,
   pendingEmailChangesProjection,
   apiKeysProjection,
+  oauthProviderProjection,
 ]

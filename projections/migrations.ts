@@ -13,6 +13,7 @@ import {
   apiKeyUsageMigration,
 } from './api-keys/api-keys.table.js'
 import { jwksMigration } from './jwks/jwks.table.js'
+import { oauthProviderMigration } from './oauth-provider/oauth-provider.table.js'
 import { oneTimeTokensMigration } from './one-time-tokens/one-time-tokens.table.js'
 import { organizationActivityMigration, organizationsMigration } from './organizations/organizations.table.js'
 import { pendingEmailChangesMigration } from './pending-email-changes/pending-email-changes.table.js'
@@ -49,4 +50,5 @@ export const readModelMigrations: Record<string, Migration> = {
   '2026-11-27T03:00:00Z_users-search': usersSearchMigration,
   // Organization-owned keys; the usage table's inline refusals (disabled, revoked_at).
   '2026-11-27T01:00:00Z_api-key-owners-and-revocations': apiKeyOwnersAndRevocationsMigration,
+  '2026-11-28T10:00:00Z_oauth-provider': oauthProviderMigration,
 }

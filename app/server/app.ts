@@ -13,6 +13,8 @@ import { emailPasswordRoutes } from '../../command-api/email-password/email-pass
 import { emailVerificationRoutes } from '../../command-api/email-verification/email-verification.routes.js'
 import { deviceSessionsHook } from '../../command-api/multi-session/device-sessions.hook.js'
 import { multiSessionRoutes } from '../../command-api/multi-session/multi-session.routes.js'
+import { oauthContinueHooks } from '../../command-api/oauth-provider/oauth-continue.hook.js'
+import { oauthProviderRoutes } from '../../command-api/oauth-provider/oauth-provider.routes.js'
 import { organizationRoutes } from '../../command-api/organization/organization.routes.js'
 import { passwordResetRoutes } from '../../command-api/password-reset/password-reset.routes.js'
 import { serverApiRoutes } from '../../command-api/server-api/server-api.routes.js'
@@ -37,6 +39,7 @@ import { pendingEmailChangeRoutes } from '../../query-api/email-change/pending-e
 import { healthRoutes } from '../../query-api/health/health.routes.js'
 import { jwtRoutes } from '../../query-api/jwt/jwt.routes.js'
 import { deviceSessionQueryRoutes } from '../../query-api/multi-session/device-sessions.routes.js'
+import { discoveryRoutes, rootDiscoveryRoutes } from '../../query-api/oauth-provider/discovery.routes.js'
 import { organizationQueryRoutes } from '../../query-api/organization/organization-queries.routes.js'
 import { portalConfigRoutes } from '../../query-api/portal/portal-config.routes.js'
 import { sessionQueryRoutes } from '../../query-api/sessions/session-queries.routes.js'
@@ -117,6 +120,10 @@ export const buildApp = async (
       // (multi-session), and a browser app on a trusted origin may read `set-auth-token` (bearer).
       api.addHook('onSend', deviceSessionsHook(ctx))
       api.addHook('onSend', exposeAuthTokenHook(ctx.config))
+      // A sign-in on the OpenID provider's login page goes on with the authorization (oauth_query).
+      const oauthContinue = oauthContinueHooks(ctx)
+      if (ctx.config.oauthProvider.enabled) api.addHook('preHandler', oauthContinue.preHandler)
+      if (ctx.config.oauthProvider.enabled) api.addHook('onSend', oauthContinue.onSend)
       await api.register(emailPasswordRoutes(ctx))
       await api.register(usernameRoutes(ctx))
       await api.register(sessionCommandRoutes(ctx))
@@ -140,9 +147,12 @@ export const buildApp = async (
       await api.register(serverApiRoutes(ctx))
       await api.register(apiKeyCommandRoutes(ctx))
       await api.register(apiKeyQueryRoutes(ctx))
+      await api.register(oauthProviderRoutes(ctx))
+      await api.register(discoveryRoutes(ctx))
     },
     { prefix: ctx.config.basePath },
   )
+  await app.register(rootDiscoveryRoutes(ctx))
 
   const notFound = () => {
     const { status, code, message } = AUTH_ERRORS.NOT_FOUND
