@@ -28,6 +28,11 @@ const SignInPage = page(() => import('../features/auth/SignInPage.js'), 'SignInP
 const SignUpPage = page(() => import('../features/auth/SignUpPage.js'), 'SignUpPage')
 const ForgotPasswordPage = page(() => import('../features/auth/ForgotPasswordPage.js'), 'ForgotPasswordPage')
 const ResetPasswordPage = page(() => import('../features/auth/ResetPasswordPage.js'), 'ResetPasswordPage')
+const OAuthLoginPage = page(() => import('../features/oauth-provider/OAuthLoginPage.js'), 'OAuthLoginPage')
+const OAuthConsentPage = page(
+  () => import('../features/oauth-provider/OAuthConsentPage.js'),
+  'OAuthConsentPage',
+)
 const CheckEmailPage = page(() => import('../features/verification/CheckEmailPage.js'), 'CheckEmailPage')
 const EmailVerifiedPage = page(
   () => import('../features/verification/EmailVerifiedPage.js'),
@@ -87,6 +92,8 @@ export const App = () => (
         <Route path="forgot-password" element={<ForgotPasswordPage />} />
       </Route>
       <Route path="reset-password" element={<ResetPasswordPage />} />
+      <Route path="oauth/login" element={<OAuthLoginPage />} />
+      <Route path="oauth/consent" element={<OAuthConsentPage />} />
       {/* Pages after a mailed link or an account action: they need the store. */}
       <Route element={<StoreBoundary />}>
         <Route path="check-email" element={<CheckEmailPage />} />
