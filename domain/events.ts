@@ -10,6 +10,14 @@ import { LINKED_ACCOUNT_EVENT_DECLARATIONS } from './linked-accounts/linked-acco
 import type { LinkedAccountEvent } from './linked-accounts/linked-accounts.js'
 import { MAGIC_LINK_EVENT_DECLARATIONS } from './magic-link/magic-link.declarations.js'
 import type { MagicLinkEvent } from './magic-link/magic-link.js'
+import type { OAuthClientEvent } from './oauth-provider/oauth-client.js'
+import type { OAuthConsentEvent } from './oauth-provider/oauth-consent.js'
+import type { OAuthGrantEvent } from './oauth-provider/oauth-grant.js'
+import {
+  OAUTH_CLIENT_EVENT_DECLARATIONS,
+  OAUTH_CONSENT_EVENT_DECLARATIONS,
+  OAUTH_GRANT_EVENT_DECLARATIONS,
+} from './oauth-provider/oauth-provider.declarations.js'
 import { ORGANIZATION_EVENT_DECLARATIONS } from './organization/organization.declarations.js'
 import type { OrganizationEvent } from './organization/organization.events.js'
 import { PASSKEY_EVENT_DECLARATIONS } from './passkey/passkey.declarations.js'
@@ -39,6 +47,9 @@ export type KnownEvent =
   | MagicLinkEvent
   | EmailOtpEvent
   | WebhookEvent
+  | OAuthClientEvent
+  | OAuthGrantEvent
+  | OAuthConsentEvent
 export type KnownEventType = KnownEvent['type']
 
 /** A declaration as code that reads any event sees it: data of an unknown shape, paths as text. */
@@ -61,6 +72,9 @@ const DECLARATIONS = new Map(
     ...MAGIC_LINK_EVENT_DECLARATIONS,
     ...EMAIL_OTP_EVENT_DECLARATIONS,
     ...WEBHOOK_EVENT_DECLARATIONS,
+    ...OAUTH_CLIENT_EVENT_DECLARATIONS,
+    ...OAUTH_GRANT_EVENT_DECLARATIONS,
+    ...OAUTH_CONSENT_EVENT_DECLARATIONS,
   }),
 ) as unknown as ReadonlyMap<string, AnyEventDeclaration>
 

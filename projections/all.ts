@@ -5,6 +5,7 @@ import { activityProjection } from './activity/activity.projection.js'
 import { adminActionsProjection } from './admin/admin-actions.js'
 import { apiKeysProjection } from './api-keys/api-keys.projection.js'
 import { jwksProjection } from './jwks/jwks.projection.js'
+import { oauthProviderProjection } from './oauth-provider/oauth-provider.projection.js'
 import { oneTimeTokensProjection } from './one-time-tokens/one-time-tokens.projection.js'
 import { organizationsProjection } from './organizations/organizations.projection.js'
 import { passkeysProjection } from './passkeys/passkeys.projection.js'
@@ -30,4 +31,5 @@ export const readModelProjections: readonly Projection[] = [
   apiKeysProjection,
   passkeysProjection,
   webhookEndpointsProjection,
+  oauthProviderProjection,
 ]

@@ -4,6 +4,11 @@ import type { ActivityTable } from './activity/activity.table.js'
 import type { AdminActionsTable } from './admin/admin-actions.table.js'
 import type { ApiKeysTable } from './api-keys/api-keys.table.js'
 import type { JwksTable } from './jwks/jwks.table.js'
+import type {
+  OAuthClientsTable,
+  OAuthConsentsTable,
+  OAuthGrantsTable,
+} from './oauth-provider/oauth-provider.table.js'
 import type { OneTimeTokensTable } from './one-time-tokens/one-time-tokens.table.js'
 import type {
   OrganizationActivityTable,
@@ -41,4 +46,7 @@ export type Database = {
   api_keys: ApiKeysTable
   passkeys: PasskeysTable
   webhook_endpoints: WebhookEndpointsTable
+  oauth_clients: OAuthClientsTable
+  oauth_consents: OAuthConsentsTable
+  oauth_grants: OAuthGrantsTable
 }

@@ -13,6 +13,7 @@ import {
   apiKeyUsageMigration,
 } from './api-keys/api-keys.table.js'
 import { jwksMigration } from './jwks/jwks.table.js'
+import { oauthProviderMigration } from './oauth-provider/oauth-provider.table.js'
 import { oneTimeTokensMigration } from './one-time-tokens/one-time-tokens.table.js'
 import { organizationActivityMigration, organizationsMigration } from './organizations/organizations.table.js'
 import { passkeyChallengesMigration } from './passkeys/passkey-challenges.js'
@@ -59,4 +60,5 @@ export const readModelMigrations: Record<string, Migration> = {
   '2026-11-28T10:00:00Z_webhook-endpoints': webhookEndpointsMigration,
   // Operational, not a read model: delivery attempts and each endpoint's checkpoint.
   '2026-11-28T10:01:00Z_webhook-deliveries': webhookDeliveriesMigration,
+  '2026-11-28T10:00:00Z_oauth-provider': oauthProviderMigration,
 }

@@ -16,6 +16,8 @@ import { emailVerificationRoutes } from '../../command-api/email-verification/em
 import { magicLinkRoutes } from '../../command-api/magic-link/magic-link.routes.js'
 import { deviceSessionsHook } from '../../command-api/multi-session/device-sessions.hook.js'
 import { multiSessionRoutes } from '../../command-api/multi-session/multi-session.routes.js'
+import { oauthContinueHooks } from '../../command-api/oauth-provider/oauth-continue.hook.js'
+import { oauthProviderRoutes } from '../../command-api/oauth-provider/oauth-provider.routes.js'
 import { organizationRoutes } from '../../command-api/organization/organization.routes.js'
 import { passkeyRoutes } from '../../command-api/passkey/passkey.routes.js'
 import { passwordResetRoutes } from '../../command-api/password-reset/password-reset.routes.js'
@@ -48,6 +50,7 @@ import { eventFeedRoutes } from '../../query-api/events/events.routes.js'
 import { healthRoutes } from '../../query-api/health/health.routes.js'
 import { jwtRoutes } from '../../query-api/jwt/jwt.routes.js'
 import { deviceSessionQueryRoutes } from '../../query-api/multi-session/device-sessions.routes.js'
+import { discoveryRoutes, rootDiscoveryRoutes } from '../../query-api/oauth-provider/discovery.routes.js'
 import { organizationQueryRoutes } from '../../query-api/organization/organization-queries.routes.js'
 import { passkeyQueryRoutes } from '../../query-api/passkey/passkey.routes.js'
 import { portalConfigRoutes } from '../../query-api/portal/portal-config.routes.js'
@@ -139,6 +142,10 @@ export const buildApp = async (
       api.addHook('onSend', noStoreHook)
       // emailOTP.sendVerificationOnSignUp: a code to each new account, once the answer went out.
       api.addHook('onResponse', verificationCodeOnSignUp(ctx))
+      // A sign-in on the OpenID provider's login page goes on with the authorization (oauth_query).
+      const oauthContinue = oauthContinueHooks(ctx)
+      if (ctx.config.oauthProvider.enabled) api.addHook('preHandler', oauthContinue.preHandler)
+      if (ctx.config.oauthProvider.enabled) api.addHook('onSend', oauthContinue.onSend)
       await api.register(emailPasswordRoutes(ctx))
       await api.register(usernameRoutes(ctx))
       await api.register(sessionCommandRoutes(ctx))
@@ -170,9 +177,12 @@ export const buildApp = async (
       await api.register(webhookCommandRoutes(ctx))
       await api.register(webhookQueryRoutes(ctx))
       await api.register(eventFeedRoutes(ctx))
+      await api.register(oauthProviderRoutes(ctx))
+      await api.register(discoveryRoutes(ctx))
     },
     { prefix: ctx.config.basePath },
   )
+  await app.register(rootDiscoveryRoutes(ctx))
 
   const notFound = () => {
     const { status, code, message } = AUTH_ERRORS.NOT_FOUND

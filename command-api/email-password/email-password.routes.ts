@@ -23,6 +23,8 @@ const SignUpBody = Type.Object(
     // Generous bounds: the username rules (30 by default) answer with their own codes.
     username: Type.Optional(Type.String({ maxLength: 1024 })),
     displayUsername: Type.Optional(Type.String({ maxLength: 1024 })),
+    // The OpenID provider's signed authorization request (oauth-provider/oauth-continue.hook.ts).
+    oauth_query: Type.Optional(Type.String({ maxLength: 8192 })),
   },
   { additionalProperties: false },
 )
@@ -33,6 +35,8 @@ const SignInBody = Type.Object(
     password: Type.String({ maxLength: 4096 }),
     callbackURL: Type.Optional(Type.String({ maxLength: 2048 })),
     rememberMe: Type.Optional(Type.Boolean()),
+    // The OpenID provider's signed authorization request (oauth-provider/oauth-continue.hook.ts).
+    oauth_query: Type.Optional(Type.String({ maxLength: 8192 })),
   },
   { additionalProperties: false },
 )

@@ -180,6 +180,10 @@ export const createJwtKeySet = ({ ctx, refreshIntervalMs, logger }: JwtKeySetOpt
       const kid = activeKey(known.signing, now)?.kid ?? ''
       return recentTokens.get(`${kid}|${JSON.stringify(user)}`, now, () => signer.sign(user, user.id, now))
     },
+    async signClaims(claims, typ) {
+      await ready()
+      return signer.signClaims(claims, clock(), typ)
+    },
     async publicKeySet() {
       const { all } = await ready()
       return publishedKeys(all, clock(), lifetimeSeconds + STALE_KEY_GRACE_SECONDS)

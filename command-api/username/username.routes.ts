@@ -16,6 +16,8 @@ const SignInUsernameBody = Type.Object(
     password: Type.String({ maxLength: 4096 }),
     rememberMe: Type.Optional(Type.Boolean()),
     callbackURL: Type.Optional(Type.String({ maxLength: 2048 })),
+    // The OpenID provider's signed authorization request (oauth-provider/oauth-continue.hook.ts).
+    oauth_query: Type.Optional(Type.String({ maxLength: 8192 })),
   },
   { additionalProperties: false },
 )

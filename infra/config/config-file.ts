@@ -120,6 +120,24 @@ export type FeatureOptions = {
   magicLink: MagicLinkOptions
   /** One-time codes by mail (better-auth's emailOTP plugin options; infra/config/passwordless-options.ts). */
   emailOTP: EmailOtpOptions
+  /**
+   * Tessera as an OAuth 2.1 / OpenID Connect provider (better-auth's oauth-provider plugin options
+   * of the same names and defaults). Seconds for the lifetimes; `loginPage` and `consentPage` are
+   * the portal's pages the authorization request is sent to.
+   */
+  oauthProvider: {
+    enabled: boolean
+    allowDynamicClientRegistration: boolean
+    allowUnauthenticatedClientRegistration: boolean
+    codeExpiresIn: number
+    accessTokenExpiresIn: number
+    m2mAccessTokenExpiresIn: number
+    idTokenExpiresIn: number
+    refreshTokenExpiresIn: number
+    scopes: string[]
+    loginPage: string
+    consentPage: string
+  }
 }
 
 export const DEFAULT_CONFIG_FILE = 'tessera.config.json'
@@ -169,6 +187,7 @@ export const parseFeatureOptions = (json: unknown, label = DEFAULT_CONFIG_FILE):
     admin: admin(root.section('admin')),
     twoFactor: parseTwoFactorOptions(root.section('twoFactor')),
     webhooks: webhooks(root.section('webhooks')),
+    oauthProvider: oauthProvider(root.section('oauthProvider'), isObject(json) && 'oauthProvider' in json),
     socialProviders: parseSocialProviders(root.raw('socialProviders'), (path, reason) =>
       root.error(path, reason),
     ),
@@ -339,6 +358,25 @@ const organization = (section: Section): FeatureOptions['organization'] => {
     }),
   })
 }
+
+const OAUTH_PROVIDER_SCOPES = ['openid', 'profile', 'email', 'offline_access', 'organization']
+
+/** On once the file has an `oauthProvider` section, as better-auth's plugin is once it is added. */
+const oauthProvider = (section: Section, present: boolean): FeatureOptions['oauthProvider'] =>
+  section.done({
+    enabled: section.boolean('enabled', present),
+    allowDynamicClientRegistration: section.boolean('allowDynamicClientRegistration', false),
+    allowUnauthenticatedClientRegistration: section.boolean('allowUnauthenticatedClientRegistration', false),
+    codeExpiresIn: section.integer('codeExpiresIn', 600, 1),
+    accessTokenExpiresIn: section.integer('accessTokenExpiresIn', 3600, 1),
+    m2mAccessTokenExpiresIn: section.integer('m2mAccessTokenExpiresIn', 3600, 1),
+    idTokenExpiresIn: section.integer('idTokenExpiresIn', 36_000, 1),
+    refreshTokenExpiresIn: section.integer('refreshTokenExpiresIn', 2_592_000, 1),
+    // Custom scopes are added to the standard ones, which are always offered.
+    scopes: [...new Set([...OAUTH_PROVIDER_SCOPES, ...section.textList('scopes', [])])],
+    loginPage: section.text('loginPage', '/oauth/login'),
+    consentPage: section.text('consentPage', '/oauth/consent'),
+  })
 
 type JsonObject = Record<string, unknown>
 

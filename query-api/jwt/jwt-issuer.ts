@@ -12,4 +12,6 @@ export type JwtIssuer = {
   tokenFor(user: UserClaims): Promise<string>
   /** `{ keys }` as `GET /jwks` answers it: public members only, retired keys until their tokens expire. */
   publicKeySet(): Promise<{ keys: PublishedKey[] }>
+  /** A compact JWT of exactly `claims`, signed by the current key (OpenID provider's tokens). */
+  signClaims(claims: Record<string, unknown>, typ?: string): Promise<string>
 }

@@ -32,6 +32,11 @@ const MagicLinkLandingPage = page(
   () => import('../features/passwordless/MagicLinkLandingPage.js'),
   'MagicLinkLandingPage',
 )
+const OAuthLoginPage = page(() => import('../features/oauth-provider/OAuthLoginPage.js'), 'OAuthLoginPage')
+const OAuthConsentPage = page(
+  () => import('../features/oauth-provider/OAuthConsentPage.js'),
+  'OAuthConsentPage',
+)
 const CheckEmailPage = page(() => import('../features/verification/CheckEmailPage.js'), 'CheckEmailPage')
 const EmailVerifiedPage = page(
   () => import('../features/verification/EmailVerifiedPage.js'),
@@ -94,6 +99,8 @@ export const App = () => (
       </Route>
       <Route path="reset-password" element={<ResetPasswordPage />} />
       <Route path="signed-in-by-link" element={<MagicLinkLandingPage />} />
+      <Route path="oauth/login" element={<OAuthLoginPage />} />
+      <Route path="oauth/consent" element={<OAuthConsentPage />} />
       {/* Pages after a mailed link or an account action: they need the store. */}
       <Route element={<StoreBoundary />}>
         <Route path="check-email" element={<CheckEmailPage />} />

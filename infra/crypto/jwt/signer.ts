@@ -27,6 +27,8 @@ export type JwtSignerOptions = {
 export type JwtSigner = {
   /** A compact JWT with `claims` and kid, iat, exp = iat + lifetime, iss, aud, sub; these six win over `claims`. */
   sign(claims: Record<string, unknown>, subject: string, now: Date): Promise<string>
+  /** A compact JWT with exactly `claims` (the caller sets iss, aud, exp...), and `typ` in its header. */
+  signClaims(claims: Record<string, unknown>, now: Date, typ?: string): Promise<string>
 }
 
 export class NoSigningKeyError extends Error {
@@ -91,27 +93,35 @@ export const createJwtSigner = (
     return keyObject
   }
 
+  const signWith = async (claims: Record<string, unknown>, now: Date, typ?: string): Promise<string> => {
+    const key = activeKey(currentKeys(), now)
+    if (!key) throw new NoSigningKeyError()
+    const header = base64url({ alg: key.alg, kid: key.kid, ...(typ ? { typ } : {}) })
+    const payload = base64url(claims)
+    const signingInput = Buffer.from(`${header}.${payload}`)
+    const scheme = signatureScheme(key.alg, importedKey(key))
+    const signature = scheme.inline
+      ? sign(scheme.digest, signingInput, scheme.key)
+      : await signOnPool(scheme.digest, signingInput, scheme.key)
+    return `${header}.${payload}.${signature.toString('base64url')}`
+  }
+
   return {
     async sign(claims, subject, now) {
-      const key = activeKey(currentKeys(), now)
-      if (!key) throw new NoSigningKeyError()
       const issuedAt = Math.floor(now.getTime() / 1000)
-      const header = base64url({ alg: key.alg, kid: key.kid })
-      const payload = base64url({
-        ...claims,
-        iat: issuedAt,
-        exp: issuedAt + lifetimeSeconds,
-        iss: issuer,
-        aud: audience,
-        sub: subject,
-      })
-      const signingInput = Buffer.from(`${header}.${payload}`)
-      const scheme = signatureScheme(key.alg, importedKey(key))
-      const signature = scheme.inline
-        ? sign(scheme.digest, signingInput, scheme.key)
-        : await signOnPool(scheme.digest, signingInput, scheme.key)
-      return `${header}.${payload}.${signature.toString('base64url')}`
+      return signWith(
+        {
+          ...claims,
+          iat: issuedAt,
+          exp: issuedAt + lifetimeSeconds,
+          iss: issuer,
+          aud: audience,
+          sub: subject,
+        },
+        now,
+      )
     },
+    signClaims: signWith,
   }
 }
 

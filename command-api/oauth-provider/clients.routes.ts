@@ -1,0 +1,198 @@
+/// Client management on better-auth's oauth-provider routes: `/oauth2/create-client` (a signed-in
+/// person, who owns the client; an operator), `/admin/oauth2/create-client` (operators: an admin's
+/// session or a server key; may mark a client trusted, `skip_consent`), `/oauth2/register`
+/// (RFC 7591 dynamic registration, when `allowDynamicClientRegistration`), and get, list, update,
+/// rotate-secret and delete. The secret is in the answer that makes it, never again.
+
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { Type } from 'typebox'
+import { oauthError } from '../../domain/oauth-provider/oauth-errors.js'
+import { originOf } from '../../infra/http/request-metadata.js'
+import { findClient, listClients } from '../../projections/oauth-provider/oauth-provider.repository.js'
+import { adminGuard, callerMay } from '../../query-api/admin/admin-caller.js'
+import { sessionGuards } from '../../query-api/sessions/require-session.js'
+import { ClientJsonSchema, ClientMetadataBody, changesOf, clientJson, settingsOf } from './client-json.js'
+import {
+  type Acting,
+  deleteClient,
+  registerClient,
+  rotateClientSecret,
+  updateClient,
+} from './manage-clients.js'
+import type { OAuthContext } from './oauth-context.js'
+import { noStore, oauthEdge, oauthErrorResponses } from './oauth-http.js'
+
+const ClientIdBody = Type.Object({ client_id: Type.String({ maxLength: 256 }) })
+const tags = ['OAuth provider']
+
+export const oauthClientRoutes =
+  (ctx: OAuthContext): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    oauthEdge(app)
+    const admins = adminGuard(ctx)
+    const { optionalSession } = sessionGuards(ctx)
+
+    /** An operator (server key, or a session whose role may manage users), else the signed-in owner. */
+    const actingOf = async (request: FastifyRequest, reply: FastifyReply): Promise<Acting> => {
+      const caller = await admins.callerOf(request, reply)
+      if (callerMay(caller, { user: ['update'] }))
+        return { caller: { kind: 'operator' }, actor: caller.actor }
+      return { caller: { kind: 'owner', userId: caller.userId ?? '' }, actor: caller.actor }
+    }
+    const operatorOf = async (request: FastifyRequest, reply: FastifyReply): Promise<Acting> => {
+      const acting = await actingOf(request, reply)
+      if (acting.caller.kind !== 'operator')
+        throw oauthError('access_denied', 'only operators may do this', 403)
+      return acting
+    }
+    const created = (
+      reply: FastifyReply,
+      answer: { client: Parameters<typeof clientJson>[0]; secret: string | undefined },
+    ) => {
+      noStore(reply).status(201)
+      return clientJson(answer.client, answer.secret)
+    }
+    const createdSchema = (summary: string) => ({
+      summary,
+      tags,
+      body: ClientMetadataBody,
+      response: { ...oauthErrorResponses, 201: ClientJsonSchema },
+    })
+
+    app.post(
+      '/oauth2/create-client',
+      { schema: createdSchema('Register an OAuth client') },
+      async (request, reply) => {
+        const acting = await actingOf(request, reply)
+        const settings = settingsOf(request.body)
+        return created(reply, await registerClient(ctx, originOf(request), acting, settings, 'managed'))
+      },
+    )
+
+    app.post(
+      '/admin/oauth2/create-client',
+      { schema: createdSchema('Register an OAuth client as an operator (may skip consent)') },
+      async (request, reply) => {
+        const acting = await operatorOf(request, reply)
+        const settings = settingsOf(request.body)
+        return created(reply, await registerClient(ctx, originOf(request), acting, settings, 'admin'))
+      },
+    )
+
+    app.post(
+      '/oauth2/register',
+      { schema: createdSchema('Dynamic client registration (RFC 7591)') },
+      async (request, reply) => {
+        const options = ctx.config.oauthProvider
+        if (!options.allowDynamicClientRegistration)
+          throw oauthError('access_denied', 'Client registration is disabled', 403)
+        const session = await optionalSession(request)
+        if (!session && !options.allowUnauthenticatedClientRegistration) {
+          reply.header('www-authenticate', 'Bearer')
+          throw oauthError('invalid_token', 'Authentication required for client registration', 401)
+        }
+        const acting: Acting = session
+          ? {
+              caller: { kind: 'owner', userId: session.user.id },
+              actor: { type: 'user', userId: session.user.id },
+            }
+          : { caller: { kind: 'anonymous' }, actor: { type: 'anonymous' } }
+        // Without a session, RFC 7591 clients are public unless they ask otherwise.
+        const settings = settingsOf({
+          ...(session ? {} : { token_endpoint_auth_method: 'none' as const }),
+          ...request.body,
+        })
+        return created(reply, await registerClient(ctx, originOf(request), acting, settings, 'dynamic'))
+      },
+    )
+
+    const visible = async (request: FastifyRequest, reply: FastifyReply, clientId: string) => {
+      const acting = await actingOf(request, reply)
+      const client = await findClient(ctx.db, clientId)
+      if (!client || (acting.caller.kind === 'owner' && client.userId !== acting.caller.userId))
+        throw oauthError('not_found', 'client not found')
+      return client
+    }
+
+    app.get(
+      '/oauth2/get-client',
+      {
+        schema: {
+          summary: 'One of your OAuth clients (never its secret)',
+          tags,
+          querystring: ClientIdBody,
+          response: { ...oauthErrorResponses, 200: ClientJsonSchema },
+        },
+      },
+      async (request, reply) => clientJson(await visible(request, reply, request.query.client_id)),
+    )
+
+    app.get(
+      '/oauth2/get-clients',
+      {
+        schema: {
+          summary: 'Your OAuth clients; every client for an operator',
+          tags,
+          response: { ...oauthErrorResponses, 200: Type.Array(ClientJsonSchema) },
+        },
+      },
+      async (request, reply) => {
+        const acting = await actingOf(request, reply)
+        const owner = acting.caller.kind === 'owner' ? acting.caller.userId : null
+        return (await listClients(ctx.db, owner)).map((client) => clientJson(client))
+      },
+    )
+
+    app.post(
+      '/oauth2/update-client',
+      {
+        schema: {
+          summary: "Change an OAuth client's metadata",
+          tags,
+          body: Type.Object({ client_id: Type.String({ maxLength: 256 }), update: ClientMetadataBody }),
+          response: { ...oauthErrorResponses, 200: ClientJsonSchema },
+        },
+      },
+      async (request, reply) => {
+        const acting = await actingOf(request, reply)
+        const changes = changesOf(request.body.update)
+        return clientJson(await updateClient(ctx, originOf(request), acting, request.body.client_id, changes))
+      },
+    )
+
+    app.post(
+      '/oauth2/client/rotate-secret',
+      {
+        schema: {
+          summary: "Replace an OAuth client's secret; the new one is shown once",
+          tags,
+          body: ClientIdBody,
+          response: { ...oauthErrorResponses, 200: ClientJsonSchema },
+        },
+      },
+      async (request, reply) => {
+        const acting = await actingOf(request, reply)
+        const rotated = await rotateClientSecret(ctx, originOf(request), acting, request.body.client_id)
+        noStore(reply)
+        return clientJson(rotated.client, rotated.secret)
+      },
+    )
+
+    app.post(
+      '/oauth2/delete-client',
+      {
+        schema: {
+          summary: 'Delete an OAuth client',
+          tags,
+          body: ClientIdBody,
+          response: { ...oauthErrorResponses, 200: Type.Null() },
+        },
+      },
+      async (request, reply) => {
+        const acting = await actingOf(request, reply)
+        await deleteClient(ctx, originOf(request), acting, request.body.client_id)
+        return null
+      },
+    )
+  }

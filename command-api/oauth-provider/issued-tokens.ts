@@ -1,0 +1,140 @@
+/// The tokens the token endpoint hands out, signed by Tessera's key set: an access token as a JWT
+/// (RFC 9068: `typ: at+jwt`, `client_id`, `scope`, `jti`) and, for `openid`, an ID token (OpenID
+/// Connect Core 2) with `auth_time`, `nonce`, `acr`, `at_hash` and, for `organization`, the
+/// person's organizations. Claims by scope (OpenID Connect Core 5.4) are shared with userinfo.
+
+import { createHash } from 'node:crypto'
+import { oauthError } from '../../domain/oauth-provider/oauth-errors.js'
+import type { GrantTerms } from '../../domain/oauth-provider/oauth-grant.js'
+import { findUserById } from '../../projections/users/users.repository.js'
+import type { UserRow } from '../../projections/users/users.table.js'
+import { issuerOf, type OAuthContext } from './oauth-context.js'
+
+export type TokenAnswer = {
+  access_token: string
+  token_type: 'Bearer'
+  expires_in: number
+  expires_at: number
+  scope: string
+  refresh_token?: string
+  id_token?: string
+}
+
+const seconds = (date: Date) => Math.floor(date.getTime() / 1000)
+
+const signer = (ctx: OAuthContext) => {
+  if (!ctx.jwt) throw oauthError('invalid_request', 'the provider needs JWT signing keys (jwt.enabled)', 500)
+  return ctx.jwt
+}
+
+/** The organizations a person is a member of, with their role, for the `organization` scope. */
+const organizationsOf = async (ctx: OAuthContext, userId: string) =>
+  (
+    await ctx.db
+      .selectFrom('organization_members')
+      .innerJoin('organizations', 'organizations.id', 'organization_members.organization_id')
+      .select([
+        'organizations.id as id',
+        'organizations.slug as slug',
+        'organizations.name as name',
+        'organization_members.role as role',
+      ])
+      .where('organization_members.user_id', '=', userId)
+      .execute()
+  ).map(({ id, slug, name, role }) => ({ id, slug, name, role }))
+
+/** The claims about the person that `scopes` allow (profile, email, organization). */
+export const userClaims = async (ctx: OAuthContext, user: UserRow, scopes: readonly string[]) => ({
+  sub: user.id,
+  ...(scopes.includes('profile')
+    ? {
+        name: user.name,
+        ...(user.image ? { picture: user.image } : {}),
+        ...(user.username ? { preferred_username: user.display_username ?? user.username } : {}),
+        updated_at: seconds(user.updated_at),
+      }
+    : {}),
+  ...(scopes.includes('email') ? { email: user.email, email_verified: user.email_verified } : {}),
+  ...(scopes.includes('organization') ? { organizations: await organizationsOf(ctx, user.id) } : {}),
+})
+
+/** OpenID Connect Core 3.1.3.6: the left half of the access token's hash, for the key's algorithm. */
+const atHash = (accessToken: string, alg: string): string => {
+  const digest = createHash(alg === 'EdDSA' ? 'sha512' : 'sha256')
+    .update(accessToken)
+    .digest()
+  return digest.subarray(0, digest.length / 2).toString('base64url')
+}
+
+const algOf = (jwt: string): string =>
+  (JSON.parse(Buffer.from(jwt.split('.')[0] ?? '', 'base64url').toString()) as { alg: string }).alg
+
+export const accessTokenFor = async (
+  ctx: OAuthContext,
+  subject: { sub: string; clientId: string; scopes: readonly string[]; jti: string; grantId?: string },
+  lifetimeSeconds: number,
+): Promise<{ token: string; iat: number; exp: number }> => {
+  const iat = seconds(ctx.clock())
+  const exp = iat + lifetimeSeconds
+  const token = await signer(ctx).signClaims(
+    {
+      iss: issuerOf(ctx.config),
+      sub: subject.sub,
+      aud: subject.clientId,
+      client_id: subject.clientId,
+      scope: subject.scopes.join(' '),
+      jti: subject.jti,
+      ...(subject.grantId ? { gid: subject.grantId } : {}),
+      iat,
+      exp,
+    },
+    'at+jwt',
+  )
+  return { token, iat, exp }
+}
+
+/** Every token of a grant's answer: access, refresh (when given) and ID token (for `openid`). */
+export const grantTokens = async (
+  ctx: OAuthContext,
+  terms: GrantTerms,
+  accessTokenId: string,
+  refreshToken: string | null,
+): Promise<TokenAnswer> => {
+  const { accessTokenExpiresIn, idTokenExpiresIn } = ctx.config.oauthProvider
+  const access = await accessTokenFor(
+    ctx,
+    {
+      sub: terms.userId,
+      clientId: terms.clientId,
+      scopes: terms.scopes,
+      jti: accessTokenId,
+      grantId: terms.grantId,
+    },
+    accessTokenExpiresIn,
+  )
+  const answer: TokenAnswer = {
+    access_token: access.token,
+    token_type: 'Bearer',
+    expires_in: access.exp - access.iat,
+    expires_at: access.exp,
+    scope: terms.scopes.join(' '),
+    ...(refreshToken ? { refresh_token: refreshToken } : {}),
+  }
+  if (!terms.scopes.includes('openid')) return answer
+  const user = await findUserById(ctx.db, terms.userId)
+  if (!user) throw oauthError('invalid_grant', 'user not found')
+  const idToken = await signer(ctx).signClaims({
+    ...(await userClaims(ctx, user, terms.scopes)),
+    iss: issuerOf(ctx.config),
+    aud: terms.clientId,
+    iat: access.iat,
+    exp: access.iat + idTokenExpiresIn,
+    auth_time: seconds(new Date(terms.authTime)),
+    acr: '0',
+    ...(terms.amr.length > 0 ? { amr: terms.amr } : {}),
+    ...(terms.nonce ? { nonce: terms.nonce } : {}),
+    at_hash: atHash(access.token, algOf(access.token)),
+    sid: terms.sessionId,
+  })
+  return { ...answer, id_token: idToken }
+}

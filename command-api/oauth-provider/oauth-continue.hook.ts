@@ -1,0 +1,62 @@
+/// The authorization goes on after the person signs in or up on the login page: a sign-in or
+/// sign-up whose body carries the signed request (`oauth_query`, as better-auth's
+/// `oauthProviderClient` adds it) answers `{redirect: true, url}` towards the consent page or back
+/// to the client with a code, as better-auth's oauth-provider does, instead of the usual answer.
+/// The signature is checked before the sign-in runs (a bad one is refused and nobody signs in);
+/// the answer is rewritten once the route has signed the person in. The routes only accept the
+/// field; nothing else of theirs changes.
+
+import type { FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify'
+import { isDomainError } from '../../domain/shared/errors.js'
+import { originOf } from '../../infra/http/request-metadata.js'
+import { authorize } from './authorize.js'
+import { oauthQueryOf } from './authorize.routes.js'
+import type { OAuthContext } from './oauth-context.js'
+
+const verified = new WeakMap<FastifyRequest, URLSearchParams>()
+
+const oauthQueryIn = (request: FastifyRequest): string | undefined => {
+  const body = request.body as { oauth_query?: unknown } | undefined
+  return request.method === 'POST' && typeof body?.oauth_query === 'string' ? body.oauth_query : undefined
+}
+
+/** Signed-in answers carry the new session's token (`token`); nothing else is continued. */
+const tokenOf = (payload: unknown): string | null => {
+  if (typeof payload !== 'string') return null
+  try {
+    const json = JSON.parse(payload) as { token?: unknown }
+    return typeof json.token === 'string' ? json.token : null
+  } catch {
+    return null
+  }
+}
+
+export const oauthContinueHooks = (ctx: OAuthContext) => {
+  const preHandler: preHandlerHookHandler = async (request, reply) => {
+    const oauthQuery = oauthQueryIn(request)
+    if (oauthQuery === undefined || !request.url.includes('/sign-')) return
+    try {
+      verified.set(request, oauthQueryOf(ctx, oauthQuery))
+    } catch (error) {
+      if (!isDomainError(error)) throw error
+      return reply
+        .status(400)
+        .send({ code: 'INVALID_SIGNATURE', message: 'invalid_signature', error: 'invalid_signature' })
+    }
+  }
+  const onSend: onSendHookHandler = async (request: FastifyRequest, reply: FastifyReply, payload) => {
+    const query = verified.get(request)
+    if (!query || reply.statusCode !== 200) return payload
+    const token = tokenOf(payload)
+    if (!token) return payload
+    const lookup = await ctx.sessions.lookup(token, ctx.clock())
+    if (lookup.status !== 'valid') return payload
+    const url = await authorize(ctx, originOf(request), new URLSearchParams(query), lookup.found, {
+      justSignedIn: true,
+    })
+    reply.removeHeader('location')
+    reply.header('content-type', 'application/json; charset=utf-8')
+    return JSON.stringify({ redirect: true, url })
+  }
+  return { preHandler, onSend }
+}

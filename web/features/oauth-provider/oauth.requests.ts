@@ -1,0 +1,34 @@
+import { request } from '../../app/http.js'
+
+/// The requests of the OpenID provider's pages: the signed authorization request (`oauth_query`,
+/// the page's own query) goes back with the sign-in and the consent, and the answer says where next.
+
+export type WayOn = { redirect: boolean; url: string }
+export type PublicClient = {
+  client_id: string
+  client_name?: string
+  client_uri?: string
+  logo_uri?: string
+  owner?: string
+}
+
+/** The signed request the page was opened with, as the server signed it. */
+export const oauthQueryOf = (search: string): string => search.replace(/^\?/, '')
+
+export const signInForClient = (body: { email: string; password: string; oauth_query: string }) =>
+  request<WayOn>('/sign-in/email', { method: 'POST', body })
+
+export const publicClient = (clientId: string) =>
+  request<PublicClient>(`/oauth2/public-client?client_id=${encodeURIComponent(clientId)}`)
+
+export const answerConsent = (body: { accept: boolean; oauth_query: string }) =>
+  request<WayOn>('/oauth2/consent', { method: 'POST', body })
+
+/** Scopes in words, for the consent page. */
+export const SCOPE_WORDS: Record<string, string> = {
+  openid: 'Know who you are',
+  profile: 'See your name and picture',
+  email: 'See your email address',
+  offline_access: 'Stay connected while you are away',
+  organization: 'See your organizations and your role in each',
+}
