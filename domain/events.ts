@@ -8,6 +8,9 @@ import { LINKED_ACCOUNT_EVENT_DECLARATIONS } from './linked-accounts/linked-acco
 import type { LinkedAccountEvent } from './linked-accounts/linked-accounts.js'
 import { ORGANIZATION_EVENT_DECLARATIONS } from './organization/organization.declarations.js'
 import type { OrganizationEvent } from './organization/organization.events.js'
+import { SCIM_CONNECTION_EVENT_DECLARATIONS, SCIM_USER_EVENT_DECLARATIONS } from './scim/scim.declarations.js'
+import type { ScimConnectionEvent } from './scim/scim-connection.js'
+import type { ScimUserEvent } from './scim/scim-user.js'
 import { SESSION_EVENT_DECLARATIONS } from './session/session.declarations.js'
 import type { SessionEvent } from './session/session.js'
 import type { EventDeclaration } from './shared/event-declaration.js'
@@ -24,6 +27,8 @@ export type KnownEvent =
   | OrganizationEvent
   | LinkedAccountEvent
   | ApiKeyEvent
+  | ScimUserEvent
+  | ScimConnectionEvent
 export type KnownEventType = KnownEvent['type']
 
 /** A declaration as code that reads any event sees it: data of an unknown shape, paths as text. */
@@ -41,6 +46,8 @@ const DECLARATIONS = new Map(
     ...ORGANIZATION_EVENT_DECLARATIONS,
     ...LINKED_ACCOUNT_EVENT_DECLARATIONS,
     ...API_KEY_EVENT_DECLARATIONS,
+    ...SCIM_USER_EVENT_DECLARATIONS,
+    ...SCIM_CONNECTION_EVENT_DECLARATIONS,
   }),
 ) as unknown as ReadonlyMap<string, AnyEventDeclaration>
 

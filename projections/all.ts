@@ -9,6 +9,7 @@ import { oneTimeTokensProjection } from './one-time-tokens/one-time-tokens.proje
 import { organizationsProjection } from './organizations/organizations.projection.js'
 import { pendingEmailChangesProjection } from './pending-email-changes/pending-email-changes.projection.js'
 import type { Projection } from './projection.js'
+import { scimUsersProjection } from './scim/scim-users.projection.js'
 import { sessionsProjection } from './sessions/sessions.projection.js'
 import { usersProjection } from './users/users.projection.js'
 
@@ -26,4 +27,5 @@ export const readModelProjections: readonly Projection[] = [
   jwksProjection,
   pendingEmailChangesProjection,
   apiKeysProjection,
+  scimUsersProjection,
 ]

@@ -16,6 +16,7 @@ import type {
 } from './organizations/organizations.table.js'
 import type { PendingEmailChangesTable } from './pending-email-changes/pending-email-changes.table.js'
 import type { CheckpointsTable } from './runner/checkpoints.table.js'
+import type { ScimUsersTable } from './scim/scim-users.table.js'
 import type { SessionsTable } from './sessions/sessions.table.js'
 import type { AccountsTable, UsersTable } from './users/users.table.js'
 
@@ -37,4 +38,5 @@ export type Database = {
   organization_activity: OrganizationActivityTable
   tessera_checkpoints: CheckpointsTable
   api_keys: ApiKeysTable
+  scim_users: ScimUsersTable
 }

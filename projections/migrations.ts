@@ -18,6 +18,8 @@ import { organizationActivityMigration, organizationsMigration } from './organiz
 import { pendingEmailChangesMigration } from './pending-email-changes/pending-email-changes.table.js'
 import { mailDeadLettersMigration } from './reactors/mail/dead-letters.table.js'
 import { checkpointsMigration } from './runner/checkpoints.table.js'
+import { scimInlineMigration } from './scim/scim-inline.js'
+import { scimUsersMigration } from './scim/scim-users.table.js'
 import { sessionLastUseMigration } from './sessions/session-last-use.js'
 import { sessionPlaceMigration, sessionsMigration } from './sessions/sessions.table.js'
 import { usernamesMigration, usersMigration } from './users/users.table.js'
@@ -49,4 +51,7 @@ export const readModelMigrations: Record<string, Migration> = {
   '2026-11-27T03:00:00Z_users-search': usersSearchMigration,
   // Organization-owned keys; the usage table's inline refusals (disabled, revoked_at).
   '2026-11-27T01:00:00Z_api-key-owners-and-revocations': apiKeyOwnersAndRevocationsMigration,
+  '2026-11-28T10:00:00Z_scim-users': scimUsersMigration,
+  // Operational, written inline: deactivated people and organizations' SCIM credentials.
+  '2026-11-28T10:01:00Z_scim-inline': scimInlineMigration,
 }

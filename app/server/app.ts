@@ -15,6 +15,7 @@ import { deviceSessionsHook } from '../../command-api/multi-session/device-sessi
 import { multiSessionRoutes } from '../../command-api/multi-session/multi-session.routes.js'
 import { organizationRoutes } from '../../command-api/organization/organization.routes.js'
 import { passwordResetRoutes } from '../../command-api/password-reset/password-reset.routes.js'
+import { scimCommandRoutes } from '../../command-api/scim/scim.routes.js'
 import { serverApiRoutes } from '../../command-api/server-api/server-api.routes.js'
 import { sessionCommandRoutes } from '../../command-api/sessions/session-commands.routes.js'
 import { readYourWritesHook } from '../../command-api/shared/read-your-writes.js'
@@ -39,6 +40,7 @@ import { jwtRoutes } from '../../query-api/jwt/jwt.routes.js'
 import { deviceSessionQueryRoutes } from '../../query-api/multi-session/device-sessions.routes.js'
 import { organizationQueryRoutes } from '../../query-api/organization/organization-queries.routes.js'
 import { portalConfigRoutes } from '../../query-api/portal/portal-config.routes.js'
+import { scimQueryRoutes } from '../../query-api/scim/scim-queries.routes.js'
 import { sessionQueryRoutes } from '../../query-api/sessions/session-queries.routes.js'
 import { socialQueryRoutes } from '../../query-api/social/social.routes.js'
 import { registerApiReference } from './api-reference.js'
@@ -140,6 +142,8 @@ export const buildApp = async (
       await api.register(serverApiRoutes(ctx))
       await api.register(apiKeyCommandRoutes(ctx))
       await api.register(apiKeyQueryRoutes(ctx))
+      await api.register(scimCommandRoutes(ctx))
+      await api.register(scimQueryRoutes(ctx))
     },
     { prefix: ctx.config.basePath },
   )

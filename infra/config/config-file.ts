@@ -12,6 +12,7 @@ import { AUTH_ERRORS } from '../../domain/errors.js'
 import { DEFAULT_BAN_REASON } from '../../domain/user/ban.js'
 import { DEFAULT_JWT_ALGORITHM, JWT_ALGORITHMS, type JwtAlgorithm } from '../crypto/jwt/signing-key.js'
 import { ConfigError } from './config-error.js'
+import { parseScimOptions, type ScimFileOptions } from './scim-options.js'
 import { parseSocialProviders, type SocialProviderFileOptions } from './social-providers.js'
 
 export type FeatureOptions = {
@@ -101,6 +102,8 @@ export type FeatureOptions = {
     defaultBanExpiresIn: number | null
     bannedUserMessage: string
   }
+  /** SCIM connections an operator declares (better-auth's SCIM plugin option names). */
+  scim: ScimFileOptions
 }
 
 export const DEFAULT_CONFIG_FILE = 'tessera.config.json'
@@ -151,6 +154,7 @@ export const parseFeatureOptions = (json: unknown, label = DEFAULT_CONFIG_FILE):
     socialProviders: parseSocialProviders(root.raw('socialProviders'), (path, reason) =>
       root.error(path, reason),
     ),
+    scim: parseScimOptions(root.raw('scim'), (path, reason) => root.error(path, reason)),
   }
   root.rejectUnread()
   const { minUsernameLength, maxUsernameLength } = options.username

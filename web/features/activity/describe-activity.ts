@@ -48,6 +48,14 @@ const SENTENCES: Readonly<Record<string, string>> = {
   'api-key.deleted': 'An API key was deleted',
   'api-key.expired': 'An API key expired',
   'api-key.used': 'An API key was used',
+  // Directory sync (SCIM): done by the organization's identity provider, never by the person.
+  'scim.user-provisioned': "Your organization's directory created your account",
+  'scim.user-updated': "Your organization's directory updated your account",
+  'scim.user-deactivated': "Your organization's directory deactivated your account",
+  'scim.user-reactivated': "Your organization's directory reactivated your account",
+  'scim.user-deprovisioned': "Your organization's directory removed you",
+  'scim.credential-issued': 'You created a directory sync token',
+  'scim.credential-revoked': 'You revoked a directory sync token',
 }
 
 /** How a membership ended, by the reason the server records. */

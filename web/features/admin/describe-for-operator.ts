@@ -177,6 +177,13 @@ export const OPERATOR_SENTENCES: Readonly<Record<string, Describe>> = {
     typeof details.count === 'number'
       ? `An API key was used ${details.count} ${details.count === 1 ? 'time' : 'times'}`
       : 'An API key was used',
+  'scim.user-provisioned': () => 'Provisioned by a directory (SCIM)',
+  'scim.user-updated': () => 'Updated by a directory (SCIM)',
+  'scim.user-deactivated': () => 'Deactivated by a directory (SCIM)',
+  'scim.user-reactivated': () => 'Reactivated by a directory (SCIM)',
+  'scim.user-deprovisioned': () => 'Removed by a directory (SCIM)',
+  'scim.credential-issued': () => 'Created a directory sync (SCIM) token',
+  'scim.credential-revoked': () => 'Revoked a directory sync (SCIM) token',
 }
 
 /** The operator's sentence for one history entry; an unknown type shows as it is. */
