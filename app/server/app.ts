@@ -16,6 +16,7 @@ import { multiSessionRoutes } from '../../command-api/multi-session/multi-sessio
 import { organizationRoutes } from '../../command-api/organization/organization.routes.js'
 import { passwordResetRoutes } from '../../command-api/password-reset/password-reset.routes.js'
 import { scimCommandRoutes } from '../../command-api/scim/scim.routes.js'
+import { scimCredentialRoutes } from '../../command-api/scim/scim-credentials.routes.js'
 import { serverApiRoutes } from '../../command-api/server-api/server-api.routes.js'
 import { sessionCommandRoutes } from '../../command-api/sessions/session-commands.routes.js'
 import { readYourWritesHook } from '../../command-api/shared/read-your-writes.js'
@@ -144,6 +145,7 @@ export const buildApp = async (
       await api.register(apiKeyQueryRoutes(ctx))
       await api.register(scimCommandRoutes(ctx))
       await api.register(scimQueryRoutes(ctx))
+      await api.register(scimCredentialRoutes(ctx))
     },
     { prefix: ctx.config.basePath },
   )

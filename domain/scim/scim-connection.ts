@@ -97,7 +97,7 @@ export const evolve = (state: ScimConnection, event: ScimConnectionEvent): ScimC
 /// Decide
 
 /** Owners and admins manage their organization's directory sync; operators any organization's. */
-const mayManage = (manager: ScimManager): boolean =>
+export const mayManageScim = (manager: ScimManager): boolean =>
   manager.kind === 'operator' ||
   (manager.kind === 'member' && manager.roles.some((role) => role === 'owner' || role === 'admin'))
 
@@ -140,7 +140,7 @@ const revoke = (
 }
 
 export const decide = (command: ScimConnectionCommand, state: ScimConnection): ScimConnectionEvent[] => {
-  if (!mayManage(command.manager)) throw SCIM_ERRORS.error('YOU_ARE_NOT_ALLOWED_TO_MANAGE_SCIM')
+  if (!mayManageScim(command.manager)) throw SCIM_ERRORS.error('YOU_ARE_NOT_ALLOWED_TO_MANAGE_SCIM')
   switch (command.type) {
     case 'issue-scim-credential':
       return issue(command, state)

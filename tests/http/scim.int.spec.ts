@@ -290,4 +290,61 @@ describe('SCIM 2.0 provisioning (pglite)', () => {
       ).status,
     ).toBe(200)
   })
+
+  it("lets the organization's owners mint, list and revoke their own tokens; a revoked token stops at once", async () => {
+    const owner = browserFor(tessera)
+    await owner.post('/sign-in/email', { email: 'owner@example.com', password: 'correct horse battery' })
+    const minted = await owner.post('/scim/rotate-managed-credential', {
+      organizationId,
+      scopes: ['scim.users.read', 'scim.users.write'],
+    })
+    expect(minted.status, JSON.stringify(minted.json)).toBe(200)
+    const { token, credential, connection } = minted.json as {
+      token: string
+      credential: { credentialId: string; status: string }
+      connection: { connectionId: string }
+    }
+    expect(token.startsWith(`${credential.credentialId}.`)).toBe(true)
+    expect(credential.status).toBe('active')
+    expect(connection.connectionId).toMatch(/^ba_scim_connection_/)
+
+    const provisioned = await provision('managed@acme.test', {}, token)
+    expect(provisioned.status).toBe(201)
+    // The managed connection is a connection of its own: it does not see the config file's people.
+    const seen = (await scim('GET', '/Users', undefined, token)).json as ScimList
+    expect(seen.Resources.map((u) => u.userName)).toEqual(['managed@acme.test'])
+
+    const listed = await owner.get(`/scim/list-managed-connections?organizationId=${organizationId}`)
+    expect(listed.json).toMatchObject({
+      connections: [
+        { connectionId: connection.connectionId, credentials: [{ credentialId: credential.credentialId }] },
+      ],
+    })
+    expect(JSON.stringify(listed.json)).not.toContain(token)
+
+    const member = await signUp(tessera, 'plainmember')
+    await tessera.api.request(
+      'POST',
+      '/organization/add-member',
+      { userId: member.userId, role: 'member', organizationId },
+      { 'x-tessera-server-key': SERVER_KEY },
+    )
+    const refused = await member.post('/scim/rotate-managed-credential', { organizationId })
+    expect(refused).toMatchObject({ status: 403, json: { code: 'YOU_ARE_NOT_ALLOWED_TO_MANAGE_SCIM' } })
+
+    const revoked = await owner.post('/scim/revoke-managed-credential', {
+      organizationId,
+      credentialId: credential.credentialId,
+    })
+    expect(revoked.json).toMatchObject({ credential: { status: 'revoked' } })
+    expect((await scim('GET', '/Users', undefined, token)).status).toBe(401)
+    expect(
+      (
+        await owner.post('/scim/revoke-managed-credential', {
+          organizationId,
+          credentialId: credential.credentialId,
+        })
+      ).status,
+    ).toBe(409)
+  })
 })
