@@ -10,6 +10,7 @@ import { type FormErrors, fieldErrors, noErrors } from '../errors/form-errors.js
 import { checkRequired } from '../forms/checks.js'
 import { IMAGE_URL_MAX } from '../forms/limits.js'
 import { CustomRoles } from './CustomRoles.js'
+import { DirectorySync } from './DirectorySync.js'
 import { type OrganizationContext, useOrganization } from './organization-context.js'
 import { placeOrganizationError } from './organization-messages.js'
 import { useDeleteOrganizationMutation, useUpdateOrganizationMutation } from './organizations.api.js'
@@ -222,6 +223,7 @@ export const OrganizationSettingsPage = () => {
       />
       <DetailsForm key={context.organization.id} context={context} />
       {can(context.me?.role, 'organization:update') ? <CustomRoles context={context} /> : null}
+      {can(context.me?.role, 'organization:update') ? <DirectorySync context={context} /> : null}
       {can(context.me?.role, 'organization:delete') ? <DeleteOrganization context={context} /> : null}
     </>
   )

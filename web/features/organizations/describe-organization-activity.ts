@@ -34,6 +34,15 @@ const subjectName = (item: OrganizationActivityItem, people: People): string =>
 const teamOf = (item: OrganizationActivityItem, people: People): string =>
   text(item, 'teamName') ?? text(item, 'name') ?? people.teamName(text(item, 'teamId')) ?? 'a team'
 
+/** What a directory (SCIM) did to a person, by event type. */
+const DIRECTORY_VERBS: Readonly<Record<string, string>> = {
+  'scim.user-provisioned': 'added',
+  'scim.user-updated': 'updated',
+  'scim.user-deactivated': 'deactivated',
+  'scim.user-reactivated': 'reactivated',
+  'scim.user-deprovisioned': 'removed',
+}
+
 export const describeOrganizationActivity = (item: OrganizationActivityItem, people: People): string => {
   const who = actorName(item, people)
   const role = text(item, 'role')
@@ -78,6 +87,16 @@ export const describeOrganizationActivity = (item: OrganizationActivityItem, peo
     case 'organization.role-updated':
     case 'organization.role-deleted':
       return `${who} ${item.type.endsWith('created') ? 'created' : item.type.endsWith('updated') ? 'changed' : 'deleted'} the role ${role ?? ''}`.trim()
+    case 'scim.user-provisioned':
+    case 'scim.user-updated':
+    case 'scim.user-deactivated':
+    case 'scim.user-reactivated':
+    case 'scim.user-deprovisioned':
+      return `The directory ${DIRECTORY_VERBS[item.type]} ${subjectName(item, people)}`
+    case 'scim.credential-issued':
+      return `${who} created a directory sync token`
+    case 'scim.credential-revoked':
+      return `${who} revoked a directory sync token`
     default:
       return `${who}: ${item.type.replace(/^organization\./, '').replace(/-/g, ' ')}`
   }
