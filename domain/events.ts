@@ -22,6 +22,9 @@ import { ORGANIZATION_EVENT_DECLARATIONS } from './organization/organization.dec
 import type { OrganizationEvent } from './organization/organization.events.js'
 import { PASSKEY_EVENT_DECLARATIONS } from './passkey/passkey.declarations.js'
 import type { PasskeyEvent } from './passkey/passkey.js'
+import { SCIM_CONNECTION_EVENT_DECLARATIONS, SCIM_USER_EVENT_DECLARATIONS } from './scim/scim.declarations.js'
+import type { ScimConnectionEvent } from './scim/scim-connection.js'
+import type { ScimUserEvent } from './scim/scim-user.js'
 import { SESSION_EVENT_DECLARATIONS } from './session/session.declarations.js'
 import type { SessionEvent } from './session/session.js'
 import type { EventDeclaration } from './shared/event-declaration.js'
@@ -50,6 +53,8 @@ export type KnownEvent =
   | OAuthClientEvent
   | OAuthGrantEvent
   | OAuthConsentEvent
+  | ScimUserEvent
+  | ScimConnectionEvent
 export type KnownEventType = KnownEvent['type']
 
 /** A declaration as code that reads any event sees it: data of an unknown shape, paths as text. */
@@ -75,6 +80,8 @@ const DECLARATIONS = new Map(
     ...OAUTH_CLIENT_EVENT_DECLARATIONS,
     ...OAUTH_GRANT_EVENT_DECLARATIONS,
     ...OAUTH_CONSENT_EVENT_DECLARATIONS,
+    ...SCIM_USER_EVENT_DECLARATIONS,
+    ...SCIM_CONNECTION_EVENT_DECLARATIONS,
   }),
 ) as unknown as ReadonlyMap<string, AnyEventDeclaration>
 

@@ -11,6 +11,7 @@ import { organizationsProjection } from './organizations/organizations.projectio
 import { passkeysProjection } from './passkeys/passkeys.projection.js'
 import { pendingEmailChangesProjection } from './pending-email-changes/pending-email-changes.projection.js'
 import type { Projection } from './projection.js'
+import { scimUsersProjection } from './scim/scim-users.projection.js'
 import { sessionsProjection } from './sessions/sessions.projection.js'
 import { usersProjection } from './users/users.projection.js'
 import { webhookEndpointsProjection } from './webhooks/webhook-endpoints.projection.js'
@@ -32,4 +33,5 @@ export const readModelProjections: readonly Projection[] = [
   passkeysProjection,
   webhookEndpointsProjection,
   oauthProviderProjection,
+  scimUsersProjection,
 ]

@@ -22,6 +22,7 @@ import type {
 import type { PasskeysTable } from './passkeys/passkeys.table.js'
 import type { PendingEmailChangesTable } from './pending-email-changes/pending-email-changes.table.js'
 import type { CheckpointsTable } from './runner/checkpoints.table.js'
+import type { ScimUsersTable } from './scim/scim-users.table.js'
 import type { SessionsTable } from './sessions/sessions.table.js'
 import type { AccountsTable, UsersTable } from './users/users.table.js'
 import type { WebhookEndpointsTable } from './webhooks/webhook-endpoints.table.js'
@@ -49,4 +50,5 @@ export type Database = {
   oauth_clients: OAuthClientsTable
   oauth_consents: OAuthConsentsTable
   oauth_grants: OAuthGrantsTable
+  scim_users: ScimUsersTable
 }

@@ -22,6 +22,8 @@ import { pendingEmailChangesMigration } from './pending-email-changes/pending-em
 import { mailDeadLettersMigration } from './reactors/mail/dead-letters.table.js'
 import { webhookDeliveriesMigration } from './reactors/webhooks/webhook-deliveries.table.js'
 import { checkpointsMigration } from './runner/checkpoints.table.js'
+import { scimInlineMigration } from './scim/scim-inline.js'
+import { scimUsersMigration } from './scim/scim-users.table.js'
 import { sessionLastUseMigration } from './sessions/session-last-use.js'
 import { sessionPlaceMigration, sessionsMigration } from './sessions/sessions.table.js'
 import { usernamesMigration, usersMigration } from './users/users.table.js'
@@ -61,4 +63,7 @@ export const readModelMigrations: Record<string, Migration> = {
   // Operational, not a read model: delivery attempts and each endpoint's checkpoint.
   '2026-11-28T10:01:00Z_webhook-deliveries': webhookDeliveriesMigration,
   '2026-11-28T10:00:00Z_oauth-provider': oauthProviderMigration,
+  '2026-11-28T10:00:00Z_scim-users': scimUsersMigration,
+  // Operational, written inline: deactivated people and organizations' SCIM credentials.
+  '2026-11-28T10:01:00Z_scim-inline': scimInlineMigration,
 }

@@ -21,6 +21,8 @@ import { oauthProviderRoutes } from '../../command-api/oauth-provider/oauth-prov
 import { organizationRoutes } from '../../command-api/organization/organization.routes.js'
 import { passkeyRoutes } from '../../command-api/passkey/passkey.routes.js'
 import { passwordResetRoutes } from '../../command-api/password-reset/password-reset.routes.js'
+import { scimCommandRoutes } from '../../command-api/scim/scim.routes.js'
+import { scimCredentialRoutes } from '../../command-api/scim/scim-credentials.routes.js'
 import { serverApiRoutes } from '../../command-api/server-api/server-api.routes.js'
 import { sessionCommandRoutes } from '../../command-api/sessions/session-commands.routes.js'
 import { readYourWritesHook } from '../../command-api/shared/read-your-writes.js'
@@ -54,6 +56,7 @@ import { discoveryRoutes, rootDiscoveryRoutes } from '../../query-api/oauth-prov
 import { organizationQueryRoutes } from '../../query-api/organization/organization-queries.routes.js'
 import { passkeyQueryRoutes } from '../../query-api/passkey/passkey.routes.js'
 import { portalConfigRoutes } from '../../query-api/portal/portal-config.routes.js'
+import { scimQueryRoutes } from '../../query-api/scim/scim-queries.routes.js'
 import { sessionQueryRoutes } from '../../query-api/sessions/session-queries.routes.js'
 import { socialQueryRoutes } from '../../query-api/social/social.routes.js'
 import { webhookQueryRoutes } from '../../query-api/webhooks/webhook-queries.routes.js'
@@ -179,6 +182,9 @@ export const buildApp = async (
       await api.register(eventFeedRoutes(ctx))
       await api.register(oauthProviderRoutes(ctx))
       await api.register(discoveryRoutes(ctx))
+      await api.register(scimCommandRoutes(ctx))
+      await api.register(scimQueryRoutes(ctx))
+      await api.register(scimCredentialRoutes(ctx))
     },
     { prefix: ctx.config.basePath },
   )

@@ -11,19 +11,24 @@ import {
   changesApiKeyUsage,
   recordApiKeyRevocations,
 } from '../../projections/api-keys/api-key-revocations.js'
+import { changesScimAccess, recordScimAccess } from '../../projections/scim/scim-inline.js'
 import { recordRevocations, revokes } from '../../projections/sessions/pending-revocations.js'
 
 const apply = async (trx: Transaction<unknown>, events: readonly EventToAppend[]): Promise<void> => {
   await recordRevocations(trx, events)
   await recordApiKeyRevocations(trx, events)
   await eraseInline(trx, events)
+  await recordScimAccess(trx, events)
 }
 
 /** Each hook writes for these types only; an append of any other needs no transaction of its own. */
 const affects = (events: readonly EventToAppend[]): boolean =>
   events.some(
     (event) =>
-      revokes(event.type) !== undefined || changesApiKeyUsage(event.type) || erasesSubject(event.type),
+      revokes(event.type) !== undefined ||
+      changesApiKeyUsage(event.type) ||
+      erasesSubject(event.type) ||
+      changesScimAccess(event.type),
   )
 
 export const inline: InlineProjection = Object.assign(apply, { affects })

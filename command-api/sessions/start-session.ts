@@ -6,6 +6,7 @@ import { sessionDecider, sessionStream } from '../../domain/session/session.js'
 import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
 import { newId, sessionToken, sha256Hex } from '../../infra/crypto/tokens.js'
 import type { CommandContext } from '../context.js'
+import { refuseDeactivatedUser } from '../scim/refuse-deactivated.js'
 import { handlePart } from '../shared/handle.js'
 import { refuseBannedUser } from '../shared/refuse-banned.js'
 
@@ -33,6 +34,7 @@ export const startSession = async (
   input: StartSessionInput,
 ): Promise<StartedSession> => {
   await refuseBannedUser(ctx, origin, input.userId)
+  await refuseDeactivatedUser(ctx, input.userId)
   const { part, started } = newSession(ctx, origin, input)
   await ctx.handle.together([part])
   return started

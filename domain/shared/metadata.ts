@@ -5,6 +5,8 @@ export type Actor =
   | { type: 'api-key'; apiKeyId: string }
   /** An application backend calling the server API with the server key configured under `name`. */
   | { type: 'server'; name: string }
+  /** A directory provisioning through an SCIM connection, with the credential it presented. */
+  | { type: 'scim'; connectionId: string; credentialId: string }
   | { type: 'system' }
   | { type: 'anonymous' }
 

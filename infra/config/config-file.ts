@@ -20,6 +20,7 @@ import {
   parseEmailOtpOptions,
   parseMagicLinkOptions,
 } from './passwordless-options.js'
+import { parseScimOptions, type ScimFileOptions } from './scim-options.js'
 import { parseSocialProviders, type SocialProviderFileOptions } from './social-providers.js'
 import { parseTwoFactorOptions, type TwoFactorOptions } from './two-factor-options.js'
 
@@ -138,6 +139,8 @@ export type FeatureOptions = {
     loginPage: string
     consentPage: string
   }
+  /** SCIM connections an operator declares (better-auth's SCIM plugin option names). */
+  scim: ScimFileOptions
 }
 
 export const DEFAULT_CONFIG_FILE = 'tessera.config.json'
@@ -194,6 +197,7 @@ export const parseFeatureOptions = (json: unknown, label = DEFAULT_CONFIG_FILE):
     passkey: parsePasskeyOptions(root.raw('passkey'), (path, reason) => root.error(path, reason)),
     magicLink: parseMagicLinkOptions(root.raw('magicLink'), (path, reason) => root.error(path, reason)),
     emailOTP: parseEmailOtpOptions(root.raw('emailOTP'), (path, reason) => root.error(path, reason)),
+    scim: parseScimOptions(root.raw('scim'), (path, reason) => root.error(path, reason)),
   }
   root.rejectUnread()
   const { minUsernameLength, maxUsernameLength } = options.username

@@ -8,6 +8,7 @@ import { type FeatureOptions, loadFeatureOptions } from './config-file.js'
 import { readDotenv } from './dotenv.js'
 import { parseBaseUrl, parseTrustedOrigins } from './origins.js'
 import { type PlaceHeaders, parsePlaceHeaders } from './place-headers.js'
+import { resolveScimOptions, type ScimSettings } from './scim-options.js'
 import { parseSecrets } from './secret.js'
 import { resolveSocialProviders, type SocialProviderSettings } from './social-providers.js'
 
@@ -20,7 +21,9 @@ export type LogLevel = (typeof LOG_LEVELS)[number]
 
 type DeepReadonly<T> = T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T
 
-type ConfigShape = Omit<FeatureOptions, 'rateLimit' | 'socialProviders'> & {
+type ConfigShape = Omit<FeatureOptions, 'rateLimit' | 'socialProviders' | 'scim'> & {
+  /** SCIM connections declared in the config file, tokens kept as hashes. */
+  scim: ScimSettings
   /** Providers offered for social sign-in (those with a client id and secret), by id. */
   socialProviders: Record<string, SocialProviderSettings>
   production: boolean
@@ -107,13 +110,14 @@ export const loadConfig = (env: Env = process.env, options: LoadConfigOptions = 
   }
   const dataDir = resolve(cwd, get('DATA_DIR') ?? './data')
   const databaseUrl = urlWithScheme(get, 'DATABASE_URL', ['postgres:', 'postgresql:'])
-  const { rateLimit, socialProviders, ...features } = loadFeatureOptions(cwd, get('TESSERA_CONFIG'))
+  const { rateLimit, socialProviders, scim, ...features } = loadFeatureOptions(cwd, get('TESSERA_CONFIG'))
   const mail = parseMail(get)
   const eventStore = parseEventStore(get, warnings)
   const trustProxy = parseTrustProxy(get('TRUST_PROXY'))
   const shape: ConfigShape = {
     ...features,
     socialProviders: resolveSocialProviders(socialProviders, get, warnings),
+    scim: resolveScimOptions(scim, get, warnings),
     production,
     port,
     host: get('HOST') ?? '127.0.0.1',

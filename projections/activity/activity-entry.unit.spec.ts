@@ -3,6 +3,8 @@ import type { ApiKeyEvent } from '../../domain/api-key/api-key.js'
 import { knownEventTypes } from '../../domain/events.js'
 import type { LinkedAccountEvent } from '../../domain/linked-accounts/linked-accounts.js'
 import type { OrganizationEvent } from '../../domain/organization/organization.events.js'
+import type { ScimConnectionEvent } from '../../domain/scim/scim-connection.js'
+import type { ScimUserEvent } from '../../domain/scim/scim-user.js'
 import { SIGNED_OUT } from '../../domain/session/session.declarations.js'
 import type { SessionEvent } from '../../domain/session/session.js'
 import type { Actor, EventMetadata } from '../../domain/shared/metadata.js'
@@ -22,6 +24,8 @@ type ExampleEvent =
   | ApiKeyEvent
   | LinkedAccountEvent
   | OrganizationEvent
+  | ScimUserEvent
+  | ScimConnectionEvent
 
 const metadata = (actor: Actor = OWNER, extra: Partial<EventMetadata> = {}): EventMetadata => ({
   actor,
@@ -321,7 +325,45 @@ const EVERY_EVENT: ExampleEvent[] = [
     },
   },
   { type: 'organization.role-deleted', data: { organizationId: 'org-1', roleId: 'r1', role: 'auditor' } },
+  ...scimEvents(),
 ]
+
+/** Directory sync: a person provisioned, changed, deactivated and removed; a credential's life. */
+function scimEvents(): ExampleEvent[] {
+  const owner = { userId: USER, organizationId: 'org-1', connectionId: 'okta' }
+  const credential = { organizationId: 'org-1', connectionId: 'okta', credentialId: 'c1' }
+  return [
+    {
+      type: 'scim.user-provisioned',
+      data: { ...owner, userName: 'b@x.test', externalId: 'e1', active: true },
+    },
+    {
+      type: 'scim.user-updated',
+      data: {
+        ...owner,
+        userName: 'c@x.test',
+        externalId: 'e1',
+        previousUserName: 'b@x.test',
+        previousExternalId: 'e1',
+        attributes: ['userName'],
+      },
+    },
+    { type: 'scim.user-deactivated', data: owner },
+    { type: 'scim.user-reactivated', data: owner },
+    { type: 'scim.user-deprovisioned', data: { ...owner, userName: 'c@x.test', externalId: 'e1' } },
+    {
+      type: 'scim.credential-issued',
+      data: {
+        ...credential,
+        tokenHash: HASH,
+        scopes: ['scim.users.read'],
+        expiresAt: null,
+        createdAt: 'now',
+      },
+    },
+    { type: 'scim.credential-revoked', data: { ...credential, revokedAt: 'now' } },
+  ]
+}
 
 const recorded = (change: ActivityChange) => {
   if (change?.kind !== 'record') throw new Error(`expected an entry, got ${JSON.stringify(change)}`)

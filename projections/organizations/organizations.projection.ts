@@ -4,6 +4,7 @@
 import type { OrganizationEvent } from '../../domain/organization/organization.events.js'
 import type { UserEvent } from '../../domain/user/user.events.js'
 import type { Projection } from '../projection.js'
+import { recordDirectoryActivity } from '../scim/scim-activity.js'
 import { organizationActivityDetails } from './organization-activity.js'
 
 const json = (value: unknown): string | null => (value == null ? null : JSON.stringify(value))
@@ -23,6 +24,7 @@ export const organizationsProjection: Projection = {
     const event = recorded as unknown as (OrganizationEvent | UserEvent) & typeof recorded
     if (event.type.startsWith('organization.'))
       await recordActivity(trx, recorded, event as OrganizationEvent)
+    if (event.type.startsWith('scim.')) await recordDirectoryActivity(trx, recorded)
     switch (event.type) {
       case 'organization.created': {
         const { organizationId, name, slug, logo, metadata, createdAt } = event.data

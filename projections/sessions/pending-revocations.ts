@@ -32,6 +32,8 @@ const REVOKES: Record<string, 'session' | 'user'> = {
   'user.deleted': 'user',
   // A ban ends every session of the user at once; no new one can start while it holds.
   'user.banned': 'user',
+  // A directory deactivated the person (SCIM): every session ends at once.
+  'scim.user-deactivated': 'user',
 }
 
 export const revokes = (type: string): 'session' | 'user' | undefined => REVOKES[type]

@@ -1,6 +1,7 @@
 /// Projects session events into `sessions`.
 
 import type { OrganizationEvent } from '../../domain/organization/organization.events.js'
+import type { ScimUserEvent } from '../../domain/scim/scim-user.js'
 import type { SessionEvent } from '../../domain/session/session.js'
 import type { UserEvent } from '../../domain/user/user.events.js'
 import type { Projection } from '../projection.js'
@@ -10,7 +11,8 @@ export const sessionsProjection: Projection = {
   name: 'sessions',
   tables: ['sessions'],
   async apply(trx, recorded) {
-    const event = recorded as unknown as (SessionEvent | UserEvent | OrganizationEvent) & typeof recorded
+    const event = recorded as unknown as (SessionEvent | UserEvent | OrganizationEvent | ScimUserEvent) &
+      typeof recorded
     const at = new Date(recorded.metadata.at)
     switch (event.type) {
       case 'session.started': {
@@ -77,6 +79,7 @@ export const sessionsProjection: Projection = {
       // Sessions go with their user, and end when the user is banned.
       case 'user.banned':
       case 'user.deleted':
+      case 'scim.user-deactivated':
         await trx.deleteFrom('sessions').where('user_id', '=', event.data.userId).execute()
         await consumeRevocation(trx, recorded)
         return

@@ -65,6 +65,14 @@ const SENTENCES: Readonly<Record<string, string>> = {
   // Asked for by whoever typed the address: so not "you asked".
   'magic-link.requested': 'A sign-in link was sent to you',
   'email-otp.code-issued': 'A one-time code was sent to you',
+  // Directory sync (SCIM): done by the organization's identity provider, never by the person.
+  'scim.user-provisioned': "Your organization's directory created your account",
+  'scim.user-updated': "Your organization's directory updated your account",
+  'scim.user-deactivated': "Your organization's directory deactivated your account",
+  'scim.user-reactivated': "Your organization's directory reactivated your account",
+  'scim.user-deprovisioned': "Your organization's directory removed you",
+  'scim.credential-issued': 'You created a directory sync token',
+  'scim.credential-revoked': 'You revoked a directory sync token',
 }
 
 /** How a membership ended, by the reason the server records. */

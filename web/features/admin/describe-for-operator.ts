@@ -207,6 +207,13 @@ export const OPERATOR_SENTENCES: Readonly<Record<string, Describe>> = {
     const sent = purpose ? `A ${purpose} code was mailed` : 'A one-time code was mailed'
     return withDetail(sent, text(details, 'email'), ' to ')
   },
+  'scim.user-provisioned': () => 'Provisioned by a directory (SCIM)',
+  'scim.user-updated': () => 'Updated by a directory (SCIM)',
+  'scim.user-deactivated': () => 'Deactivated by a directory (SCIM)',
+  'scim.user-reactivated': () => 'Reactivated by a directory (SCIM)',
+  'scim.user-deprovisioned': () => 'Removed by a directory (SCIM)',
+  'scim.credential-issued': () => 'Created a directory sync (SCIM) token',
+  'scim.credential-revoked': () => 'Revoked a directory sync (SCIM) token',
 }
 
 /** The operator's sentence for one history entry; an unknown type shows as it is. */

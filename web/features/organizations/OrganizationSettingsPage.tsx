@@ -10,6 +10,7 @@ import { type FormErrors, fieldErrors, noErrors } from '../errors/form-errors.js
 import { checkRequired } from '../forms/checks.js'
 import { IMAGE_URL_MAX } from '../forms/limits.js'
 import { CustomRoles } from './CustomRoles.js'
+import { DirectorySync } from './DirectorySync.js'
 import { type OrganizationContext, useOrganization } from './organization-context.js'
 import { placeOrganizationError } from './organization-messages.js'
 import { useDeleteOrganizationMutation, useUpdateOrganizationMutation } from './organizations.api.js'
@@ -229,6 +230,7 @@ export const OrganizationSettingsPage = () => {
       {may(context, 'organization:update') && context.viewer?.features.customRoles ? (
         <CustomRoles context={context} />
       ) : null}
+      {may(context, 'organization:update') ? <DirectorySync context={context} /> : null}
       {may(context, 'organization:delete') ? <DeleteOrganization context={context} /> : null}
     </RequirePermission>
   )

@@ -39,6 +39,15 @@ const bySelf = (item: OrganizationActivityItem): boolean =>
 const teamOf = (item: OrganizationActivityItem, people: People): string =>
   text(item, 'teamName') ?? text(item, 'name') ?? people.teamName(text(item, 'teamId')) ?? 'a team'
 
+/** What a directory (SCIM) did to a person, by event type. */
+const DIRECTORY_VERBS: Readonly<Record<string, string>> = {
+  'scim.user-provisioned': 'added',
+  'scim.user-updated': 'updated',
+  'scim.user-deactivated': 'deactivated',
+  'scim.user-reactivated': 'reactivated',
+  'scim.user-deprovisioned': 'removed',
+}
+
 /** The entry's sentence, upright even when it starts with an erased person's "a member". */
 export const describeOrganizationActivity = (item: OrganizationActivityItem, people: People): string =>
   upright(sentenceOf(item, people))
@@ -91,6 +100,16 @@ const sentenceOf = (item: OrganizationActivityItem, people: People): string => {
     case 'organization.role-updated':
     case 'organization.role-deleted':
       return `${who} ${item.type.endsWith('created') ? 'created' : item.type.endsWith('updated') ? 'changed' : 'deleted'} the role ${role ?? ''}`.trim()
+    case 'scim.user-provisioned':
+    case 'scim.user-updated':
+    case 'scim.user-deactivated':
+    case 'scim.user-reactivated':
+    case 'scim.user-deprovisioned':
+      return `The directory ${DIRECTORY_VERBS[item.type]} ${subjectName(item, people)}`
+    case 'scim.credential-issued':
+      return `${who} created a directory sync token`
+    case 'scim.credential-revoked':
+      return `${who} revoked a directory sync token`
     default:
       return `${who}: ${item.type.replace(/^organization\./, '').replace(/-/g, ' ')}`
   }

@@ -1,0 +1,82 @@
+/// Queries over `scim_users`, always within one connection: a connection sees only its own people.
+
+import type { Kysely } from 'kysely'
+import type { Database } from '../database.js'
+
+type Db = Kysely<Database>
+
+/** A provisioned person with what the account holds of them (name, address). */
+export type ScimUserView = {
+  user_id: string
+  connection_id: string
+  organization_id: string
+  user_name: string
+  external_id: string | null
+  active: boolean
+  created_at: Date
+  updated_at: Date
+  name: string
+  email: string
+}
+
+/** One `eq` filter the list supports (case-insensitive, as the plugin's). */
+export type ScimUserFilter = { attribute: 'userName' | 'externalId' | 'emails.value' | 'id'; value: string }
+
+const viewQuery = (db: Db, connectionId: string) =>
+  db
+    .selectFrom('scim_users')
+    .innerJoin('users', 'users.id', 'scim_users.user_id')
+    .select([
+      'scim_users.user_id',
+      'scim_users.connection_id',
+      'scim_users.organization_id',
+      'scim_users.user_name',
+      'scim_users.external_id',
+      'scim_users.active',
+      'scim_users.created_at',
+      'scim_users.updated_at',
+      'users.name',
+      'users.email',
+    ])
+    .where('scim_users.connection_id', '=', connectionId)
+
+export const findScimUser = (
+  db: Db,
+  connectionId: string,
+  userId: string,
+): Promise<ScimUserView | undefined> =>
+  viewQuery(db, connectionId).where('scim_users.user_id', '=', userId).executeTakeFirst()
+
+const filtered = (db: Db, connectionId: string, filters: readonly ScimUserFilter[]) => {
+  let query = viewQuery(db, connectionId)
+  for (const { attribute, value } of filters) {
+    if (attribute === 'userName') query = query.where('scim_users.user_name_lower', '=', value.toLowerCase())
+    else if (attribute === 'externalId')
+      query = query.where('scim_users.external_id_lower', '=', value.toLowerCase())
+    else if (attribute === 'emails.value') query = query.where('users.email', '=', value.trim().toLowerCase())
+    else query = query.where('scim_users.user_id', '=', value)
+  }
+  return query
+}
+
+/** A page in creation order, and how many match in all (SCIM's `totalResults`). */
+export const listScimUsers = async (
+  db: Db,
+  connectionId: string,
+  filters: readonly ScimUserFilter[],
+  page: { offset: number; count: number },
+): Promise<{ total: number; rows: ScimUserView[] }> => {
+  const counted = await filtered(db, connectionId, filters)
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow()
+  const total = Number(counted.n)
+  if (page.count === 0 || page.offset >= total) return { total, rows: [] }
+  const rows = await filtered(db, connectionId, filters)
+    .orderBy('scim_users.created_at')
+    .orderBy('scim_users.user_id')
+    .offset(page.offset)
+    .limit(page.count)
+    .execute()
+  return { total, rows }
+}

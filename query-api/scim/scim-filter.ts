@@ -1,0 +1,93 @@
+/// The `filter` and paging parameters of a SCIM list (RFC 7644 §3.4.2), in the plugin's small
+/// grammar: up to ten `attribute eq "value"` joined by `and`, on userName, externalId, emails.value
+/// (also `emails[type eq "work"].value`) and id. Paging is 1-based `startIndex` and `count`
+/// (default and most: 100).
+
+import type { ScimUserFilter } from '../../projections/scim/scim-users.repository.js'
+import { ScimError } from './scim-http.js'
+
+const invalidFilter = (detail: string) => new ScimError(400, detail, 'invalidFilter')
+
+const CORE_PREFIX = /^urn:ietf:params:scim:schemas:core:2\.0:User:/i
+
+const attributeOf = (raw: string): ScimUserFilter['attribute'] | null => {
+  const name = raw.replace(CORE_PREFIX, '')
+  if (/^emails\[\s*type\s+eq\s+"work"\s*\]\.value$/i.test(name)) return 'emails.value'
+  switch (name.toLowerCase()) {
+    case 'username':
+      return 'userName'
+    case 'externalid':
+      return 'externalId'
+    case 'emails.value':
+    case 'emails':
+      return 'emails.value'
+    case 'id':
+      return 'id'
+    default:
+      return null
+  }
+}
+
+/** Splits on ` and ` outside quotes and brackets. */
+const conjuncts = (filter: string): string[] => {
+  const parts: string[] = []
+  let depth = 0
+  let quoted = false
+  let start = 0
+  for (let i = 0; i < filter.length; i++) {
+    const c = filter[i]
+    if (quoted) {
+      if (c === '\\') i++
+      else if (c === '"') quoted = false
+    } else if (c === '"') quoted = true
+    else if (c === '[') depth++
+    else if (c === ']') depth--
+    else if (depth === 0 && /\s/.test(c ?? '') && /^\s+and\s+/i.test(filter.slice(i))) {
+      parts.push(filter.slice(start, i))
+      const skip = filter.slice(i).match(/^\s+and\s+/i)?.[0].length ?? 1
+      start = i + skip
+      i = start - 1
+    }
+  }
+  if (quoted || depth !== 0) throw invalidFilter('filter contains malformed quotes or brackets')
+  parts.push(filter.slice(start))
+  return parts.map((part) => part.trim())
+}
+
+const expression = (text: string): ScimUserFilter => {
+  const match = text.match(/^(\S+(?:\[[^\]]*\][^\s]*)?)\s+(\w+)\s+(.+)$/)
+  if (!match) throw invalidFilter('filter must use the form attribute eq "value"')
+  const [, rawAttribute = '', operator = '', rawValue = ''] = match
+  if (operator.toLowerCase() !== 'eq') throw invalidFilter(`filter operator ${operator} is not supported`)
+  const attribute = attributeOf(rawAttribute)
+  if (!attribute) throw invalidFilter(`filter attribute ${rawAttribute} is not supported for User`)
+  let value: unknown
+  try {
+    value = JSON.parse(rawValue)
+  } catch {
+    throw invalidFilter('filter equality value must be a valid quoted JSON string')
+  }
+  if (typeof value !== 'string') throw invalidFilter('filter equality value must be a quoted string')
+  return { attribute, value }
+}
+
+export const parseScimFilter = (filter: string | undefined): ScimUserFilter[] => {
+  if (filter === undefined || filter.trim() === '') return []
+  const parts = conjuncts(filter.trim())
+  if (parts.some((part) => part === '')) throw invalidFilter('filter contains an invalid conjunction')
+  if (parts.length > 10) throw invalidFilter('filter supports at most 10 equality expressions')
+  return parts.map(expression)
+}
+
+const integer = (value: string | undefined, name: string): number | undefined => {
+  if (value === undefined) return undefined
+  if (!/^-?\d+$/.test(value.trim())) throw new ScimError(400, `${name} must be an integer`, 'invalidValue')
+  return Number(value.trim())
+}
+
+/** RFC 7644: startIndex below 1 is 1; count below 0 is 0; the plugin caps count at 100. */
+export const parseScimPaging = (query: { startIndex?: string; count?: string }) => {
+  const startIndex = Math.max(integer(query.startIndex, 'startIndex') ?? 1, 1)
+  const count = Math.min(Math.max(integer(query.count, 'count') ?? 100, 0), 100)
+  return { startIndex, offset: startIndex - 1, count }
+}

@@ -1,0 +1,114 @@
+/// SCIM's reading routes under the plugin's base path (`/scim/v2`): discovery without a token, and
+/// a connection's own Users (get one, list with `filter`, `startIndex`, `count`) with one.
+
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { Kysely } from 'kysely'
+import { Type } from 'typebox'
+import type { Config } from '../../infra/config/config.js'
+import type { Database } from '../../projections/database.js'
+import { findScimUser, listScimUsers } from '../../projections/scim/scim-users.repository.js'
+import { scimGuard, scimPrincipalOf } from './scim-auth.js'
+import { listOf, serviceProviderConfig, userResourceType, userSchema } from './scim-discovery.js'
+import { parseScimFilter, parseScimPaging } from './scim-filter.js'
+import { SCIM_BASE, ScimError, scimErrorResponses, speakScim } from './scim-http.js'
+import {
+  resourceUrl,
+  SCIM_LIST_RESPONSE_SCHEMA,
+  SCIM_USER_SCHEMA,
+  ScimUserListSchema,
+  ScimUserSchema,
+  scimUserJson,
+} from './scim-presenter.js'
+
+const TAGS = ['SCIM']
+const Anything = Type.Object({}, { additionalProperties: true })
+
+export const scimQueryRoutes =
+  (ctx: { db: Kysely<Database>; config: Config; clock: () => Date }): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    speakScim(app)
+    const { baseUrl, basePath } = ctx.config
+    const url = (path: string) => resourceUrl(baseUrl, basePath, path)
+    const guard = scimGuard(ctx)
+    const discovery = (summary: string) => ({
+      schema: { summary, tags: TAGS, response: { 200: Anything, ...scimErrorResponses(404) } },
+    })
+
+    app.get(
+      `${SCIM_BASE}/ServiceProviderConfig`,
+      discovery('SCIM service provider configuration'),
+      async () => serviceProviderConfig(url('/ServiceProviderConfig')),
+    )
+    app.get(`${SCIM_BASE}/Schemas`, discovery('List SCIM schemas'), async () =>
+      listOf([userSchema(url(`/Schemas/${SCIM_USER_SCHEMA}`))]),
+    )
+    app.get<{ Params: { schemaId: string } }>(
+      `${SCIM_BASE}/Schemas/:schemaId`,
+      discovery('Get a SCIM schema'),
+      async (request) => {
+        if (request.params.schemaId !== SCIM_USER_SCHEMA) throw new ScimError(404, 'Schema not found')
+        return userSchema(url(`/Schemas/${SCIM_USER_SCHEMA}`))
+      },
+    )
+    app.get(`${SCIM_BASE}/ResourceTypes`, discovery('List SCIM resource types'), async () =>
+      listOf([userResourceType(url('/ResourceTypes/User'))]),
+    )
+    app.get<{ Params: { resourceTypeId: string } }>(
+      `${SCIM_BASE}/ResourceTypes/:resourceTypeId`,
+      discovery('Get a SCIM resource type'),
+      async (request) => {
+        if (request.params.resourceTypeId !== 'User') throw new ScimError(404, 'Resource type not found')
+        return userResourceType(url('/ResourceTypes/User'))
+      },
+    )
+
+    app.get(
+      `${SCIM_BASE}/Users`,
+      {
+        preHandler: guard,
+        schema: {
+          summary: "List the connection's SCIM users (filter, startIndex, count)",
+          tags: TAGS,
+          querystring: Type.Object({
+            filter: Type.Optional(Type.String({ maxLength: 4096 })),
+            startIndex: Type.Optional(Type.String({ maxLength: 20 })),
+            count: Type.Optional(Type.String({ maxLength: 20 })),
+            attributes: Type.Optional(Type.String({ maxLength: 1024 })),
+            excludedAttributes: Type.Optional(Type.String({ maxLength: 1024 })),
+          }),
+          response: { 200: ScimUserListSchema, ...scimErrorResponses(400, 401, 403) },
+        },
+      },
+      async (request) => {
+        const { connectionId } = scimPrincipalOf(request)
+        const filters = parseScimFilter(request.query.filter)
+        const paging = parseScimPaging(request.query)
+        const { total, rows } = await listScimUsers(ctx.db, connectionId, filters, paging)
+        return {
+          schemas: [SCIM_LIST_RESPONSE_SCHEMA],
+          totalResults: total,
+          startIndex: paging.startIndex,
+          itemsPerPage: rows.length,
+          Resources: rows.map((row) => scimUserJson(row, baseUrl, basePath)),
+        }
+      },
+    )
+
+    app.get(
+      `${SCIM_BASE}/Users/:userId`,
+      {
+        preHandler: guard,
+        schema: {
+          summary: 'Get a SCIM user of the connection',
+          tags: TAGS,
+          params: Type.Object({ userId: Type.String({ minLength: 1, maxLength: 256 }) }),
+          response: { 200: ScimUserSchema, ...scimErrorResponses(401, 403, 404) },
+        },
+      },
+      async (request) => {
+        const row = await findScimUser(ctx.db, scimPrincipalOf(request).connectionId, request.params.userId)
+        if (!row) throw new ScimError(404, 'User not found')
+        return scimUserJson(row, baseUrl, basePath)
+      },
+    )
+  }
