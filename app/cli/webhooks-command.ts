@@ -77,7 +77,11 @@ const run = async (tessera: Tessera, args: readonly string[]): Promise<void> => 
 }
 
 export const webhooksCommand = async (args: readonly string[]) => {
-  const tessera = await createTessera({ config: loadConfig(), logger: pino({ level: 'warn' }), role: 'projector' })
+  const tessera = await createTessera({
+    config: loadConfig(),
+    logger: pino({ level: 'warn' }),
+    role: 'projector',
+  })
   try {
     await run(tessera, args)
   } finally {

@@ -11,7 +11,7 @@ import type {
   TwoFactorCommand,
   TwoFactorEvent,
 } from './two-factor.events.js'
-import type { Challenge, TwoFactor } from './two-factor.js'
+import type { Challenge, TwoFactor } from './two-factor.state.js'
 
 /** better-auth's lockout: 10 wrong codes in a row lock the second step for 15 minutes. */
 export const MAX_FAILED_CODES = 10

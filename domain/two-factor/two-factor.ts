@@ -5,6 +5,7 @@
 import type { Decider } from '../shared/decider.js'
 import { decideTwoFactor } from './two-factor.decide.js'
 import type { SecondFactorMethod, TwoFactorCommand, TwoFactorEvent } from './two-factor.events.js'
+import type { TwoFactor } from './two-factor.state.js'
 
 export type * from './two-factor.events.js'
 
@@ -18,25 +19,7 @@ const KEPT_TRUSTED_DEVICES = 20
 
 /// State
 
-export type Challenge = { challengeHash: string; expiresAt: string; rememberMe: boolean; attempts: number }
-export type MailedCode = { codeHash: string; expiresAt: string; attempts: number }
-export type TrustedDevice = { deviceHash: string; expiresAt: string }
-
-export type TwoFactor = {
-  /** The factor is on: sign-ins need a second step. */
-  enabled: boolean
-  /** The authenticator secret (base32), sealed in the log; `verified` once a first code matched. */
-  totp: { secret: string; verified: boolean } | null
-  backupCodeHashes: string[]
-  /** The highest TOTP time step accepted: that code and every earlier one are spent. */
-  lastTotpStep: number
-  mailedCode: MailedCode | null
-  challenges: Challenge[]
-  /** Wrong codes since the last good one, across sign-ins and methods. */
-  failures: number
-  lockedUntil: string | null
-  trustedDevices: TrustedDevice[]
-}
+export type { Challenge, MailedCode, TrustedDevice, TwoFactor } from './two-factor.state.js'
 
 export const initialState = (): TwoFactor => ({
   enabled: false,

@@ -4,8 +4,8 @@ import { AUTH_ERRORS } from '../errors.js'
 import { parseEmail } from './email.js'
 import type { UserCommand } from './user.commands.js'
 import type { UserEvent } from './user.events.js'
-import type { ActiveUser, PendingToken, User } from './user.state.js'
 import { decidePasswordless } from './user.passwordless.js'
+import type { ActiveUser, PendingToken, User } from './user.state.js'
 import { parseUsername, signUpUsernames } from './username.js'
 
 type Command<T extends UserCommand['type']> = Extract<UserCommand, { type: T }>

@@ -3,7 +3,7 @@
 
 import { parseEmail } from './email.js'
 import type { UserEvent } from './user.events.js'
-import type { ActiveUser } from './user.js'
+import type { ActiveUser } from './user.state.js'
 
 export type PasswordlessUserCommand =
   /**

@@ -2,7 +2,7 @@
 /// units and defaults, and Tessera's `requiredFor` (roles that must have a second factor, or a
 /// passkey, before the admin API answers them).
 
-import type { Section } from './config-file.js'
+import type { Section } from './config-section.js'
 
 export type TwoFactorOptions = {
   /** The issuer authenticator apps show (better-auth defaults to the app name: "Tessera"). */

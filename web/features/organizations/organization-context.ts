@@ -1,7 +1,14 @@
 import { useOutletContext } from 'react-router'
 import type { SignedIn } from '../session/session.api.js'
 import type { FullOrganization, Member } from './organizations.api.js'
-import type { Viewer } from './viewer.api.js'
+
+/** What the reader's role grants, as the server decides it (viewer.api.ts reads it). */
+export type Viewer = {
+  role: string
+  /** resource → actions the role grants, e.g. `{ team: ['create', 'update'], activity: ['read'] }`. */
+  permissions: Record<string, string[]>
+  features: { teams: boolean; customRoles: boolean }
+}
 
 /// What the organization's pages share: the organization as loaded, and who the reader is in it.
 /// It extends the signed-in person, so that `useSignedIn` keeps working below the layout.

@@ -1,4 +1,4 @@
-import type { OrganizationContext } from './organization-context.js'
+import type { OrganizationContext, Viewer } from './organization-context.js'
 import { organizationsApi, type Team, type TeamMember } from './organizations.api.js'
 import { type Action, can } from './roles.js'
 
@@ -6,12 +6,7 @@ import { type Action, can } from './roles.js'
 /// what the reader's role grants, as the server decides it, and teams with their members. With them
 /// a page calls only what the reader may read, instead of learning it from a refusal.
 
-export type Viewer = {
-  role: string
-  /** resource → actions the role grants, e.g. `{ team: ['create', 'update'], activity: ['read'] }`. */
-  permissions: Record<string, string[]>
-  features: { teams: boolean; customRoles: boolean }
-}
+export type { Viewer } from './organization-context.js'
 
 export type TeamWithMembers = Team & { members: TeamMember[] }
 
