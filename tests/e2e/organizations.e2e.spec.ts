@@ -283,7 +283,9 @@ describe.skipIf(!hasChromium)('organizations in Chromium', () => {
       .filter({ hasText: INVITEE.name })
       .waitFor()
     expect(await invitee.getByRole('region', { name: ORGANIZATION.name }).count()).toBe(0)
-    expect(await own.getByRole('button').count()).toBe(0)
+    // Theirs to make active, not to manage.
+    await own.getByRole('button', { name: 'Make active team Platform' }).waitFor()
+    expect(await own.getByRole('button', { name: /Take out|Add to team|Rename|Remove team/ }).count()).toBe(0)
     await checkPage(invitee, 'teams-as-member')
     await invitee.goto(base)
     await invitee.getByRole('heading', { name: 'Members', level: 1 }).waitFor()
