@@ -85,9 +85,11 @@ describe.skipIf(!hasChromium)('two-factor in Chromium', () => {
     await signIn(page)
     await page.getByRole('heading', { name: 'Profile', level: 1 }).waitFor()
     await page.goto('/account/security')
-    await page.getByRole('button', { name: 'Set up an authenticator app' }).click()
-    await page.getByLabel('Your password').fill(PERSON.password)
-    await page.getByRole('button', { name: 'Continue' }).click()
+    // The page has other password forms (connected accounts): act inside the two-factor card.
+    const card = page.getByRole('region', { name: 'Two-factor authentication' })
+    await card.getByRole('button', { name: 'Set up an authenticator app' }).click()
+    await card.getByLabel('Your password').fill(PERSON.password)
+    await card.getByRole('button', { name: 'Continue' }).click()
     await page.getByAltText(/QR code/).waitFor()
     key = (await page.locator('.two-factor-key').textContent()) ?? ''
     expect(key).toMatch(/^[A-Z2-7]{32}$/)
