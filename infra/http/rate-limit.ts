@@ -44,8 +44,14 @@ const STRICT_PREFIXES = [
   '/request-password-reset',
   '/forget-password',
   '/delete-user',
-  // Check second-factor codes or send them (better-auth: 3 per 10 s on every /two-factor/ route).
-  '/two-factor/',
+  // Check a password or a second-factor code, or send one (better-auth: 3 per 10 s on its
+  // /two-factor/ routes; Tessera's read-only /two-factor/status keeps the default).
+  '/two-factor/verify-',
+  '/two-factor/send-otp',
+  '/two-factor/enable',
+  '/two-factor/disable',
+  '/two-factor/get-totp-uri',
+  '/two-factor/generate-backup-codes',
   // Magic links and email codes: every one of their routes sends mail or checks a code.
   '/magic-link',
   '/email-otp',

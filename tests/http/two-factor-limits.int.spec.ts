@@ -57,7 +57,7 @@ describe('wrong codes', () => {
     )
   })
 
-  it('are limited per IP too on every /two-factor/ route (3 per 10 s)', async () => {
+  it('are limited per IP too on the code-checking routes (3 per 10 s)', async () => {
     await start({}, { RATE_LIMIT: 'on' })
     const device = browserFor(tessera)
     const statuses = []
