@@ -15,7 +15,9 @@ export const WEBHOOK_EVENT_DECLARATIONS: EventDeclarations<WebhookEvent> = {
     invalidates: 'nothing',
   },
   'webhook.endpoint-updated': { subject: endpoint, personal: [], activity: null, invalidates: 'nothing' },
-  'webhook.endpoint-deleted': { subject: endpoint, personal: [], activity: null, invalidates: 'nothing' },
+  // `forget`: the deletion destroys the endpoint's data key in the same transaction, so its secret
+  // is unreadable in the log from then on (infra/event-store/personal-data/erasure.ts).
+  'webhook.endpoint-deleted': { subject: endpoint, personal: [], activity: 'forget', invalidates: 'nothing' },
   'webhook.secret-rotated': {
     subject: endpoint,
     personal: ['secret'],

@@ -125,6 +125,19 @@ describe('webhooks (pglite)', { timeout: 120_000 }, () => {
     )
   })
 
+  it('deletes an endpoint: gone from the list, and a second delete finds nothing', async () => {
+    const { endpoint } = await create({ url: receiver.url, eventTypes: ['user.created'] })
+    const deleted = await tessera.api.request('POST', '/webhook/delete', { endpointId: endpoint.id }, server)
+    expect(deleted.json).toEqual({ success: true })
+    const listed = await tessera.api.request('GET', '/webhook/list', undefined, server)
+    expect(listed.json).toEqual([])
+    expectRefusal(
+      await tessera.api.request('POST', '/webhook/delete', { endpointId: endpoint.id }, server),
+      404,
+      'WEBHOOK_ENDPOINT_NOT_FOUND',
+    )
+  })
+
   it('lets owners and admins manage their organization’s endpoints only; members get 403', async () => {
     const owner = await signUp(tessera, 'olga')
     const member = await signUp(tessera, 'mel')

@@ -153,7 +153,7 @@ export const createWebhookReactor = (options: WebhookReactorOptions): WebhookRea
   const wakeAll = async (rescan: boolean) => {
     if (stopped) return
     try {
-      if (rescan || workers.size === 0) await reconcile()
+      if (rescan) await reconcile()
       for (const [id, worker] of workers) wakeWorker(id, worker)
       await purgeNow()
     } catch (error) {
