@@ -88,7 +88,7 @@ describe.skipIf(!hasChromium)('two-factor in Chromium', () => {
     // The page has other password forms (connected accounts): act inside the two-factor card.
     const card = page.getByRole('region', { name: 'Two-factor authentication' })
     await card.getByRole('button', { name: 'Set up an authenticator app' }).click()
-    await card.getByLabel('Your password').fill(PERSON.password)
+    await card.getByLabel('Your password', { exact: true }).fill(PERSON.password)
     await card.getByRole('button', { name: 'Continue' }).click()
     await page.getByAltText(/QR code/).waitFor()
     key = (await page.locator('.two-factor-key').textContent()) ?? ''
