@@ -2,7 +2,16 @@
 /// a free loopback port, and screenshots kept as test artifacts.
 
 import { execFileSync } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -120,7 +129,9 @@ type AxeViolation = { id: string; impact: string | null; help: string; nodes: { 
  * returns the violations as readable lines, empty when there are none.
  */
 export const axeViolations = async (page: Page): Promise<string[]> => {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: axeSource })
+  // Evaluated through the DevTools protocol rather than added as a <script>: the portal's
+  // Content-Security-Policy (script-src 'self') rightly refuses an inline script tag.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(readFileSync(axeSource, 'utf8'))
   const violations = await page.evaluate(async () => {
     const axe = Reflect.get(window, 'axe') as {
       run: (context: Document) => Promise<{ violations: unknown[] }>
