@@ -189,9 +189,11 @@ describe.skipIf(!hasChromium)('every account form with the keyboard only', () =>
       await expect.poll(() => list.getByRole('listitem').count(), { timeout: 10_000 }).toBe(3)
       await keyTo(page, page.getByRole('button', { name: 'Sign out all other devices (2)' }))
       await page.keyboard.press('Enter')
-      // The question replaces the button: focus is on its answer.
+      // The question replaces the button: focus is on its safe answer, so that a second Enter
+      // never ends anything by accident (issue 32); the destructive answer is one Tab away.
       const confirm = page.getByRole('button', { name: 'Sign out 2 other devices' })
-      await expect.poll(() => isFocused(confirm), { timeout: 10_000 }).toBe(true)
+      const cancel = page.getByRole('button', { name: 'Cancel' })
+      await expect.poll(() => isFocused(cancel), { timeout: 10_000 }).toBe(true)
       await expectKeyboardWalk(page, 'security, confirming')
       await keyTo(page, confirm)
       await page.keyboard.press('Enter')
