@@ -138,7 +138,7 @@ describe.skipIf(!hasChromium)('the portal in Chromium', () => {
       expect(await scrollWidth(page)).toBeLessThanOrEqual(360)
 
       const email = page.getByLabel('Email')
-      const submit = page.getByRole('button', { name: 'Sign in' })
+      const submit = page.getByRole('button', { name: 'Sign in', exact: true })
       expect(await tabUntilFocused(page, email)).toBe(true)
       expect(await focusRing(page)).not.toBe('none')
       expect(await tabUntilFocused(page, submit)).toBe(true)
@@ -462,5 +462,5 @@ const checkPage = async (page: Page, name: string, options: { keepOpen?: Locator
 const signIn = async (page: Page, password: string, identifier = EMAIL): Promise<void> => {
   await page.getByLabel('Email or username').fill(identifier)
   await page.getByLabel('Password', { exact: true }).fill(password)
-  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
 }

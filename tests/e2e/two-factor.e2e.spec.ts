@@ -49,7 +49,7 @@ describe.skipIf(!hasChromium)('two-factor in Chromium', () => {
     await page.goto('/sign-in')
     await page.getByLabel('Email or username').fill(PERSON.email)
     await page.getByLabel('Password', { exact: true }).fill(PERSON.password)
-    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
   }
 
   beforeAll(async () => {

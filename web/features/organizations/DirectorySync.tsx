@@ -69,11 +69,12 @@ export const DirectorySync = ({ context }: { context: OrganizationContext }) => 
       description="Let your identity provider add, update and remove the organization’s people (SCIM 2.0)."
     >
       <p>
-        SCIM base URL: <code>{`${window.location.origin}/api/auth/scim/v2`}</code>
+        SCIM base URL:{' '}
+        <code className="directory-sync-value">{`${window.location.origin}/api/auth/scim/v2`}</code>
       </p>
       {shown ? (
         <Notice tone="success" title="Copy this token now: it will not be shown again.">
-          <code>{shown}</code>
+          <code className="directory-sync-value">{shown}</code>
         </Notice>
       ) : null}
       <Notice tone="error">{errorText(minted.error) ?? errorText(list.error)}</Notice>
