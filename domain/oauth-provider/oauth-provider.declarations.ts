@@ -55,7 +55,8 @@ export const OAUTH_GRANT_EVENT_DECLARATIONS: EventDeclarations<OAuthGrantEvent> 
       details: ({ grantId, clientId, refreshTokenHash }) => ({
         grantId,
         clientId,
-        refreshToken: refreshTokenHash !== null,
+        // Whether the grant can be refreshed (offline access); never the token or its hash.
+        offlineAccess: refreshTokenHash !== null,
       }),
     },
     invalidates: 'nothing',

@@ -25,6 +25,8 @@ const dataFor = (type: string, paths: readonly string[]): Record<string, unknown
     userId: 'u-1',
     inviteeSubject: 'u-1',
     noticeId: 'n-1',
+    // A webhook endpoint is the subject of its own events: its secret is sealed under its own key.
+    endpointId: 'e-1',
     tokenHash: 'not-personal',
   }
   for (const path of paths) {
@@ -58,7 +60,7 @@ describe('event cipher', () => {
       const data = dataFor(type, paths)
       const event: CipherEvent = { id: randomUUID(), type, data, metadata: own }
       const subject = declarationOf(type)?.subject(data, own)
-      expect(subject).toMatch(/^(u-1|deletion-notice-n-1)$/)
+      expect(subject).toMatch(/^(u-1|deletion-notice-n-1|webhook-endpoint-e-1)$/)
       expect(subjectToSeal(event)).toBe(subject)
       const sealed = sealEvent(event, key)
       const text = JSON.stringify(sealed)
