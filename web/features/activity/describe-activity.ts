@@ -60,6 +60,19 @@ const SENTENCES: Readonly<Record<string, string>> = {
   'passkey.registered': 'You added a passkey',
   'passkey.renamed': 'You renamed a passkey',
   'passkey.deleted': 'You removed a passkey',
+  // Tessera as an OpenID provider: applications you (or an operator) registered, and your grants.
+  'oauth-client.registered': 'An application was registered',
+  'oauth-client.updated': 'An application’s settings were changed',
+  'oauth-client.secret-rotated': 'An application got a new secret',
+  'oauth-client.deleted': 'An application was removed',
+  'oauth-grant.authorized': 'You let an application sign you in',
+  'oauth-grant.code-issued': 'You let an application sign you in',
+  'oauth-grant.code-exchanged': 'An application signed you in',
+  'oauth-grant.tokens-issued': 'An application signed you in',
+  'oauth-grant.refreshed': 'An application renewed its access to your account',
+  'oauth-grant.revoked': 'An application’s access to your account ended',
+  'oauth-consent.granted': 'You allowed an application to use your account',
+  'oauth-consent.revoked': 'You took back an application’s access',
   // A correctly signed sign-in whose counter went backwards: maybe a copy of the passkey.
   'passkey.clone-suspected': 'A sign-in with one of your passkeys was refused: it may have been copied',
   // Asked for by whoever typed the address: so not "you asked".
