@@ -82,12 +82,24 @@ describe.skipIf(!hasChromium)('passkeys in Chromium with a virtual authenticator
 
   it('signs in through passkey autofill, and the session says so', async () => {
     await context.clearCookies()
+    // Hold the autofill request's options until the field is read: the virtual authenticator
+    // answers at once, and the page would leave before the test looked at it.
+    let release: () => void = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    await page.route('**/api/auth/passkey/generate-authenticate-options', async (route) => {
+      await held
+      await route.continue()
+    })
     await page.goto('/sign-in')
     // The field the browser offers passkeys in (conditional mediation).
     expect(await page.getByLabel('Email or username').getAttribute('autocomplete')).toBe('username webauthn')
+    release()
     // The virtual authenticator answers the page's waiting conditional request as a person picking
     // their passkey from the field's suggestions would: no click, no password, no second step.
     await page.waitForURL(`${baseUrl}/account`)
+    await page.unroute('**/api/auth/passkey/generate-authenticate-options')
     await page.getByRole('heading', { name: 'Profile', level: 1 }).waitFor()
     const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId })
     expect(credentials[0]?.signCount).toBeGreaterThan(0)

@@ -72,14 +72,20 @@ describe('webhooks (pglite)', { timeout: 120_000 }, () => {
     const received = await receiver.until((all) => all.length >= 2)
     expect(received[1]?.headers['webhook-id']).toBe(received[0]?.headers['webhook-id'])
     for (const one of received) verified(secret, one)
-    const deliveries = await tessera.api.request(
-      'GET',
-      `/webhook/deliveries?endpointId=${endpoint.id}`,
-      undefined,
-      server,
-    )
-    expect(deliveries.status).toBe(200)
-    const attempts = (deliveries.json as { status: number; attempt: number; ok: boolean }[]).reverse()
+    // The receiver sees a request before its attempt is recorded: read until the second is there.
+    type Attempt = { status: number; attempt: number; ok: boolean }
+    let attempts: Attempt[] = []
+    for (let tries = 0; attempts.length < 2 && tries < 100; tries += 1) {
+      if (tries > 0) await new Promise((resolve) => setTimeout(resolve, 50))
+      const deliveries = await tessera.api.request(
+        'GET',
+        `/webhook/deliveries?endpointId=${endpoint.id}`,
+        undefined,
+        server,
+      )
+      expect(deliveries.status).toBe(200)
+      attempts = (deliveries.json as Attempt[]).reverse()
+    }
     expect(attempts.map(({ status, attempt, ok }) => ({ status, attempt, ok }))).toEqual([
       { status: 500, attempt: 1, ok: false },
       { status: 200, attempt: 2, ok: true },
