@@ -10,7 +10,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: [
-            '{app,domain,command-api,query-api,projections,infra,bench}/**/*.unit.spec.ts',
+            '{app,domain,command-api,query-api,http,projections,infra,bench}/**/*.unit.spec.ts',
             'tests/architecture/*.unit.spec.ts',
           ],
           environment: 'node',
@@ -20,7 +20,7 @@ export default defineConfig({
         test: {
           name: 'int',
           include: [
-            '{app,domain,command-api,query-api,projections,infra}/**/*.int.spec.ts',
+            '{app,domain,command-api,query-api,http,projections,infra}/**/*.int.spec.ts',
             'tests/**/*.int.spec.ts',
           ],
           environment: 'node',

@@ -3,11 +3,11 @@
 /// session resolution and the clock. No transport objects: the CLI and tests call use cases too.
 
 import type { Kysely } from 'kysely'
+import type { SecondFactorCheck } from '../http/guards/admin-caller.js'
+import type { SessionResolver } from '../http/sessions/resolve-session.js'
 import type { Config } from '../infra/config/config.js'
 import type { EventStore } from '../infra/event-store/event-store.js'
 import type { Database } from '../projections/database.js'
-import type { SecondFactorCheck } from '../query-api/admin/admin-caller.js'
-import type { SessionResolver } from '../query-api/sessions/resolve-session.js'
 import type { ApiKeyCache } from './api-key/api-key-cache.js'
 import type { ApiKeyUses } from './api-key/api-key-uses.port.js'
 import type { Handle } from './shared/handle.js'

@@ -1,23 +1,17 @@
 /// The ports the reading routes work with, passed in by the composition root (app/). A read that
 /// has a side effect (get-session sliding a session's expiry, or ending an expired one) reaches the
-/// command side only through `sessionUpkeep`, so this layer never imports command-api.
+/// command side only through `sessionUpkeep` (http/ports/session-upkeep.ts), so this layer never
+/// imports command-api.
 
 import type { Kysely } from 'kysely'
-import type { RequestOrigin } from '../domain/shared/metadata.js'
+import type { SecondFactorCheck } from '../http/guards/admin-caller.js'
+import type { ServerKeyGuards } from '../http/guards/server-key.js'
+import type { ApiKeySessionPort } from '../http/ports/api-key-session-port.js'
+import type { JwtIssuer } from '../http/ports/jwt-issuer.js'
+import type { SessionUpkeep } from '../http/ports/session-upkeep.js'
+import type { SessionResolver } from '../http/sessions/resolve-session.js'
 import type { Config } from '../infra/config/config.js'
 import type { Database } from '../projections/database.js'
-import type { SessionRow } from '../projections/sessions/sessions.table.js'
-import type { SecondFactorCheck } from './admin/admin-caller.js'
-import type { ApiKeySessionPort } from './api-key/api-key-session-port.js'
-import type { JwtIssuer } from './jwt/jwt-issuer.js'
-import type { ServerKeyGuards } from './server-api/server-key.js'
-import type { FoundSession, SessionResolver } from './sessions/resolve-session.js'
-
-export type SessionUpkeep = {
-  /** Extends a session past the update age; the new row, or null when nothing changed. */
-  refresh(found: FoundSession, origin: RequestOrigin): Promise<SessionRow | null>
-  expire(sessionId: string, origin: RequestOrigin): Promise<void>
-}
 
 export type QueryContext = {
   config: Config

@@ -34,7 +34,7 @@ const stampTime = (stamp) => (existsSync(stamp) ? statSync(stamp).mtimeMs : -1)
 const skip = ['node_modules', 'dist']
 
 const serverStamp = join(root, 'dist', '.built')
-const serverSources = ['app', 'domain', 'command-api', 'query-api', 'projections', 'infra', 'bench']
+const serverSources = ['app', 'domain', 'command-api', 'query-api', 'http', 'projections', 'infra', 'bench']
 // The browser tests run the server from its sources: they need only the portal (`--portal-only`).
 const portalOnly = process.argv.includes('--portal-only')
 const serverStale = () =>

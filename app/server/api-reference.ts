@@ -40,7 +40,7 @@ export const registerApiReference = async (app: FastifyInstance, config: Config)
       components: {
         securitySchemes: {
           sessionCookie: { type: 'apiKey', in: 'cookie', name: 'better-auth.session_token' },
-          // The server API (query-api/server-api/server-key.ts): application backends only.
+          // The server API (http/guards/server-key.ts): application backends only.
           serverKey: { type: 'apiKey', in: 'header', name: 'x-tessera-server-key' },
         },
       },

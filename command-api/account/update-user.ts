@@ -3,8 +3,8 @@
 
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { claimConflictError } from '../../domain/user/user.js'
+import type { FoundSession } from '../../http/sessions/resolve-session.js'
 import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
-import type { FoundSession } from '../../query-api/sessions/resolve-session.js'
 import type { CommandContext } from '../context.js'
 import { runUserCommand } from '../shared/run-user-command.js'
 import { usernameLimits } from '../username/username-limits.js'

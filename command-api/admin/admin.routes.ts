@@ -1,7 +1,7 @@
 /// The admin plugin's POST routes (better-auth 1.7.5's paths, bodies, answers and codes): users
 /// (create, update, set-role, ban, unban, remove, set-user-password), their sessions (list, revoke
 /// one or all), impersonation (impersonate-user, stop-impersonating) and has-permission. Access:
-/// query-api/admin/admin-caller.ts. Every change is an event with the operator as actor.
+/// http/guards/admin-caller.ts. Every change is an event with the operator as actor.
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
@@ -9,6 +9,15 @@ import { Type } from 'typebox'
 import { hasAdminPermission, type PermissionRequest, userMay } from '../../domain/admin/permissions.js'
 import { AUTH_ERRORS, type AuthErrorCode } from '../../domain/errors.js'
 import { DomainError } from '../../domain/shared/errors.js'
+import { adminGuard, callerMay, type ServerKeyCheck } from '../../http/guards/admin-caller.js'
+import {
+  SessionSchema,
+  StatusSchema,
+  sessionJson,
+  UserSchema,
+  userJson,
+} from '../../http/presenters/presenters.js'
+import { authOf, sessionGuards } from '../../http/sessions/require-session.js'
 import type { Secret } from '../../infra/crypto/hmac.js'
 import { signCookieValue, unsignCookieValue } from '../../infra/crypto/signed-cookie.js'
 import { FREE_FORM } from '../../infra/http/free-form-json.js'
@@ -24,15 +33,6 @@ import {
 } from '../../infra/http/session-cookie.js'
 import { findSessionById, listSessionsOfUser } from '../../projections/sessions/sessions.repository.js'
 import { findUserById } from '../../projections/users/users.repository.js'
-import { adminGuard, callerMay, type ServerKeyCheck } from '../../query-api/admin/admin-caller.js'
-import { authOf, sessionGuards } from '../../query-api/sessions/require-session.js'
-import {
-  SessionSchema,
-  StatusSchema,
-  sessionJson,
-  UserSchema,
-  userJson,
-} from '../../query-api/shared/presenters.js'
 import type { CommandContext } from '../context.js'
 import { impersonateUser, stopImpersonating } from './impersonation.js'
 import { revokeUserSessionByAdmin, revokeUserSessionsByAdmin } from './manage-sessions.js'

@@ -4,7 +4,7 @@
 
 import type { PermissionRequest } from '../../domain/admin/permissions.js'
 import { AUTH_ERRORS, type AuthErrorCode, invalidBodyField } from '../../domain/errors.js'
-import { type AdminCaller, callerMay } from '../../query-api/admin/admin-caller.js'
+import { type AdminCaller, callerMay } from '../../http/guards/admin-caller.js'
 import type { AdminUserUpdate, BanFieldsInput, CreatedUserFields } from './manage-users.js'
 import { checkedRoles } from './manage-users.js'
 

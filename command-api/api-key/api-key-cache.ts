@@ -12,9 +12,9 @@
 /// event, normally milliseconds) is held by the database: metered and rate-limited keys are counted
 /// by an UPDATE guarded by the inline refusal columns, so they stop at the commit everywhere.
 
+import { type ApiKeyJson, apiKeyJson } from '../../http/presenters/api-key-json.js'
 import type { RecordedEvent } from '../../infra/event-store/event-store.js'
 import type { VerifiableApiKey } from '../../projections/api-keys/api-keys.repository.js'
-import { type ApiKeyJson, apiKeyJson } from '../../query-api/api-key/api-key-json.js'
 
 const MAX_ENTRIES = 50_000
 

@@ -1,4 +1,4 @@
-/// The API-key session port (query-api/api-key/api-key-session-port.ts): `x-api-key` verified as
+/// The API-key session port (http/ports/api-key-session-port.ts): `x-api-key` verified as
 /// the server API's verify does (a use taken, expiry and exhaustion recorded), then its owner is the
 /// session, as better-auth's `enableSessionForAPIKeys` answers: a key shorter than a generated one
 /// 403 INVALID_API_KEY, a refused key its verify error as an HTTP error, the session's id the key's
@@ -6,9 +6,9 @@
 
 import { API_KEY_LIMITS } from '../../domain/api-key/api-key-rules.js'
 import { errorWithStatus } from '../../domain/errors.js'
+import { API_KEY_HEADER, type ApiKeySessionPort } from '../../http/ports/api-key-session-port.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import { findUserById } from '../../projections/users/users.repository.js'
-import { API_KEY_HEADER, type ApiKeySessionPort } from '../../query-api/api-key/api-key-session-port.js'
 import type { CommandContext } from '../context.js'
 import { refuseBannedUser } from '../shared/refuse-banned.js'
 import { verifyApiKey } from './verify-api-key.js'

@@ -6,18 +6,18 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { AUTH_ERRORS } from '../../domain/errors.js'
-import { FREE_FORM } from '../../infra/http/free-form-json.js'
-import { errorResponses, SIGNED_IN_POST_ERRORS } from '../../infra/http/openapi.js'
-import { originOf } from '../../infra/http/request-metadata.js'
-import { ApiKeySchema, CreatedApiKeySchema } from '../../query-api/api-key/api-key-json.js'
 import {
   SERVER_API_ERRORS,
   SERVER_API_SECURITY,
   type ServerKeyGuards,
   serverActor,
   serverCallerOf,
-} from '../../query-api/server-api/server-key.js'
-import { authOf, sessionGuards } from '../../query-api/sessions/require-session.js'
+} from '../../http/guards/server-key.js'
+import { ApiKeySchema, CreatedApiKeySchema } from '../../http/presenters/api-key-json.js'
+import { authOf, sessionGuards } from '../../http/sessions/require-session.js'
+import { FREE_FORM } from '../../infra/http/free-form-json.js'
+import { errorResponses, SIGNED_IN_POST_ERRORS } from '../../infra/http/openapi.js'
+import { originOf } from '../../infra/http/request-metadata.js'
 import type { CommandContext } from '../context.js'
 import { type ApiKeyCaller, createApiKey, deleteApiKey, updateApiKey } from './manage-api-keys.js'
 import { verifyApiKey } from './verify-api-key.js'

@@ -2,7 +2,7 @@
 /// over the server API (which names the user and may set the server-only properties). A key may
 /// belong to an organization instead (`organizationId` on create, better-auth's keys whose
 /// configuration `references` organizations): then the acting user must be a member whose role
-/// grants the `apiKey` action (query-api/api-key/organization-key-access.ts).
+/// grants the `apiKey` action (http/guards/organization-key-access.ts).
 
 import { type ApiKeyOwner, apiKeyDecider, apiKeyStream } from '../../domain/api-key/api-key.js'
 import {
@@ -14,11 +14,11 @@ import {
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import type { ApiKeyAction } from '../../domain/organization/permissions.js'
 import { type Actor, metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
+import { assertMayManageOrganizationKeys } from '../../http/guards/organization-key-access.js'
+import { type ApiKeyJson, apiKeyJson } from '../../http/presenters/api-key-json.js'
 import { newId } from '../../infra/crypto/tokens.js'
 import { findApiKeyById } from '../../projections/api-keys/api-keys.repository.js'
 import { findUserById } from '../../projections/users/users.repository.js'
-import { type ApiKeyJson, apiKeyJson } from '../../query-api/api-key/api-key-json.js'
-import { assertMayManageOrganizationKeys } from '../../query-api/api-key/organization-key-access.js'
 import type { CommandContext } from '../context.js'
 import { newApiKey } from './api-key-secret.js'
 import { closingUses } from './api-key-uses.js'

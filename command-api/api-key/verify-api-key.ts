@@ -13,13 +13,13 @@
 import { type ApiKeyCommand, apiKeyDecider, apiKeyStream } from '../../domain/api-key/api-key.js'
 import { grantsPermissions } from '../../domain/api-key/api-key-rules.js'
 import { type Actor, metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
+import type { ApiKeyJson } from '../../http/presenters/api-key-json.js'
 import {
   consumeUse,
   findUsage,
   findVerifiableKey,
   takeUsageSummary,
 } from '../../projections/api-keys/api-keys.repository.js'
-import type { ApiKeyJson } from '../../query-api/api-key/api-key-json.js'
 import type { CommandContext } from '../context.js'
 import { type CachedApiKey, cachedKeyOf } from './api-key-cache.js'
 import { hashApiKey } from './api-key-secret.js'

@@ -2,11 +2,11 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { UserSchema, userJson } from '../../http/presenters/presenters.js'
 import { errorResponses, POST_ERRORS } from '../../infra/http/openapi.js'
 import { firstLoginOriginHook } from '../../infra/http/origin-check.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import { setSessionCookie } from '../../infra/http/session-cookie.js'
-import { UserSchema, userJson } from '../../query-api/shared/presenters.js'
 import type { CommandContext } from '../context.js'
 import { signIn } from './sign-in.js'
 import { signUp } from './sign-up.js'

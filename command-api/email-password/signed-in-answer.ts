@@ -7,7 +7,7 @@
 
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
-import { UserSchema, userJson } from '../../query-api/shared/presenters.js'
+import { UserSchema, userJson } from '../../http/presenters/presenters.js'
 import type { CommandContext } from '../context.js'
 import { refuseThenRecord } from '../shared/refuse-then-record.js'
 import { type FirstFactorPassed, gateSignIn } from '../two-factor/gated-sign-in.js'

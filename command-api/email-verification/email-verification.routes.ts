@@ -2,13 +2,13 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { StatusSchema } from '../../http/presenters/presenters.js'
+import { sessionGuards } from '../../http/sessions/require-session.js'
 import { ANY_ROUTE_ERRORS, errorBody, errorResponses, POST_ERRORS } from '../../infra/http/openapi.js'
 import { limitRecipient } from '../../infra/http/rate-limit.js'
 import { withQuery } from '../../infra/http/redirect.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import { setSessionCookie } from '../../infra/http/session-cookie.js'
-import { sessionGuards } from '../../query-api/sessions/require-session.js'
-import { StatusSchema } from '../../query-api/shared/presenters.js'
 import type { CommandContext } from '../context.js'
 import { followVerificationLink, sendVerificationEmail } from './email-verification.js'
 

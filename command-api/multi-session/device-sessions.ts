@@ -4,9 +4,9 @@
 
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
+import { sortDeviceSessions } from '../../http/sessions/device-sessions.js'
+import type { FoundSession } from '../../http/sessions/resolve-session.js'
 import type { DeviceSessionCookie } from '../../infra/http/session-cookie.js'
-import { sortDeviceSessions } from '../../query-api/multi-session/device-sessions.js'
-import type { FoundSession } from '../../query-api/sessions/resolve-session.js'
 import type { CommandContext } from '../context.js'
 import { expireSession, revokeSession } from '../sessions/end-session.js'
 

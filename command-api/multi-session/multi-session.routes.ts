@@ -6,6 +6,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { AUTH_ERRORS } from '../../domain/errors.js'
+import {
+  SessionSchema,
+  StatusSchema,
+  sessionJson,
+  UserSchema,
+  userJson,
+} from '../../http/presenters/presenters.js'
+import { authOf, sessionGuards } from '../../http/sessions/require-session.js'
+import type { FoundSession } from '../../http/sessions/resolve-session.js'
 import { errorResponses, POST_ERRORS, SIGNED_IN_POST_ERRORS } from '../../infra/http/openapi.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import {
@@ -17,15 +26,6 @@ import {
   readDeviceSessionCookies,
   setSessionCookie,
 } from '../../infra/http/session-cookie.js'
-import { authOf, sessionGuards } from '../../query-api/sessions/require-session.js'
-import type { FoundSession } from '../../query-api/sessions/resolve-session.js'
-import {
-  SessionSchema,
-  StatusSchema,
-  sessionJson,
-  UserSchema,
-  userJson,
-} from '../../query-api/shared/presenters.js'
 import type { CommandContext } from '../context.js'
 import { revokeDeviceSession } from './device-sessions.js'
 

@@ -5,13 +5,13 @@
 
 import { oauthGrantDecider, oauthGrantStream } from '../../domain/oauth-provider/oauth-grant.js'
 import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
+import type { FoundSession } from '../../http/sessions/resolve-session.js'
 import { ALPHANUMERIC, newId, randomToken, sha256Hex } from '../../infra/crypto/tokens.js'
 import {
   findClient,
   findConsent,
   type StoredClient,
 } from '../../projections/oauth-provider/oauth-provider.repository.js'
-import type { FoundSession } from '../../query-api/sessions/resolve-session.js'
 import { issuerOf, type OAuthContext } from './oauth-context.js'
 import { signQuery } from './signed-query.js'
 

@@ -8,10 +8,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { oauthError } from '../../domain/oauth-provider/oauth-errors.js'
+import { adminGuard, callerMay } from '../../http/guards/admin-caller.js'
+import { sessionGuards } from '../../http/sessions/require-session.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import { findClient, listClients } from '../../projections/oauth-provider/oauth-provider.repository.js'
-import { adminGuard, callerMay } from '../../query-api/admin/admin-caller.js'
-import { sessionGuards } from '../../query-api/sessions/require-session.js'
 import { ClientJsonSchema, ClientMetadataBody, changesOf, clientJson, settingsOf } from './client-json.js'
 import {
   type Acting,

@@ -8,13 +8,13 @@ import { Type } from 'typebox'
 import { oauthConsentDecider, oauthConsentStream } from '../../domain/oauth-provider/oauth-consent.js'
 import { oauthGrantDecider, oauthGrantStream } from '../../domain/oauth-provider/oauth-grant.js'
 import { metadataFor } from '../../domain/shared/metadata.js'
+import { authOf, sessionGuards } from '../../http/sessions/require-session.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import {
   findClient,
   listConsents,
   listLiveGrants,
 } from '../../projections/oauth-provider/oauth-provider.repository.js'
-import { authOf, sessionGuards } from '../../query-api/sessions/require-session.js'
 import type { OAuthContext } from './oauth-context.js'
 import { oauthEdge, oauthErrorResponses } from './oauth-http.js'
 

@@ -1,6 +1,6 @@
 /// Tessera as an OAuth 2.1 authorization server and OpenID provider (`oauthProvider` in
 /// tessera.config.json): every route of the feature, registered together under the API's base
-/// path. Discovery lives on the query side (query-api/oauth-provider/discovery.routes.ts).
+/// path. Discovery lives on the query side (its oauth-provider/discovery.routes.ts).
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { oauthAuthorizeRoutes } from './authorize.routes.js'

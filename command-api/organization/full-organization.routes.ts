@@ -3,13 +3,29 @@
 /// of it (a set-active or an accept that raced the removal, and was appended after it), it clears the
 /// session's active organization before refusing, as better-auth does, so the stale id does not
 /// linger in get-session. Answers are kept in memory while this process projects
-/// (query-api/organization/organization-cache.ts), and a member's later requests are served from there.
+/// (http/organization/organization-cache.ts), and a member's later requests are served from there.
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply } from 'fastify'
 import { type Static, Type } from 'typebox'
 import { AUTH_ERRORS, errorWithStatus } from '../../domain/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
+import {
+  type CacheProjector,
+  subscribedOrganizationCache,
+} from '../../http/organization/organization-cache.js'
+import {
+  CountedTeamSchema,
+  countedTeamJson,
+  InvitationSchema,
+  invitationJson,
+  MemberWithUserSchema,
+  memberWithUserJson,
+  OrganizationSchema,
+  organizationJson,
+} from '../../http/presenters/organization-presenters.js'
+import { authOf, sessionGuards } from '../../http/sessions/require-session.js'
+import type { FoundSession } from '../../http/sessions/resolve-session.js'
 import { ANY_ROUTE_ERRORS, errorResponses } from '../../infra/http/openapi.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import {
@@ -21,22 +37,6 @@ import {
   listTeamsWithMemberCounts,
 } from '../../projections/organizations/organizations.repository.js'
 import type { OrganizationRow } from '../../projections/organizations/organizations.table.js'
-import {
-  type CacheProjector,
-  subscribedOrganizationCache,
-} from '../../query-api/organization/organization-cache.js'
-import {
-  CountedTeamSchema,
-  countedTeamJson,
-  InvitationSchema,
-  invitationJson,
-  MemberWithUserSchema,
-  memberWithUserJson,
-  OrganizationSchema,
-  organizationJson,
-} from '../../query-api/organization/organization-presenters.js'
-import { authOf, sessionGuards } from '../../query-api/sessions/require-session.js'
-import type { FoundSession } from '../../query-api/sessions/resolve-session.js'
 import type { CommandContext } from '../context.js'
 import { setSessionContext } from './organization-command.js'
 

@@ -4,13 +4,13 @@
 /// a refusal always reads the read model.
 
 import type { Kysely } from 'kysely'
-import type { Database } from '../../projections/database.js'
-import { findMember } from '../../projections/organizations/organizations.repository.js'
-import type { MemberRow } from '../../projections/organizations/organizations.table.js'
 import {
   type CacheProjector,
   subscribedOrganizationCache,
-} from '../../query-api/organization/organization-cache.js'
+} from '../../http/organization/organization-cache.js'
+import type { Database } from '../../projections/database.js'
+import { findMember } from '../../projections/organizations/organizations.repository.js'
+import type { MemberRow } from '../../projections/organizations/organizations.table.js'
 
 export type KeptMembers = {
   find(organizationId: string, userId: string): Promise<MemberRow | undefined>

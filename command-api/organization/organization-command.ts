@@ -13,10 +13,10 @@ import {
 import { sessionDecider, sessionStream } from '../../domain/session/session.js'
 import type { Actor, RequestOrigin } from '../../domain/shared/metadata.js'
 import { metadataFor } from '../../domain/shared/metadata.js'
+import type { FoundSession } from '../../http/sessions/resolve-session.js'
 import { acceptedSecrets, type Config } from '../../infra/config/config.js'
 import { hmacSha256, type Secret } from '../../infra/crypto/hmac.js'
 import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
-import type { FoundSession } from '../../query-api/sessions/resolve-session.js'
 import type { CommandContext } from '../context.js'
 
 export const organizationPolicy = (config: Config): OrganizationPolicy => {

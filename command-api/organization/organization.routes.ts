@@ -6,15 +6,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AUTH_ERRORS, errorWithStatus } from '../../domain/errors.js'
 import { hasPermission } from '../../domain/organization/permissions.js'
-import { FREE_FORM } from '../../infra/http/free-form-json.js'
-import { errorResponses, SIGNED_IN_POST_ERRORS } from '../../infra/http/openapi.js'
-import { limitInviter, limitRecipient } from '../../infra/http/rate-limit.js'
-import { originOf } from '../../infra/http/request-metadata.js'
 import {
-  customRolesOf,
-  findOrganizationBySlug,
-} from '../../projections/organizations/organizations.repository.js'
-import type { CacheProjector } from '../../query-api/organization/organization-cache.js'
+  SERVER_API_ERRORS,
+  SERVER_API_SECURITY,
+  type ServerKeyGuards,
+  serverActor,
+  serverCallerOf,
+} from '../../http/guards/server-key.js'
+import type { CacheProjector } from '../../http/organization/organization-cache.js'
 import {
   InvitationSchema,
   invitationJson,
@@ -32,15 +31,16 @@ import {
   teamMemberJson,
   WrittenOrganizationSchema,
   writtenOrganizationJson,
-} from '../../query-api/organization/organization-presenters.js'
+} from '../../http/presenters/organization-presenters.js'
+import { authOf, sessionGuards } from '../../http/sessions/require-session.js'
+import { FREE_FORM } from '../../infra/http/free-form-json.js'
+import { errorResponses, SIGNED_IN_POST_ERRORS } from '../../infra/http/openapi.js'
+import { limitInviter, limitRecipient } from '../../infra/http/rate-limit.js'
+import { originOf } from '../../infra/http/request-metadata.js'
 import {
-  SERVER_API_ERRORS,
-  SERVER_API_SECURITY,
-  type ServerKeyGuards,
-  serverActor,
-  serverCallerOf,
-} from '../../query-api/server-api/server-key.js'
-import { authOf, sessionGuards } from '../../query-api/sessions/require-session.js'
+  customRolesOf,
+  findOrganizationBySlug,
+} from '../../projections/organizations/organizations.repository.js'
 import type { CommandContext } from '../context.js'
 import { fullOrganizationRoutes } from './full-organization.routes.js'
 import { acceptInvitation, cancelInvitation, inviteMember, rejectInvitation } from './invitations.js'

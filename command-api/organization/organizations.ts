@@ -5,6 +5,7 @@
 import { AUTH_ERRORS, errorWithStatus, invalidBodyField } from '../../domain/errors.js'
 import { DomainError } from '../../domain/shared/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
+import type { FoundSession } from '../../http/sessions/resolve-session.js'
 import { newId } from '../../infra/crypto/tokens.js'
 import {
   findMember,
@@ -17,7 +18,6 @@ import {
 } from '../../projections/organizations/organizations.repository.js'
 import type { MemberRow, OrganizationRow } from '../../projections/organizations/organizations.table.js'
 import { findUserById } from '../../projections/users/users.repository.js'
-import type { FoundSession } from '../../query-api/sessions/resolve-session.js'
 import type { CommandContext } from '../context.js'
 import { withMembershipSeat } from './membership-seats.js'
 import {

@@ -4,10 +4,10 @@
 import { AUTH_ERRORS, errorWithStatus } from '../../domain/errors.js'
 import type { PermissionStatements } from '../../domain/organization/organization.events.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
+import type { FoundSession } from '../../http/sessions/resolve-session.js'
 import { newId } from '../../infra/crypto/tokens.js'
 import { listRoles } from '../../projections/organizations/organizations.repository.js'
 import type { RoleRow } from '../../projections/organizations/organizations.table.js'
-import type { FoundSession } from '../../query-api/sessions/resolve-session.js'
 import type { CommandContext } from '../context.js'
 import { organizationPolicy, runOrganizationCommand } from './organization-command.js'
 

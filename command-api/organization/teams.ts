@@ -3,10 +3,10 @@
 
 import { AUTH_ERRORS, errorWithStatus } from '../../domain/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
+import type { FoundSession } from '../../http/sessions/resolve-session.js'
 import { newId } from '../../infra/crypto/tokens.js'
 import { findTeam, findTeamMember } from '../../projections/organizations/organizations.repository.js'
 import type { TeamMemberRow, TeamRow } from '../../projections/organizations/organizations.table.js'
-import type { FoundSession } from '../../query-api/sessions/resolve-session.js'
 import type { CommandContext } from '../context.js'
 import {
   actorOf,

@@ -2,12 +2,21 @@
 /// /passkey/verify-registration (a fresh session adds a passkey), GET
 /// /passkey/generate-authenticate-options and POST /passkey/verify-authentication (signs in), POST
 /// /passkey/update-passkey (rename) and /passkey/delete-passkey. The options GETs write a challenge,
-/// so they live here with the commands. The list is a query (query-api/passkey).
+/// so they live here with the commands. The list is a query (the query side's passkey/).
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { AUTH_ERRORS, invalidBodyField } from '../../domain/errors.js'
+import { PasskeySchema, passkeyJson } from '../../http/presenters/passkey-json.js'
+import {
+  SessionSchema,
+  StatusSchema,
+  sessionJson,
+  UserSchema,
+  userJson,
+} from '../../http/presenters/presenters.js'
+import { authOf, sessionGuards } from '../../http/sessions/require-session.js'
 import {
   ANY_ROUTE_ERRORS,
   errorResponses,
@@ -16,15 +25,6 @@ import {
 } from '../../infra/http/openapi.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import { setSessionCookie } from '../../infra/http/session-cookie.js'
-import { PasskeySchema, passkeyJson } from '../../query-api/passkey/passkey-json.js'
-import { authOf, sessionGuards } from '../../query-api/sessions/require-session.js'
-import {
-  SessionSchema,
-  StatusSchema,
-  sessionJson,
-  UserSchema,
-  userJson,
-} from '../../query-api/shared/presenters.js'
 import type { CommandContext } from '../context.js'
 import type { StartedSession } from '../sessions/start-session.js'
 import { startSession } from '../sessions/start-session.js'

@@ -3,11 +3,11 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { StatusSchema } from '../../http/presenters/presenters.js'
 import { ANY_ROUTE_ERRORS, errorResponses, POST_ERRORS } from '../../infra/http/openapi.js'
 import { limitRecipient } from '../../infra/http/rate-limit.js'
 import { withQuery } from '../../infra/http/redirect.js'
 import { originOf } from '../../infra/http/request-metadata.js'
-import { StatusSchema } from '../../query-api/shared/presenters.js'
 import type { CommandContext } from '../context.js'
 import {
   findLiveResetToken,

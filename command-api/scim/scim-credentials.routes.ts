@@ -9,11 +9,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import { SCIM_ERRORS, type ScimErrorCode } from '../../domain/scim/scim-errors.js'
+import { type ServerKeyGuards, serverActor } from '../../http/guards/server-key.js'
+import { sessionGuards } from '../../http/sessions/require-session.js'
 import { SCIM_SCOPE_NAMES } from '../../infra/config/scim-options.js'
 import { errorBody, errorResponses, SIGNED_IN_POST_ERRORS } from '../../infra/http/openapi.js'
 import { originOf } from '../../infra/http/request-metadata.js'
-import { type ServerKeyGuards, serverActor } from '../../query-api/server-api/server-key.js'
-import { sessionGuards } from '../../query-api/sessions/require-session.js'
 import type { CommandContext } from '../context.js'
 import {
   type CredentialCaller,

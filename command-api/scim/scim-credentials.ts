@@ -14,10 +14,10 @@ import {
 import { SCIM_ERRORS } from '../../domain/scim/scim-errors.js'
 import type { Actor, RequestOrigin } from '../../domain/shared/metadata.js'
 import { metadataFor } from '../../domain/shared/metadata.js'
+import { MANAGED_CREDENTIAL_PREFIX } from '../../http/scim/scim-auth.js'
 import { ALPHANUMERIC, randomToken, sha256Hex } from '../../infra/crypto/tokens.js'
 import { findMember } from '../../projections/organizations/organizations.repository.js'
 import { type ScimCredentialRow, scimCredentialsOf } from '../../projections/scim/scim-inline.js'
-import { MANAGED_CREDENTIAL_PREFIX } from '../../query-api/scim/scim-auth.js'
 import type { CommandContext } from '../context.js'
 
 export const MANAGED_CONNECTION_PREFIX = 'ba_scim_connection_'

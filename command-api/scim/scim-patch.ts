@@ -4,7 +4,7 @@
 /// `emails[primary eq true].value`); no path: the value's attributes, merged (as Okta and Entra send).
 
 import { Type } from 'typebox'
-import { ScimError } from '../../query-api/scim/scim-http.js'
+import { ScimError } from '../../http/scim/scim-http.js'
 import { booleanOf, type ScimUserResource } from './scim-resource.js'
 
 export const SCIM_PATCH_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:PatchOp'

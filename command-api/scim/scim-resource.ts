@@ -3,8 +3,8 @@
 /// address is the primary email, else the first, else a userName that is an address.
 
 import { Type } from 'typebox'
-import { ScimError } from '../../query-api/scim/scim-http.js'
-import { SCIM_USER_SCHEMA } from '../../query-api/scim/scim-presenter.js'
+import { ScimError } from '../../http/scim/scim-http.js'
+import { SCIM_USER_SCHEMA } from '../../http/scim/scim-presenter.js'
 
 export type ScimUserInput = {
   userName: string

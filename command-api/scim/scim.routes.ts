@@ -3,10 +3,10 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { scimGuard, scimPrincipalOf } from '../../http/scim/scim-auth.js'
+import { SCIM_BASE, scimErrorResponses, speakScim } from '../../http/scim/scim-http.js'
+import { ScimUserSchema, scimUserJson } from '../../http/scim/scim-presenter.js'
 import { originOf } from '../../infra/http/request-metadata.js'
-import { scimGuard, scimPrincipalOf } from '../../query-api/scim/scim-auth.js'
-import { SCIM_BASE, scimErrorResponses, speakScim } from '../../query-api/scim/scim-http.js'
-import { ScimUserSchema, scimUserJson } from '../../query-api/scim/scim-presenter.js'
 import type { CommandContext } from '../context.js'
 import { applyScimPatch, ScimPatchBody } from './scim-patch.js'
 import { canonicalUser, ScimUserBody } from './scim-resource.js'

@@ -1,19 +1,19 @@
-/// The server API's own routes (see query-api/server-api/server-key.ts): operations better-auth
+/// The server API's own routes (see http/guards/server-key.ts): operations better-auth
 /// offers only as server-side calls, here reached over HTTP with a server key instead of a session.
 /// POST /set-password gives a password to a user who has none (a social-only account).
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { errorResponses } from '../../infra/http/openapi.js'
-import { originOf } from '../../infra/http/request-metadata.js'
 import {
   SERVER_API_ERRORS,
   SERVER_API_SECURITY,
   type ServerKeyGuards,
   serverActor,
   serverCallerOf,
-} from '../../query-api/server-api/server-key.js'
-import { StatusSchema } from '../../query-api/shared/presenters.js'
+} from '../../http/guards/server-key.js'
+import { StatusSchema } from '../../http/presenters/presenters.js'
+import { errorResponses } from '../../infra/http/openapi.js'
+import { originOf } from '../../infra/http/request-metadata.js'
 import { setPassword } from '../account/credentials.js'
 import type { CommandContext } from '../context.js'
 

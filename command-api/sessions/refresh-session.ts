@@ -3,9 +3,9 @@
 
 import { sessionDecider, sessionStream } from '../../domain/session/session.js'
 import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
+import type { FoundSession } from '../../http/sessions/resolve-session.js'
 import { findSessionById } from '../../projections/sessions/sessions.repository.js'
 import type { SessionRow } from '../../projections/sessions/sessions.table.js'
-import type { FoundSession } from '../../query-api/sessions/resolve-session.js'
 import type { CommandContext } from '../context.js'
 
 export const needsRefresh = (

@@ -2,6 +2,8 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { StatusSchema } from '../../http/presenters/presenters.js'
+import { authOf, sessionGuards } from '../../http/sessions/require-session.js'
 import { sha256Hex } from '../../infra/crypto/tokens.js'
 import { errorResponses, POST_ERRORS, SIGNED_IN_POST_ERRORS } from '../../infra/http/openapi.js'
 import { originOf } from '../../infra/http/request-metadata.js'
@@ -15,8 +17,6 @@ import {
   findSessionByTokenHash,
   listSessionsOfUser,
 } from '../../projections/sessions/sessions.repository.js'
-import { authOf, sessionGuards } from '../../query-api/sessions/require-session.js'
-import { StatusSchema } from '../../query-api/shared/presenters.js'
 import type { CommandContext } from '../context.js'
 import { signOutDevice } from '../multi-session/device-sessions.js'
 import { forgetTrustedDevices } from '../two-factor/manage-two-factor.js'

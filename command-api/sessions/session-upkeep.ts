@@ -1,7 +1,7 @@
 /// The writes get-session makes while reading, offered to the query side as a port
-/// (`query-api/context.ts`): sliding a session's expiry, and ending one found expired.
+/// (`http/ports/session-upkeep.ts`): sliding a session's expiry, and ending one found expired.
 
-import type { SessionUpkeep } from '../../query-api/context.js'
+import type { SessionUpkeep } from '../../http/ports/session-upkeep.js'
 import type { CommandContext } from '../context.js'
 import { expireSession } from './end-session.js'
 import { refreshSession } from './refresh-session.js'

@@ -9,6 +9,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import type { Actor } from '../../domain/shared/metadata.js'
+import type { ServerApiPort } from '../../http/context.js'
+import { serverActor } from '../../http/guards/server-key.js'
+import { StatusSchema, UserSchema, userJson } from '../../http/presenters/presenters.js'
+import { authOf, sessionGuards } from '../../http/sessions/require-session.js'
 import {
   ANY_ROUTE_ERRORS,
   errorResponses,
@@ -17,10 +21,6 @@ import {
 } from '../../infra/http/openapi.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import { setSessionCookie } from '../../infra/http/session-cookie.js'
-import type { QueryContext } from '../../query-api/context.js'
-import { serverActor } from '../../query-api/server-api/server-key.js'
-import { authOf, sessionGuards } from '../../query-api/sessions/require-session.js'
-import { StatusSchema, UserSchema, userJson } from '../../query-api/shared/presenters.js'
 import type { CommandContext } from '../context.js'
 import { accountInfo, getAccessToken, refreshAccessToken } from './linked-account-tokens.js'
 import { stateCookieName } from './oauth-state.js'
@@ -130,7 +130,7 @@ const TOKEN_ERRORS = [
 ] as const
 
 export const socialRoutes =
-  (ctx: CommandContext & Pick<QueryContext, 'serverApi'>): FastifyPluginAsyncTypebox =>
+  (ctx: CommandContext & ServerApiPort): FastifyPluginAsyncTypebox =>
   async (app) => {
     const { requireSession, optionalSession } = sessionGuards(ctx)
     const settings = ctx.sessions.cookieSettings

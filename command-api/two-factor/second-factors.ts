@@ -2,8 +2,8 @@
 /// two-factor is on, or they have a passkey. Read from the log, so a factor just turned on counts
 /// at once and one just turned off stops counting at once.
 
+import type { SecondFactorCheck } from '../../http/guards/admin-caller.js'
 import type { EventStore } from '../../infra/event-store/event-store.js'
-import type { SecondFactorCheck } from '../../query-api/admin/admin-caller.js'
 import { loadTwoFactor } from './run-two-factor.js'
 
 /**

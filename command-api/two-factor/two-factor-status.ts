@@ -5,8 +5,8 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { authOf, sessionGuards } from '../../http/sessions/require-session.js'
 import { ANY_ROUTE_ERRORS, errorResponses } from '../../infra/http/openapi.js'
-import { authOf, sessionGuards } from '../../query-api/sessions/require-session.js'
 import type { CommandContext } from '../context.js'
 import { loadTwoFactor } from './run-two-factor.js'
 

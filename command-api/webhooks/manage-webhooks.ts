@@ -10,6 +10,7 @@ import {
   webhookDecider,
   webhookStream,
 } from '../../domain/webhook/webhook.js'
+import type { WebhookCaller } from '../../http/guards/webhook-caller.js'
 import { newId } from '../../infra/crypto/tokens.js'
 import { formatPosition, START } from '../../infra/event-store/event-store.js'
 import { addressPolicy, literalAddressAllowed } from '../../projections/reactors/webhooks/address-guard.js'
@@ -20,7 +21,6 @@ import {
   findEndpoint,
   type WebhookEndpointJson,
 } from '../../projections/webhooks/webhook-endpoints.repository.js'
-import type { WebhookCaller } from '../../query-api/webhooks/webhook-caller.js'
 import type { CommandContext } from '../context.js'
 
 /** How long a rotated-out secret keeps signing beside the new one. */

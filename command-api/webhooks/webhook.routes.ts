@@ -5,12 +5,12 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { SERVER_API_SECURITY } from '../../http/guards/server-key.js'
+import { webhookCallers } from '../../http/guards/webhook-caller.js'
+import { WEBHOOK_CALLER_ERRORS, WebhookEndpointSchema } from '../../http/presenters/webhook-json.js'
 import { errorResponses, POST_ERRORS } from '../../infra/http/openapi.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import { findEndpoint } from '../../projections/webhooks/webhook-endpoints.repository.js'
-import { SERVER_API_SECURITY } from '../../query-api/server-api/server-key.js'
-import { webhookCallers } from '../../query-api/webhooks/webhook-caller.js'
-import { WEBHOOK_CALLER_ERRORS, WebhookEndpointSchema } from '../../query-api/webhooks/webhook-json.js'
 import {
   createWebhook,
   deleteWebhook,

@@ -1,7 +1,7 @@
 /// When each session was last used: an OPERATIONAL table, not a read model and not in the log.
 /// "Last active" would otherwise need an event per request (a log that grows with every page view,
 /// and a projector pass for each); instead session resolution records a session's use here at most
-/// once every few minutes (query-api/sessions/session-usage.ts), and list-sessions shows the later
+/// once every few minutes (http/sessions/session-usage.ts), and list-sessions shows the later
 /// of this and the session's own `updatedAt`. A replay leaves the table alone and the replay
 /// comparison does not look at it; losing it loses nothing but how recent "last active" is.
 ///

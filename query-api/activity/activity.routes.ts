@@ -5,11 +5,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import { DomainError } from '../../domain/shared/errors.js'
+import { authOf, sessionGuards } from '../../http/sessions/require-session.js'
 import { formatPosition, type GlobalPosition, parsePosition } from '../../infra/event-store/event-store.js'
 import { ANY_ROUTE_ERRORS, errorResponses } from '../../infra/http/openapi.js'
 import { type ActivityItem, listActivityOfUser } from '../../projections/activity/activity.repository.js'
 import type { QueryContext } from '../context.js'
-import { authOf, sessionGuards } from '../sessions/require-session.js'
 
 const DEFAULT_LIMIT = 20
 const MAX_BIGINT = 2n ** 63n - 1n

@@ -5,12 +5,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AUTH_ERRORS } from '../../domain/errors.js'
+import { assertMayManageOrganizationKeys } from '../../http/guards/organization-key-access.js'
+import { ApiKeySchema, apiKeyJson } from '../../http/presenters/api-key-json.js'
+import { authOf, sessionGuards } from '../../http/sessions/require-session.js'
 import { ANY_ROUTE_ERRORS, errorResponses } from '../../infra/http/openapi.js'
 import { findApiKeyById, listApiKeys } from '../../projections/api-keys/api-keys.repository.js'
 import type { QueryContext } from '../context.js'
-import { authOf, sessionGuards } from '../sessions/require-session.js'
-import { ApiKeySchema, apiKeyJson } from './api-key-json.js'
-import { assertMayManageOrganizationKeys } from './organization-key-access.js'
 
 const ListQuery = Type.Object(
   {

@@ -4,10 +4,10 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { authOf, sessionGuards } from '../../http/sessions/require-session.js'
 import { ANY_ROUTE_ERRORS, errorResponses } from '../../infra/http/openapi.js'
 import { findPendingEmailChange } from '../../projections/pending-email-changes/pending-email-changes.repository.js'
 import type { QueryContext } from '../context.js'
-import { authOf, sessionGuards } from '../sessions/require-session.js'
 
 const PendingEmailChange = Type.Object({
   newEmail: Type.String(),

@@ -4,11 +4,11 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { SessionSchema, sessionJson, UserSchema, userJson } from '../../http/presenters/presenters.js'
+import { onePerAccount, sortDeviceSessions } from '../../http/sessions/device-sessions.js'
 import { ANY_ROUTE_ERRORS, errorResponses } from '../../infra/http/openapi.js'
 import { clearCookie, readDeviceSessionCookies } from '../../infra/http/session-cookie.js'
 import type { QueryContext } from '../context.js'
-import { SessionSchema, sessionJson, UserSchema, userJson } from '../shared/presenters.js'
-import { onePerAccount, sortDeviceSessions } from './device-sessions.js'
 
 export const deviceSessionQueryRoutes =
   (ctx: QueryContext): FastifyPluginAsyncTypebox =>

@@ -6,6 +6,25 @@ import { Type } from 'typebox'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import { hasPermission } from '../../domain/organization/permissions.js'
 import { DomainError } from '../../domain/shared/errors.js'
+import {
+  type CacheProjector,
+  subscribedOrganizationCache,
+} from '../../http/organization/organization-cache.js'
+import {
+  InvitationSchema,
+  invitationJson,
+  MemberWithUserSchema,
+  memberWithUserJson,
+  OrganizationSchema,
+  organizationJson,
+  RoleSchema,
+  roleJson,
+  TeamMemberSchema,
+  TeamSchema,
+  teamJson,
+  teamMemberJson,
+} from '../../http/presenters/organization-presenters.js'
+import { authOf, sessionGuards } from '../../http/sessions/require-session.js'
 import { ANY_ROUTE_ERRORS, errorResponses } from '../../infra/http/openapi.js'
 import {
   customRolesOf,
@@ -29,23 +48,7 @@ import {
 } from '../../projections/organizations/organizations.repository.js'
 import type { OrganizationRow } from '../../projections/organizations/organizations.table.js'
 import type { QueryContext } from '../context.js'
-import { authOf, sessionGuards } from '../sessions/require-session.js'
 import { invitationPreviewRoutes } from './invitation-preview.routes.js'
-import { type CacheProjector, subscribedOrganizationCache } from './organization-cache.js'
-import {
-  InvitationSchema,
-  invitationJson,
-  MemberWithUserSchema,
-  memberWithUserJson,
-  OrganizationSchema,
-  organizationJson,
-  RoleSchema,
-  roleJson,
-  TeamMemberSchema,
-  TeamSchema,
-  teamJson,
-  teamMemberJson,
-} from './organization-presenters.js'
 import { organizationViewerRoutes } from './organization-viewer.routes.js'
 
 const TAGS = ['Organization']

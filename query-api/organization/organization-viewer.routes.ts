@@ -17,6 +17,13 @@ import {
   RESOURCES,
   type Statements,
 } from '../../domain/organization/permissions.js'
+import {
+  TeamMemberSchema,
+  TeamSchema,
+  teamJson,
+  teamMemberJson,
+} from '../../http/presenters/organization-presenters.js'
+import { authOf, sessionGuards } from '../../http/sessions/require-session.js'
 import { ANY_ROUTE_ERRORS, errorResponses } from '../../infra/http/openapi.js'
 import {
   customRolesOf,
@@ -25,8 +32,6 @@ import {
 } from '../../projections/organizations/organizations.repository.js'
 import { listTeamMembersOfOrganization } from '../../projections/organizations/team-roster.repository.js'
 import type { QueryContext } from '../context.js'
-import { authOf, sessionGuards } from '../sessions/require-session.js'
-import { TeamMemberSchema, TeamSchema, teamJson, teamMemberJson } from './organization-presenters.js'
 
 const TAGS = ['Organization']
 const Query = Type.Object({ organizationId: Type.String({ minLength: 1, maxLength: 256 }) })

@@ -2,11 +2,11 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { PasskeySchema, passkeyJson } from '../../http/presenters/passkey-json.js'
+import { authOf, sessionGuards } from '../../http/sessions/require-session.js'
 import { ANY_ROUTE_ERRORS, errorResponses } from '../../infra/http/openapi.js'
 import { listPasskeysOfUser } from '../../projections/passkeys/passkeys.repository.js'
 import type { QueryContext } from '../context.js'
-import { authOf, sessionGuards } from '../sessions/require-session.js'
-import { PasskeySchema, passkeyJson } from './passkey-json.js'
 
 export const passkeyQueryRoutes =
   (ctx: QueryContext): FastifyPluginAsyncTypebox =>

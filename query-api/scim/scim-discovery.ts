@@ -2,7 +2,7 @@
 /// type. Answered without a token, as the plugin's are, so an IdP's administrator can point a
 /// client at Tessera before any credential exists.
 
-import { SCIM_LIST_RESPONSE_SCHEMA, SCIM_USER_SCHEMA } from './scim-presenter.js'
+import { SCIM_LIST_RESPONSE_SCHEMA, SCIM_USER_SCHEMA } from '../../http/scim/scim-presenter.js'
 
 const attribute = (name: string, extra: Record<string, unknown> = {}) => ({
   name,

@@ -3,8 +3,8 @@
 /// (also `emails[type eq "work"].value`) and id. Paging is 1-based `startIndex` and `count`
 /// (default and most: 100).
 
+import { ScimError } from '../../http/scim/scim-http.js'
 import type { ScimUserFilter } from '../../projections/scim/scim-users.repository.js'
-import { ScimError } from './scim-http.js'
 
 const invalidFilter = (detail: string) => new ScimError(400, detail, 'invalidFilter')
 

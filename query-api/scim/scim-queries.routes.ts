@@ -4,13 +4,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { Kysely } from 'kysely'
 import { Type } from 'typebox'
-import type { Config } from '../../infra/config/config.js'
-import type { Database } from '../../projections/database.js'
-import { findScimUser, listScimUsers } from '../../projections/scim/scim-users.repository.js'
-import { scimGuard, scimPrincipalOf } from './scim-auth.js'
-import { listOf, serviceProviderConfig, userResourceType, userSchema } from './scim-discovery.js'
-import { parseScimFilter, parseScimPaging } from './scim-filter.js'
-import { SCIM_BASE, ScimError, scimErrorResponses, speakScim } from './scim-http.js'
+import { scimGuard, scimPrincipalOf } from '../../http/scim/scim-auth.js'
+import { SCIM_BASE, ScimError, scimErrorResponses, speakScim } from '../../http/scim/scim-http.js'
 import {
   resourceUrl,
   SCIM_LIST_RESPONSE_SCHEMA,
@@ -18,7 +13,12 @@ import {
   ScimUserListSchema,
   ScimUserSchema,
   scimUserJson,
-} from './scim-presenter.js'
+} from '../../http/scim/scim-presenter.js'
+import type { Config } from '../../infra/config/config.js'
+import type { Database } from '../../projections/database.js'
+import { findScimUser, listScimUsers } from '../../projections/scim/scim-users.repository.js'
+import { listOf, serviceProviderConfig, userResourceType, userSchema } from './scim-discovery.js'
+import { parseScimFilter, parseScimPaging } from './scim-filter.js'
 
 const TAGS = ['SCIM']
 const Anything = Type.Object({}, { additionalProperties: true })

@@ -2,6 +2,10 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import type { ApiKeySession } from '../../http/ports/api-key-session-port.js'
+import { SessionSchema, sessionJson, UserSchema, userJson } from '../../http/presenters/presenters.js'
+import { authOf, sessionGuards } from '../../http/sessions/require-session.js'
+import type { SessionJson } from '../../http/sessions/session-list-cache.js'
 import { exposeHeader } from '../../infra/http/expose-headers.js'
 import { ANY_ROUTE_ERRORS, errorResponses } from '../../infra/http/openapi.js'
 import { originOf } from '../../infra/http/request-metadata.js'
@@ -10,11 +14,7 @@ import {
   hasDontRememberCookie,
   setSessionCookie,
 } from '../../infra/http/session-cookie.js'
-import type { ApiKeySession } from '../api-key/api-key-session-port.js'
 import type { QueryContext } from '../context.js'
-import { SessionSchema, sessionJson, UserSchema, userJson } from '../shared/presenters.js'
-import { authOf, sessionGuards } from './require-session.js'
-import type { SessionJson } from './session-list-cache.js'
 
 const BooleanFlag = Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')]))
 

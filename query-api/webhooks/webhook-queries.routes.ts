@@ -6,6 +6,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import { mayReadWebhooks } from '../../domain/webhook/webhook.js'
+import type { AdminGuardContext } from '../../http/guards/admin-caller.js'
+import { SERVER_API_SECURITY } from '../../http/guards/server-key.js'
+import { webhookCallers } from '../../http/guards/webhook-caller.js'
+import {
+  WEBHOOK_CALLER_ERRORS,
+  WebhookDeliverySchema,
+  WebhookEndpointSchema,
+} from '../../http/presenters/webhook-json.js'
 import { errorResponses } from '../../infra/http/openapi.js'
 import { listDeliveries } from '../../projections/reactors/webhooks/webhook-deliveries.table.js'
 import {
@@ -13,11 +21,7 @@ import {
   findEndpoint,
   listEndpoints,
 } from '../../projections/webhooks/webhook-endpoints.repository.js'
-import type { AdminGuardContext } from '../admin/admin-caller.js'
 import type { QueryContext } from '../context.js'
-import { SERVER_API_SECURITY } from '../server-api/server-key.js'
-import { webhookCallers } from './webhook-caller.js'
-import { WEBHOOK_CALLER_ERRORS, WebhookDeliverySchema, WebhookEndpointSchema } from './webhook-json.js'
 
 const Id = Type.String({ minLength: 1, maxLength: 256 })
 const security = [{ sessionCookie: [] }, ...SERVER_API_SECURITY]

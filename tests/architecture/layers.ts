@@ -1,15 +1,33 @@
 /// DESIGN.md's "may import" table as rules over the import graph (see docs/architecture.md):
 ///
-///   app/ (composition root) ──▶ command-api/ ──▶ query-api/ ──▶ projections/ ──▶ infra/ ──▶ domain/
+///   domain      ← nothing
+///   infra       ← domain
+///   projections ← domain, infra
+///   http        ← domain, infra, projections        (sessions, guards, presenters, codecs)
+///   command-api ← domain, infra, http               (and, for now, projections: see below)
+///   query-api   ← domain, infra, http, projections
+///   app         ← all (the composition root; nobody imports it)
 ///
-/// Each layer may import itself and the layers to its right; `app/` wires them and nobody imports
-/// it. `domain/` imports no package at all. No production file imports a test helper, and the
-/// portal (`web/`) talks to the server over HTTP only, so neither side imports the other.
+/// command-api and query-api are siblings: neither imports the other. `domain/` imports no
+/// package at all. No production file imports a test helper, and the portal (`web/`) talks to the
+/// server over HTTP only, so neither side imports the other.
 
 import type { Import } from './import-graph.js'
 
-const LAYERS = ['app', 'command-api', 'query-api', 'projections', 'infra', 'domain'] as const
+const LAYERS = ['app', 'command-api', 'query-api', 'http', 'projections', 'infra', 'domain'] as const
 type Layer = (typeof LAYERS)[number]
+
+const MAY_IMPORT: Record<Exclude<Layer, 'app'>, readonly Layer[]> = {
+  domain: [],
+  infra: ['domain'],
+  projections: ['domain', 'infra'],
+  http: ['domain', 'infra', 'projections'],
+  // The table's aim is read models reaching commands only as ports on their context; use cases
+  // still look rows up in projections/ repositories directly (about 100 imports), so that edge is
+  // allowed until they move behind ports. Everything else in the table is enforced.
+  'command-api': ['domain', 'infra', 'http', 'projections'],
+  'query-api': ['domain', 'infra', 'http', 'projections'],
+}
 
 const topFolder = (path: string): string => path.split('/')[0] ?? ''
 const layerOf = (path: string): Layer | null => LAYERS.find((layer) => layer === topFolder(path)) ?? null
@@ -32,8 +50,8 @@ const layerRule = (edge: Import): string | null => {
   const to = layerOf(edge.to)
   if (to === null) return null
   if (to === 'app' && from !== 'app') return 'only the composition root imports app/'
-  if (LAYERS.indexOf(to) < LAYERS.indexOf(from)) return `${from}/ may not import ${to}/`
-  return null
+  if (from === 'app' || from === to) return null
+  return MAY_IMPORT[from].includes(to) ? null : `${from}/ may not import ${to}/`
 }
 
 const testHelperRule = (edge: Import): string | null => {

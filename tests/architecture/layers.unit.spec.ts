@@ -10,6 +10,7 @@ const SOURCE_DIRS = [
   'domain',
   'command-api',
   'query-api',
+  'http',
   'projections',
   'infra',
   'web',
@@ -37,6 +38,10 @@ describe('the layer rules', () => {
       'query-api/ may not import command-api/',
     ],
     ['projections/users/x.ts', 'query-api/context.ts', 'projections/ may not import query-api/'],
+    ['projections/users/x.ts', 'http/sessions/require-session.ts', 'projections/ may not import http/'],
+    ['command-api/x.ts', 'query-api/context.ts', 'command-api/ may not import query-api/'],
+    ['http/guards/x.ts', 'query-api/context.ts', 'http/ may not import query-api/'],
+    ['http/guards/x.ts', 'command-api/context.ts', 'http/ may not import command-api/'],
     ['domain/user/user.ts', 'infra/crypto/tokens.ts', 'domain/ may not import infra/'],
     ['command-api/context.ts', 'app/server/context.ts', 'only the composition root imports app/'],
     ['command-api/x.ts', 'tests/support/tessera.ts', 'production code imports a test helper'],
@@ -57,8 +62,10 @@ describe('the layer rules', () => {
 
   it('allows the layers downwards and the composition root everything', () => {
     const allowed = [
-      edge('command-api/x.ts', 'query-api/sessions/require-session.ts'),
+      edge('command-api/x.ts', 'http/sessions/require-session.ts'),
       edge('query-api/x.ts', 'projections/sessions/sessions.repository.ts'),
+      edge('query-api/x.ts', 'http/presenters/presenters.ts'),
+      edge('http/sessions/x.ts', 'projections/sessions/sessions.repository.ts'),
       edge('projections/x.ts', 'infra/event-store/event-store.ts'),
       edge('infra/x.ts', 'domain/errors.ts'),
       edge('app/server/app.ts', 'command-api/context.ts'),

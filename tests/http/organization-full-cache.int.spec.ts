@@ -1,5 +1,5 @@
 /// get-full-organization keeps its answers in memory while the process projects
-/// (query-api/organization/organization-cache.ts). Each change that reaches the answer must
+/// (http/organization/organization-cache.ts). Each change that reaches the answer must
 /// show in the very next request after the command answered: a member's role, a member's own name,
 /// email and image, a new member, a removal, an invitation, the organization's own fields, and an
 /// account deletion (the member and the invitations to their address go). has-permission keeps the

@@ -14,7 +14,7 @@ import {
   type ListedSessionRow,
   listOwnSessionsOfUser,
 } from '../../projections/sessions/sessions.repository.js'
-import { sessionJson } from '../shared/presenters.js'
+import { sessionJson } from '../presenters/presenters.js'
 import type { SessionCache } from './session-cache.js'
 import type { ListedSession, SessionJson, SessionList } from './session-list-cache.js'
 import type { SessionUsage } from './session-usage.js'

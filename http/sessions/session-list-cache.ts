@@ -2,7 +2,7 @@
 /// evicts a user's list whenever an event declared to invalidate sessions names the user or one of
 /// the listed sessions. Bounded by the sessions held across all lists.
 
-import type { sessionJson } from '../shared/presenters.js'
+import type { sessionJson } from '../presenters/presenters.js'
 
 export type SessionJson = ReturnType<typeof sessionJson>
 

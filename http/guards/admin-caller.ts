@@ -10,7 +10,7 @@ import type { Actor } from '../../domain/shared/metadata.js'
 import { sessionGuards } from '../sessions/require-session.js'
 import type { FoundSession, SessionResolver } from '../sessions/resolve-session.js'
 
-/** The server API's guard as admin routes need it (query-api/server-api/server-key.ts). */
+/** The server API's guard as admin routes need it (http/guards/server-key.ts). */
 export type ServerKeyCheck = {
   optionalServerKey(request: FastifyRequest, reply: FastifyReply): Promise<{ readonly name: string } | null>
 }

@@ -3,7 +3,7 @@
 /// the answer removes.
 
 import type { DeviceSessionCookie } from '../../infra/http/session-cookie.js'
-import type { FoundSession, SessionResolver } from '../sessions/resolve-session.js'
+import type { FoundSession, SessionResolver } from './resolve-session.js'
 
 export type DeviceSessions = { valid: FoundSession[]; stale: DeviceSessionCookie[] }
 

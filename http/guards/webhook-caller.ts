@@ -6,12 +6,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Actor } from '../../domain/shared/metadata.js'
 import type { WebhookAuthority } from '../../domain/webhook/webhook.js'
 import { customRolesOf, findMember } from '../../projections/organizations/organizations.repository.js'
-import { type AdminGuardContext, adminGuard, callerMay } from '../admin/admin-caller.js'
-import type { QueryContext } from '../context.js'
+import type { ReadModels } from '../context.js'
+import { type AdminGuardContext, adminGuard, callerMay } from './admin-caller.js'
 
 export type WebhookCaller = { authority: WebhookAuthority; actor: Actor; userId: string | null }
 
-export const webhookCallers = (ctx: AdminGuardContext & Pick<QueryContext, 'db' | 'config'>) => {
+export const webhookCallers = (ctx: AdminGuardContext & ReadModels) => {
   const guard = adminGuard(ctx)
   return async (
     request: FastifyRequest,

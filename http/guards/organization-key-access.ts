@@ -6,11 +6,11 @@
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import { type ApiKeyAction, mayManageApiKeys } from '../../domain/organization/permissions.js'
 import { customRolesOf, findMember } from '../../projections/organizations/organizations.repository.js'
-import type { QueryContext } from '../context.js'
+import type { ReadModels } from '../context.js'
 
 /** Refuses (403) a user who is not a member, or whose role does not grant `action` on API keys. */
 export const assertMayManageOrganizationKeys = async (
-  ctx: Pick<QueryContext, 'db' | 'config'>,
+  ctx: ReadModels,
   userId: string,
   organizationId: string,
   action: ApiKeyAction,
