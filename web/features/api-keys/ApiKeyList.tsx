@@ -1,10 +1,10 @@
 import { useRef, useState } from 'react'
-import { formatTime } from '../../app/time.js'
 import { Badge } from '../../ui/Badge.js'
 import { Button } from '../../ui/Button.js'
 import { Confirm } from '../../ui/Confirm.js'
 import { Icon } from '../../ui/icons.js'
 import { Notice } from '../../ui/Notice.js'
+import { Time } from '../../ui/Time.js'
 import { messageFor } from '../errors/messages.js'
 import { type ApiKey, useDeleteApiKeyMutation, useUpdateApiKeyMutation } from './api-keys.api.js'
 
@@ -98,28 +98,16 @@ const ApiKeyItem = ({ apiKey, now, onChanged }: ItemProps) => {
           <div>
             <dt>Created</dt>
             <dd>
-              <time dateTime={apiKey.createdAt}>{formatTime(apiKey.createdAt)}</time>
+              <Time value={apiKey.createdAt} />
             </dd>
           </div>
           <div>
             <dt>Expires</dt>
-            <dd>
-              {apiKey.expiresAt ? (
-                <time dateTime={apiKey.expiresAt}>{formatTime(apiKey.expiresAt)}</time>
-              ) : (
-                'Never'
-              )}
-            </dd>
+            <dd>{apiKey.expiresAt ? <Time value={apiKey.expiresAt} /> : 'Never'}</dd>
           </div>
           <div>
             <dt>Last used</dt>
-            <dd>
-              {apiKey.lastRequest ? (
-                <time dateTime={apiKey.lastRequest}>{formatTime(apiKey.lastRequest)}</time>
-              ) : (
-                'Never'
-              )}
-            </dd>
+            <dd>{apiKey.lastRequest ? <Time value={apiKey.lastRequest} /> : 'Never'}</dd>
           </div>
           <div>
             <dt>Usage</dt>
