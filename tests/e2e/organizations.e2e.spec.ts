@@ -147,6 +147,8 @@ describe.skipIf(!hasChromium)('organizations in Chromium', () => {
 
     await invitee.getByRole('link', { name: 'Create an account' }).click()
     await invitee.getByRole('heading', { name: 'Create your account', level: 1 }).waitFor()
+    // The mailed link carries the invited address: the form starts with it.
+    expect(await invitee.getByLabel('Email').inputValue()).toBe(INVITEE.email)
     await signUp(invitee, INVITEE)
     // Back on the invitation, signed in now: who invited them to what.
     await invitee.waitForURL('**/accept-invitation/**')
