@@ -6,6 +6,7 @@ import { AccountSwitcher } from '../features/multi-session/AccountSwitcher.js'
 import { useSignedIn } from '../features/session/RequireSession.js'
 import { SignOutButton } from '../features/session/SignOutButton.js'
 import type { SignedIn } from '../features/session/session.api.js'
+import { VerifyEmailNudge } from '../features/verification/VerifyEmailNudge.js'
 import { Loading } from '../ui/Skeleton.js'
 import { AccountFrame } from './frames.js'
 import { type Section, type SectionGroup, SectionNav } from './SectionNav.js'
@@ -54,6 +55,7 @@ export const AccountLayout = () => {
         userId={signedIn.user.id}
         expiresAt={signedIn.session.expiresAt}
       />
+      <VerifyEmailNudge user={signedIn.user} />
       {/* Keyed by the person: switching accounts starts every page afresh, no form keeps the last one's details. */}
       <Suspense key={signedIn.user.id} fallback={<Loading cards={2} />}>
         <Outlet context={signedIn} />
