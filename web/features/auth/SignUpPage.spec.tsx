@@ -108,7 +108,10 @@ describe('sign-up', () => {
 
     const location = await screen.findByTestId('location')
     expect(location.textContent).toBe('/check-email')
-    expect(JSON.parse(location.dataset.state ?? 'null')).toEqual({ email: 'ada@example.com', signedIn: false })
+    expect(JSON.parse(location.dataset.state ?? 'null')).toEqual({
+      email: 'ada@example.com',
+      signedIn: false,
+    })
     expect(api.to('POST', '/sign-up/email')).toHaveLength(1)
     expect(api.to('POST', '/sign-up/email')[0]?.body).toEqual({
       name: 'Ada',
