@@ -75,6 +75,8 @@ describe('organization invitations (pglite)', { timeout: 180_000 }, () => {
     const mail = await sink.waitForMail((candidate) => candidate.to.includes('bob@example.com'), 15_000)
     expect(mail.subject).toBe('You are invited to join “Org acme”')
     expect(mail.text).toContain(`http://tessera.test/accept-invitation/${invitation.id}`)
+    // The invited address rides along, so signing up from the link starts with it filled in.
+    expect(mail.links.some((link) => new URL(link).searchParams.get('email') !== null)).toBe(true)
     expect(mail.text).toContain('ada@example.com')
 
     expectRefusal(

@@ -1,18 +1,18 @@
-import { Suspense, useRef } from 'react'
-import { NavLink, Outlet } from 'react-router'
+import { Suspense } from 'react'
+import { Outlet } from 'react-router'
 import { useMayUseConsole } from '../features/admin/admin.api.js'
 import { ImpersonationBanner } from '../features/admin/ImpersonationBanner.js'
 import { AccountSwitcher } from '../features/multi-session/AccountSwitcher.js'
 import { useSignedIn } from '../features/session/RequireSession.js'
 import { SignOutButton } from '../features/session/SignOutButton.js'
 import type { SignedIn } from '../features/session/session.api.js'
-import { Icon, type IconName } from '../ui/icons.js'
+import { VerifyEmailNudge } from '../features/verification/VerifyEmailNudge.js'
 import { Loading } from '../ui/Skeleton.js'
-import { useOpenTabInSight } from '../ui/use-open-tab-in-sight.js'
 import { AccountFrame } from './frames.js'
+import { type Section, type SectionGroup, SectionNav } from './SectionNav.js'
 
 // Later pages (organizations, API keys, connected accounts) join this list.
-const SECTIONS: readonly { to: string; label: string; icon: IconName; end?: boolean }[] = [
+const SECTIONS: readonly Section[] = [
   { to: '/account', label: 'Profile', icon: 'user' },
   { to: '/account/email', label: 'Email', icon: 'mail' },
   { to: '/account/password', label: 'Password', icon: 'key' },
@@ -24,30 +24,17 @@ const SECTIONS: readonly { to: string; label: string; icon: IconName; end?: bool
 ]
 
 // The operator console, for those the server says may use it (and it checks every call again).
-const ADMIN_SECTIONS: typeof SECTIONS = [
-  { to: '/admin/users', label: 'Users', icon: 'users', end: false },
-  { to: '/admin/audit', label: 'Audit', icon: 'activity' },
-]
-
-const AccountNav = ({ admin = false }: { admin?: boolean }) => {
-  // On a phone the sections are a sideways-scrolling strip.
-  const strip = useRef<HTMLElement>(null)
-  useOpenTabInSight(strip)
-  return (
-    <nav aria-label="Account" className="side-nav" ref={strip}>
-      <ul>
-        {[...SECTIONS, ...(admin ? ADMIN_SECTIONS : [])].map((section) => (
-          <li key={section.to}>
-            <NavLink to={section.to} end={section.end ?? true}>
-              <Icon name={section.icon} />
-              {section.label}
-            </NavLink>
-          </li>
-        ))}
-      </ul>
-    </nav>
-  )
+const OPERATOR: SectionGroup = {
+  heading: 'Operator console',
+  sections: [
+    { to: '/admin/users', label: 'Users', icon: 'id-card', end: false },
+    { to: '/admin/audit', label: 'Audit', icon: 'file-text' },
+  ],
 }
+
+const AccountNav = ({ admin = false }: { admin?: boolean }) => (
+  <SectionNav label="Account" sections={SECTIONS} groups={admin ? [OPERATOR] : []} />
+)
 
 const AccountMenu = ({ signedIn }: { signedIn: SignedIn }) => (
   <div className="account-menu">
@@ -68,6 +55,7 @@ export const AccountLayout = () => {
         userId={signedIn.user.id}
         expiresAt={signedIn.session.expiresAt}
       />
+      <VerifyEmailNudge user={signedIn.user} />
       {/* Keyed by the person: switching accounts starts every page afresh, no form keeps the last one's details. */}
       <Suspense key={signedIn.user.id} fallback={<Loading cards={2} />}>
         <Outlet context={signedIn} />

@@ -1,4 +1,4 @@
-import { type ReactNode, type Ref, useId } from 'react'
+import { type ReactNode, type Ref, useId, useState } from 'react'
 import { Icon } from './icons.js'
 
 type TextFieldProps = {
@@ -36,6 +36,32 @@ const Count = ({ length, max }: { length: number; max: number }) =>
     </span>
   ) : null
 
+/**
+ * Shows or hides the password beside it. Its name is "Show" (not "Show password"), so that it never
+ * answers to the field's own label; pressed, it reads "Hide".
+ */
+const ShowPassword = ({
+  shown,
+  controls,
+  onToggle,
+  disabled,
+}: {
+  shown: boolean
+  controls: string
+  onToggle: () => void
+  disabled?: boolean | undefined
+}) => (
+  <button
+    type="button"
+    className="input-action"
+    aria-controls={controls}
+    onClick={onToggle}
+    disabled={disabled}
+  >
+    {shown ? 'Hide' : 'Show'}
+  </button>
+)
+
 /** A labelled input whose hint and error are tied to it (aria-describedby, aria-invalid). */
 export const TextField = ({
   label,
@@ -60,6 +86,26 @@ export const TextField = ({
   const limit = maxLength !== undefined && told ? `Up to ${maxLength} characters.` : null
   const hasHint = Boolean(hint) || limit !== null
   const describedBy = [hasHint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ')
+  // A password can be shown to check it was typed right; it starts hidden, as someone may look on.
+  const [shown, setShown] = useState(false)
+  const input = (
+    <input
+      ref={inputRef}
+      id={id}
+      className="input"
+      name={name}
+      type={type === 'password' && shown ? 'text' : type}
+      value={value}
+      autoComplete={autoComplete}
+      autoCapitalize={autoCapitalize}
+      disabled={disabled}
+      maxLength={maxLength}
+      spellCheck={type === 'text' && autoCapitalize === undefined ? undefined : false}
+      aria-invalid={error ? true : undefined}
+      aria-describedby={describedBy || undefined}
+      onChange={(event) => onChange(event.target.value)}
+    />
+  )
   return (
     <div className="field">
       <div className="field-label-row">
@@ -69,22 +115,19 @@ export const TextField = ({
         </label>
         {maxLength !== undefined ? <Count length={value.length} max={maxLength} /> : null}
       </div>
-      <input
-        ref={inputRef}
-        id={id}
-        className="input"
-        name={name}
-        type={type}
-        value={value}
-        autoComplete={autoComplete}
-        autoCapitalize={autoCapitalize}
-        disabled={disabled}
-        maxLength={maxLength}
-        spellCheck={type === 'text' && autoCapitalize === undefined ? undefined : false}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy || undefined}
-        onChange={(event) => onChange(event.target.value)}
-      />
+      {type === 'password' ? (
+        <div className="input-with-action">
+          {input}
+          <ShowPassword
+            shown={shown}
+            controls={id}
+            onToggle={() => setShown((was) => !was)}
+            disabled={disabled}
+          />
+        </div>
+      ) : (
+        input
+      )}
       {hasHint ? (
         <div id={hintId} className="hint">
           {hint}

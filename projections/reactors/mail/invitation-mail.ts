@@ -39,7 +39,11 @@ export const deliverInvitationMail = async (
     return 'skipped'
   }
   const inviter = await findMemberWithUser(db, organization.id, invitation.inviter_id)
-  const url = buildLink(deps.links.baseUrl, `/accept-invitation/${encodeURIComponent(invitation.id)}`)
+  // The invited address rides along (the mail goes to it anyway): signing up from the link starts
+  // with it filled in.
+  const url = buildLink(deps.links.baseUrl, `/accept-invitation/${encodeURIComponent(invitation.id)}`, {
+    email: invitation.email,
+  })
   const validHours = Math.max(
     1,
     Math.round((invitation.expires_at.getTime() - eventTime(event).getTime()) / 3_600_000),

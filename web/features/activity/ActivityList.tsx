@@ -1,9 +1,9 @@
 import { useEffect, useRef } from 'react'
-import { formatTime } from '../../app/time.js'
 import { Button } from '../../ui/Button.js'
 import { ErrorState } from '../../ui/ErrorState.js'
 import { InlineList } from '../../ui/InlineList.js'
 import { Loading } from '../../ui/Skeleton.js'
+import { Time } from '../../ui/Time.js'
 import { messageFor } from '../errors/messages.js'
 import type { ActivityItem } from './activity.api.js'
 import { useGetActivityInfiniteQuery } from './activity.api.js'
@@ -15,9 +15,7 @@ const Entry = ({ item }: { item: ActivityItem }) => {
   return (
     <li className="activity" tabIndex={-1}>
       <span className="activity-what">{describeActivity(item)}</span>
-      <time className="activity-when" dateTime={item.at}>
-        {formatTime(item.at)}
-      </time>
+      <Time className="activity-when" value={item.at} />
       {/* Separate facts, so that on a phone a line never ends with a dangling "·". */}
       {where.length > 0 ? <InlineList className="activity-where" items={where} /> : null}
     </li>

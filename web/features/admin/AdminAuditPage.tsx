@@ -1,6 +1,5 @@
 import { useState } from 'react'
 import { Link } from 'react-router'
-import { formatTime } from '../../app/time.js'
 import { Badge } from '../../ui/Badge.js'
 import { Button } from '../../ui/Button.js'
 import { Card } from '../../ui/Card.js'
@@ -8,6 +7,7 @@ import { SelectField, TextField } from '../../ui/Field.js'
 import { Notice } from '../../ui/Notice.js'
 import { PageHeading } from '../../ui/PageHeading.js'
 import { Loading } from '../../ui/Skeleton.js'
+import { Time } from '../../ui/Time.js'
 import { useDebounced } from '../../ui/use-debounced.js'
 import { messageFor } from '../errors/messages.js'
 import { type AdminAction, useAuditQuery } from './admin.api.js'
@@ -52,7 +52,7 @@ const AuditEntry = ({ entry }: { entry: AdminAction }) => {
         {after}
       </p>
       <p className="muted small">
-        By <Actor actor={entry.actor} /> · <time dateTime={entry.at}>{formatTime(entry.at)}</time>
+        By <Actor actor={entry.actor} /> · <Time value={entry.at} />
         {entry.impersonatedBy ? (
           <>
             {' '}

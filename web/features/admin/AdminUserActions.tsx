@@ -9,6 +9,7 @@ import { SelectField, TextField } from '../../ui/Field.js'
 import { FormActions } from '../../ui/Form.js'
 import { Notice } from '../../ui/Notice.js'
 import { Loading } from '../../ui/Skeleton.js'
+import { Time } from '../../ui/Time.js'
 import { messageFor } from '../errors/messages.js'
 import { describeUserAgent } from '../sessions/user-agent.js'
 import {
@@ -131,7 +132,7 @@ const SessionRow = ({ session, user }: { session: AdminSession; user: AdminUser 
   return (
     <li>
       <span>
-        {device} · {session.ipAddress ?? 'unknown address'} · since {formatTime(session.createdAt)}
+        {device} · {session.ipAddress ?? 'unknown address'} · since <Time value={session.createdAt} />
         {session.impersonatedBy ? (
           <>
             {' '}

@@ -1,6 +1,5 @@
 import { useState } from 'react'
 import { Link, useParams } from 'react-router'
-import { formatTime } from '../../app/time.js'
 import { Badge } from '../../ui/Badge.js'
 import { Button } from '../../ui/Button.js'
 import { Card } from '../../ui/Card.js'
@@ -9,6 +8,7 @@ import { FormActions } from '../../ui/Form.js'
 import { Notice } from '../../ui/Notice.js'
 import { PageHeading } from '../../ui/PageHeading.js'
 import { Loading } from '../../ui/Skeleton.js'
+import { Time } from '../../ui/Time.js'
 import { messageFor } from '../errors/messages.js'
 import { BanCard, DangerCard, SessionsCard } from './AdminUserActions.js'
 import {
@@ -106,7 +106,7 @@ const AccountsCard = ({ overview }: { overview: UserOverview }) => (
         <li key={account.id}>
           <strong>{PROVIDER_NAMES[account.providerId] ?? account.providerId}</strong>{' '}
           {account.providerId === 'credential' ? null : <code>{account.accountId}</code>} ·{' '}
-          {account.providerId === 'credential' ? 'since' : 'linked'} {formatTime(account.createdAt)}
+          {account.providerId === 'credential' ? 'since' : 'linked'} <Time value={account.createdAt} />
         </li>
       ))}
     </ul>
@@ -149,7 +149,7 @@ const ActivityCard = ({ userId, overview }: { userId: string; overview: UserOver
       <ol className="admin-activity">
         {data.items.map((item) => (
           <li key={item.id}>
-            <time dateTime={item.at}>{formatTime(item.at)}</time> {describeForOperator(item, names)}
+            <Time value={item.at} /> {describeForOperator(item, names)}
             {item.details.bySupport ? (
               <>
                 {' '}
@@ -196,14 +196,22 @@ export const AdminUserPage = () => {
             {user.banned ? (
               <>
                 <Badge tone="warning">Banned</Badge> {user.banReason ?? 'no reason given'}
-                {user.banExpires ? `, until ${formatTime(user.banExpires)}` : ', until lifted'}
+                {user.banExpires ? (
+                  <>
+                    , until <Time value={user.banExpires} />
+                  </>
+                ) : (
+                  ', until lifted'
+                )}
               </>
             ) : (
               'Active'
             )}
           </dd>
           <dt>Since</dt>
-          <dd>{formatTime(user.createdAt)}</dd>
+          <dd>
+            <Time value={user.createdAt} />
+          </dd>
         </dl>
       </Card>
       <RoleAndPasswordCard key={user.role} user={user} />

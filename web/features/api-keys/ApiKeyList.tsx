@@ -1,23 +1,42 @@
 import { useRef, useState } from 'react'
-import { formatTime } from '../../app/time.js'
 import { Badge } from '../../ui/Badge.js'
 import { Button } from '../../ui/Button.js'
 import { Confirm } from '../../ui/Confirm.js'
 import { Icon } from '../../ui/icons.js'
 import { Notice } from '../../ui/Notice.js'
+import { Time } from '../../ui/Time.js'
 import { messageFor } from '../errors/messages.js'
 import { type ApiKey, useDeleteApiKeyMutation, useUpdateApiKeyMutation } from './api-keys.api.js'
 
 const labelOf = (key: ApiKey) => key.name ?? 'Unnamed key'
 
-/** "3 uses", with what is left when the key has a usage limit. */
+/** "3 uses", with what is left when the key may be used a set number of times in all. */
 export const usageOf = (key: ApiKey): string => {
   const uses = key.requestCount === 1 ? '1 use' : `${key.requestCount} uses`
-  const limit =
-    key.rateLimitEnabled && key.rateLimitMax !== null && key.rateLimitTimeWindow === 86_400_000
-      ? ` (limit ${key.rateLimitMax} a day)`
-      : ''
-  return key.remaining === null ? `${uses}${limit}` : `${uses}, ${key.remaining} left${limit}`
+  return key.remaining === null ? uses : `${uses}, ${key.remaining} left`
+}
+
+const UNITS = [
+  { ms: 86_400_000, one: 'a day', many: 'days' },
+  { ms: 3_600_000, one: 'an hour', many: 'hours' },
+  { ms: 60_000, one: 'a minute', many: 'minutes' },
+  { ms: 1_000, one: 'a second', many: 'seconds' },
+] as const
+
+const perWindow = (windowMs: number): string => {
+  const unit = UNITS.find((candidate) => windowMs % candidate.ms === 0) ?? UNITS[3]
+  const count = windowMs / unit.ms
+  return count === 1 ? unit.one : `every ${count} ${unit.many}`
+}
+
+/**
+ * The rate limit the server enforces on the key, as it answers it (a deployment's default, or the
+ * one set on the key): "10 requests a day", "100 requests every 5 minutes", or "None".
+ */
+export const limitOf = (key: ApiKey): string => {
+  if (!key.rateLimitEnabled || key.rateLimitMax === null || !key.rateLimitTimeWindow) return 'None'
+  const requests = key.rateLimitMax === 1 ? '1 request' : `${key.rateLimitMax} requests`
+  return `${requests} ${perWindow(key.rateLimitTimeWindow)}`
 }
 
 const expired = (key: ApiKey, now: number) => key.expiresAt !== null && Date.parse(key.expiresAt) <= now
@@ -98,32 +117,24 @@ const ApiKeyItem = ({ apiKey, now, onChanged }: ItemProps) => {
           <div>
             <dt>Created</dt>
             <dd>
-              <time dateTime={apiKey.createdAt}>{formatTime(apiKey.createdAt)}</time>
+              <Time value={apiKey.createdAt} />
             </dd>
           </div>
           <div>
             <dt>Expires</dt>
-            <dd>
-              {apiKey.expiresAt ? (
-                <time dateTime={apiKey.expiresAt}>{formatTime(apiKey.expiresAt)}</time>
-              ) : (
-                'Never'
-              )}
-            </dd>
+            <dd>{apiKey.expiresAt ? <Time value={apiKey.expiresAt} /> : 'Never'}</dd>
           </div>
           <div>
             <dt>Last used</dt>
-            <dd>
-              {apiKey.lastRequest ? (
-                <time dateTime={apiKey.lastRequest}>{formatTime(apiKey.lastRequest)}</time>
-              ) : (
-                'Never'
-              )}
-            </dd>
+            <dd>{apiKey.lastRequest ? <Time value={apiKey.lastRequest} /> : 'Never'}</dd>
           </div>
           <div>
             <dt>Usage</dt>
             <dd>{usageOf(apiKey)}</dd>
+          </div>
+          <div>
+            <dt>Rate limit</dt>
+            <dd>{limitOf(apiKey)}</dd>
           </div>
         </dl>
         {error ? <Notice tone="error">{messageFor(error)}</Notice> : null}

@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { fakeApi } from '../../test/fake-api.js'
 import { renderWithProviders } from '../../test/render.js'
+import { limitOf } from './ApiKeyList.js'
 import { ApiKeysPage } from './ApiKeysPage.js'
 import type { ApiKey } from './api-keys.api.js'
 
@@ -48,6 +49,20 @@ const serveKeys = (initial: ApiKey[]) => {
   })
 }
 
+describe('a key’s limits', () => {
+  it('reads the window the server answers, whatever it is', () => {
+    const base = apiKey('k')
+    expect(limitOf({ ...base, rateLimitMax: 100, rateLimitTimeWindow: 300_000 })).toBe(
+      '100 requests every 5 minutes',
+    )
+    expect(limitOf({ ...base, rateLimitMax: 1, rateLimitTimeWindow: 3_600_000 })).toBe('1 request an hour')
+    expect(limitOf({ ...base, rateLimitMax: 5, rateLimitTimeWindow: 1_500 })).toBe(
+      '5 requests every 1.5 seconds',
+    )
+    expect(limitOf({ ...base, rateLimitEnabled: false })).toBe('None')
+  })
+})
+
 describe('the API keys page', () => {
   it('lists each key with its start, dates and usage; an expired one is marked', async () => {
     serveKeys([
@@ -69,7 +84,10 @@ describe('the API keys page', () => {
     if (!ci || !old) throw new Error('expected two keys')
     expect(within(ci).getByRole('heading').textContent).toBe('ci')
     expect(ci.textContent).toContain('abcdef…')
-    expect(ci.textContent).toContain('3 uses (limit 10 a day)')
+    expect(ci.textContent).toContain('Usage3 uses')
+    // The limit the server answers, as it enforces it; none when the key has none.
+    expect(ci.textContent).toContain('Rate limit10 requests a day')
+    expect(old.textContent).toContain('Rate limitNone')
     expect(within(ci).getByRole('button', { name: 'Disable' })).toBeTruthy()
     expect(within(old).getByRole('heading').textContent).toBe('oldDisabledExpired')
     expect(old.textContent).toContain('0 uses, 2 left')
@@ -123,6 +141,8 @@ describe('the API keys page', () => {
     await user.click(within(list).getByRole('button', { name: 'Delete' }))
     expect(api.to('POST', '/api-key/delete')).toHaveLength(0)
     expect(screen.getByText('Delete “ci”?')).toBeTruthy()
+    // The safe answer has the focus: a second Enter does no harm.
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' }))
     await user.click(screen.getByRole('button', { name: 'Delete key' }))
     expect(await screen.findByText('“ci” is deleted.')).toBeTruthy()
     expect(api.to('POST', '/api-key/delete')[0]?.body).toEqual({ keyId: 'ci' })

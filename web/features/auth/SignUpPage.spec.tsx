@@ -108,7 +108,10 @@ describe('sign-up', () => {
 
     const location = await screen.findByTestId('location')
     expect(location.textContent).toBe('/check-email')
-    expect(JSON.parse(location.dataset.state ?? 'null')).toEqual({ email: 'ada@example.com' })
+    expect(JSON.parse(location.dataset.state ?? 'null')).toEqual({
+      email: 'ada@example.com',
+      signedIn: false,
+    })
     expect(api.to('POST', '/sign-up/email')).toHaveLength(1)
     expect(api.to('POST', '/sign-up/email')[0]?.body).toEqual({
       name: 'Ada',
@@ -117,5 +120,26 @@ describe('sign-up', () => {
       callbackURL: '/email-verified/link',
     })
     expect(api.to('POST', '/sign-up/email')[0]?.credentials).toBe('include')
+  })
+})
+
+describe('the password field', () => {
+  it('shows and hides what was typed, and says common passwords are refused', async () => {
+    const ui = renderWithProviders(<SignUpPage />, { route: '/sign-up' })
+    const password = screen.getByLabelText('Password')
+    expect(password.getAttribute('type')).toBe('password')
+    expect(descriptionOf(password)).toContain('common passwords (such as those in leaked lists) are refused')
+    await ui.user.click(screen.getByRole('button', { name: 'Show' }))
+    expect(password.getAttribute('type')).toBe('text')
+    await ui.user.click(screen.getByRole('button', { name: 'Hide' }))
+    expect(password.getAttribute('type')).toBe('password')
+  })
+
+  it('starts with the invited address when sent here by an invitation', () => {
+    renderWithProviders(<SignUpPage />, {
+      route: '/sign-up',
+      state: { from: '/accept-invitation/inv-1', email: 'dan@example.com' },
+    })
+    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('dan@example.com')
   })
 })

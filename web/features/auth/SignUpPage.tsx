@@ -59,7 +59,7 @@ export const SignUpPage = () => {
     try {
       const address = email.trim()
       const handle = username.trim()
-      await signUp({
+      const answer = await signUp({
         name: name.trim(),
         email: address,
         password,
@@ -71,7 +71,7 @@ export const SignUpPage = () => {
       signedIn()
       // Back to the page that sent the person here (signed in now), or on to verify the address.
       if (back) navigate(back, { replace: true })
-      else navigate('/check-email', { state: { email: address } })
+      else navigate('/check-email', { state: { email: address, signedIn: answer.token !== null } })
     } catch (error) {
       setErrors(placeError(error, FIELD_OF_CODE, ['name', 'email', 'username', 'password']))
     }

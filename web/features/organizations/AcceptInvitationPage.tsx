@@ -1,11 +1,11 @@
 import { useState } from 'react'
 import { Link, useLocation, useNavigate, useParams } from 'react-router'
-import { formatTime } from '../../app/time.js'
 import { Button } from '../../ui/Button.js'
 import { ErrorState } from '../../ui/ErrorState.js'
 import { Notice } from '../../ui/Notice.js'
 import { PublicCard } from '../../ui/PublicCard.js'
 import { Loading } from '../../ui/Skeleton.js'
+import { Time } from '../../ui/Time.js'
 import { ADD_ACCOUNT_PATH } from '../auth/navigation-state.js'
 import { isApiError } from '../errors/api-error.js'
 import { useGetSessionQuery } from '../session/session.api.js'
@@ -59,7 +59,7 @@ const SignInFirst = ({ id, back, email }: { id: string; back: string; email: str
         <p>
           <strong>{preview.inviterName}</strong> invited you to join{' '}
           <strong>{preview.organizationName}</strong>. The invitation works until{' '}
-          <time dateTime={preview.expiresAt}>{formatTime(preview.expiresAt)}</time>.
+          <Time value={preview.expiresAt} />.
         </p>
       ) : null}
       <p>
@@ -140,7 +140,7 @@ const Answer = ({ invitation, signedInAs }: { invitation: InvitationDetails; sig
       </p>
       <p className="muted small">
         Sent to {invitation.email}; you are signed in as {signedInAs}. The invitation works until{' '}
-        <time dateTime={invitation.expiresAt}>{formatTime(invitation.expiresAt)}</time>.
+        <Time value={invitation.expiresAt} />.
       </p>
       {refusal ? <Notice tone="error">{organizationMessageFor(refusal)}</Notice> : null}
       <div className="form-actions">

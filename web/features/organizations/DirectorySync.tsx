@@ -3,6 +3,7 @@ import { Badge } from '../../ui/Badge.js'
 import { Button } from '../../ui/Button.js'
 import { Card } from '../../ui/Card.js'
 import { Notice } from '../../ui/Notice.js'
+import { Time } from '../../ui/Time.js'
 import { isApiError } from '../errors/api-error.js'
 import {
   type DirectoryCredential,
@@ -34,7 +35,7 @@ const CredentialRow = ({
       <strong>{credential.credentialId.slice(0, 28)}…</strong>{' '}
       <Badge tone={STATUS_TONE[credential.status]}>{credential.status}</Badge>
       <p className="muted small">
-        Made {new Date(credential.createdAt).toLocaleDateString()} · {credential.scopes.join(', ')}
+        Made <Time value={credential.createdAt} /> · {credential.scopes.join(', ')}
       </p>
       {credential.status === 'active' ? (
         <Button

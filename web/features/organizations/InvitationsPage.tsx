@@ -1,11 +1,11 @@
 import { useId, useRef, useState } from 'react'
-import { formatTime } from '../../app/time.js'
 import { Button, SubmitButton } from '../../ui/Button.js'
 import { Card } from '../../ui/Card.js'
 import { SelectField, TextField } from '../../ui/Field.js'
 import { Form, FormActions } from '../../ui/Form.js'
 import { Notice } from '../../ui/Notice.js'
 import { PageHeading } from '../../ui/PageHeading.js'
+import { Time } from '../../ui/Time.js'
 import { type FormErrors, fieldErrors, noErrors } from '../errors/form-errors.js'
 import { checkEmail } from '../forms/checks.js'
 import { EMAIL_MAX } from '../forms/limits.js'
@@ -138,8 +138,7 @@ const InvitationRow = ({ invitation, context, onGone }: RowProps) => {
         </p>
         <p className="muted small">
           {roleLabel(invitation.role)}
-          {teams ? ` · ${teams}` : ''} · expires{' '}
-          <time dateTime={invitation.expiresAt}>{formatTime(invitation.expiresAt)}</time>
+          {teams ? ` · ${teams}` : ''} · expires <Time value={invitation.expiresAt} />
         </p>
         {error ? <Notice tone="error">{organizationMessageFor(error)}</Notice> : null}
       </div>

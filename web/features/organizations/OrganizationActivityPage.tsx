@@ -1,10 +1,10 @@
 import { useEffect, useRef } from 'react'
-import { formatTime } from '../../app/time.js'
 import { Button } from '../../ui/Button.js'
 import { Card } from '../../ui/Card.js'
 import { ErrorState } from '../../ui/ErrorState.js'
 import { PageHeading } from '../../ui/PageHeading.js'
 import { Loading } from '../../ui/Skeleton.js'
+import { Time } from '../../ui/Time.js'
 import { describeOrganizationActivity, peopleOf } from './describe-organization-activity.js'
 import { useOrganization } from './organization-context.js'
 import { organizationMessageFor } from './organization-messages.js'
@@ -59,9 +59,7 @@ const Feed = () => {
         {items.map((item) => (
           <li key={item.id} className="activity" tabIndex={-1}>
             <span className="activity-what">{describeOrganizationActivity(item, people)}</span>
-            <time className="activity-when" dateTime={item.at}>
-              {formatTime(item.at)}
-            </time>
+            <Time className="activity-when" value={item.at} />
           </li>
         ))}
       </ol>

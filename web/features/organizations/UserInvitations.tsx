@@ -1,9 +1,9 @@
 import { useState } from 'react'
 import { useNavigate } from 'react-router'
-import { formatTime } from '../../app/time.js'
 import { Button } from '../../ui/Button.js'
 import { Card } from '../../ui/Card.js'
 import { Notice } from '../../ui/Notice.js'
+import { Time } from '../../ui/Time.js'
 import { isApiError } from '../errors/api-error.js'
 import { organizationMessageFor } from './organization-messages.js'
 import {
@@ -53,7 +53,7 @@ const InvitationRow = ({
           <strong>{name}</strong> as {roleLabel(invitation.role)}
         </p>
         <p className="muted small">
-          Until <time dateTime={invitation.expiresAt}>{formatTime(invitation.expiresAt)}</time>
+          Until <Time value={invitation.expiresAt} />
         </p>
         {refusal ? <Notice tone="error">{organizationMessageFor(refusal)}</Notice> : null}
       </div>

@@ -77,7 +77,8 @@ describe("an organization's API keys", () => {
     const [deploy] = within(list).getAllByRole('listitem')
     if (!deploy) throw new Error('expected a key')
     expect(within(deploy).getByRole('heading').textContent).toBe('deploy')
-    expect(deploy.textContent).toContain('3 uses (limit 10 a day)')
+    expect(deploy.textContent).toContain('Usage3 uses')
+    expect(deploy.textContent).toContain('Rate limit10 requests a day')
   })
 
   it('creates a key owned by the organization and shows it once', async () => {

@@ -5,6 +5,7 @@ import { Card } from '../../ui/Card.js'
 import { Confirm } from '../../ui/Confirm.js'
 import { Notice } from '../../ui/Notice.js'
 import { Loading } from '../../ui/Skeleton.js'
+import { Time } from '../../ui/Time.js'
 import { passkeyProblem } from './passkey-messages.js'
 import {
   deletePasskey,
@@ -17,7 +18,6 @@ import {
 import './passkeys.css'
 
 const labelOf = (passkey: Passkey) => passkey.name || 'Unnamed passkey'
-const addedOn = (passkey: Passkey) => new Date(passkey.createdAt).toLocaleDateString()
 
 /**
  * The Security page's passkeys: add one (the browser asks the device), rename or remove each. A
@@ -116,7 +116,7 @@ const PasskeyRow = ({ passkey, onChanged, onProblem }: RowProps) => {
       <div className="passkey-summary">
         <strong>{labelOf(passkey)}</strong>
         <span className="small">
-          Added {addedOn(passkey)}
+          Added <Time value={passkey.createdAt} />
           {passkey.backedUp ? ' · synced to your other devices' : ''}
         </span>
       </div>

@@ -6,7 +6,8 @@ export const PasswordRules = ({ password }: { password: string }) => {
   const state = length === 0 ? 'empty' : length < PASSWORD_MIN || length > PASSWORD_MAX ? 'bad' : 'good'
   return (
     <span className={`rules rules-${state}`}>
-      {PASSWORD_MIN} to {PASSWORD_MAX} characters.
+      {PASSWORD_MIN} to {PASSWORD_MAX} characters; common passwords (such as those in leaked lists) are
+      refused.
       {state === 'empty' ? null : <span className="rules-count"> {length} so far.</span>}
     </span>
   )

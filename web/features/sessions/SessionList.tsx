@@ -1,5 +1,4 @@
 import { useRef, useState } from 'react'
-import { formatTime } from '../../app/time.js'
 import { Badge } from '../../ui/Badge.js'
 import { Button } from '../../ui/Button.js'
 import { Card } from '../../ui/Card.js'
@@ -18,6 +17,7 @@ import {
 } from './sessions.api.js'
 import { describeUserAgent, parseUserAgent } from './user-agent.js'
 import './sessions.css'
+import { Time } from '../../ui/Time.js'
 
 // This device first, then the most recently active.
 const ordered = (sessions: readonly Session[], currentId: string): Session[] =>
@@ -81,13 +81,13 @@ const SessionItem = ({ session, current, onEnded }: ItemProps) => {
           <div>
             <dt>Signed in</dt>
             <dd>
-              <time dateTime={session.createdAt}>{formatTime(session.createdAt)}</time>
+              <Time value={session.createdAt} />
             </dd>
           </div>
           <div>
             <dt>Last active</dt>
             <dd>
-              <time dateTime={session.updatedAt}>{formatTime(session.updatedAt)}</time>
+              <Time value={session.updatedAt} />
             </dd>
           </div>
           <div>

@@ -5,19 +5,29 @@ import { emailFrom } from '../auth/navigation-state.js'
 import { usePortalConfig } from '../config/config.api.js'
 import { ResendVerification } from './ResendVerification.js'
 
+const signedInFrom = (state: unknown): boolean =>
+  typeof state === 'object' && state !== null && Reflect.get(state, 'signedIn') === true
+
 const Address = ({ email }: { email: string | null }) =>
   email ? <strong>{email}</strong> : <>your email address</>
 
 /** Where sign-up lands: the account exists, the address still has to be confirmed. */
 export const CheckEmailPage = () => {
-  const email = emailFrom(useLocation().state)
+  const state = useLocation().state
+  const email = emailFrom(state)
   // Only a server that says it mails on sign-up may be quoted as having sent something.
   const sent = usePortalConfig()?.emailVerification.sendOnSignUp === true
+  // Sign-up answers a session token when it signed the person in: then their account is next, not
+  // a sign-in they do not need.
   const after = (
     <p>
-      <Link to="/sign-in" state={email ? { email } : undefined}>
-        Continue to sign in
-      </Link>
+      {signedInFrom(state) ? (
+        <Link to="/account">Continue to your account</Link>
+      ) : (
+        <Link to="/sign-in" state={email ? { email } : undefined}>
+          Continue to sign in
+        </Link>
+      )}
     </p>
   )
   if (sent) {
@@ -43,10 +53,10 @@ export const CheckEmailPage = () => {
         <Icon name="mail" size={22} />
       </span>
       <p>
-        Your account is created. To confirm that <Address email={email} /> is yours, we send you a link: open
-        it from your mailbox. The link works for one hour.
+        Your account is created. To confirm that <Address email={email} /> is yours, ask for a link below and
+        open it from your mailbox. The link works for one hour.
       </p>
-      <ResendVerification email={email} label="Send me the link" variant="primary" />
+      <ResendVerification email={email} label="Send me the link" variant="primary" first />
     </PublicCard>
   )
 }

@@ -13,14 +13,22 @@ type Props = {
   email: string | null
   label?: string
   variant?: 'primary' | 'secondary'
+  /** Nothing was mailed yet: the first send is "a link", only later ones "a new link". */
+  first?: boolean
 }
 
 /** "Send me a new verification link", with the address asked for when the page does not know it. */
-export const ResendVerification = ({ email, label = 'Send a new link', variant = 'secondary' }: Props) => {
+export const ResendVerification = ({
+  email,
+  label = 'Send a new link',
+  variant = 'secondary',
+  first = false,
+}: Props) => {
   const [send, { isLoading }] = useSendVerificationEmailMutation()
   const [typed, setTyped] = useState('')
   const [errors, setErrors] = useState<FormErrors<'email'>>(noErrors())
   const [sentTo, setSentTo] = useState<string | null>(null)
+  const [sends, setSends] = useState(0)
   const address = email ?? typed.trim()
 
   const onSubmit = async () => {
@@ -32,6 +40,7 @@ export const ResendVerification = ({ email, label = 'Send a new link', variant =
     try {
       await send({ email: address }).unwrap()
       setSentTo(address)
+      setSends((count) => count + 1)
     } catch (error) {
       setErrors(placeError<'email'>(error, email === null ? { INVALID_EMAIL: 'email' } : {}, ['email']))
     }
@@ -57,7 +66,9 @@ export const ResendVerification = ({ email, label = 'Send a new link', variant =
         </SubmitButton>
       </FormActions>
       <Notice tone="success">
-        {sentTo ? `We have sent a new link to ${sentTo}. It works for one hour.` : null}
+        {sentTo
+          ? `We have sent ${first && sends === 1 ? 'a' : 'a new'} link to ${sentTo}. It works for one hour.`
+          : null}
       </Notice>
     </Form>
   )
