@@ -5,6 +5,7 @@
 import type { Kysely } from 'kysely'
 import type { SecondFactorCheck } from '../http/guards/admin-caller.js'
 import type { SessionResolver } from '../http/sessions/resolve-session.js'
+import type { OrganizationDecider } from '../domain/organization/organization.js'
 import type { Config } from '../infra/config/config.js'
 import type { EventStore } from '../infra/event-store/event-store.js'
 import type { Database } from '../projections/database.js'
@@ -34,6 +35,8 @@ export type CommandContext = {
   apiKeyCache: ApiKeyCache | null
   /** Uses of API keys counted in memory and written in batches (api-key/api-key-uses.ts). */
   apiKeyUses: ApiKeyUses
+  /** The organization aggregate with the configured policy bound (app/ binds it once, from config). */
+  organizations: OrganizationDecider
   /** Whether a person has a second factor, for `twoFactor.requiredFor` (two-factor/second-factors.ts). */
   secondFactors?: SecondFactorCheck
 }

@@ -13,6 +13,7 @@ import {
   type JwtKeySet,
   KEY_REFRESH_INTERVAL_MS,
 } from '../../command-api/jwt/jwt-key-set.js'
+import { organizationPolicy } from '../../command-api/organization/organization-command.js'
 import { sessionUpkeepFor } from '../../command-api/sessions/session-upkeep.js'
 import { createHandle } from '../../command-api/shared/handle.js'
 import { createReadYourWrites } from '../../command-api/shared/read-your-writes.js'
@@ -21,6 +22,7 @@ import { serverKeyGuardsFor } from '../../http/guards/server-key.js'
 import { createSessionResolver } from '../../http/sessions/resolve-session.js'
 import { createSessionCache, type SessionCache } from '../../http/sessions/session-cache.js'
 import { createSessionUsage } from '../../http/sessions/session-usage.js'
+import { organizationDecider } from '../../domain/organization/organization.js'
 import { acceptedSecrets, type Config } from '../../infra/config/config.js'
 import type { DatabaseTarget } from '../../infra/db/database.js'
 import type { EventStore } from '../../infra/event-store/event-store.js'
@@ -193,6 +195,7 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
     (error, doing) => logger.warn({ err: error }, `${doing} failed`),
   )
   const apiKeyCache = keyCache && keyCacheTrustedWhileProjecting(keyCache, projector)
+  const organizations = organizationDecider(organizationPolicy(config))
   const ctx: AppContext = {
     config,
     db: database.db,
@@ -205,6 +208,7 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
     personKeys,
     apiKeyCache,
     apiKeyUses,
+    organizations,
     sessionUpkeep: sessionUpkeepFor({
       config,
       db: database.db,
@@ -216,6 +220,7 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
       personKeys,
       apiKeyCache,
       apiKeyUses,
+      organizations,
     }),
     jwt: jwtKeys,
     serverApi: serverKeyGuardsFor(config, clock, logger),

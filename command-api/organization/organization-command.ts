@@ -4,12 +4,7 @@
 
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import type { OrganizationCommand, OrganizationPolicy } from '../../domain/organization/organization.js'
-import {
-  organizationClaims,
-  organizationDecider,
-  organizationStream,
-  SLUG_SCOPE,
-} from '../../domain/organization/organization.js'
+import { organizationClaims, organizationStream, SLUG_SCOPE } from '../../domain/organization/organization.js'
 import { sessionDecider, sessionStream } from '../../domain/session/session.js'
 import type { Actor, RequestOrigin } from '../../domain/shared/metadata.js'
 import { metadataFor } from '../../domain/shared/metadata.js'
@@ -27,6 +22,9 @@ export const organizationPolicy = (config: Config): OrganizationPolicy => {
     invitationLimit: options.invitationLimit,
     invitationExpiresInSeconds: options.invitationExpiresIn,
     teams: options.teams,
+    allowUserToCreateOrganization: options.allowUserToCreateOrganization,
+    disableOrganizationDeletion: options.disableOrganizationDeletion,
+    requireEmailVerificationOnInvitation: options.requireEmailVerificationOnInvitation,
     dynamicRoles: options.dynamicAccessControl.enabled
       ? {
           maximumRolesPerOrganization:
@@ -53,15 +51,24 @@ export const actorOf = (caller: Caller): Actor =>
 export const actorUserIdOf = (caller: Caller): string | null =>
   caller.kind === 'user' ? caller.userId : null
 
+/**
+ * Runs `command` on the organization's stream. With no organization to name (the id the request
+ * gave resolved to none), the decider refuses it as it refuses any command about an organization
+ * that is not there, in the words of that command.
+ */
 export const runOrganizationCommand = async (
   ctx: CommandContext,
   origin: RequestOrigin,
-  organizationId: string,
+  organizationId: string | null,
   command: OrganizationCommand,
   actor: Actor,
 ) => {
+  if (organizationId === null) {
+    ctx.organizations.decide(command, ctx.organizations.initialState())
+    throw new Error(`${command.type} was decided without its organization`)
+  }
   try {
-    return await ctx.handle(organizationDecider, organizationStream(organizationId), command, {
+    return await ctx.handle(ctx.organizations, organizationStream(organizationId), command, {
       metadata: metadataFor(origin, actor, ctx.clock()),
       claims: organizationClaims,
     })

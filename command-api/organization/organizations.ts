@@ -3,7 +3,6 @@
 /// and answers from the read models, which `handle` has waited for.
 
 import { AUTH_ERRORS, errorWithStatus, invalidBodyField } from '../../domain/errors.js'
-import { DomainError } from '../../domain/shared/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import type { FoundSession } from '../../http/sessions/resolve-session.js'
 import { newId } from '../../infra/crypto/tokens.js'
@@ -20,12 +19,12 @@ import type { MemberRow, OrganizationRow } from '../../projections/organizations
 import { findUserById } from '../../projections/users/users.repository.js'
 import type { CommandContext } from '../context.js'
 import { withMembershipSeat } from './membership-seats.js'
+import { decided, memberAnswer } from './organization-answers.js'
 import {
   actorOf,
   actorUserIdOf,
   type Caller,
   normalizeRoles,
-  organizationPolicy,
   runOrganizationCommand,
   setSessionContext,
   userCaller,
@@ -52,18 +51,13 @@ export const createOrganization = async (
   creator: { userId: string; session: FoundSession | null; system: boolean },
   input: CreateOrganizationInput,
 ): Promise<{ organization: OrganizationRow; member: MemberRow }> => {
-  const options = ctx.config.organization
-  if (!options.allowUserToCreateOrganization && !creator.system)
-    throw AUTH_ERRORS.error('YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION')
   const organizationId = newId()
   const memberId = newId()
   const defaultTeam = { teamId: newId(), teamMemberId: newId() }
   // The seat bounds the user's organizations under concurrency (membership-seats.ts), as the slug
-  // claim decides between concurrent creates of one slug; the lookup only answers early.
-  const { events } = await withMembershipSeat(ctx, creator.userId, 'create', async (seat) => {
-    if (await findOrganizationBySlug(ctx.db, input.slug))
-      throw AUTH_ERRORS.error('ORGANIZATION_ALREADY_EXISTS')
-    return runOrganizationCommand(
+  // claim decides between concurrent creates of one slug (ORGANIZATION_ALREADY_EXISTS).
+  const { events, state } = await withMembershipSeat(ctx, creator.userId, 'create', (seat) =>
+    runOrganizationCommand(
       ctx,
       origin,
       organizationId,
@@ -75,15 +69,15 @@ export const createOrganization = async (
         logo: input.logo,
         metadata: input.metadata,
         userId: creator.userId,
+        byServer: creator.system,
         memberId,
         seat,
         defaultTeam,
         now: ctx.clock().toISOString(),
-        policy: organizationPolicy(ctx.config),
       },
       creator.system ? { type: 'system' } : { type: 'user', userId: creator.userId },
-    )
-  })
+    ),
+  )
   if (creator.session && !input.keepCurrentActiveOrganization) {
     const teamMade = events.some((event) => event.type === 'organization.team-created')
     await setSessionContext(
@@ -96,7 +90,7 @@ export const createOrganization = async (
   }
   return {
     organization: await mustFind(findOrganization(ctx.db, organizationId)),
-    member: await mustFind(findMemberById(ctx.db, memberId)),
+    member: memberAnswer(state, memberId),
   }
 }
 
@@ -115,11 +109,8 @@ export const updateOrganization = async (
 ): Promise<OrganizationRow> => {
   const organizationId = targetOrganization(auth, input.organizationId)
   if (!organizationId) throw AUTH_ERRORS.error('ORGANIZATION_NOT_FOUND')
-  const { slug } = input.data
-  if (slug !== undefined) {
-    const holder = await findOrganizationBySlug(ctx.db, slug)
-    if (holder && holder.id !== organizationId) throw AUTH_ERRORS.error('ORGANIZATION_SLUG_ALREADY_TAKEN')
-  }
+  // A slug another organization holds is refused by its claim (ORGANIZATION_SLUG_ALREADY_TAKEN),
+  // after the member and permission checks, as better-auth orders them.
   await runOrganizationCommand(
     ctx,
     origin,
@@ -128,7 +119,6 @@ export const updateOrganization = async (
       type: 'update-organization',
       actorUserId: auth.user.id,
       ...input.data,
-      policy: organizationPolicy(ctx.config),
     },
     { type: 'user', userId: auth.user.id },
   )
@@ -141,14 +131,13 @@ export const deleteOrganization = async (
   auth: FoundSession,
   organizationId: string,
 ): Promise<OrganizationRow> => {
-  if (ctx.config.organization.disableOrganizationDeletion)
-    throw new DomainError('ORGANIZATION_DELETION_DISABLED', 404, 'Organization deletion is disabled')
+  // The answer is the organization as it was; its rows go with it.
   const before = await findOrganization(ctx.db, organizationId)
   await runOrganizationCommand(
     ctx,
     origin,
     organizationId,
-    { type: 'delete-organization', actorUserId: auth.user.id, policy: organizationPolicy(ctx.config) },
+    { type: 'delete-organization', actorUserId: auth.user.id },
     { type: 'user', userId: auth.user.id },
   )
   if (!before) throw AUTH_ERRORS.error('ORGANIZATION_NOT_FOUND')
@@ -200,11 +189,10 @@ export const leaveOrganization = async (
     ctx,
     origin,
     organizationId,
-    { type: 'leave-organization', userId: auth.user.id, policy: organizationPolicy(ctx.config) },
+    { type: 'leave-organization', userId: auth.user.id },
     { type: 'user', userId: auth.user.id },
   )
-  if (!member) throw AUTH_ERRORS.error('MEMBER_NOT_FOUND')
-  return member
+  return decided(member, 'member leaving')
 }
 
 export const removeMember = async (
@@ -217,12 +205,10 @@ export const removeMember = async (
     caller.kind === 'user' ? targetOrganization(caller.session, input.organizationId) : input.organizationId
   if (!organizationId) throw AUTH_ERRORS.error('NO_ACTIVE_ORGANIZATION')
   const byEmail = input.memberIdOrEmail.includes('@')
+  // Read before it goes: the answer is the member as it was.
   const target = byEmail
     ? await findMemberByEmail(ctx.db, organizationId, input.memberIdOrEmail)
     : await findMemberById(ctx.db, input.memberIdOrEmail)
-  if (caller.kind === 'user' && !(await findMember(ctx.db, organizationId, caller.userId)))
-    throw AUTH_ERRORS.error('MEMBER_NOT_FOUND')
-  if (!target || target.organization_id !== organizationId) throw AUTH_ERRORS.error('MEMBER_NOT_FOUND')
   await runOrganizationCommand(
     ctx,
     origin,
@@ -230,13 +216,12 @@ export const removeMember = async (
     {
       type: 'remove-member',
       actorUserId: actorUserIdOf(caller),
-      target: { memberId: target.id },
-      policy: organizationPolicy(ctx.config),
+      target: byEmail ? { userId: target?.user_id ?? null } : { memberId: input.memberIdOrEmail },
     },
     actorOf(caller),
   )
   // better-auth answers with the member's user when it was named by email, and without by id.
-  return target
+  return decided(target, 'member removed')
 }
 
 export const updateMemberRole = async (
@@ -250,13 +235,8 @@ export const updateMemberRole = async (
   const organizationId =
     caller.kind === 'user' ? targetOrganization(caller.session, input.organizationId) : input.organizationId
   if (!organizationId) throw AUTH_ERRORS.error('NO_ACTIVE_ORGANIZATION')
-  if (caller.kind === 'user' && !(await findMember(ctx.db, organizationId, caller.userId)))
-    throw AUTH_ERRORS.error('MEMBER_NOT_FOUND')
-  const target = await findMemberById(ctx.db, input.memberId)
-  if (!target) throw AUTH_ERRORS.error('MEMBER_NOT_FOUND')
-  if (target.organization_id !== organizationId)
-    throw AUTH_ERRORS.error('YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER')
-  await runOrganizationCommand(
+  const named = await findMemberById(ctx.db, input.memberId)
+  const { state } = await runOrganizationCommand(
     ctx,
     origin,
     organizationId,
@@ -264,12 +244,12 @@ export const updateMemberRole = async (
       type: 'update-member-role',
       actorUserId: actorUserIdOf(caller),
       memberId: input.memberId,
+      memberElsewhere: named !== undefined && named.organization_id !== organizationId,
       roles,
-      policy: organizationPolicy(ctx.config),
     },
     actorOf(caller),
   )
-  return mustFind(findMemberById(ctx.db, input.memberId))
+  return memberAnswer(state, input.memberId)
 }
 
 export type AddMemberInput = {
@@ -296,10 +276,9 @@ export const addMember = async (
   const organizationId =
     input.organizationId || (caller.kind === 'user' ? caller.session.session.active_organization_id : null)
   if (!organizationId) throw AUTH_ERRORS.error('NO_ACTIVE_ORGANIZATION')
-  if (input.teamId && !ctx.config.organization.teams.enabled) throw AUTH_ERRORS.error('TEAMS_NOT_ENABLED')
-  if (!(await findUserById(ctx.db, input.userId))) throw errorWithStatus('USER_NOT_FOUND', 400)
+  const userExists = (await findUserById(ctx.db, input.userId)) !== undefined
   const memberId = newId()
-  await withMembershipSeat(ctx, input.userId, 'join', (seat) =>
+  const { state } = await withMembershipSeat(ctx, input.userId, 'join', (seat) =>
     runOrganizationCommand(
       ctx,
       origin,
@@ -309,17 +288,17 @@ export const addMember = async (
         actorUserId: actorUserIdOf(caller),
         memberId,
         userId: input.userId,
+        userExists,
         seat,
         roles,
         teamId: input.teamId || null,
         teamMemberId: newId(),
         now: ctx.clock().toISOString(),
-        policy: organizationPolicy(ctx.config),
       },
       actorOf(caller),
     ),
   )
-  return mustFind(findMemberById(ctx.db, memberId))
+  return memberAnswer(state, memberId)
 }
 
 export { userCaller }

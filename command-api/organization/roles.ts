@@ -9,7 +9,7 @@ import { newId } from '../../infra/crypto/tokens.js'
 import { listRoles } from '../../projections/organizations/organizations.repository.js'
 import type { RoleRow } from '../../projections/organizations/organizations.table.js'
 import type { CommandContext } from '../context.js'
-import { organizationPolicy, runOrganizationCommand } from './organization-command.js'
+import { runOrganizationCommand } from './organization-command.js'
 
 const roleNamed = async (ctx: CommandContext, organizationId: string, idOrName: string) => {
   const roles = await listRoles(ctx.db, organizationId)
@@ -38,7 +38,6 @@ export const createRole = async (
       role: input.role,
       permission: input.permission,
       now: ctx.clock().toISOString(),
-      policy: organizationPolicy(ctx.config),
     },
     { type: 'user', userId: auth.user.id },
   )
@@ -68,7 +67,6 @@ export const updateRole = async (
       newName: input.data.roleName,
       permission: input.data.permission,
       now: ctx.clock().toISOString(),
-      policy: organizationPolicy(ctx.config),
     },
     { type: 'user', userId: auth.user.id },
   )
@@ -93,7 +91,6 @@ export const deleteRole = async (
       type: 'delete-role',
       actorUserId: auth.user.id,
       roleIdOrName: input.roleIdOrName,
-      policy: organizationPolicy(ctx.config),
     },
     { type: 'user', userId: auth.user.id },
   )

@@ -12,7 +12,6 @@ import {
   actorOf,
   actorUserIdOf,
   type Caller,
-  organizationPolicy,
   runOrganizationCommand,
   setSessionContext,
 } from './organization-command.js'
@@ -56,7 +55,6 @@ export const createTeam = async (
       teamId,
       name: input.name,
       now: ctx.clock().toISOString(),
-      policy: organizationPolicy(ctx.config),
     },
     actorOf(caller),
   )
@@ -70,7 +68,6 @@ export const updateTeam = async (
   input: { teamId: string; data: { name?: string; organizationId?: string } },
 ): Promise<TeamRow> => {
   const organizationId = organizationOf(caller, input.data.organizationId)
-  await teamIn(ctx, organizationId, input.teamId)
   await runOrganizationCommand(
     ctx,
     origin,
@@ -81,7 +78,6 @@ export const updateTeam = async (
       teamId: input.teamId,
       name: input.data.name,
       now: ctx.clock().toISOString(),
-      policy: organizationPolicy(ctx.config),
     },
     actorOf(caller),
   )
@@ -104,7 +100,6 @@ export const removeTeam = async (
       actorUserId: actorUserIdOf(caller),
       teamId: input.teamId,
       activeTeamId: caller.kind === 'user' ? caller.session.session.active_team_id : null,
-      policy: organizationPolicy(ctx.config),
     },
     actorOf(caller),
   )
@@ -129,7 +124,6 @@ export const addTeamMember = async (
       userId: input.userId,
       teamMemberId: newId(),
       now: ctx.clock().toISOString(),
-      policy: organizationPolicy(ctx.config),
     },
     actorOf(caller),
   )
@@ -155,7 +149,6 @@ export const removeTeamMember = async (
       actorUserId: actorUserIdOf(caller),
       teamId: input.teamId,
       userId: input.userId,
-      policy: organizationPolicy(ctx.config),
     },
     actorOf(caller),
   )

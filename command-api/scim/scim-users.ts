@@ -4,11 +4,7 @@
 /// deactivation ends every session and refuses sign-in (scim-user's events, written inline);
 /// delete removes the membership and the directory's record.
 
-import {
-  organizationClaims,
-  organizationDecider,
-  organizationStream,
-} from '../../domain/organization/organization.js'
+import { organizationClaims, organizationStream } from '../../domain/organization/organization.js'
 import { SCIM_ERRORS } from '../../domain/scim/scim-errors.js'
 import { scimUserClaims, scimUserDecider, scimUserStream } from '../../domain/scim/scim-user.js'
 import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
@@ -19,7 +15,6 @@ import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js
 import { findMember } from '../../projections/organizations/organizations.repository.js'
 import { findScimUser, type ScimUserView } from '../../projections/scim/scim-users.repository.js'
 import type { CommandContext } from '../context.js'
-import { organizationPolicy } from '../organization/organization-command.js'
 import { addMember } from '../organization/organizations.js'
 import { handlePart } from '../shared/handle.js'
 import { runUserCommand } from '../shared/run-user-command.js'
@@ -178,13 +173,12 @@ export const deleteScimUser = async (
   // An admin may have removed the membership already; then only the directory's record goes.
   const member = await findMember(ctx.db, organizationId, userId)
   const removal = handlePart(
-    organizationDecider,
+    ctx.organizations,
     organizationStream(organizationId),
     {
       type: 'remove-member',
       actorUserId: null,
       target: { userId },
-      policy: organizationPolicy(ctx.config),
     },
     { metadata, claims: organizationClaims },
   )

@@ -15,7 +15,8 @@ export const specFor = <Command, Event extends DomainEvent, State>(
       return {
         // biome-ignore lint/suspicious/noThenProperty: the spec DSL reads given/when/then; it is never awaited
         then: (expected: readonly Event[]) => expect(run()).toEqual(expected),
-        thenThrows: (code: string) => {
+        /** `expected` also pins the answer's status and message, where a rule words its own. */
+        thenThrows: (code: string, expected: { status?: number; message?: string } = {}) => {
           let thrown: unknown
           try {
             run()
@@ -24,6 +25,7 @@ export const specFor = <Command, Event extends DomainEvent, State>(
           }
           expect(thrown, `expected ${code} to be thrown`).toSatisfy(isDomainError)
           expect((thrown as { code: string }).code).toBe(code)
+          expect(thrown).toMatchObject(expected)
         },
       }
     },

@@ -1,0 +1,40 @@
+/// Answers presented from the state a command left, in the read models' row shapes (the routes'
+/// presenters take rows): a command never reads back the row its own events caused.
+
+import type { Organization } from '../../domain/organization/organization.js'
+import type { InvitationRow, MemberRow } from '../../projections/organizations/organizations.table.js'
+
+/**
+ * What the decision just made or touched: its absence means the decider and this edge disagree on
+ * the command's outcome, a defect and never an answer.
+ */
+export const decided = <T>(value: T | undefined, what: string): T => {
+  if (value === undefined) throw new Error(`the decision left no ${what}`)
+  return value
+}
+
+export const invitationAnswer = (state: Organization, invitationId: string): InvitationRow => {
+  const invitation = decided(state.invitations.get(invitationId), `invitation ${invitationId}`)
+  return {
+    id: invitation.invitationId,
+    organization_id: state.organizationId,
+    email: invitation.email,
+    role: invitation.role,
+    status: invitation.status,
+    team_id: invitation.teamIds.length > 0 ? invitation.teamIds.join(',') : null,
+    inviter_id: invitation.inviterId,
+    expires_at: new Date(invitation.expiresAt),
+    created_at: new Date(invitation.createdAt),
+  }
+}
+
+export const memberAnswer = (state: Organization, memberId: string): MemberRow => {
+  const member = decided(state.members.get(memberId), `member ${memberId}`)
+  return {
+    id: member.memberId,
+    organization_id: state.organizationId,
+    user_id: member.userId,
+    role: member.role,
+    created_at: new Date(member.createdAt),
+  }
+}

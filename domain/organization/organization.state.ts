@@ -1,0 +1,203 @@
+/// The organization aggregate's state, folded from its one stream (`organization-<id>`): the
+/// organization with its members, invitations, teams and custom roles. `evolve` holds no rule.
+
+import type { OrganizationPolicy } from './organization.commands.js'
+import type { OrganizationEvent, PermissionStatements } from './organization.events.js'
+import { rolesOf, type Statements } from './permissions.js'
+
+/// State
+
+export type Member = {
+  memberId: string
+  userId: string
+  role: string
+  seat: number | null
+  createdAt: string
+}
+export type Invitation = {
+  invitationId: string
+  email: string
+  inviteeSubject: string
+  role: string
+  teamIds: string[]
+  status: 'pending' | 'accepted' | 'rejected' | 'canceled'
+  inviterId: string
+  expiresAt: string
+  createdAt: string
+}
+export type Team = { teamId: string; name: string; userIds: ReadonlySet<string> }
+export type CustomRole = { roleId: string; role: string; permission: PermissionStatements }
+
+export type Organization = {
+  status: 'none' | 'active' | 'deleted'
+  organizationId: string
+  name: string
+  slug: string
+  logo: string | null
+  metadata: Record<string, unknown> | null
+  members: ReadonlyMap<string, Member>
+  invitations: ReadonlyMap<string, Invitation>
+  teams: ReadonlyMap<string, Team>
+  roles: ReadonlyMap<string, CustomRole>
+}
+
+export const initialState = (): Organization => ({
+  status: 'none',
+  organizationId: '',
+  name: '',
+  slug: '',
+  logo: null,
+  metadata: null,
+  members: new Map(),
+  invitations: new Map(),
+  teams: new Map(),
+  roles: new Map(),
+})
+
+const withEntry = <V>(map: ReadonlyMap<string, V>, key: string, value: V) => new Map(map).set(key, value)
+const without = <V>(map: ReadonlyMap<string, V>, key: string) => {
+  const next = new Map(map)
+  next.delete(key)
+  return next
+}
+const updated = <V>(map: ReadonlyMap<string, V>, key: string, change: (value: V) => V) => {
+  const value = map.get(key)
+  return value === undefined ? map : withEntry(map, key, change(value))
+}
+
+/// Evolve: no rules, never throws
+
+export const evolve = (state: Organization, event: OrganizationEvent): Organization => {
+  switch (event.type) {
+    case 'organization.created': {
+      const { organizationId, name, slug, logo, metadata } = event.data
+      return { ...initialState(), status: 'active', organizationId, name, slug, logo, metadata }
+    }
+    case 'organization.updated': {
+      const { name, slug, logo, metadata } = event.data
+      return { ...state, name, slug, logo, metadata }
+    }
+    case 'organization.deleted':
+      return { ...state, status: 'deleted' }
+    case 'organization.member-added': {
+      const { memberId, userId, role, seat, createdAt } = event.data
+      const member = { memberId, userId, role, seat: seat ?? null, createdAt }
+      return { ...state, members: withEntry(state.members, memberId, member) }
+    }
+    case 'organization.member-removed': {
+      const { memberId, userId } = event.data
+      const teams = new Map(
+        [...state.teams].map(([id, team]) => [id, { ...team, userIds: setWithout(team.userIds, userId) }]),
+      )
+      return { ...state, members: without(state.members, memberId), teams }
+    }
+    case 'organization.member-role-updated':
+      return {
+        ...state,
+        members: updated(state.members, event.data.memberId, (member) => ({
+          ...member,
+          role: event.data.role,
+        })),
+      }
+    case 'organization.invitation-created': {
+      const { invitationId, email, inviteeSubject, role, teamId, inviterId, expiresAt, createdAt } =
+        event.data
+      const invitation: Invitation = {
+        invitationId,
+        email,
+        inviteeSubject,
+        role,
+        teamIds: teamId ? teamId.split(',') : [],
+        status: 'pending',
+        inviterId,
+        expiresAt,
+        createdAt,
+      }
+      return { ...state, invitations: withEntry(state.invitations, invitationId, invitation) }
+    }
+    case 'organization.invitation-renewed':
+      return {
+        ...state,
+        invitations: updated(state.invitations, event.data.invitationId, (invitation) => ({
+          ...invitation,
+          expiresAt: event.data.expiresAt,
+        })),
+      }
+    case 'organization.invitation-accepted':
+      return withInvitationStatus(state, event.data.invitationId, 'accepted')
+    case 'organization.invitation-rejected':
+      return withInvitationStatus(state, event.data.invitationId, 'rejected')
+    case 'organization.invitation-canceled':
+      return withInvitationStatus(state, event.data.invitationId, 'canceled')
+    case 'organization.team-created': {
+      const { teamId, name } = event.data
+      return { ...state, teams: withEntry(state.teams, teamId, { teamId, name, userIds: new Set() }) }
+    }
+    case 'organization.team-updated':
+      return {
+        ...state,
+        teams: updated(state.teams, event.data.teamId, (team) => ({ ...team, name: event.data.name })),
+      }
+    case 'organization.team-removed':
+      return { ...state, teams: without(state.teams, event.data.teamId) }
+    case 'organization.team-member-added':
+      return {
+        ...state,
+        teams: updated(state.teams, event.data.teamId, (team) => ({
+          ...team,
+          userIds: new Set([...team.userIds, event.data.userId]),
+        })),
+      }
+    case 'organization.team-member-removed':
+      return {
+        ...state,
+        teams: updated(state.teams, event.data.teamId, (team) => ({
+          ...team,
+          userIds: setWithout(team.userIds, event.data.userId),
+        })),
+      }
+    case 'organization.role-created':
+    case 'organization.role-updated': {
+      const { roleId, role, permission } = event.data
+      return { ...state, roles: withEntry(state.roles, roleId, { roleId, role, permission }) }
+    }
+    case 'organization.role-deleted':
+      return { ...state, roles: without(state.roles, event.data.roleId) }
+    default:
+      return state
+  }
+}
+
+const setWithout = (set: ReadonlySet<string>, value: string): ReadonlySet<string> => {
+  if (!set.has(value)) return set
+  const next = new Set(set)
+  next.delete(value)
+  return next
+}
+
+const withInvitationStatus = (
+  state: Organization,
+  invitationId: string,
+  status: Invitation['status'],
+): Organization => ({
+  ...state,
+  invitations: updated(state.invitations, invitationId, (invitation) => ({ ...invitation, status })),
+})
+
+/// Queries over the state (also used by the use cases' answers)
+
+export const memberOfUser = (state: Organization, userId: string): Member | undefined =>
+  [...state.members.values()].find((member) => member.userId === userId)
+
+export const isCreator = (role: string, policy: OrganizationPolicy) =>
+  rolesOf(role).includes(policy.creatorRole)
+
+export const ownerCount = (state: Organization, policy: OrganizationPolicy) =>
+  [...state.members.values()].filter((member) => isCreator(member.role, policy)).length
+
+/** The organization's custom roles as permission data, by name. */
+export const customRolesOf = (state: Organization): Record<string, Statements> =>
+  Object.fromEntries([...state.roles.values()].map(({ role, permission }) => [role, permission]))
+
+export const isPendingAt = (invitation: Invitation, now: string): boolean =>
+  invitation.status === 'pending' && Date.parse(invitation.expiresAt) > Date.parse(now)
