@@ -27,6 +27,7 @@ const SECTIONS: readonly { to: string; label: string; icon: IconName; end?: bool
 const ADMIN_SECTIONS: typeof SECTIONS = [
   { to: '/admin/users', label: 'Users', icon: 'users', end: false },
   { to: '/admin/audit', label: 'Audit', icon: 'activity' },
+  { to: '/admin/oauth-clients', label: 'OAuth clients', icon: 'key' },
 ]
 
 const AccountNav = ({ admin = false }: { admin?: boolean }) => {
