@@ -6,7 +6,9 @@
 
 import * as oidc from 'openid-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser } from '../support/browser.js'
+import { type Browser, browserFor } from '../support/browser.js'
+import { registerPasskey, signInWithPasskey } from '../support/passkeys.js'
+import { softwareAuthenticator } from '../support/software-authenticator.js'
 import type { TestTessera } from '../support/tessera.js'
 import {
   authorizeIn,
@@ -158,5 +160,25 @@ describe('Tessera as an OpenID provider: deleting a client, and a person changin
     const unsigned = await fetch(`${tessera.baseUrl}/api/auth/oauth2/get-consent?id=x`)
     expect(unsigned.status).toBe(401)
     expect(await unsigned.json()).toMatchObject({ code: 'UNAUTHORIZED' })
+  })
+
+  it('says in the ID token how the person signed in: a passkey is amr hwk at acr 2; nothing recorded is acr 0', async () => {
+    const config = await configure(await registerClient(tessera, { client_name: 'Wiki' }))
+    const discovery = config.serverMetadata() as { acr_values_supported?: string[] }
+    expect(discovery.acr_values_supported).toEqual(['0', '1', '2'])
+    const plain = (await codeFlow(config, 'openid')).claims()
+    expect(plain?.acr).toBe('0')
+    expect(plain?.amr).toBeUndefined()
+
+    const device = softwareAuthenticator({ origin: tessera.baseUrl, rpId: '127.0.0.1' })
+    expect((await registerPasskey(browser, device)).status).toBe(200)
+    const owner = browser
+    browser = browserFor(tessera)
+    const signedIn = await signInWithPasskey(browser, device)
+    expect(signedIn.status, signedIn.body).toBe(200)
+    const claims = (await codeFlow(config, 'openid')).claims()
+    expect(claims?.amr).toEqual(['hwk'])
+    expect(claims?.acr).toBe('2')
+    browser = owner
   })
 })
