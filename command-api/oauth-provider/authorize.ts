@@ -13,6 +13,7 @@ import {
   type StoredClient,
 } from '../../projections/oauth-provider/oauth-provider.repository.js'
 import { issuerOf, type OAuthContext } from './oauth-context.js'
+import { sessionAmrOf } from './session-amr.js'
 import { signQuery } from './signed-query.js'
 
 export type AuthorizeOptions = {
@@ -169,7 +170,7 @@ const issueCode = async (
       redirectUri: query.get('redirect_uri') ?? '',
       nonce: query.get('nonce'),
       authTime: session.session.created_at.toISOString(),
-      amr: [],
+      amr: await sessionAmrOf(ctx, session.session.id),
       codeHash: sha256Hex(code),
       codeChallenge: query.get('code_challenge') ?? '',
       expiresAt: new Date(now.getTime() + ctx.config.oauthProvider.codeExpiresIn * 1000).toISOString(),

@@ -1,20 +1,14 @@
-/// A person's consents ("Connected applications"): GET /oauth2/get-consents and POST
-/// /oauth2/delete-consent, on better-auth's oauth-provider routes. A consent's id is its client's
-/// id (one consent per person and client). Revoking it ends every grant the person gave that
-/// client, so its refresh and access tokens stop working at once.
+/// A person's consents ("Connected applications") on better-auth's oauth-provider routes:
+/// GET /oauth2/get-consents and /oauth2/get-consent?id=, POST /oauth2/update-consent
+/// (`{id, update: {scopes}}`) and /oauth2/delete-consent (`{id}`). A consent's id is its client's
+/// id (one consent per person and client); another person's consent answers as an unknown one.
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { oauthConsentDecider, oauthConsentStream } from '../../domain/oauth-provider/oauth-consent.js'
-import { oauthGrantDecider, oauthGrantStream } from '../../domain/oauth-provider/oauth-grant.js'
-import { metadataFor } from '../../domain/shared/metadata.js'
-import { authOf, sessionGuards } from '../../http/sessions/require-session.js'
 import { originOf } from '../../infra/http/request-metadata.js'
-import {
-  findClient,
-  listConsents,
-  listLiveGrants,
-} from '../../projections/oauth-provider/oauth-provider.repository.js'
+import { listConsents } from '../../projections/oauth-provider/oauth-provider.repository.js'
+import { authOf, sessionGuards } from '../../http/sessions/require-session.js'
+import { consentJson, consentOf, revokeConsent, updateConsent } from './manage-consents.js'
 import type { OAuthContext } from './oauth-context.js'
 import { oauthEdge, oauthErrorResponses } from './oauth-http.js'
 
@@ -27,6 +21,8 @@ const ConsentSchema = Type.Object({
   createdAt: Type.String(),
   updatedAt: Type.String(),
 })
+const Id = Type.String({ maxLength: 256 })
+const tags = ['OAuth provider']
 
 export const oauthConsentRoutes =
   (ctx: OAuthContext): FastifyPluginAsyncTypebox =>
@@ -40,27 +36,48 @@ export const oauthConsentRoutes =
         preHandler: requireSession,
         schema: {
           summary: 'The applications you let act for you, with the scopes you agreed to',
-          tags: ['OAuth provider'],
+          tags,
           response: { ...oauthErrorResponses, 200: Type.Array(ConsentSchema) },
         },
       },
       async (request) => {
-        const userId = authOf(request).user.id
-        const consents = await listConsents(ctx.db, userId)
-        return Promise.all(
-          consents.map(async (row) => {
-            const name = (await findClient(ctx.db, row.client_id))?.settings.name
-            return {
-              id: row.client_id,
-              clientId: row.client_id,
-              userId,
-              ...(name ? { clientName: name } : {}),
-              scopes: row.scopes.split(' ').filter(Boolean),
-              createdAt: row.created_at.toISOString(),
-              updatedAt: row.updated_at.toISOString(),
-            }
+        const consents = await listConsents(ctx.db, authOf(request).user.id)
+        return Promise.all(consents.map((row) => consentJson(ctx, row)))
+      },
+    )
+
+    app.get(
+      '/oauth2/get-consent',
+      {
+        preHandler: requireSession,
+        schema: {
+          summary: 'One application you let act for you',
+          tags,
+          querystring: Type.Object({ id: Id }),
+          response: { ...oauthErrorResponses, 200: ConsentSchema },
+        },
+      },
+      async (request) => consentJson(ctx, await consentOf(ctx, authOf(request).user.id, request.query.id)),
+    )
+
+    app.post(
+      '/oauth2/update-consent',
+      {
+        preHandler: requireSession,
+        schema: {
+          summary: 'Change the scopes you agreed to; grants holding a scope you took back end',
+          tags,
+          body: Type.Object({
+            id: Id,
+            update: Type.Object({ scopes: Type.Array(Type.String({ maxLength: 256 }), { maxItems: 100 }) }),
           }),
-        )
+          response: { ...oauthErrorResponses, 200: ConsentSchema },
+        },
+      },
+      async (request) => {
+        const userId = authOf(request).user.id
+        const { id, update } = request.body
+        return consentJson(ctx, await updateConsent(ctx, originOf(request), userId, id, update.scopes))
       },
     )
 
@@ -70,28 +87,13 @@ export const oauthConsentRoutes =
         preHandler: requireSession,
         schema: {
           summary: 'Revoke your consent to an application; its tokens stop working',
-          tags: ['OAuth provider'],
-          body: Type.Object({ id: Type.String({ maxLength: 256 }) }),
+          tags,
+          body: Type.Object({ id: Id }),
           response: { ...oauthErrorResponses, 200: Type.Null() },
         },
       },
       async (request) => {
-        const userId = authOf(request).user.id
-        const clientId = request.body.id
-        const metadata = metadataFor(originOf(request), { type: 'user', userId }, ctx.clock())
-        await ctx.handle(
-          oauthConsentDecider,
-          oauthConsentStream(userId, clientId),
-          { type: 'revoke-consent', userId, clientId },
-          { metadata },
-        )
-        for (const grant of await listLiveGrants(ctx.db, userId, clientId))
-          await ctx.handle(
-            oauthGrantDecider,
-            oauthGrantStream(grant.grant_id),
-            { type: 'revoke-grant', reason: 'consent-revoked', userId },
-            { metadata },
-          )
+        await revokeConsent(ctx, originOf(request), authOf(request).user.id, request.body.id)
         return null
       },
     )

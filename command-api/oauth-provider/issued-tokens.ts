@@ -4,11 +4,18 @@
 /// person's organizations. Claims by scope (OpenID Connect Core 5.4) are shared with userinfo.
 
 import { createHash } from 'node:crypto'
+import { authenticationClaims } from '../../domain/oauth-provider/authentication-methods.js'
 import { oauthError } from '../../domain/oauth-provider/oauth-errors.js'
 import type { GrantTerms } from '../../domain/oauth-provider/oauth-grant.js'
 import { findUserById } from '../../projections/users/users.repository.js'
 import type { UserRow } from '../../projections/users/users.table.js'
 import { issuerOf, type OAuthContext } from './oauth-context.js'
+
+/** `acr` always; `amr` when the session recorded how it was signed in. */
+const authenticationOf = (amr: readonly string[]) => {
+  const claims = authenticationClaims(amr)
+  return { acr: claims.acr, ...(claims.amr.length > 0 ? { amr: claims.amr } : {}) }
+}
 
 export type TokenAnswer = {
   access_token: string
@@ -130,8 +137,7 @@ export const grantTokens = async (
     iat: access.iat,
     exp: access.iat + idTokenExpiresIn,
     auth_time: seconds(new Date(terms.authTime)),
-    acr: '0',
-    ...(terms.amr.length > 0 ? { amr: terms.amr } : {}),
+    ...authenticationOf(terms.amr),
     ...(terms.nonce ? { nonce: terms.nonce } : {}),
     at_hash: atHash(access.token, algOf(access.token)),
     sid: terms.sessionId,

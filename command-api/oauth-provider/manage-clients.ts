@@ -1,6 +1,7 @@
 /// Use cases of client management: register (by an operator, a signed-in person, or openly under
 /// RFC 7591 when the configuration allows it), update, rotate the secret, delete. A secret is drawn
-/// here, hashed before it becomes an event, and returned once.
+/// here, hashed before it becomes an event, and returned once. Deleting a client revokes every grant
+/// it holds, so its access tokens stop at introspection and userinfo and its refresh tokens die.
 
 import {
   type ClientCaller,
@@ -10,9 +11,14 @@ import {
   oauthClientStream,
 } from '../../domain/oauth-provider/oauth-client.js'
 import { oauthError } from '../../domain/oauth-provider/oauth-errors.js'
+import { oauthGrantDecider, oauthGrantStream } from '../../domain/oauth-provider/oauth-grant.js'
 import { type Actor, metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
 import { ALPHANUMERIC, newId, randomToken, sha256Hex } from '../../infra/crypto/tokens.js'
-import { findClient, type StoredClient } from '../../projections/oauth-provider/oauth-provider.repository.js'
+import {
+  findClient,
+  listLiveGrantsOfClient,
+  type StoredClient,
+} from '../../projections/oauth-provider/oauth-provider.repository.js'
 import { clientPolicyOf, type OAuthContext } from './oauth-context.js'
 
 export type Acting = { caller: ClientCaller; actor: Actor }
@@ -92,12 +98,21 @@ export const deleteClient = async (
   acting: Acting,
   clientId: string,
 ): Promise<void> => {
+  const metadata = metadataFor(origin, acting.actor, ctx.clock())
   await ctx.handle(
     oauthClientDecider,
     oauthClientStream(clientId),
     { type: 'delete-client', caller: acting.caller },
-    { metadata: metadataFor(origin, acting.actor, ctx.clock()) },
+    { metadata },
   )
+  // Each grant's own stream says it ended: the token checks read those streams, on every instance.
+  for (const grant of await listLiveGrantsOfClient(ctx.db, clientId))
+    await ctx.handle(
+      oauthGrantDecider,
+      oauthGrantStream(grant.grant_id),
+      { type: 'revoke-grant', reason: 'client-deleted', clientId },
+      { metadata },
+    )
 }
 
 /** A random id for grants and tokens (not a secret by itself). */

@@ -12,9 +12,15 @@ export const OAuthErrorSchema = Type.Object({
   error_description: Type.Optional(Type.String()),
 })
 
+/** A session guard's 401 keeps the API's usual `{code, message}`; OAuth's own 401s are `{error}`. */
+const UnauthorizedSchema = Type.Union([
+  OAuthErrorSchema,
+  Type.Object({ code: Type.String(), message: Type.String() }),
+])
+
 export const oauthErrorResponses = {
   400: OAuthErrorSchema,
-  401: OAuthErrorSchema,
+  401: UnauthorizedSchema,
   403: OAuthErrorSchema,
   404: OAuthErrorSchema,
 }

@@ -17,6 +17,15 @@ export type OAuthConsentEvent =
 export type OAuthConsentCommand =
   | { type: 'grant-consent'; userId: string; clientId: string; scopes: string[]; now: string }
   | { type: 'revoke-consent'; userId: string; clientId: string }
+  /** The person changes the scopes they agreed to (`/oauth2/update-consent`), within what the client may ask. */
+  | {
+      type: 'update-consent'
+      userId: string
+      clientId: string
+      scopes: string[]
+      allowedScopes: readonly string[]
+      now: string
+    }
 
 export type OAuthConsent = { status: 'none' | 'revoked' } | { status: 'granted'; scopes: string[] }
 
@@ -39,8 +48,14 @@ export const decide = (command: OAuthConsentCommand, state: OAuthConsent): OAuth
       { type: 'oauth-consent.granted', data: { userId, clientId, scopes: command.scopes, at: command.now } },
     ]
   }
-  if (state.status !== 'granted') throw oauthError('not_found', 'no consent found')
-  return [{ type: 'oauth-consent.revoked', data: { userId, clientId } }]
+  if (state.status !== 'granted') throw oauthError('not_found', 'no consent')
+  if (command.type === 'revoke-consent')
+    return [{ type: 'oauth-consent.revoked', data: { userId, clientId } }]
+  const { scopes, allowedScopes, now } = command
+  if (!scopes.every((scope) => allowedScopes.includes(scope)))
+    throw oauthError('invalid_request', `unable to provide scopes to ${clientId}`)
+  if (sameSet(state.scopes, scopes)) return []
+  return [{ type: 'oauth-consent.granted', data: { userId, clientId, scopes, at: now } }]
 }
 
 export const oauthConsentDecider: Decider<OAuthConsentCommand, OAuthConsentEvent, OAuthConsent> = {

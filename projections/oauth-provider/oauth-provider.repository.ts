@@ -85,3 +85,12 @@ export const listLiveGrants = (
     .where('client_id', '=', clientId)
     .where('status', '!=', 'revoked')
     .execute()
+
+/** Every grant to a client that is not revoked, whoever gave it (a deleted client ends them all). */
+export const listLiveGrantsOfClient = (db: Kysely<Database>, clientId: string): Promise<OAuthGrantRow[]> =>
+  db
+    .selectFrom('oauth_grants')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .where('status', '!=', 'revoked')
+    .execute()

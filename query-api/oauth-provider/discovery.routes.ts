@@ -6,6 +6,7 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { ACR_VALUES } from '../../domain/oauth-provider/authentication-methods.js'
 import type { Config } from '../../infra/config/config.js'
 
 const issuerOf = (config: Config) => `${config.baseUrl.replace(/\/$/, '')}${config.basePath}`
@@ -54,6 +55,7 @@ export const discoveryDocument = (config: Config) => {
       'organizations',
     ],
     prompt_values_supported: ['login', 'consent', 'none', 'select_account'],
+    acr_values_supported: [...ACR_VALUES],
   }
 }
 

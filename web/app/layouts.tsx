@@ -29,6 +29,7 @@ const OPERATOR: SectionGroup = {
   sections: [
     { to: '/admin/users', label: 'Users', icon: 'id-card', end: false },
     { to: '/admin/audit', label: 'Audit', icon: 'file-text' },
+    { to: '/admin/oauth-clients', label: 'OAuth clients', icon: 'key' },
   ],
 }
 

@@ -32,3 +32,19 @@ export const SCOPE_WORDS: Record<string, string> = {
   offline_access: 'Stay connected while you are away',
   organization: 'See your organizations and your role in each',
 }
+
+/** A person's consent to an application, as `/oauth2/get-consents` answers it (its id is the client's). */
+export type Consent = {
+  id: string
+  clientId: string
+  clientName?: string
+  scopes: string[]
+  createdAt: string
+  updatedAt: string
+}
+
+export const listConsents = () => request<Consent[]>('/oauth2/get-consents')
+
+/** Revokes the consent; the server ends every grant the person gave the application. */
+export const deleteConsent = (id: string) =>
+  request<null>('/oauth2/delete-consent', { method: 'POST', body: { id } })

@@ -1,4 +1,5 @@
 import { PageHeading } from '../../ui/PageHeading.js'
+import { ConnectedApplications } from '../oauth-provider/ConnectedApplications.js'
 import { PasskeysSection } from '../passkeys/PasskeysSection.js'
 import { useSignedIn } from '../session/RequireSession.js'
 import { ConnectedAccounts } from '../social/ConnectedAccounts.js'
@@ -17,6 +18,7 @@ export const SecurityPage = () => {
       <ConnectedAccounts />
       <TwoFactorSection />
       <PasskeysSection />
+      <ConnectedApplications />
     </>
   )
 }
