@@ -12,7 +12,7 @@ import {
   ssoProviderDecider,
   ssoProviderStream,
 } from '../../domain/sso/sso-provider.js'
-import { protocolFor, type RoutableProvider } from '../../domain/sso/sso-sign-in-policy.js'
+import { protocolFor } from '../../domain/sso/sso-sign-in-policy.js'
 import { isTrustedOrigin } from '../../infra/http/trusted-url.js'
 import { createSocialProvider, OAuthFlowError, type SocialProvider } from '../../infra/oauth/oauth-client.js'
 import { findOrganizationBySlug } from '../../projections/organizations/organizations.repository.js'
@@ -30,15 +30,8 @@ import {
   type SsoProviderForSignIn,
   type SsoSignInResult,
 } from './complete-sso-sign-in.js'
+import { routableOf } from './routable.js'
 import { ssoRedirectUri } from './sso-presenter.js'
-
-export const routableOf = (row: SsoProviderRow): RoutableProvider => ({
-  providerId: row.provider_id,
-  domain: row.domain,
-  domainVerified: row.domain_verified,
-  ssoRequired: row.sso_required,
-  protocols: { oidc: row.oidc_config !== null, saml: row.saml_config !== null },
-})
 
 export type SsoStartInput = {
   email?: string | undefined
