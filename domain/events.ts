@@ -31,6 +31,8 @@ import type { EventDeclaration } from './shared/event-declaration.js'
 import type { EventMetadata } from './shared/metadata.js'
 import { SIGNING_KEY_EVENT_DECLARATIONS } from './signing-key/signing-key.declarations.js'
 import type { SigningKeyEvent } from './signing-key/signing-key.js'
+import { SSO_PROVIDER_EVENT_DECLARATIONS } from './sso/sso.declarations.js'
+import type { SsoProviderEvent } from './sso/sso-provider.js'
 import { TWO_FACTOR_EVENT_DECLARATIONS } from './two-factor/two-factor.declarations.js'
 import type { TwoFactorEvent } from './two-factor/two-factor.events.js'
 import { USER_EVENT_DECLARATIONS } from './user/user.declarations.js'
@@ -55,6 +57,7 @@ export type KnownEvent =
   | OAuthConsentEvent
   | ScimUserEvent
   | ScimConnectionEvent
+  | SsoProviderEvent
 export type KnownEventType = KnownEvent['type']
 
 /** A declaration as code that reads any event sees it: data of an unknown shape, paths as text. */
@@ -82,6 +85,7 @@ const DECLARATIONS = new Map(
     ...OAUTH_CONSENT_EVENT_DECLARATIONS,
     ...SCIM_USER_EVENT_DECLARATIONS,
     ...SCIM_CONNECTION_EVENT_DECLARATIONS,
+    ...SSO_PROVIDER_EVENT_DECLARATIONS,
   }),
 ) as unknown as ReadonlyMap<string, AnyEventDeclaration>
 

@@ -13,6 +13,7 @@ import { pendingEmailChangesProjection } from './pending-email-changes/pending-e
 import type { Projection } from './projection.js'
 import { scimUsersProjection } from './scim/scim-users.projection.js'
 import { sessionsProjection } from './sessions/sessions.projection.js'
+import { ssoProvidersProjection } from './sso/sso-providers.projection.js'
 import { usersProjection } from './users/users.projection.js'
 import { webhookEndpointsProjection } from './webhooks/webhook-endpoints.projection.js'
 
@@ -34,4 +35,5 @@ export const readModelProjections: readonly Projection[] = [
   webhookEndpointsProjection,
   oauthProviderProjection,
   scimUsersProjection,
+  ssoProvidersProjection,
 ]

@@ -24,6 +24,7 @@ import type { PendingEmailChangesTable } from './pending-email-changes/pending-e
 import type { CheckpointsTable } from './runner/checkpoints.table.js'
 import type { ScimUsersTable } from './scim/scim-users.table.js'
 import type { SessionsTable } from './sessions/sessions.table.js'
+import type { SsoProvidersTable } from './sso/sso-providers.table.js'
 import type { AccountsTable, UsersTable } from './users/users.table.js'
 import type { WebhookEndpointsTable } from './webhooks/webhook-endpoints.table.js'
 
@@ -51,4 +52,5 @@ export type Database = {
   oauth_consents: OAuthConsentsTable
   oauth_grants: OAuthGrantsTable
   scim_users: ScimUsersTable
+  sso_providers: SsoProvidersTable
 }

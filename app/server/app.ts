@@ -27,6 +27,7 @@ import { serverApiRoutes } from '../../command-api/server-api/server-api.routes.
 import { sessionCommandRoutes } from '../../command-api/sessions/session-commands.routes.js'
 import { readYourWritesHook } from '../../command-api/shared/read-your-writes.js'
 import { socialRoutes } from '../../command-api/social/social.routes.js'
+import { ssoRoutes } from '../../command-api/sso/sso.routes.js'
 import { twoFactorRoutes } from '../../command-api/two-factor/two-factor.routes.js'
 import { usernameRoutes } from '../../command-api/username/username.routes.js'
 import { webhookCommandRoutes } from '../../command-api/webhooks/webhook.routes.js'
@@ -185,6 +186,7 @@ export const buildApp = async (
       await api.register(scimCommandRoutes(ctx))
       await api.register(scimQueryRoutes(ctx))
       await api.register(scimCredentialRoutes(ctx))
+      await api.register(ssoRoutes(ctx))
     },
     { prefix: ctx.config.basePath },
   )

@@ -10,6 +10,7 @@ import { type FoundCredential, findCredentialByEmail } from '../../projections/u
 import type { CommandContext } from '../context.js'
 import { RefusalWithRecord } from '../shared/refuse-then-record.js'
 import { runUserCommand } from '../shared/run-user-command.js'
+import { refuseWhenSsoRequired } from '../sso/require-sso.js'
 import type { FirstFactorPassed } from '../two-factor/gated-sign-in.js'
 
 export type SignInInput = { email: string; password: string; rememberMe: boolean; callbackURL: string | null }
@@ -26,6 +27,8 @@ export const signIn = async (
   if (!config.emailAndPassword.enabled) throw AUTH_ERRORS.error('EMAIL_PASSWORD_DISABLED')
   // A malformed address says nothing about which accounts exist: 400, as better-auth answers it.
   if (!isValidEmail(input.email)) throw AUTH_ERRORS.error('INVALID_EMAIL')
+  // An organization that requires SSO for this address's verified domain (command-api/sso).
+  await refuseWhenSsoRequired(ctx, normalizeEmail(input.email))
   const found = await findCredentialByEmail(db, normalizeEmail(input.email))
   return signInWithPassword(ctx, origin, found, input, 'INVALID_EMAIL_OR_PASSWORD')
 }

@@ -34,6 +34,7 @@ import { type StartedSession, startSession } from '../sessions/start-session.js'
 import { grantAdminIfListed } from '../shared/admin-emails.js'
 import { handlePart } from '../shared/handle.js'
 import { runUserCommand } from '../shared/run-user-command.js'
+import { refuseWhenSsoRequired } from '../sso/require-sso.js'
 import { linkedAccountsOf } from './linked-accounts-of.js'
 import { copyNameAndImage, overrideUserInfo } from './provider-user-info.js'
 
@@ -193,6 +194,10 @@ export const signInWithProvider = async (
   request: SignInRequest,
 ): Promise<SocialSignInResult> => {
   const email = addressOf(found.profile)
+  // An organization that requires SSO for this address's verified domain (command-api/sso).
+  await refuseWhenSsoRequired(ctx, email).catch((error: unknown) => {
+    throw error instanceof DomainError ? new SocialFlowError('sso_required') : error
+  })
   const settings = settingsOf(ctx, found.provider.id)
   const owner = await ownerOf(ctx, found.provider.id, found.profile.id)
   if (owner.user) {

@@ -23,6 +23,7 @@ import {
 } from './passwordless-options.js'
 import { parseScimOptions, type ScimFileOptions } from './scim-options.js'
 import { parseSocialProviders, type SocialProviderFileOptions } from './social-providers.js'
+import { parseSsoOptions, type SsoOptions } from './sso-options.js'
 import { parseTwoFactorOptions, type TwoFactorOptions } from './two-factor-options.js'
 
 export type FeatureOptions = {
@@ -142,6 +143,8 @@ export type FeatureOptions = {
   }
   /** SCIM connections an operator declares (better-auth's SCIM plugin option names). */
   scim: ScimFileOptions
+  /** Enterprise single sign-on (`@better-auth/sso`'s option names; infra/config/sso-options.ts). */
+  sso: SsoOptions
 }
 
 export const DEFAULT_CONFIG_FILE = 'tessera.config.json'
@@ -199,6 +202,7 @@ export const parseFeatureOptions = (json: unknown, label = DEFAULT_CONFIG_FILE):
     magicLink: parseMagicLinkOptions(root.raw('magicLink'), (path, reason) => root.error(path, reason)),
     emailOTP: parseEmailOtpOptions(root.raw('emailOTP'), (path, reason) => root.error(path, reason)),
     scim: parseScimOptions(root.raw('scim'), (path, reason) => root.error(path, reason)),
+    sso: parseSsoOptions(root.section('sso')),
   }
   root.rejectUnread()
   const { minUsernameLength, maxUsernameLength } = options.username

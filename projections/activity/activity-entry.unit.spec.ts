@@ -123,6 +123,13 @@ const LATER_FEATURE_TYPES = [
   'webhook.secret-rotated',
   'webhook.endpoint-disabled',
   'webhook.replay-requested',
+  'sso-provider.registered',
+  'sso-provider.secrets-set',
+  'sso-provider.updated',
+  'sso-provider.deleted',
+  'sso-provider.domain-verification-requested',
+  'sso-provider.domain-verified',
+  'sso-provider.sso-requirement-set',
 ]
 
 /** One event of every known type, each carrying every secret its type can hold. */

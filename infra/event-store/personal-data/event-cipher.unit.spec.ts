@@ -27,6 +27,8 @@ const dataFor = (type: string, paths: readonly string[]): Record<string, unknown
     noticeId: 'n-1',
     // A webhook endpoint is the subject of its own events: its secret is sealed under its own key.
     endpointId: 'e-1',
+    // An SSO provider is the subject of its secrets: sealed under the provider's own key.
+    providerId: 'p-1',
     tokenHash: 'not-personal',
   }
   for (const path of paths) {
@@ -60,7 +62,7 @@ describe('event cipher', () => {
       const data = dataFor(type, paths)
       const event: CipherEvent = { id: randomUUID(), type, data, metadata: own }
       const subject = declarationOf(type)?.subject(data, own)
-      expect(subject).toMatch(/^(u-1|deletion-notice-n-1|webhook-endpoint-e-1)$/)
+      expect(subject).toMatch(/^(u-1|deletion-notice-n-1|webhook-endpoint-e-1|sso-provider-p-1)$/)
       expect(subjectToSeal(event)).toBe(subject)
       const sealed = sealEvent(event, key)
       const text = JSON.stringify(sealed)

@@ -1,0 +1,309 @@
+/// An organization's enterprise identity provider (OpenID Connect or SAML 2.0), bound to an email
+/// domain, as `@better-auth/sso` registers it. Stream: `sso-provider-<providerId>`. Its secrets (the
+/// OIDC client secret, SAML private keys) travel in an event of their own whose subject is the
+/// provider itself, so they are sealed under the provider's own key and outlive whoever registered
+/// it. The domain is proved by a DNS TXT record when the deployment asks for verification; only a
+/// verified domain may be required to sign in through the provider.
+
+import type { Decider } from '../shared/decider.js'
+import { SSO_ERRORS } from './sso-errors.js'
+import {
+  mayManage,
+  type OidcSettings,
+  type ProviderSecrets,
+  type SamlSettings,
+  type SsoManager,
+} from './sso-settings.js'
+
+export * from './sso-settings.js'
+
+export const ssoProviderStream = (providerId: string): string => `sso-provider-${providerId}`
+/** The provider as the subject its secrets are sealed under. */
+export const ssoSecretSubject = (providerId: string): string => `sso-provider-${providerId}`
+
+/// Events
+
+type Ids = { providerId: string; organizationId: string }
+type Shape = {
+  issuer: string
+  domain: string
+  oidcConfig: OidcSettings | null
+  samlConfig: SamlSettings | null
+}
+
+export type SsoProviderEvent =
+  | { type: 'sso-provider.registered'; data: Ids & Shape & { userId: string | null; registeredAt: string } }
+  | { type: 'sso-provider.secrets-set'; data: { providerId: string } & ProviderSecrets }
+  | {
+      type: 'sso-provider.updated'
+      data: Ids & Shape & { fields: string[]; domainVerified: boolean; updatedAt: string }
+    }
+  | { type: 'sso-provider.deleted'; data: Ids & { deletedAt: string } }
+  | {
+      type: 'sso-provider.domain-verification-requested'
+      // The token is published in DNS by design: it proves control of the zone, not of an account.
+      data: Ids & { domain: string; token: string; expiresAt: string }
+    }
+  | { type: 'sso-provider.domain-verified'; data: Ids & { domain: string; verifiedAt: string } }
+  | { type: 'sso-provider.sso-requirement-set'; data: Ids & { domain: string; required: boolean } }
+
+/// Commands
+
+type Managed = { manager: SsoManager; now: string }
+
+export type RegisterSsoProvider = Managed &
+  Shape & {
+    type: 'register-sso-provider'
+    providerId: string
+    organizationId: string
+    userId: string | null
+    secrets: ProviderSecrets
+    /** A built-in or configured social provider's id, which an SSO provider may not take. */
+    reserved: boolean
+    /** Providers the registrant already registered, and the deployment's limit (0: disabled). */
+    registeredByUser: number
+    limit: number
+    /** Issued at once when the deployment verifies domains. */
+    verification: { token: string; expiresAt: string } | null
+  }
+
+export type SsoProviderCommand =
+  | RegisterSsoProvider
+  | (Managed & {
+      type: 'update-sso-provider'
+      issuer?: string
+      domain?: string
+      oidcConfig?: OidcSettings
+      samlConfig?: SamlSettings
+      secrets?: Partial<ProviderSecrets>
+    })
+  | (Managed & { type: 'delete-sso-provider' })
+  | (Managed & { type: 'request-domain-verification'; token: string; expiresAt: string })
+  | (Managed & {
+      type: 'verify-domain'
+      /** The TXT records found at `<identifier>.<domain>`, each joined into one text. */
+      records: readonly string[]
+      identifier: string
+    })
+  | (Managed & { type: 'set-sso-requirement'; required: boolean })
+
+/// State
+
+export type ActiveProvider = Ids &
+  Shape & {
+    status: 'active'
+    userId: string | null
+    secrets: ProviderSecrets
+    domainVerified: boolean
+    verification: { token: string; expiresAt: string } | null
+    ssoRequired: boolean
+  }
+
+export type SsoProvider = { status: 'none' } | ActiveProvider | { status: 'deleted' }
+
+export const initialState = (): SsoProvider => ({ status: 'none' })
+
+const NO_SECRETS: ProviderSecrets = { clientSecret: null, samlPrivateKey: null, spPrivateKey: null }
+
+/// Evolve: no rules, never throws
+
+export const evolve = (state: SsoProvider, event: SsoProviderEvent): SsoProvider => {
+  if (event.type === 'sso-provider.registered') {
+    const { registeredAt: _at, ...data } = event.data
+    return {
+      status: 'active',
+      ...data,
+      secrets: NO_SECRETS,
+      domainVerified: false,
+      verification: null,
+      ssoRequired: false,
+    }
+  }
+  if (state.status !== 'active') return state
+  switch (event.type) {
+    case 'sso-provider.secrets-set': {
+      const { providerId: _id, ...secrets } = event.data
+      return { ...state, secrets }
+    }
+    case 'sso-provider.updated': {
+      const { issuer, domain, oidcConfig, samlConfig, domainVerified } = event.data
+      const moved = domain !== state.domain
+      return {
+        ...state,
+        issuer,
+        domain,
+        oidcConfig,
+        samlConfig,
+        domainVerified,
+        ...(moved ? { verification: null, ssoRequired: false } : {}),
+      }
+    }
+    case 'sso-provider.deleted':
+      return { status: 'deleted' }
+    case 'sso-provider.domain-verification-requested':
+      return { ...state, verification: { token: event.data.token, expiresAt: event.data.expiresAt } }
+    case 'sso-provider.domain-verified':
+      return { ...state, domainVerified: true, verification: null }
+    case 'sso-provider.sso-requirement-set':
+      return { ...state, ssoRequired: event.data.required }
+  }
+}
+
+/// Decide: every rule
+
+const register = (command: RegisterSsoProvider, state: SsoProvider): SsoProviderEvent[] => {
+  if (command.limit === 0) throw SSO_ERRORS.error('SSO_PROVIDER_REGISTRATION_DISABLED')
+  if (command.registeredByUser >= command.limit) throw SSO_ERRORS.error('SSO_PROVIDER_LIMIT_REACHED')
+  if (command.manager.kind === 'stranger') throw SSO_ERRORS.error('NOT_A_MEMBER_OF_THE_ORGANIZATION')
+  if (!mayManage(command.manager)) throw SSO_ERRORS.error('NOT_ALLOWED_TO_REGISTER_SSO_PROVIDER')
+  if (command.reserved) throw SSO_ERRORS.error('SSO_PROVIDER_ID_RESERVED')
+  if (state.status === 'active') throw SSO_ERRORS.error('SSO_PROVIDER_ALREADY_EXISTS')
+  if (!command.oidcConfig && !command.samlConfig) throw SSO_ERRORS.error('SSO_CONFIG_REQUIRED')
+  if (command.oidcConfig && !command.secrets.clientSecret) throw SSO_ERRORS.error('CLIENT_SECRET_REQUIRED')
+  const { providerId, organizationId, userId, issuer, domain, oidcConfig, samlConfig, now } = command
+  const ids = { providerId, organizationId }
+  const events: SsoProviderEvent[] = [
+    {
+      type: 'sso-provider.registered',
+      data: { ...ids, userId, issuer, domain, oidcConfig, samlConfig, registeredAt: now },
+    },
+    { type: 'sso-provider.secrets-set', data: { providerId, ...command.secrets } },
+  ]
+  if (command.verification)
+    events.push({
+      type: 'sso-provider.domain-verification-requested',
+      data: { ...ids, domain, ...command.verification },
+    })
+  return events
+}
+
+/** The provider, when it exists and the caller owns or administers its organization. */
+const managed = (command: { manager: SsoManager }, state: SsoProvider): ActiveProvider => {
+  if (state.status !== 'active') throw SSO_ERRORS.error('SSO_PROVIDER_NOT_FOUND')
+  if (!mayManage(command.manager)) throw SSO_ERRORS.error('NO_ACCESS_TO_SSO_PROVIDER')
+  return state
+}
+
+type Update = Extract<SsoProviderCommand, { type: 'update-sso-provider' }>
+
+const update = (command: Update, provider: ActiveProvider): SsoProviderEvent[] => {
+  const fields = (['issuer', 'domain', 'oidcConfig', 'samlConfig'] as const).filter(
+    (field) => command[field] !== undefined,
+  )
+  if (fields.length === 0 && !command.secrets) throw SSO_ERRORS.error('NO_FIELDS_TO_UPDATE')
+  if (command.oidcConfig && !provider.oidcConfig) throw SSO_ERRORS.error('CANNOT_UPDATE_OIDC_CONFIG')
+  if (command.samlConfig && !provider.samlConfig) throw SSO_ERRORS.error('CANNOT_UPDATE_SAML_CONFIG')
+  const domain = command.domain ?? provider.domain
+  // A new domain has to be proved again (and is no longer required to use SSO until it is).
+  const domainVerified = provider.domainVerified && domain === provider.domain
+  const { providerId, organizationId } = provider
+  const events: SsoProviderEvent[] = [
+    {
+      type: 'sso-provider.updated',
+      data: {
+        providerId,
+        organizationId,
+        issuer: command.issuer ?? provider.issuer,
+        domain,
+        oidcConfig: command.oidcConfig ?? provider.oidcConfig,
+        samlConfig: command.samlConfig ?? provider.samlConfig,
+        fields: [...fields, ...Object.keys(command.secrets ?? {})].sort(),
+        domainVerified,
+        updatedAt: command.now,
+      },
+    },
+  ]
+  if (command.secrets)
+    events.push({
+      type: 'sso-provider.secrets-set',
+      data: { providerId, ...provider.secrets, ...command.secrets },
+    })
+  return events
+}
+
+const verify = (
+  command: Extract<SsoProviderCommand, { type: 'verify-domain' }>,
+  provider: ActiveProvider,
+): SsoProviderEvent[] => {
+  if (provider.domainVerified) throw SSO_ERRORS.error('DOMAIN_VERIFIED')
+  if (command.identifier.length > 63) throw SSO_ERRORS.error('IDENTIFIER_TOO_LONG')
+  const pending = provider.verification
+  if (!pending || pending.expiresAt <= command.now) throw SSO_ERRORS.error('NO_PENDING_VERIFICATION')
+  const expected = `${command.identifier}=${pending.token}`
+  const found = command.records.some(
+    (record) => record.trim() === expected || record.trim() === pending.token,
+  )
+  if (!found) throw SSO_ERRORS.error('DOMAIN_VERIFICATION_FAILED')
+  const { providerId, organizationId, domain } = provider
+  return [
+    {
+      type: 'sso-provider.domain-verified',
+      data: { providerId, organizationId, domain, verifiedAt: command.now },
+    },
+  ]
+}
+
+const requestVerification = (
+  command: Extract<SsoProviderCommand, { type: 'request-domain-verification' }>,
+  provider: ActiveProvider,
+): SsoProviderEvent[] => {
+  if (provider.domainVerified) throw SSO_ERRORS.error('DOMAIN_VERIFIED')
+  // A pending token stays valid: the same one is answered again (the DNS record may be in place).
+  if (provider.verification && provider.verification.expiresAt > command.now) return []
+  const { providerId, organizationId, domain } = provider
+  const { token, expiresAt } = command
+  return [
+    {
+      type: 'sso-provider.domain-verification-requested',
+      data: { providerId, organizationId, domain, token, expiresAt },
+    },
+  ]
+}
+
+const requireSso = (
+  command: Extract<SsoProviderCommand, { type: 'set-sso-requirement' }>,
+  provider: ActiveProvider,
+): SsoProviderEvent[] => {
+  if (command.required && !provider.domainVerified)
+    throw SSO_ERRORS.error('SSO_REQUIREMENT_NEEDS_VERIFIED_DOMAIN')
+  if (provider.ssoRequired === command.required) return []
+  const { providerId, organizationId, domain } = provider
+  return [
+    {
+      type: 'sso-provider.sso-requirement-set',
+      data: { providerId, organizationId, domain, required: command.required },
+    },
+  ]
+}
+
+export const decide = (command: SsoProviderCommand, state: SsoProvider): SsoProviderEvent[] => {
+  if (command.type === 'register-sso-provider') return register(command, state)
+  const provider = managed(command, state)
+  switch (command.type) {
+    case 'update-sso-provider':
+      return update(command, provider)
+    case 'delete-sso-provider':
+      return [
+        {
+          type: 'sso-provider.deleted',
+          data: {
+            providerId: provider.providerId,
+            organizationId: provider.organizationId,
+            deletedAt: command.now,
+          },
+        },
+      ]
+    case 'request-domain-verification':
+      return requestVerification(command, provider)
+    case 'verify-domain':
+      return verify(command, provider)
+    case 'set-sso-requirement':
+      return requireSso(command, provider)
+  }
+}
+
+export const ssoProviderDecider: Decider<SsoProviderCommand, SsoProviderEvent, SsoProvider> = {
+  decide,
+  evolve,
+  initialState,
+}
