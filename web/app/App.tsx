@@ -58,6 +58,10 @@ const ApiKeysPage = page(() => import('../features/api-keys/ApiKeysPage.js'), 'A
 const AdminUsersPage = page(() => import('../features/admin/AdminUsersPage.js'), 'AdminUsersPage')
 const AdminUserPage = page(() => import('../features/admin/AdminUserPage.js'), 'AdminUserPage')
 const AdminAuditPage = page(() => import('../features/admin/AdminAuditPage.js'), 'AdminAuditPage')
+const WebhooksConsolePage = page(
+  () => import('../features/webhooks/WebhooksConsolePage.js'),
+  'WebhooksConsolePage',
+)
 const OrganizationsPage = page(
   () => import('../features/organizations/OrganizationsPage.js'),
   'OrganizationsPage',
@@ -131,6 +135,7 @@ export const App = () => (
           <Route path="admin/users" element={<AdminUsersPage />} />
           <Route path="admin/users/:userId" element={<AdminUserPage />} />
           <Route path="admin/audit" element={<AdminAuditPage />} />
+          <Route path="admin/webhooks" element={<WebhooksConsolePage />} />
           <Route path="account/organizations" element={<OrganizationsPage />} />
           <Route path="account/organizations/:organizationId" element={<OrganizationLayout />}>
             <Route index element={<MembersPage />} />

@@ -27,6 +27,7 @@ const SECTIONS: readonly { to: string; label: string; icon: IconName; end?: bool
 const ADMIN_SECTIONS: typeof SECTIONS = [
   { to: '/admin/users', label: 'Users', icon: 'users', end: false },
   { to: '/admin/audit', label: 'Audit', icon: 'activity' },
+  { to: '/admin/webhooks', label: 'Webhooks', icon: 'refresh' },
 ]
 
 const AccountNav = ({ admin = false }: { admin?: boolean }) => {
