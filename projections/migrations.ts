@@ -20,7 +20,10 @@ import { passkeyChallengesMigration } from './passkeys/passkey-challenges.js'
 import { passkeysMigration } from './passkeys/passkeys.table.js'
 import { pendingEmailChangesMigration } from './pending-email-changes/pending-email-changes.table.js'
 import { mailDeadLettersMigration } from './reactors/mail/dead-letters.table.js'
-import { webhookDeliveriesMigration } from './reactors/webhooks/webhook-deliveries.table.js'
+import {
+  webhookDeliveriesMigration,
+  webhookDeliveryReplayFromMigration,
+} from './reactors/webhooks/webhook-deliveries.table.js'
 import { checkpointsMigration } from './runner/checkpoints.table.js'
 import { scimInlineMigration } from './scim/scim-inline.js'
 import { scimUsersMigration } from './scim/scim-users.table.js'
@@ -68,4 +71,5 @@ export const readModelMigrations: Record<string, Migration> = {
   // Operational, written inline: deactivated people and organizations' SCIM credentials.
   '2026-11-28T10:01:00Z_scim-inline': scimInlineMigration,
   '2026-11-28T14:30:00Z_sso-providers': ssoProvidersMigration,
+  '2026-11-28T15:00:00Z_webhook-delivery-replay-from': webhookDeliveryReplayFromMigration,
 }

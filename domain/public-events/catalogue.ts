@@ -114,10 +114,27 @@ export const PUBLIC_EVENTS: readonly PublicEntry[] = [
   expose('api-key.disabled', 'api-key.disabled', 'keyId', ['keyId', 'userId', ...ORG]),
   expose('api-key.deleted', 'api-key.deleted', 'keyId', ['keyId', 'userId', ...ORG, 'reason']),
   expose('api-key.expired', 'api-key.expired', 'keyId', ['keyId', 'userId', ...ORG, 'expiresAt']),
+  // A factor is on once verified (`enabled`), never at the half-way `totp-secret-created`; codes,
+  // challenges and trusted devices stay internal (they carry hashes and say nothing an app acts on).
+  expose('two-factor.enabled', 'two-factor.enabled', 'userId', ['userId', 'method']),
+  expose('two-factor.disabled', 'two-factor.disabled', 'userId', ['userId']),
+  // The passkey's public key and credential id are not secrets, but an app has no use for them.
+  expose('passkey.registered', 'passkey.added', 'passkeyId', [
+    'passkeyId',
+    'userId',
+    'name',
+    'deviceType',
+    'backedUp',
+  ]),
+  expose('passkey.renamed', 'passkey.updated', 'passkeyId', ['passkeyId', 'userId', 'name']),
+  expose('passkey.deleted', 'passkey.removed', 'passkeyId', ['passkeyId', 'userId']),
 ]
 
 /** Field types other than a string (or null), for the published payload schema. */
-export const FIELD_TYPES: Readonly<Record<string, 'boolean' | 'number'>> = { emailVerified: 'boolean' }
+export const FIELD_TYPES: Readonly<Record<string, 'boolean' | 'number'>> = {
+  emailVerified: 'boolean',
+  backedUp: 'boolean',
+}
 
 const BY_SOURCE = new Map(PUBLIC_EVENTS.map((entry) => [entry.source, entry]))
 

@@ -24,6 +24,9 @@ export const WebhookDeliverySchema = Type.Object({
   error: Type.Union([Type.String(), Type.Null()]),
   at: Type.String({ format: 'date-time' }),
   latencyMs: Type.Integer(),
+  replayFrom: Type.Union([Type.String(), Type.Null()], {
+    description: 'The `after` for `/webhook/replay` that delivers this event again, then every later one',
+  }),
 })
 
 /** What every webhook route may answer besides its own errors. */

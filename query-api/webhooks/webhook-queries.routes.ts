@@ -1,10 +1,11 @@
-/// GET /webhook/list and GET /webhook/deliveries: an operator sees the service-wide endpoints (or,
+/// GET /webhook/event-types (the catalogue), GET /webhook/list and GET /webhook/deliveries: an operator sees the service-wide endpoints (or,
 /// naming `organizationId`, an organization's); a member whose role holds the `webhook` permission
 /// sees their organization's only, never the service-wide ones.
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { AUTH_ERRORS } from '../../domain/errors.js'
+import { CATALOGUE_VERSION, publicEventTypes } from '../../domain/public-events/catalogue.js'
 import { mayReadWebhooks } from '../../domain/webhook/webhook.js'
 import type { AdminGuardContext } from '../../http/guards/admin-caller.js'
 import { SERVER_API_SECURITY } from '../../http/guards/server-key.js'
@@ -31,6 +32,23 @@ export const webhookQueryRoutes =
   (ctx: QueryContext & AdminGuardContext): FastifyPluginAsyncTypebox =>
   async (app) => {
     const callerOf = webhookCallers(ctx)
+
+    // The catalogue is public knowledge (its payloads are in this document): forms that pick event
+    // types read it here instead of keeping a copy that would drift.
+    app.get(
+      '/webhook/event-types',
+      {
+        schema: {
+          summary: 'The public event types an endpoint or the feed may ask for, and the catalogue version',
+          tags,
+          response: {
+            ...errorResponses('TOO_MANY_REQUESTS'),
+            200: Type.Object({ version: Type.String(), eventTypes: Type.Array(Type.String()) }),
+          },
+        },
+      },
+      async () => ({ version: CATALOGUE_VERSION, eventTypes: [...publicEventTypes()] }),
+    )
 
     app.get(
       '/webhook/list',
@@ -87,6 +105,7 @@ export const webhookQueryRoutes =
           error: row.error,
           at: row.at.toISOString(),
           latencyMs: row.latency_ms,
+          replayFrom: row.replay_from,
         }))
       },
     )

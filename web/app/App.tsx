@@ -62,6 +62,10 @@ const OAuthClientsPage = page(
   () => import('../features/oauth-provider/OAuthClientsPage.js'),
   'OAuthClientsPage',
 )
+const WebhooksConsolePage = page(
+  () => import('../features/webhooks/WebhooksConsolePage.js'),
+  'WebhooksConsolePage',
+)
 const OrganizationsPage = page(
   () => import('../features/organizations/OrganizationsPage.js'),
   'OrganizationsPage',
@@ -136,6 +140,7 @@ export const App = () => (
           <Route path="admin/users/:userId" element={<AdminUserPage />} />
           <Route path="admin/audit" element={<AdminAuditPage />} />
           <Route path="admin/oauth-clients" element={<OAuthClientsPage />} />
+          <Route path="admin/webhooks" element={<WebhooksConsolePage />} />
           <Route path="account/organizations" element={<OrganizationsPage />} />
           <Route path="account/organizations/:organizationId" element={<OrganizationLayout />}>
             <Route index element={<MembersPage />} />

@@ -30,6 +30,7 @@ const OPERATOR: SectionGroup = {
     { to: '/admin/users', label: 'Users', icon: 'id-card', end: false },
     { to: '/admin/audit', label: 'Audit', icon: 'file-text' },
     { to: '/admin/oauth-clients', label: 'OAuth clients', icon: 'key' },
+    { to: '/admin/webhooks', label: 'Webhooks', icon: 'refresh' },
   ],
 }
 

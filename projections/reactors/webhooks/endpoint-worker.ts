@@ -17,6 +17,7 @@ import {
   START,
 } from '../../../infra/event-store/event-store.js'
 import type { Database } from '../../database.js'
+import { encodeCursor } from '../../webhooks/cursor.js'
 import { eventTypesOf, findEndpoint } from '../../webhooks/webhook-endpoints.repository.js'
 import type { WebhookEndpointRow } from '../../webhooks/webhook-endpoints.table.js'
 import type { AddressPolicy } from './address-guard.js'
@@ -80,6 +81,10 @@ export const bodyFor = (endpoint: WebhookEndpointRow, types: ReadonlySet<string>
   return JSON.stringify(published)
 }
 
+/** The cursor just before a position (sequence numbers start at 1), or null where there is none. */
+const replayFrom = (position: GlobalPosition): string | null =>
+  position.seq > 0n ? encodeCursor({ tx: position.tx, seq: position.seq - 1n }) : null
+
 type Attempting = { endpoint: WebhookEndpointRow; secrets: string[]; progress: WebhookProgressRow }
 
 /** Sends one event; on failure returns what the progress becomes. */
@@ -111,6 +116,7 @@ const attempt = async (
     error: result.error,
     at,
     latency_ms: result.latencyMs,
+    replay_from: replayFrom(event.position),
   })
   return result.ok
 }

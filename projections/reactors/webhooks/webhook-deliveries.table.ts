@@ -18,6 +18,8 @@ export type WebhookDeliveriesTable = {
   error: string | null
   at: Date
   latency_ms: number
+  /** The feed cursor just before the event: `webhook/replay` from it sends this event again first. */
+  replay_from: string | null
 }
 
 export type WebhookProgressTable = {
@@ -72,6 +74,14 @@ export const webhookDeliveriesMigration = {
       .addColumn('failing_since', 'timestamptz')
       .addColumn('next_attempt_at', 'timestamptz')
       .execute()
+  },
+}
+
+/** Attempts remember where their event sits in the log, so the portal can replay from one. */
+export const webhookDeliveryReplayFromMigration = {
+  // biome-ignore lint/suspicious/noExplicitAny: migrations are written against an untyped schema
+  async up(db: Kysely<any>): Promise<void> {
+    await db.schema.alterTable('tessera_webhook_deliveries').addColumn('replay_from', 'text').execute()
   },
 }
 

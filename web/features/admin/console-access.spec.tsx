@@ -45,7 +45,7 @@ describe('the operator console in the account menu', () => {
   it('shows for a user the server lets in though their role is not admin (listed in adminUserIds)', async () => {
     const { api } = openAccount(signedInAs({ role: 'user' }), { body: { error: null, success: true } })
     await waitFor(() => expect(menuLinks()).toContain('Users'))
-    expect(menuLinks().slice(-3)).toEqual(['Users', 'Audit', 'OAuth clients'])
+    expect(menuLinks().slice(-4)).toEqual(['Users', 'Audit', 'OAuth clients', 'Webhooks'])
     expect(api.to('POST', '/admin/has-permission')[0]?.body).toEqual({ permissions: { user: ['list'] } })
   })
 

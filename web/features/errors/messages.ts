@@ -67,6 +67,13 @@ const MESSAGES: Readonly<Record<string, string>> = {
   INVALID_TWO_FACTOR_COOKIE: 'This sign-in has expired. Sign in again.',
   TOTP_ALREADY_ENABLED: 'An authenticator app is already set up.',
   TWO_FACTOR_REQUIRED: 'Set up two-factor authentication on your Security page before using the console.',
+  // Webhooks
+  INVALID_WEBHOOK_URL: 'Use a full web address, like https://example.com/webhooks.',
+  WEBHOOK_URL_MUST_USE_HTTPS: 'Use an https:// address: events are not sent in the clear.',
+  WEBHOOK_ADDRESS_NOT_ALLOWED: 'That address is on a private network, which this service does not send to.',
+  UNKNOWN_EVENT_TYPE: 'One of these event types does not exist. Reload the page and pick again.',
+  YOU_ARE_NOT_ALLOWED_TO_MANAGE_WEBHOOKS:
+    'Only owners and admins (or operators, for the whole service) manage webhooks.',
 }
 
 const secondsText = (seconds: number): string => (seconds === 1 ? '1 second' : `${seconds} seconds`)
