@@ -1,6 +1,7 @@
 import type { BaseQueryFn, FetchArgs, FetchBaseQueryMeta } from '@reduxjs/toolkit/query'
 import { createApi, fetchBaseQuery } from '@reduxjs/toolkit/query/react'
 import { type ApiError, toApiError } from '../features/errors/api-error.js'
+import { noteSessionEnded } from '../features/session/session-ended.js'
 
 // The session is an HttpOnly cookie: the browser sends it, the portal never sees or stores it.
 const rawBaseQuery = fetchBaseQuery({ baseUrl: '/api/auth', credentials: 'include' })
@@ -27,6 +28,7 @@ const baseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiError, object, Fetc
   // A session revoked elsewhere shows up as a 401 on the next call: re-asking get-session lets the
   // protected pages notice and send the person to sign-in.
   if (error.status === 401 && !UNAUTHENTICATED_ENDPOINTS.has(baseApi.endpoint)) {
+    noteSessionEnded()
     baseApi.dispatch(api.util.invalidateTags(['Session']))
   }
   return result.meta ? { error, meta: result.meta } : { error }

@@ -8,10 +8,14 @@ import { type FormErrors, fieldErrors, noErrors, placeError } from '../errors/fo
 import { checkRequired } from '../forms/checks.js'
 import { IMAGE_URL_MAX, NAME_MAX } from '../forms/limits.js'
 import type { User } from '../session/session.api.js'
+import { draftOf, dropDraft, isSessionEndedError, keepDraft } from '../session/session-ended.js'
 import { checkUsername, UsernameField } from '../username/UsernameField.js'
 import { useUpdateUserMutation } from './account.api.js'
+import { type ImageState, useImageCheck } from './use-image-check.js'
 
 type Field = 'name' | 'username' | 'image'
+
+type ProfileDraft = { name: string; username: string; image: string }
 
 type Changes = { name?: string; image?: string | null; username?: string; displayUsername?: string }
 
@@ -62,8 +66,6 @@ const changes = (user: User, name: string, username: string, image: string): Cha
   return body
 }
 
-type ImageState = { url: string; status: 'loaded' | 'broken' }
-
 /** The picture as it will look, loaded once typing has settled; a broken address says so. */
 const Preview = ({ url, onResult }: { url: string; onResult: (state: ImageState) => void }) => (
   <img
@@ -80,20 +82,35 @@ const Preview = ({ url, onResult }: { url: string; onResult: (state: ImageState)
 
 export const ProfileForm = ({ user }: { user: User }) => {
   const [updateUser, { isLoading }] = useUpdateUserMutation()
-  const [name, setName] = useState(user.name)
-  const [username, setUsername] = useState(shownUsername(user))
-  const [image, setImage] = useState(user.image ?? '')
+  // What was typed when the session ended under the person's feet, kept in this tab.
+  const [draft] = useState(() => draftOf<ProfileDraft>('profile', user.id))
+  const [name, setName] = useState(draft?.name ?? user.name)
+  const [username, setUsername] = useState(draft?.username ?? shownUsername(user))
+  const [image, setImage] = useState(draft?.image ?? user.image ?? '')
   const [errors, setErrors] = useState<FormErrors<Field>>(noErrors())
   const [saved, setSaved] = useState<string | null>(null)
-  const [imageState, setImageState] = useState<ImageState | null>(null)
+  const check = useImageCheck()
+  const imageState = check.state
+  const [checking, setChecking] = useState(false)
 
   const settledImage = useDebounced(image.trim(), PREVIEW_DELAY_MS)
-  const previewUrl = settledImage !== '' && checkImageUrl(settledImage) === null ? settledImage : null
+  const previewUrl =
+    check.probing ?? (settledImage !== '' && checkImageUrl(settledImage) === null ? settledImage : null)
   const broken = previewUrl !== null && imageState?.url === previewUrl && imageState.status === 'broken'
   const imageError = errors.fields.image ?? (broken && image.trim() === previewUrl ? BROKEN_IMAGE : undefined)
 
+  // A new picture is saved only once it loaded: a broken one would show in the header everywhere.
+  const pictureLoads = async (url: string | null | undefined): Promise<boolean> => {
+    if (!url) return true
+    setChecking(true)
+    const loads = await check.loads(url)
+    setChecking(false)
+    if (!loads) setErrors({ ...noErrors(), fields: { image: BROKEN_IMAGE } })
+    return loads
+  }
+
   const onSubmit = async () => {
-    if (isLoading) return
+    if (isLoading || checking) return
     setSaved(null)
     const brokenNow =
       image.trim() !== '' && imageState?.url === image.trim() && imageState.status === 'broken'
@@ -109,16 +126,24 @@ export const ProfileForm = ({ user }: { user: User }) => {
       setSaved('Nothing to save: these are already your details.')
       return
     }
+    if (!(await pictureLoads(body.image))) return
     try {
       await updateUser(body).unwrap()
+      dropDraft('profile', user.id)
       setSaved('Your profile is saved.')
     } catch (error) {
+      if (isSessionEndedError(error)) keepDraft('profile', user.id, { name, username, image })
       setErrors(placeError<Field>(error, USERNAME_CODES, ['name', 'username', 'image']))
     }
   }
 
   return (
     <Form label="Profile" onSubmit={onSubmit} errors={errors}>
+      {draft ? (
+        <Notice tone="info" live="none">
+          Your session ended before these changes were saved: they are back below. Check them and save.
+        </Notice>
+      ) : null}
       <TextField
         label="Name"
         name="name"
@@ -152,7 +177,7 @@ export const ProfileForm = ({ user }: { user: User }) => {
         />
         <div className="profile-preview-slot">
           {previewUrl && !broken ? (
-            <Preview url={previewUrl} onResult={setImageState} />
+            <Preview url={previewUrl} onResult={check.onResult} />
           ) : (
             <span className="avatar profile-preview" aria-hidden="true">
               {(name.trim() || user.email).charAt(0).toUpperCase()}
@@ -161,7 +186,10 @@ export const ProfileForm = ({ user }: { user: User }) => {
         </div>
       </div>
       <FormActions>
-        <SubmitButton pending={isLoading} pendingLabel="Saving…">
+        <SubmitButton
+          pending={isLoading || checking}
+          pendingLabel={checking ? 'Loading the picture…' : 'Saving…'}
+        >
           Save profile
         </SubmitButton>
         <Notice tone="success">{saved}</Notice>

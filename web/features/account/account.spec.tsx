@@ -85,6 +85,41 @@ describe('profile', () => {
   })
 })
 
+describe('a picture saved at once', () => {
+  it('is loaded before saving, and refused with words when it does not load', async () => {
+    const api = fakeApi({ 'POST /update-user': { body: { status: true } } })
+    const { user } = renderWithProviders(<ProfileForm user={ada} />)
+    const image = screen.getByLabelText('Picture address (optional)')
+    await user.type(image, 'https://example.com/gone.png')
+    // Saved before the preview settled: the picture is loaded now, and nothing is sent yet.
+    await user.click(screen.getByRole('button', { name: 'Save profile' }))
+    const preview = await screen.findByRole('img', { name: 'Avatar preview' })
+    expect(posts(api)).toHaveLength(0)
+    act(() => {
+      fireEvent.error(preview)
+    })
+    await waitFor(() => expect(image.getAttribute('aria-invalid')).toBe('true'))
+    expect(descriptionOf(image)).toContain('We could not load an image from this address')
+    expect(posts(api)).toHaveLength(0)
+    expect(screen.queryByText('Your profile is saved.')).toBeNull()
+    // The initial stands in for the picture.
+    expect(screen.queryByRole('img', { name: 'Avatar preview' })).toBeNull()
+  })
+
+  it('is saved once it loads', async () => {
+    const api = fakeApi({ 'POST /update-user': { body: { status: true } } })
+    const { user } = renderWithProviders(<ProfileForm user={ada} />)
+    await user.type(screen.getByLabelText('Picture address (optional)'), 'https://example.com/ada.png')
+    await user.click(screen.getByRole('button', { name: 'Save profile' }))
+    const preview = await screen.findByRole('img', { name: 'Avatar preview' })
+    act(() => {
+      fireEvent.load(preview)
+    })
+    expect(await screen.findByText('Your profile is saved.')).toBeTruthy()
+    expect(posts(api)[0]?.body).toEqual({ image: 'https://example.com/ada.png' })
+  })
+})
+
 describe('change email', () => {
   it('shows EMAIL_IS_THE_SAME under the new address', async () => {
     fakeApi({

@@ -5,6 +5,7 @@ import { Loading } from '../../ui/Skeleton.js'
 import { messageFor } from '../errors/messages.js'
 import { useLeaving } from './leaving.js'
 import { type SignedIn, useGetSessionQuery } from './session.api.js'
+import { forgetSessionEnded, SESSION_ENDED_NOTICE, sessionEnded } from './session-ended.js'
 
 /** Guards the pages that need a session: they render only for a signed-in person. */
 export const RequireSession = () => {
@@ -14,7 +15,10 @@ export const RequireSession = () => {
     refetchOnMountOrArgChange: true,
   })
   const leaving = useLeaving()
-  if (data) return <Outlet context={data} />
+  if (data) {
+    forgetSessionEnded()
+    return <Outlet context={data} />
+  }
   if (isFetching || data === undefined || leaving) {
     return (
       <AccountFrame nav={<NavSkeleton />}>
@@ -26,8 +30,15 @@ export const RequireSession = () => {
       </AccountFrame>
     )
   }
-  // Come back here after signing in.
-  return <Navigate to="/sign-in" replace state={{ from: `${location.pathname}${location.search}` }} />
+  // Come back here after signing in; a session that ended under the person's feet is said so.
+  const from = `${location.pathname}${location.search}`
+  return (
+    <Navigate
+      to="/sign-in"
+      replace
+      state={sessionEnded() ? { from, notice: SESSION_ENDED_NOTICE } : { from }}
+    />
+  )
 }
 
 /** The signed-in person, for pages under `RequireSession`. */
