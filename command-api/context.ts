@@ -3,9 +3,9 @@
 /// session resolution and the clock. No transport objects: the CLI and tests call use cases too.
 
 import type { Kysely } from 'kysely'
+import type { OrganizationDecider } from '../domain/organization/organization.js'
 import type { SecondFactorCheck } from '../http/guards/admin-caller.js'
 import type { SessionResolver } from '../http/sessions/resolve-session.js'
-import type { OrganizationDecider } from '../domain/organization/organization.js'
 import type { Config } from '../infra/config/config.js'
 import type { EventStore } from '../infra/event-store/event-store.js'
 import type { Database } from '../projections/database.js'

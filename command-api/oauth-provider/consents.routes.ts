@@ -5,9 +5,9 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
+import { authOf, sessionGuards } from '../../http/sessions/require-session.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import { listConsents } from '../../projections/oauth-provider/oauth-provider.repository.js'
-import { authOf, sessionGuards } from '../../http/sessions/require-session.js'
 import { consentJson, consentOf, revokeConsent, updateConsent } from './manage-consents.js'
 import type { OAuthContext } from './oauth-context.js'
 import { oauthEdge, oauthErrorResponses } from './oauth-http.js'
