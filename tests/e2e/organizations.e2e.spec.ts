@@ -154,7 +154,7 @@ describe.skipIf(!hasChromium)('organizations in Chromium', () => {
     await invitee.waitForURL('**/accept-invitation/**')
     await invitee.getByRole('heading', { name: `Join ${ORGANIZATION.name}?`, level: 1 }).waitFor()
     expect(await invitee.getByRole('main').textContent()).toContain(
-      `${OWNER.email} invited you to join ${ORGANIZATION.name} as Member.`,
+      `${OWNER.name} (${OWNER.email}) invited you to join ${ORGANIZATION.name} as Member.`,
     )
     await checkPage(invitee, 'accept-signed-in')
 
