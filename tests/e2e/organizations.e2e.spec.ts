@@ -153,9 +153,10 @@ describe.skipIf(!hasChromium)('organizations in Chromium', () => {
     // Back on the invitation, signed in now: who invited them to what.
     await invitee.waitForURL('**/accept-invitation/**')
     await invitee.getByRole('heading', { name: `Join ${ORGANIZATION.name}?`, level: 1 }).waitFor()
-    expect(await invitee.getByRole('main').textContent()).toContain(
-      `${OWNER.email} invited you to join ${ORGANIZATION.name} as Member.`,
-    )
+    // By name, as signed out (the name arrives with the preview), the address beside it.
+    await expect
+      .poll(async () => (await invitee.getByRole('main').textContent()) ?? '')
+      .toContain(`${OWNER.name} (${OWNER.email}) invited you to join ${ORGANIZATION.name} as Member.`)
     await checkPage(invitee, 'accept-signed-in')
 
     await invitee.getByRole('button', { name: 'Accept invitation' }).click()

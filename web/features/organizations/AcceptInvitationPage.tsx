@@ -88,6 +88,8 @@ const SignInFirst = ({ id, back, email }: { id: string; back: string; email: str
 const Answer = ({ invitation, signedInAs }: { invitation: InvitationDetails; signedInAs: string }) => {
   const navigate = useNavigate()
   const [accept, accepting] = useAcceptInvitationMutation()
+  // The inviter by name, as the signed-out page shows them (the preview), the address beside it.
+  const inviterName = useGetInvitationPreviewQuery({ id: invitation.id }).data?.inviterName
   const [reject, rejecting] = useRejectInvitationMutation()
   const [declined, setDeclined] = useState(false)
   const busy = accepting.isLoading || rejecting.isLoading
@@ -135,7 +137,8 @@ const Answer = ({ invitation, signedInAs }: { invitation: InvitationDetails; sig
       }
     >
       <p>
-        <strong className="break-anywhere">{invitation.inviterEmail}</strong> invited you to join{' '}
+        <strong className="break-anywhere">{inviterName ?? invitation.inviterEmail}</strong>
+        {inviterName ? ` (${invitation.inviterEmail})` : null} invited you to join{' '}
         <strong>{invitation.organizationName}</strong> as <strong>{roleLabel(invitation.role)}</strong>.
       </p>
       <p className="muted small">

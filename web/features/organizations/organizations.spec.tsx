@@ -561,13 +561,21 @@ describe('the invitation link (/accept-invitation/:id)', () => {
     const api = fakeApi({
       'GET /get-session': { body: signedInAs({ id: 'user-2', email: 'grace@example.com' }) },
       'GET /organization/get-invitation': { body: DETAILS },
+      'GET /organization/invitation-preview': {
+        body: {
+          organizationName: 'Analytical Engines',
+          inviterName: 'Ada Lovelace',
+          expiresAt: DETAILS.expiresAt,
+        },
+      },
       'POST /organization/accept-invitation': { body: { invitation: DETAILS, member: GRACE } },
       'GET /organization/get-full-organization': { body: fullOrganization() },
     })
     const { user } = renderOrganizations('/accept-invitation/inv-1')
     expect(await screen.findByRole('heading', { name: 'Join Analytical Engines?', level: 1 })).toBeTruthy()
     expect(screen.getByText(/invited you to join/).textContent).toBe(
-      'ada@example.com invited you to join Analytical Engines as Member.',
+      // The inviter by name, as signed out, with the address beside it.
+      'Ada Lovelace (ada@example.com) invited you to join Analytical Engines as Member.',
     )
     expect(api.to('GET', '/organization/get-invitation')[0]?.query.get('id')).toBe('inv-1')
     await user.click(screen.getByRole('button', { name: 'Accept invitation' }))
