@@ -26,6 +26,7 @@ import { scimInlineMigration } from './scim/scim-inline.js'
 import { scimUsersMigration } from './scim/scim-users.table.js'
 import { sessionLastUseMigration } from './sessions/session-last-use.js'
 import { sessionPlaceMigration, sessionsMigration } from './sessions/sessions.table.js'
+import { samlAssertionClaimsMigration } from './sso-saml/saml-assertion-claims.js'
 import { usernamesMigration, usersMigration } from './users/users.table.js'
 import { webhookEndpointsMigration } from './webhooks/webhook-endpoints.table.js'
 
@@ -66,4 +67,6 @@ export const readModelMigrations: Record<string, Migration> = {
   '2026-11-28T10:00:00Z_scim-users': scimUsersMigration,
   // Operational, written inline: deactivated people and organizations' SCIM credentials.
   '2026-11-28T10:01:00Z_scim-inline': scimInlineMigration,
+  // Operational, not a read model: used SAML assertion ids (sso-saml/saml-assertion-claims.ts).
+  '2026-11-28T15:00:00Z_saml-assertion-claims': samlAssertionClaimsMigration,
 }
