@@ -30,6 +30,7 @@ import { scimUsersMigration } from './scim/scim-users.table.js'
 import { sessionLastUseMigration } from './sessions/session-last-use.js'
 import { sessionPlaceMigration, sessionsMigration } from './sessions/sessions.table.js'
 import { ssoProvidersMigration } from './sso/sso-providers.table.js'
+import { samlAssertionClaimsMigration } from './sso-saml/saml-assertion-claims.js'
 import { usernamesMigration, usersMigration } from './users/users.table.js'
 import { webhookEndpointsMigration } from './webhooks/webhook-endpoints.table.js'
 
@@ -72,4 +73,6 @@ export const readModelMigrations: Record<string, Migration> = {
   '2026-11-28T10:01:00Z_scim-inline': scimInlineMigration,
   '2026-11-28T14:30:00Z_sso-providers': ssoProvidersMigration,
   '2026-11-28T15:00:00Z_webhook-delivery-replay-from': webhookDeliveryReplayFromMigration,
+  // Operational, not a read model: used SAML assertion ids (sso-saml/saml-assertion-claims.ts).
+  '2026-11-28T15:00:00Z_saml-assertion-claims': samlAssertionClaimsMigration,
 }
