@@ -86,6 +86,12 @@ const SENTENCES: Readonly<Record<string, string>> = {
   'scim.user-deprovisioned': "Your organization's directory removed you",
   'scim.credential-issued': 'You created a directory sync token',
   'scim.credential-revoked': 'You revoked a directory sync token',
+  'sso-provider.registered': 'You added a single sign-on provider',
+  'sso-provider.updated': 'You changed a single sign-on provider',
+  'sso-provider.deleted': 'You removed a single sign-on provider',
+  'sso-provider.domain-verification-requested': 'You asked to verify a single sign-on domain',
+  'sso-provider.domain-verified': 'You verified a single sign-on domain',
+  'sso-provider.sso-requirement-set': 'You changed whether single sign-on is required',
 }
 
 /** How a membership ended, by the reason the server records. */
@@ -180,10 +186,13 @@ export const describeActivity = (item: ActivityItem): string => {
       const name = detail(item, 'name')
       return name ? `${base}: ${name}` : base
     }
-    case 'session.started':
-      return Array.isArray(item.details?.amr) && item.details.amr.includes('passkey')
-        ? 'You signed in with a passkey'
-        : base
+    case 'session.started': {
+      const amr: unknown[] = Array.isArray(item.details?.amr) ? item.details.amr : []
+      // An organization's identity provider (command-api/sso): `sso:<providerId>`.
+      const sso = amr.find((entry): entry is string => typeof entry === 'string' && entry.startsWith('sso:'))
+      if (sso) return `You signed in through ${sso.slice(4)} SSO`
+      return amr.includes('passkey') ? 'You signed in with a passkey' : base
+    }
     case 'user.unbanned':
       return item.details?.expired === true ? 'The suspension of your account ended' : base
     case 'account.linked':

@@ -226,6 +226,12 @@ export const OPERATOR_SENTENCES: Readonly<Record<string, Describe>> = {
   'scim.user-deprovisioned': () => 'Removed by a directory (SCIM)',
   'scim.credential-issued': () => 'Created a directory sync (SCIM) token',
   'scim.credential-revoked': () => 'Revoked a directory sync (SCIM) token',
+  'sso-provider.registered': () => 'Added a single sign-on provider',
+  'sso-provider.updated': () => 'Changed a single sign-on provider',
+  'sso-provider.deleted': () => 'Removed a single sign-on provider',
+  'sso-provider.domain-verification-requested': () => 'Asked to verify a single sign-on domain',
+  'sso-provider.domain-verified': () => 'Verified a single sign-on domain',
+  'sso-provider.sso-requirement-set': () => 'Changed whether single sign-on is required',
 }
 
 /** The operator's sentence for one history entry; an unknown type shows as it is. */
