@@ -24,6 +24,7 @@ import { webhookDeliveriesMigration } from './reactors/webhooks/webhook-deliveri
 import { checkpointsMigration } from './runner/checkpoints.table.js'
 import { scimInlineMigration } from './scim/scim-inline.js'
 import { scimUsersMigration } from './scim/scim-users.table.js'
+import { sessionAmrMigration } from './sessions/session-amr.js'
 import { sessionLastUseMigration } from './sessions/session-last-use.js'
 import { sessionPlaceMigration, sessionsMigration } from './sessions/sessions.table.js'
 import { usernamesMigration, usersMigration } from './users/users.table.js'
@@ -66,4 +67,5 @@ export const readModelMigrations: Record<string, Migration> = {
   '2026-11-28T10:00:00Z_scim-users': scimUsersMigration,
   // Operational, written inline: deactivated people and organizations' SCIM credentials.
   '2026-11-28T10:01:00Z_scim-inline': scimInlineMigration,
+  '2026-11-28T14:00:00Z_session-amr': sessionAmrMigration,
 }

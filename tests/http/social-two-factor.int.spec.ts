@@ -105,6 +105,12 @@ describe('social sign-in of a person with two-factor on (pglite)', () => {
     expect(verified.status).toBe(200)
     expect(verified.json).toMatchObject({ token: expect.any(String), user: { email } })
     expect((await sessionOf(browser))?.user.email).toBe(email)
+    // The session records both factors: the provider, then the authenticator app.
+    const factors = await browser.request('GET', api('/session-factors'))
+    const own = JSON.parse(factors.body) as { id: string; amr: string[] | null }[]
+    expect(own.map((session) => session.amr)).toContainEqual(['social', 'totp', 'mfa'])
+    // The password sign-in that turned the factor on was a password alone.
+    expect(own.map((session) => session.amr)).toContainEqual(['pwd'])
   })
 
   it('answers an id-token sign-in with twoFactorRedirect and no session', async () => {

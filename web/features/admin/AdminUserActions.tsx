@@ -10,6 +10,8 @@ import { FormActions } from '../../ui/Form.js'
 import { Notice } from '../../ui/Notice.js'
 import { Loading } from '../../ui/Skeleton.js'
 import { messageFor } from '../errors/messages.js'
+import { useUserSessionFactorsQuery } from '../sessions/session-factors.api.js'
+import { signInMethodsOf } from '../sessions/sign-in-methods.js'
 import { describeUserAgent } from '../sessions/user-agent.js'
 import {
   type AdminSession,
@@ -128,10 +130,13 @@ const SessionRow = ({ session, user }: { session: AdminSession; user: AdminUser 
   const [revoke, revoking] = useRevokeUserSessionMutation()
   const opener = useRef<HTMLButtonElement>(null)
   const device = describeUserAgent(session.userAgent ?? null)
+  const factors = useUserSessionFactorsQuery(user.id).data
+  const methods = signInMethodsOf(factors?.find((entry) => entry.id === session.id)?.amr)
   return (
     <li>
       <span>
         {device} · {session.ipAddress ?? 'unknown address'} · since {formatTime(session.createdAt)}
+        {methods ? ` · with ${methods}` : null}
         {session.impersonatedBy ? (
           <>
             {' '}
