@@ -27,6 +27,7 @@ import {
 import { checkpointsMigration } from './runner/checkpoints.table.js'
 import { scimInlineMigration } from './scim/scim-inline.js'
 import { scimUsersMigration } from './scim/scim-users.table.js'
+import { sessionAmrMigration } from './sessions/session-amr.js'
 import { sessionLastUseMigration } from './sessions/session-last-use.js'
 import { sessionPlaceMigration, sessionsMigration } from './sessions/sessions.table.js'
 import { ssoProvidersMigration } from './sso/sso-providers.table.js'
@@ -75,4 +76,5 @@ export const readModelMigrations: Record<string, Migration> = {
   '2026-11-28T15:00:00Z_webhook-delivery-replay-from': webhookDeliveryReplayFromMigration,
   // Operational, not a read model: used SAML assertion ids (sso-saml/saml-assertion-claims.ts).
   '2026-11-28T15:00:00Z_saml-assertion-claims': samlAssertionClaimsMigration,
+  '2026-11-28T14:00:00Z_session-amr': sessionAmrMigration,
 }

@@ -58,6 +58,7 @@ import { organizationQueryRoutes } from '../../query-api/organization/organizati
 import { passkeyQueryRoutes } from '../../query-api/passkey/passkey.routes.js'
 import { portalConfigRoutes } from '../../query-api/portal/portal-config.routes.js'
 import { scimQueryRoutes } from '../../query-api/scim/scim-queries.routes.js'
+import { sessionFactorRoutes } from '../../query-api/session-factors/session-factors.routes.js'
 import { sessionQueryRoutes } from '../../query-api/sessions/session-queries.routes.js'
 import { socialQueryRoutes } from '../../query-api/social/social.routes.js'
 import { webhookQueryRoutes } from '../../query-api/webhooks/webhook-queries.routes.js'
@@ -176,6 +177,7 @@ export const buildApp = async (
       await api.register(twoFactorRoutes(ctx))
       await api.register(passkeyRoutes(ctx))
       await api.register(passkeyQueryRoutes(ctx))
+      await api.register(sessionFactorRoutes(ctx))
       await api.register(magicLinkRoutes(ctx))
       await api.register(emailOtpRoutes(ctx))
       await api.register(webhookCommandRoutes(ctx))

@@ -64,6 +64,7 @@ export const apiKeySessionsFor = (context: () => CommandContext): ApiKeySessionP
         active_organization_id: null,
         active_team_id: null,
         impersonated_by: null,
+        amr: null,
         created_at: now,
         updated_at: now,
       },

@@ -20,6 +20,9 @@ const oauthQueryIn = (request: FastifyRequest): string | undefined => {
   return request.method === 'POST' && typeof body?.oauth_query === 'string' ? body.oauth_query : undefined
 }
 
+/** Where a sign-in finishes: a first factor, or the second step after one (as better-auth, whose hook matches any route). */
+const finishesSignIn = (url: string): boolean => url.includes('/sign-') || url.includes('/two-factor/verify-')
+
 /** Signed-in answers carry the new session's token (`token`); nothing else is continued. */
 const tokenOf = (payload: unknown): string | null => {
   if (typeof payload !== 'string') return null
@@ -34,7 +37,7 @@ const tokenOf = (payload: unknown): string | null => {
 export const oauthContinueHooks = (ctx: OAuthContext) => {
   const preHandler: preHandlerHookHandler = async (request, reply) => {
     const oauthQuery = oauthQueryIn(request)
-    if (oauthQuery === undefined || !request.url.includes('/sign-')) return
+    if (oauthQuery === undefined || !finishesSignIn(request.url)) return
     try {
       verified.set(request, oauthQueryOf(ctx, oauthQuery))
     } catch (error) {

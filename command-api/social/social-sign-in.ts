@@ -30,7 +30,6 @@ import type { ExchangedTokens, ProviderProfile, SocialProvider } from '../../inf
 import { findUserByEmail, findUserById } from '../../projections/users/users.repository.js'
 import type { UserRow } from '../../projections/users/users.table.js'
 import type { CommandContext } from '../context.js'
-import { type StartedSession, startSession } from '../sessions/start-session.js'
 import { grantAdminIfListed } from '../shared/admin-emails.js'
 import { handlePart } from '../shared/handle.js'
 import { runUserCommand } from '../shared/run-user-command.js'
@@ -46,7 +45,11 @@ export class SocialFlowError extends Error {
   }
 }
 
-export type SocialSignInResult = { session: StartedSession; user: UserRow; isNewUser: boolean }
+/**
+ * The provider vouched for the person: the first factor passed, no session yet. The route passes it
+ * through the second-step gate (`gateSignIn`), as every other first factor does.
+ */
+export type SocialSignInResult = { user: UserRow; isNewUser: boolean }
 
 export const storedTokens = (tokens: ExchangedTokens): ProviderTokens => ({
   accessToken: tokens.accessToken,
@@ -169,14 +172,12 @@ const adoptVerification = async (ctx: CommandContext, origin: RequestOrigin, use
 
 const signedIn = async (
   ctx: CommandContext,
-  origin: RequestOrigin,
   userId: string,
   isNewUser: boolean,
 ): Promise<SocialSignInResult> => {
-  const session = await startSession(ctx, origin, { userId, rememberMe: true })
   const user = await findUserById(ctx.db, userId)
   if (!user) throw new SocialFlowError('unable_to_create_session')
-  return { session, user, isNewUser }
+  return { user, isNewUser }
 }
 
 export type SignInRequest = {
@@ -208,7 +209,7 @@ export const signInWithProvider = async (
     await linkAccount(ctx, origin, user.id, found, null)
     await adoptVerification(ctx, origin, user, found)
     if (settings.overrideUserInfoOnSignIn) await overrideUserInfo(ctx, origin, user, found.profile)
-    return signedIn(ctx, origin, user.id, unfinished)
+    return signedIn(ctx, user.id, unfinished)
   }
   const existing = await findUserByEmail(ctx.db, email)
   if (existing) {
@@ -224,12 +225,12 @@ export const signInWithProvider = async (
     await adoptVerification(ctx, origin, existing, found)
     if (linking.updateUserInfoOnLink) await copyNameAndImage(ctx, origin, existing.id, found.profile)
     if (settings.overrideUserInfoOnSignIn) await overrideUserInfo(ctx, origin, existing, found.profile)
-    return signedIn(ctx, origin, existing.id, false)
+    return signedIn(ctx, existing.id, false)
   }
   if (settings.disableSignUp || (settings.disableImplicitSignUp && !request.requestSignUp))
     throw new SocialFlowError('signup_disabled')
   const userId = await signUp(ctx, origin, email, found, owner.staleOwner, request.callbackURL ?? null)
-  return signedIn(ctx, origin, userId, true)
+  return signedIn(ctx, userId, true)
 }
 
 /**

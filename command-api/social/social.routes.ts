@@ -22,9 +22,12 @@ import {
 import { originOf } from '../../infra/http/request-metadata.js'
 import { setSessionCookie } from '../../infra/http/session-cookie.js'
 import type { CommandContext } from '../context.js'
+import { TwoFactorRedirectSchema } from '../email-password/signed-in-answer.js'
+import { type FirstFactorPassed, gateSignIn } from '../two-factor/gated-sign-in.js'
 import { accountInfo, getAccessToken, refreshAccessToken } from './linked-account-tokens.js'
 import { stateCookieName } from './oauth-state.js'
 import { finishSocialFlow, linkWithIdToken, signInWithIdToken, startSocialFlow } from './social-flow.js'
+import type { SocialSignInResult } from './social-sign-in.js'
 import { unlinkAccount } from './unlink-account.js'
 
 const IdTokenSchema = Type.Object(
@@ -129,6 +132,13 @@ const TOKEN_ERRORS = [
   'SERVER_KEY_FROM_BROWSER',
 ] as const
 
+/** A provider vouched for the person: their first factor, which the second-step gate follows. */
+const socialFirstFactor = ({ user }: SocialSignInResult): FirstFactorPassed => ({
+  user,
+  rememberMe: true,
+  factor: 'social',
+})
+
 export const socialRoutes =
   (ctx: CommandContext & ServerApiPort): FastifyPluginAsyncTypebox =>
   async (app) => {
@@ -174,7 +184,7 @@ export const socialRoutes =
             ),
             // Most specific first: fast-json-stringify writes the first branch an answer fits, and a
             // signed-in answer with a `url` fits the redirect too (it would lose its token and user).
-            200: Type.Union([SignedInSchema, RedirectSchema]),
+            200: Type.Union([SignedInSchema, TwoFactorRedirectSchema, RedirectSchema]),
           },
         },
       },
@@ -185,10 +195,12 @@ export const socialRoutes =
             requestSignUp: body.requestSignUp === true,
             callbackURL: body.callbackURL ?? null,
           })
-          setSessionCookie(reply, result.session, settings)
+          const outcome = await gateSignIn(ctx, request, reply, socialFirstFactor(result))
+          if (outcome.kind === 'second-step')
+            return { twoFactorRedirect: true as const, twoFactorMethods: outcome.methods }
           return {
             redirect: false,
-            token: result.session.token,
+            token: outcome.session.token,
             ...(body.callbackURL ? { url: body.callbackURL } : {}),
             user: userJson(result.user),
           }
@@ -211,7 +223,11 @@ export const socialRoutes =
         stateCookie: request.cookies[stateCookie],
       })
       reply.clearCookie(stateCookie, { path: '/', secure: settings.secure, sameSite: 'lax', httpOnly: true })
-      if (outcome.signedIn) setSessionCookie(reply, outcome.signedIn.session, settings)
+      if (!outcome.signedIn) return reply.redirect(outcome.location, 302)
+      const gated = await gateSignIn(ctx, request, reply, socialFirstFactor(outcome.signedIn))
+      // The second step first, as after a password: the browser goes to its page, with no session.
+      if (gated.kind === 'second-step')
+        return reply.redirect(new URL('/two-factor', ctx.config.baseUrl).toString(), 302)
       return reply.redirect(outcome.location, 302)
     }
 

@@ -3,6 +3,7 @@
 /// whose second factor is on gets a challenge (the half-signed-in state: no session) unless this
 /// device is trusted; everyone else gets their session. A passkey is both factors at once.
 
+import { type FirstFactor, firstFactorAmr } from '../../domain/session/amr.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { methodsOf } from '../../domain/two-factor/two-factor.js'
 import { sessionToken, sha256Hex } from '../../infra/crypto/tokens.js'
@@ -11,8 +12,7 @@ import { type StartedSession, startSession } from '../sessions/start-session.js'
 import { refuseBannedUser } from '../shared/refuse-banned.js'
 import { runTwoFactorCommand } from './run-two-factor.js'
 
-/** How the person proved who they are before any second step. */
-export type FirstFactor = 'password' | 'magic-link' | 'email-otp' | 'social' | 'email-link' | 'passkey'
+export type { FirstFactor }
 
 export type SignInStart = {
   userId: string
@@ -43,6 +43,7 @@ export const startSignIn = async (
     challengeHash: sha256Hex(challengeToken),
     expiresAt: new Date(now.getTime() + twoFactor.twoFactorCookieMaxAge * 1000).toISOString(),
     rememberMe,
+    firstFactor: firstFactorAmr(input.factor),
     trustedDeviceHash: input.trustedDeviceToken === null ? null : sha256Hex(input.trustedDeviceToken),
     renewedTrust: {
       deviceHash: sha256Hex(renewedTrustToken),
@@ -62,10 +63,10 @@ export const startSignIn = async (
 const sessionOutcome = async (
   ctx: CommandContext,
   origin: RequestOrigin,
-  { userId, rememberMe }: SignInStart,
+  { userId, rememberMe, factor }: SignInStart,
   renewedTrustToken: string | null,
 ): Promise<SignInOutcome> => ({
   kind: 'session',
-  session: await startSession(ctx, origin, { userId, rememberMe }),
+  session: await startSession(ctx, origin, { userId, rememberMe, amr: firstFactorAmr(factor) }),
   renewedTrustToken,
 })

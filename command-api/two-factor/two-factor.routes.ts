@@ -43,6 +43,9 @@ const CodeBody = Type.Object(
     code: Type.String({ maxLength: 64 }),
     trustDevice: Type.Optional(Type.Boolean()),
     disableSession: Type.Optional(Type.Boolean()),
+    // The OpenID provider's signed request, when the sign-in began on its login page: the
+    // authorization goes on once the second step is passed (oauth-provider/oauth-continue.hook.ts).
+    oauth_query: Type.Optional(Type.String({ maxLength: 8192 })),
   },
   { additionalProperties: false },
 )

@@ -4,6 +4,7 @@
 /// counts it when wrong, and locks the second step past the budget. A wrong code is recorded, then
 /// refused. A passed sign-in gets its session here.
 
+import { secondStepAmr } from '../../domain/session/amr.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { refusalIn } from '../../domain/two-factor/two-factor.decide.js'
 import type { ChallengeRef, NewTrust, TwoFactorCommand } from '../../domain/two-factor/two-factor.js'
@@ -61,6 +62,7 @@ export const verifyCode = async (
   const session = await startSession(ctx, origin, {
     userId: caller.userId,
     rememberMe: passed.data.rememberMe,
+    amr: secondStepAmr(passed.data.firstFactor, passed.data.method),
   })
   return { session, trustToken }
 }

@@ -25,10 +25,16 @@ const RFC_8176: Record<string, string> = {
  */
 export const ACR_VALUES = ['0', '1', '2'] as const
 
+/** Ways in Tessera records that RFC 8176 has no value for: they count as a factor, named in no claim. */
+const UNREGISTERED_FACTORS = new Set(['email', 'social', 'sso'])
+
 export const authenticationClaims = (sessionAmr: readonly string[] | undefined) => {
-  const methods = [...new Set((sessionAmr ?? []).flatMap((name) => (RFC_8176[name] ? [RFC_8176[name]] : [])))]
-  const multiFactor = methods.length >= 2
+  const recorded = sessionAmr ?? []
+  const methods = [...new Set(recorded.flatMap((name) => (RFC_8176[name] ? [RFC_8176[name]] : [])))]
+  const unregistered = new Set(recorded.filter((name) => UNREGISTERED_FACTORS.has(name)))
+  const factors = methods.length + unregistered.size
+  const multiFactor = factors >= 2
   const amr = multiFactor ? [...methods, 'mfa'] : methods
-  const acr = methods.length === 0 ? '0' : multiFactor || methods.includes('hwk') ? '2' : '1'
+  const acr = factors === 0 ? '0' : multiFactor || methods.includes('hwk') ? '2' : '1'
   return { amr, acr }
 }

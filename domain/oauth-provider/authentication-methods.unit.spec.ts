@@ -14,6 +14,11 @@ describe('the ID token’s amr and acr', () => {
     expect(authenticationClaims(['pwd', 'totp', 'otp'])).toEqual({ amr: ['pwd', 'otp', 'mfa'], acr: '2' })
   })
 
+  it('counts a mailed link, a provider or SSO as a factor, though RFC 8176 names none of them', () => {
+    expect(authenticationClaims(['social', 'totp', 'mfa'])).toEqual({ amr: ['otp', 'mfa'], acr: '2' })
+    expect(authenticationClaims(['email'])).toEqual({ amr: [], acr: '1' })
+  })
+
   it('asserts nothing for a session that recorded nothing, or only names it does not know', () => {
     expect(authenticationClaims(undefined)).toEqual({ amr: [], acr: '0' })
     expect(authenticationClaims(['retina-of-a-cat'])).toEqual({ amr: [], acr: '0' })

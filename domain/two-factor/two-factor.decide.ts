@@ -126,10 +126,11 @@ const success = (
   acceptedEvent: TwoFactorEvent,
 ): TwoFactorEvent[] => {
   if (!challenge) return [acceptedEvent]
-  const { challengeHash, rememberMe } = challenge
+  const { challengeHash, rememberMe, firstFactor } = challenge
+  const passed = { userId, challengeHash, method, rememberMe, ...(firstFactor ? { firstFactor } : {}) }
   return [
     acceptedEvent,
-    { type: 'two-factor.challenge-passed', data: { userId, challengeHash, method, rememberMe } },
+    { type: 'two-factor.challenge-passed', data: passed },
     ...(trust ? [{ type: 'two-factor.device-trusted' as const, data: { userId, ...trust } }] : []),
   ]
 }
@@ -209,8 +210,13 @@ const beginSignIn = (command: Command<'begin-sign-in'>, state: TwoFactor): TwoFa
       },
     ]
   }
-  const { challengeHash, expiresAt, rememberMe } = command
-  return [{ type: 'two-factor.challenge-started', data: { userId, challengeHash, expiresAt, rememberMe } }]
+  const { challengeHash, expiresAt, rememberMe, firstFactor } = command
+  return [
+    {
+      type: 'two-factor.challenge-started',
+      data: { userId, challengeHash, expiresAt, rememberMe, firstFactor },
+    },
+  ]
 }
 
 /** The refusal a decision recorded instead of throwing (a wrong code is kept, then answered). */

@@ -45,11 +45,24 @@ export type TwoFactorEvent =
   /** The first factor passed and the second is due: the half-signed-in state of the cookie. */
   | {
       type: 'two-factor.challenge-started'
-      data: { userId: string; challengeHash: string; expiresAt: string; rememberMe: boolean }
+      data: {
+        userId: string
+        challengeHash: string
+        expiresAt: string
+        rememberMe: boolean
+        /** How the first factor was passed (`amr`, `['pwd']`); absent from events before it was kept. */
+        firstFactor?: string[]
+      }
     }
   | {
       type: 'two-factor.challenge-passed'
-      data: { userId: string; challengeHash: string; method: SecondFactorMethod; rememberMe: boolean }
+      data: {
+        userId: string
+        challengeHash: string
+        method: SecondFactorMethod
+        rememberMe: boolean
+        firstFactor?: string[]
+      }
     }
   | { type: 'two-factor.device-trusted'; data: { userId: string; deviceHash: string; expiresAt: string } }
   /** A trusted device signed in without the second step; its trust moves to a fresh token. */
@@ -109,6 +122,8 @@ export type TwoFactorCommand =
       challengeHash: string
       expiresAt: string
       rememberMe: boolean
+      /** How the first factor was passed (`amr`), for the session the second step will start. */
+      firstFactor: string[]
       trustedDeviceHash: string | null
       renewedTrust: NewTrust
       now: string

@@ -1,7 +1,13 @@
 /// The two-factor aggregate's state (two-factor.ts evolves it, two-factor.decide.ts decides on it), in
 /// a module of its own so that neither of those two imports the other for its types.
 
-export type Challenge = { challengeHash: string; expiresAt: string; rememberMe: boolean; attempts: number }
+export type Challenge = {
+  challengeHash: string
+  expiresAt: string
+  rememberMe: boolean
+  attempts: number
+  firstFactor?: string[]
+}
 export type MailedCode = { codeHash: string; expiresAt: string; attempts: number }
 export type TrustedDevice = { deviceHash: string; expiresAt: string }
 

@@ -95,8 +95,14 @@ export const evolve = (state: TwoFactor, event: TwoFactorEvent): TwoFactor => {
         mailedCode: { codeHash: event.data.codeHash, expiresAt: event.data.expiresAt, attempts: 0 },
       }
     case 'two-factor.challenge-started': {
-      const { challengeHash, expiresAt, rememberMe } = event.data
-      const challenge = { challengeHash, expiresAt, rememberMe, attempts: 0 }
+      const { challengeHash, expiresAt, rememberMe, firstFactor } = event.data
+      const challenge = {
+        challengeHash,
+        expiresAt,
+        rememberMe,
+        attempts: 0,
+        ...(firstFactor ? { firstFactor } : {}),
+      }
       return { ...state, challenges: [...state.challenges, challenge].slice(-KEPT_CHALLENGES) }
     }
     case 'two-factor.challenge-passed':

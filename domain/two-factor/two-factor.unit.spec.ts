@@ -21,7 +21,13 @@ const accepted = (step: number): TwoFactorEvent => ({
 })
 const challenge: TwoFactorEvent = {
   type: 'two-factor.challenge-started',
-  data: { userId, challengeHash: 'c1', expiresAt: '2030-01-01T00:10:00.000Z', rememberMe: true },
+  data: {
+    userId,
+    challengeHash: 'c1',
+    expiresAt: '2030-01-01T00:10:00.000Z',
+    rememberMe: true,
+    firstFactor: ['social'],
+  },
 }
 const refused = (failures: number, lockedUntil: string | null = null): TwoFactorEvent => ({
   type: 'two-factor.code-refused',
@@ -41,6 +47,7 @@ const beginSignIn = (trustedDeviceHash: string | null = null) => ({
   challengeHash: 'c2',
   expiresAt: LATER,
   rememberMe: false,
+  firstFactor: ['pwd'],
   trustedDeviceHash,
   renewedTrust: { deviceHash: 'd2', expiresAt: LATER },
   now: NOW,
@@ -96,7 +103,7 @@ describe('the two-factor aggregate', () => {
       .then([
         {
           type: 'two-factor.challenge-started',
-          data: { userId, challengeHash: 'c2', expiresAt: LATER, rememberMe: false },
+          data: { userId, challengeHash: 'c2', expiresAt: LATER, rememberMe: false, firstFactor: ['pwd'] },
         },
       ])
     const trusted: TwoFactorEvent = {
@@ -120,12 +127,12 @@ describe('the two-factor aggregate', () => {
       .then([
         {
           type: 'two-factor.challenge-started',
-          data: { userId, challengeHash: 'c2', expiresAt: LATER, rememberMe: false },
+          data: { userId, challengeHash: 'c2', expiresAt: LATER, rememberMe: false, firstFactor: ['pwd'] },
         },
       ])
   })
 
-  it('finishes a sign-in with a good code, trusting the device when asked; refuses an unknown or spent challenge', () => {
+  it('finishes a sign-in with a good code (carrying how the first factor passed), trusting the device when asked; refuses an unknown or spent challenge', () => {
     const trust = { deviceHash: 'd9', expiresAt: LATER }
     given([secretCreated, enabled, challenge])
       .when(totp(100, { challenge: { challengeHash: 'c1' }, trust }))
@@ -133,7 +140,7 @@ describe('the two-factor aggregate', () => {
         accepted(100),
         {
           type: 'two-factor.challenge-passed',
-          data: { userId, challengeHash: 'c1', method: 'totp', rememberMe: true },
+          data: { userId, challengeHash: 'c1', method: 'totp', rememberMe: true, firstFactor: ['social'] },
         },
         { type: 'two-factor.device-trusted', data: { userId, ...trust } },
       ])

@@ -33,6 +33,7 @@ export const sessionsProjection: Projection = {
             active_organization_id: null,
             active_team_id: null,
             impersonated_by: event.data.impersonatedBy ?? null,
+            amr: event.data.amr ? JSON.stringify(event.data.amr) : null,
             created_at: at,
             updated_at: at,
           })

@@ -1,6 +1,6 @@
 /// Read model: live sessions. A revoked or expired session's row is deleted; the log keeps its story.
 
-import type { Kysely, Selectable } from 'kysely'
+import type { ColumnType, Kysely, Selectable } from 'kysely'
 
 export type SessionsTable = {
   id: string
@@ -20,6 +20,8 @@ export type SessionsTable = {
   active_team_id: string | null
   /** The operator who opened this session as its user (admin impersonation); null otherwise. */
   impersonated_by: string | null
+  /** How the session was signed in (`["pwd", "totp", "mfa"]`, domain/session/amr.ts); null when unknown. */
+  amr: ColumnType<string[] | null, string | null, never>
   created_at: Date
   updated_at: Date
 }

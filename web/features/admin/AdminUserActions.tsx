@@ -11,6 +11,8 @@ import { Notice } from '../../ui/Notice.js'
 import { Loading } from '../../ui/Skeleton.js'
 import { Time } from '../../ui/Time.js'
 import { messageFor } from '../errors/messages.js'
+import { useUserSessionFactorsQuery } from '../sessions/session-factors.api.js'
+import { signInMethodsOf } from '../sessions/sign-in-methods.js'
 import { describeUserAgent } from '../sessions/user-agent.js'
 import {
   type AdminSession,
@@ -129,10 +131,13 @@ const SessionRow = ({ session, user }: { session: AdminSession; user: AdminUser 
   const [revoke, revoking] = useRevokeUserSessionMutation()
   const opener = useRef<HTMLButtonElement>(null)
   const device = describeUserAgent(session.userAgent ?? null)
+  const factors = useUserSessionFactorsQuery(user.id).data
+  const methods = signInMethodsOf(factors?.find((entry) => entry.id === session.id)?.amr)
   return (
     <li>
       <span>
         {device} · {session.ipAddress ?? 'unknown address'} · since <Time value={session.createdAt} />
+        {methods ? ` · with ${methods}` : null}
         {session.impersonatedBy ? (
           <>
             {' '}

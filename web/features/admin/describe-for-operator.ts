@@ -1,5 +1,6 @@
 import { formatTime } from '../../app/time.js'
 import { placeName } from '../sessions/place.js'
+import { signInMethodsOf } from '../sessions/sign-in-methods.js'
 import { describeUserAgent } from '../sessions/user-agent.js'
 
 /// A user's history as an operator reads it: third person, in words ("Signed in from Firefox on
@@ -124,12 +125,12 @@ export const OPERATOR_SENTENCES: Readonly<Record<string, Describe>> = {
   'session.started': ({ details, userAgent }) => {
     const from = device(userAgent)
     const place = placeOf(details)
-    const withPasskey = Array.isArray(details.amr) && details.amr.includes('passkey')
+    const methods = Array.isArray(details.amr) ? signInMethodsOf(details.amr.map(String)) : null
     const base =
       details.bySupport === true
         ? 'Support signed in as this person'
-        : withPasskey
-          ? 'Signed in with a passkey'
+        : methods
+          ? `Signed in with ${methods}`
           : 'Signed in'
     return `${withDetail(base, from, ' from ')}${place ? ` in ${place}` : ''}`
   },

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { useLocation } from 'react-router'
+import { useLocation, useNavigate } from 'react-router'
 import { SubmitButton } from '../../ui/Button.js'
 import { TextField } from '../../ui/Field.js'
 import { Form } from '../../ui/Form.js'
@@ -14,6 +14,7 @@ type Field = 'email' | 'password'
 
 export const OAuthLoginPage = () => {
   const location = useLocation()
+  const navigate = useNavigate()
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
   const [errors, setErrors] = useState<FormErrors<Field>>(noErrors())
@@ -28,6 +29,11 @@ export const OAuthLoginPage = () => {
         password,
         oauth_query: oauthQueryOf(location.search),
       })
+      if ('twoFactorRedirect' in answer) {
+        // The second step keeps the signed request in its address and sends it with the code.
+        navigate(`/two-factor${location.search}`, { state: answer })
+        return
+      }
       window.location.assign(answer.url)
     } catch (error) {
       setErrors(placeError<Field>(error, { INVALID_EMAIL_OR_PASSWORD: 'password' }, ['email', 'password']))

@@ -15,8 +15,11 @@ export type PublicClient = {
 /** The signed request the page was opened with, as the server signed it. */
 export const oauthQueryOf = (search: string): string => search.replace(/^\?/, '')
 
+/** The way on, or the second step first (the same `oauth_query` goes with its code). */
+export type SignInForClient = WayOn | { twoFactorRedirect: true; twoFactorMethods: string[] }
+
 export const signInForClient = (body: { email: string; password: string; oauth_query: string }) =>
-  request<WayOn>('/sign-in/email', { method: 'POST', body })
+  request<SignInForClient>('/sign-in/email', { method: 'POST', body })
 
 export const publicClient = (clientId: string) =>
   request<PublicClient>(`/oauth2/public-client?client_id=${encodeURIComponent(clientId)}`)

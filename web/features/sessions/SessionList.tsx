@@ -10,11 +10,13 @@ import { Loading } from '../../ui/Skeleton.js'
 import { messageFor } from '../errors/messages.js'
 import type { Session } from '../session/session.api.js'
 import { placeName } from './place.js'
+import { useSessionFactorsQuery } from './session-factors.api.js'
 import {
   useListSessionsQuery,
   useRevokeOtherSessionsMutation,
   useRevokeSessionMutation,
 } from './sessions.api.js'
+import { signInMethodsOf } from './sign-in-methods.js'
 import { describeUserAgent, parseUserAgent } from './user-agent.js'
 import './sessions.css'
 import { Time } from '../../ui/Time.js'
@@ -43,6 +45,9 @@ const SessionItem = ({ session, current, onEnded }: ItemProps) => {
   const device = describeUserAgent(session.userAgent)
   // Known only when the operator's proxy placed the device's address: otherwise nothing is shown.
   const place = placeName(session)
+  const methods = signInMethodsOf(
+    useSessionFactorsQuery().data?.find((entry) => entry.id === session.id)?.amr,
+  )
   const headingId = `session-${session.id}`
   const end = async () => {
     const result = await revoke({ token: session.token })
@@ -94,6 +99,12 @@ const SessionItem = ({ session, current, onEnded }: ItemProps) => {
             <dt>IP address</dt>
             <dd>{session.ipAddress || 'Unknown'}</dd>
           </div>
+          {methods ? (
+            <div>
+              <dt>Signed in with</dt>
+              <dd>{methods}</dd>
+            </div>
+          ) : null}
           {place ? (
             <div>
               <dt>Location</dt>

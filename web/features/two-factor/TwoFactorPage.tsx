@@ -44,8 +44,14 @@ export const TwoFactorPage = () => {
     if (busy) return
     setBusy(true)
     try {
-      await verifyCode(method, code.trim(), trust)
+      // A sign-in begun on the OpenID provider's login page carries its signed request on.
+      const oauthQuery = location.search.includes('sig=') ? location.search.slice(1) : undefined
+      const answer = await verifyCode(method, code.trim(), trust, oauthQuery)
       signedIn()
+      if (answer.redirect && answer.url) {
+        window.location.assign(answer.url)
+        return
+      }
       navigate(returnPathFrom(location.state), { replace: true })
     } catch (error) {
       setErrors(placeError<'code'>(error, { INVALID_CODE: 'code', INVALID_BACKUP_CODE: 'code' }, ['code']))

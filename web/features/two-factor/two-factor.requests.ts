@@ -33,8 +33,12 @@ const VERIFY_PATH: Record<CodeMethod, string> = {
   'backup-code': '/two-factor/verify-backup-code',
 }
 
-export const verifyCode = (method: CodeMethod, code: string, trustDevice = false) =>
-  request<{ token?: string }>(VERIFY_PATH[method], { method: 'POST', body: { code, trustDevice } })
+/** `oauth_query`: the OpenID provider's signed request, when the sign-in began on its login page. */
+export const verifyCode = (method: CodeMethod, code: string, trustDevice = false, oauth_query?: string) =>
+  request<{ token?: string; redirect?: boolean; url?: string }>(VERIFY_PATH[method], {
+    method: 'POST',
+    body: { code, trustDevice, ...(oauth_query ? { oauth_query } : {}) },
+  })
 
 export const sendCode = () =>
   request<{ status: boolean }>('/two-factor/send-otp', { method: 'POST', body: {} })
