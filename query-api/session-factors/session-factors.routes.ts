@@ -6,11 +6,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { Kysely } from 'kysely'
 import { Type } from 'typebox'
+import { adminGuard, type ServerKeyCheck } from '../../http/guards/admin-caller.js'
+import { authOf, sessionGuards } from '../../http/sessions/require-session.js'
 import { ANY_ROUTE_ERRORS, errorResponses } from '../../infra/http/openapi.js'
 import type { Database } from '../../projections/database.js'
-import { adminGuard, type ServerKeyCheck } from '../../http/guards/admin-caller.js'
 import type { QueryContext } from '../context.js'
-import { authOf, sessionGuards } from '../../http/sessions/require-session.js'
 
 const FactorsSchema = Type.Array(
   Type.Object({
