@@ -89,7 +89,7 @@ describe.skipIf(!hasChromium)('social sign-in in Chromium through a real OpenID 
 
     await page.goto('/account/security')
     const card = page.getByRole('region', { name: 'Connected accounts' })
-    await card.getByText('Your only way to sign in').waitFor()
+    await card.getByText('Kept until you connect a service').waitFor()
     expect(await card.getByRole('button', { name: 'Remove password' }).count()).toBe(0)
     await card.getByRole('button', { name: 'Connect Acme' }).click()
     await page.waitForURL((url) => url.origin === provider.issuer)

@@ -10,6 +10,7 @@ import { type FormErrors, noErrors } from '../errors/form-errors.js'
 import { messageFor } from '../errors/messages.js'
 import { checkEmail } from '../forms/checks.js'
 import { emailMeACode, signInWithCode } from './passwordless.requests.js'
+import './passwordless.css'
 
 type Props = {
   /** What the person typed in the sign-in form's email field. */

@@ -4,6 +4,7 @@ import { Notice } from '../../ui/Notice.js'
 import { messageFor } from '../errors/messages.js'
 import { checkEmail } from '../forms/checks.js'
 import { emailMeALink } from './passwordless.requests.js'
+import './passwordless.css'
 
 type Props = {
   /** What the person typed in the sign-in form's email field. */

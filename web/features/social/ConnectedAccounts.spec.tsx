@@ -111,7 +111,7 @@ describe('removing the password', () => {
       'GET /list-accounts': { body: [account('c1', 'credential')] },
     })
     renderWithProviders(<ConnectedAccounts />, { route: '/account/security' })
-    expect(await screen.findByText('Your only way to sign in')).toBeTruthy()
+    expect(await screen.findByText('Kept until you connect a service')).toBeTruthy()
     expect(screen.queryByRole('button', { name: 'Remove password' })).toBeNull()
   })
 

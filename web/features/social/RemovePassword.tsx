@@ -31,7 +31,7 @@ export const RemovePassword = ({
     return (
       <div className="social-account">
         <span>Password</span>
-        <span className="muted small">Your only way to sign in</span>
+        <span className="muted small">Kept until you connect a service</span>
       </div>
     )
   if (!asking)
