@@ -10,10 +10,10 @@ export const ssoProblemFor = (error: unknown, identifier: SsoIdentifier): string
   switch (error.code) {
     case 'NO_SSO_PROVIDER_FOUND':
       return 'email' in identifier
-        ? `Single sign-on is not set up for ${identifier.email.split('@')[1]}. Sign in another way, or ask your organization's administrator.`
+        ? `Single sign-on is not set up for ${identifier.email.split('@')[1]}. Sign in another way, or ask your organization’s administrator.`
         : 'Single sign-on is not set up for that organization. Check its short name, or sign in another way.'
     case 'PROVIDER_DOMAIN_NOT_VERIFIED':
-      return "Your organization's single sign-on is waiting for its domain to be verified. Ask your administrator, or sign in another way for now."
+      return 'Your organization’s single sign-on is waiting for its domain to be verified. Ask your administrator, or sign in another way for now.'
     case 'SSO_IDENTIFIER_REQUIRED':
       return 'Enter your work email address or your organization’s short name.'
     default:
