@@ -20,6 +20,7 @@ describe.skipIf(!hasChromium)('sign in with SSO in Chromium through a real OpenI
   let tessera: TestTessera
   let browser: Browser
   let baseUrl: string
+  let acme: Awaited<ReturnType<typeof setUpAcme>>
 
   /** The owner sets Acme up over the API: provider, verified domain, SSO required. */
   const setUpAcme = async () => {
@@ -45,6 +46,15 @@ describe.skipIf(!hasChromium)('sign in with SSO in Chromium through a real OpenI
     dns.txt.set(`${name}.acme.test`, [`${name}=${String(domainVerificationToken)}`])
     await post('/sso/verify-domain', { providerId: 'acme-sso' })
     await post('/sso/set-sso-requirement', { providerId: 'acme-sso', required: true })
+    // A second provider whose domain is still to be proven, for the settings page.
+    await post('/sso/register', {
+      providerId: 'acme-eu',
+      issuer: provider.issuer,
+      domain: 'acme-eu.test',
+      organizationId: organization.id,
+      oidcConfig: { clientId: provider.clientId, clientSecret: provider.clientSecret },
+    })
+    return { owner, organizationId: String(organization.id) }
   }
 
   const newPage = async (): Promise<Page> => {
@@ -68,7 +78,7 @@ describe.skipIf(!hasChromium)('sign in with SSO in Chromium through a real OpenI
         sso: { trustEmailVerified: true, domainVerification: { enabled: true, dnsServers: [dns.server] } },
       },
     })
-    await setUpAcme()
+    acme = await setUpAcme()
     browser = await launchChromium()
   })
   afterAll(async () => {
@@ -113,6 +123,38 @@ describe.skipIf(!hasChromium)('sign in with SSO in Chromium through a real OpenI
       .filter({ hasText: 'Single sign-on is not set up for initech.test' })
       .waitFor()
     expect(await checkBothSchemes(page, 'sso-not-set-up')).toEqual({ axe: {}, overflow: {} })
+    await page.context().close()
+  })
+
+  it("shows the organization's providers in its settings and verifies a pending domain", async () => {
+    const page = await newPage()
+    // The owner's session, as the API set it, in Chromium's cookie jar.
+    const cookies = acme.owner
+      .jarOf(baseUrl)
+      .header()
+      .split('; ')
+      .map((pair) => {
+        const at = pair.indexOf('=')
+        return { name: pair.slice(0, at), value: pair.slice(at + 1), url: baseUrl }
+      })
+    await page.context().addCookies(cookies)
+    await page.goto(`/account/organizations/${acme.organizationId}/settings`)
+    const providers = page.getByRole('list', { name: 'Identity providers' })
+    await providers.getByText('acme-eu.test').waitFor()
+    const pending = providers.getByRole('listitem').filter({ hasText: 'acme-eu.test' })
+    await pending.getByRole('button', { name: 'Show the DNS record to add' }).click()
+    const name = '_better-auth-token-acme-eu'
+    await pending.getByText(`${name}.acme-eu.test`).waitFor()
+    const value = (await pending.getByText(`${name}=`).textContent()) ?? ''
+    await page.getByRole('heading', { name: 'Single sign-on' }).scrollIntoViewIfNeeded()
+    expect(await checkBothSchemes(page, 'sso-settings-pending')).toEqual({ axe: {}, overflow: {} })
+
+    await pending.getByRole('button', { name: 'Check now' }).click()
+    await pending.getByRole('alert').filter({ hasText: 'The record was not found yet' }).waitFor()
+    dns.txt.set(`${name}.acme-eu.test`, [value])
+    await pending.getByRole('button', { name: 'Check now' }).click()
+    await providers.getByRole('listitem').filter({ hasText: 'acme-eu.test' }).getByText('Verified').waitFor()
+    expect(await checkBothSchemes(page, 'sso-settings-verified')).toEqual({ axe: {}, overflow: {} })
     await page.context().close()
   })
 })
