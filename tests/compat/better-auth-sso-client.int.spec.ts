@@ -3,7 +3,8 @@
 /// (`oidc-provider`) and a real DNS server: an owner registers the organization's provider, lists
 /// and reads it, proves the domain by its TXT record, and `signIn.sso` (by email, organization slug
 /// or provider id) answers the IdP's authorization URL; walking the IdP's pages by hand ends with a
-/// Tessera session that `getSession` reads. The plugin's refusals come back as its codes.
+/// Tessera session that `getSession` reads. updateProvider and deleteProvider too, and the plugin's
+/// refusals come back as its codes.
 
 import { ssoClient } from '@better-auth/sso/client'
 import { createAuthClient } from 'better-auth/client'
@@ -158,5 +159,39 @@ describe('better-auth 1.7.5 ssoClient against Tessera (pglite, loopback OpenID p
     expect(unknown.error).toMatchObject({ status: 404, code: 'NO_SSO_PROVIDER_FOUND' })
     const nothing = await client.signIn.sso({ callbackURL: '/account' })
     expect(nothing.error?.status).toBe(400)
+  })
+
+  it('updates and deletes a provider, and someone outside the organization may not read it', async () => {
+    const owner = device(tessera)
+    await owner.client.signUp.email({ name: 'Owner', email: 'owner2@example.com', password: PASSWORD })
+    const created = await owner.client.organization.create({ name: 'Umbrella', slug: 'umbrella' })
+    const organizationId = created.data?.id as string
+    const registered = await owner.client.sso.register({
+      providerId: 'umbrella-sso',
+      issuer: provider.issuer,
+      domain: 'umbrella.test',
+      organizationId,
+      oidcConfig: { clientId: provider.clientId, clientSecret: provider.clientSecret },
+    })
+    expect(registered.error).toBeNull()
+
+    const updated = await owner.client.sso.updateProvider({
+      providerId: 'umbrella-sso',
+      domain: 'umbrella-corp.test',
+    })
+    expect(updated.error).toBeNull()
+    expect(updated.data).toMatchObject({ providerId: 'umbrella-sso', domain: 'umbrella-corp.test' })
+    const nothing = await owner.client.sso.updateProvider({ providerId: 'umbrella-sso' })
+    expect(nothing.error).toMatchObject({ status: 400, code: 'NO_FIELDS_TO_UPDATE' })
+
+    const stranger = device(tessera)
+    await stranger.client.signUp.email({ name: 'Eve', email: 'eve@example.com', password: PASSWORD })
+    const peek = await stranger.client.sso.getProvider({ query: { providerId: 'umbrella-sso' } })
+    expect(peek.error).toMatchObject({ status: 403, code: 'NO_ACCESS_TO_SSO_PROVIDER' })
+
+    const deleted = await owner.client.sso.deleteProvider({ providerId: 'umbrella-sso' })
+    expect(deleted.data).toEqual({ success: true })
+    const gone = await owner.client.sso.getProvider({ query: { providerId: 'umbrella-sso' } })
+    expect(gone.error).toMatchObject({ status: 404, code: 'SSO_PROVIDER_NOT_FOUND' })
   })
 })
