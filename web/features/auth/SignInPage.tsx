@@ -65,7 +65,7 @@ export const SignInPage = () => {
   // The notice that brought the person here ("You are signed out.") is stale once they try again.
   const [tried, setTried] = useState(false)
   // The address a password was refused for because its organization requires SSO.
-  const [ssoFor, setSsoFor] = useState<string | null>(null)
+  const [ssoFor, setSsoFor] = useState<{ email: string } | null>(null)
 
   const onSubmit = async () => {
     if (busy) return
@@ -91,9 +91,10 @@ export const SignInPage = () => {
       signedIn()
       navigate(afterSignIn(adding, location.state), { replace: true })
     } catch (error) {
-      setSsoFor(isSsoRequired(error) ? name : null)
-      if (!isSsoRequired(error))
-        setErrors(placeError<Field>(asIdentifier(error), FIELD_OF_CODE, ['identifier', 'password']))
+      // A new object each time, so a second refusal reopens the SSO form even for the same address.
+      setSsoFor(isSsoRequired(error) ? { email: name } : null)
+      const placed = placeError<Field>(asIdentifier(error), FIELD_OF_CODE, ['identifier', 'password'])
+      setErrors(isSsoRequired(error) ? noErrors() : placed)
       setBusy(false)
     }
   }

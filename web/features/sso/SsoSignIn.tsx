@@ -15,7 +15,7 @@ type Props = {
    * The address a password sign-in was just refused for because its organization requires SSO:
    * the form opens with it, under a notice saying why. Null otherwise.
    */
-  required?: string | null
+  required?: { email: string } | null
 }
 
 /**
@@ -39,7 +39,7 @@ export const SsoSignIn = ({ required = null }: Props) => {
   // A refused password sign-in hands over its address: the form opens ready to continue.
   useEffect(() => {
     if (required === null) return
-    setIdentifier(required)
+    setIdentifier(required.email)
     setErrors(noErrors())
     setOpen(true)
     setFocusTick((tick) => tick + 1)

@@ -122,6 +122,11 @@ describe('a password sign-in refused because the organization requires SSO', () 
     const field = screen.getByLabelText('Work email or organization') as HTMLInputElement
     expect(field.value).toBe('bob@acme.test')
     await waitFor(() => expect(document.activeElement).toBe(field))
+    // Closed, then refused again for the same address: the form opens again.
+    await user.click(screen.getByRole('button', { name: 'Sign in with SSO' }))
+    expect(screen.queryByLabelText('Work email or organization')).toBeNull()
+    await user.click(screen.getByRole('button', { name: 'Sign in' }))
+    expect(await screen.findByLabelText('Work email or organization')).toBeTruthy()
     await user.click(screen.getByRole('button', { name: 'Continue with SSO' }))
     await waitFor(() => expect(went).toHaveBeenCalledWith(IDP_URL))
     expect(api.to('POST', '/sign-in/sso')[0]?.body).toMatchObject({ email: 'bob@acme.test' })
