@@ -119,7 +119,7 @@ describe('a password sign-in refused because the organization requires SSO', () 
       'Your organization signs you in through SSO',
     )
     expect(screen.queryByRole('alert')).toBeNull()
-    const field = screen.getByLabelText('Work email or organization') as HTMLInputElement
+    const field = (await screen.findByLabelText('Work email or organization')) as HTMLInputElement
     expect(field.value).toBe('bob@acme.test')
     await waitFor(() => expect(document.activeElement).toBe(field))
     // Closed, then refused again for the same address: the form opens again.
@@ -130,5 +130,15 @@ describe('a password sign-in refused because the organization requires SSO', () 
     await user.click(screen.getByRole('button', { name: 'Continue with SSO' }))
     await waitFor(() => expect(went).toHaveBeenCalledWith(IDP_URL))
     expect(api.to('POST', '/sign-in/sso')[0]?.body).toMatchObject({ email: 'bob@acme.test' })
+  })
+})
+
+describe('back from the identity provider with an error', () => {
+  it('says in words what went wrong', async () => {
+    fakeApi({})
+    renderWithProviders(<SignInPage />, { route: '/sign-in?error=invalid_provider' })
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'identity provider could not be reached or did not answer as expected',
+    )
   })
 })
