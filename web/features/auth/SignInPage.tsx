@@ -13,6 +13,8 @@ import { PasskeySignIn } from '../passkeys/PasskeySignIn.js'
 import { EmailCodeSignIn } from '../passwordless/EmailCodeSignIn.js'
 import { EmailLinkSignIn } from '../passwordless/EmailLinkSignIn.js'
 import { SocialButtons } from '../social/SocialButtons.js'
+import { SsoSignIn } from '../sso/SsoSignIn.js'
+import { isSsoRequired } from '../sso/sso.requests.js'
 import { signInWithEmail, signInWithUsername } from './auth.requests.js'
 import { ADD_ACCOUNT_PARAM, emailFrom, noticeFrom, returnPathFrom } from './navigation-state.js'
 
@@ -62,6 +64,8 @@ export const SignInPage = () => {
   const [busy, setBusy] = useState(false)
   // The notice that brought the person here ("You are signed out.") is stale once they try again.
   const [tried, setTried] = useState(false)
+  // The address a password was refused for because its organization requires SSO.
+  const [ssoFor, setSsoFor] = useState<{ email: string } | null>(null)
 
   const onSubmit = async () => {
     if (busy) return
@@ -87,7 +91,10 @@ export const SignInPage = () => {
       signedIn()
       navigate(afterSignIn(adding, location.state), { replace: true })
     } catch (error) {
-      setErrors(placeError<Field>(asIdentifier(error), FIELD_OF_CODE, ['identifier', 'password']))
+      // A new object each time, so a second refusal reopens the SSO form even for the same address.
+      setSsoFor(isSsoRequired(error) ? { email: name } : null)
+      const placed = placeError<Field>(asIdentifier(error), FIELD_OF_CODE, ['identifier', 'password'])
+      setErrors(isSsoRequired(error) ? noErrors() : placed)
       setBusy(false)
     }
   }
@@ -158,6 +165,7 @@ export const SignInPage = () => {
           Sign in
         </SubmitButton>
       </Form>
+      {adding ? null : <SsoSignIn required={ssoFor} />}
       {adding ? null : <EmailLinkSignIn email={trimmed} returnTo={returnPathFrom(location.state)} />}
       {adding ? null : <EmailCodeSignIn email={trimmed} returnTo={returnPathFrom(location.state)} />}
     </PublicCard>

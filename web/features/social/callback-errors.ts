@@ -23,6 +23,11 @@ const WORDS: Record<string, string> = {
   unable_to_create_user: 'The account could not be created. Try again.',
   signup_disabled: 'New accounts cannot be created this way.',
   oauth_provider_not_found: 'That sign-in provider is not offered here.',
+  // Single sign-on's own (an organization's identity provider, back to /sign-in).
+  invalid_provider:
+    'Your organization’s identity provider could not be reached or did not answer as expected. Try again, or ask your administrator.',
+  unable_to_assign_organization:
+    'You were signed in by your organization’s identity provider, but could not be added to the organization. Ask your administrator.',
 }
 
 export const describeCallbackError = (code: string): string =>
