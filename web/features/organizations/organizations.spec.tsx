@@ -573,9 +573,11 @@ describe('the invitation link (/accept-invitation/:id)', () => {
     })
     const { user } = renderOrganizations('/accept-invitation/inv-1')
     expect(await screen.findByRole('heading', { name: 'Join Analytical Engines?', level: 1 })).toBeTruthy()
-    expect(screen.getByText(/invited you to join/).textContent).toBe(
-      // The inviter by name, as signed out, with the address beside it.
-      'Ada Lovelace (ada@example.com) invited you to join Analytical Engines as Member.',
+    // The inviter by name, as signed out, with the address beside it (once the preview is in).
+    await waitFor(() =>
+      expect(screen.getByText(/invited you to join/).textContent).toBe(
+        'Ada Lovelace (ada@example.com) invited you to join Analytical Engines as Member.',
+      ),
     )
     expect(api.to('GET', '/organization/get-invitation')[0]?.query.get('id')).toBe('inv-1')
     await user.click(screen.getByRole('button', { name: 'Accept invitation' }))
