@@ -8,7 +8,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findMember } from '../../projections/organizations/organizations.repository.js'
 import { freePort, type WebBrowser, webBrowser } from '../support/oidc-provider.js'
-import { followToIdpForm, rewrite, startTestIdp, type TestIdp, testKeyPair } from '../support/saml-idp.js'
+import {
+  type AnswerOverrides,
+  followToIdpForm,
+  rewrite,
+  startTestIdp,
+  type TestIdp,
+  testKeyPair,
+} from '../support/saml-idp.js'
 import { startTessera, type TestTessera } from '../support/tessera.js'
 
 const PASSWORD = 'correct horse battery'
@@ -38,8 +45,8 @@ describe('single sign-on through an organization SAML identity provider (pglite)
   })
 
   /** `/sign-in/sso` by email, then the IdP's page: the form it would have the browser post. */
-  const startAtIdp = async (browser: WebBrowser, email: string) => {
-    idp.answerAs({ email, givenName: 'Ada', surname: 'Lovelace' })
+  const startAtIdp = async (browser: WebBrowser, email: string, overrides: AnswerOverrides = {}) => {
+    idp.answerAs({ email, givenName: 'Ada', surname: 'Lovelace' }, overrides)
     const started = await post(browser, '/sign-in/sso', { email, callbackURL: '/dashboard' })
     expect(started.status, started.body).toBe(200)
     const { url, redirect } = body(started) as { url: string; redirect: boolean }
@@ -168,6 +175,28 @@ describe('single sign-on through an organization SAML identity provider (pglite)
     expect(refused.location.startsWith('/dashboard?')).toBe(true)
     expect(refused.params.get('error')).toBe('invalid_saml_response')
     expect(refused.params.get('error_description')).toBe('SAML response signature is invalid')
+    expect(await session(browser)).toBeNull()
+  })
+
+  it('refuses an assertion for another audience, and one whose window closed beyond the skew', async () => {
+    const browser = webBrowser()
+    const elsewhere = await postToAcs(
+      browser,
+      await startAtIdp(browser, 'carol@acme.test', { Audience: 'https://other.example/sp' }),
+    )
+    expect(elsewhere.params.get('error')).toBe('invalid_saml_response')
+    expect(elsewhere.params.get('error_description')).toBe(
+      'SAML assertion audience does not match this Service Provider',
+    )
+    const past = new Date(Date.now() - 2 * 60_000).toISOString()
+    const expired = await postToAcs(
+      browser,
+      await startAtIdp(browser, 'carol@acme.test', {
+        ConditionsNotOnOrAfter: past,
+        SubjectConfirmationDataNotOnOrAfter: past,
+      }),
+    )
+    expect(expired.params.get('error_description')).toBe('SAML assertion has expired')
     expect(await session(browser)).toBeNull()
   })
 
