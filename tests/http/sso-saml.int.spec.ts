@@ -163,6 +163,28 @@ describe('single sign-on through an organization SAML identity provider (pglite)
     expect(claims.length).toBeGreaterThanOrEqual(1)
   })
 
+  it('signs in through a provider registered with nothing but the IdP metadata XML', async () => {
+    const registered = await post(owner, '/sso/register', {
+      providerId: 'beta-saml',
+      issuer: `${base}/sp/beta`,
+      domain: 'beta.test',
+      organizationId,
+      samlConfig: { entryPoint: idp.ssoUrl, idpMetadata: { metadata: idp.metadata } },
+    })
+    expect(registered.status, registered.body).toBe(200)
+    const previous = spMetadataXml
+    spMetadataXml = await (await fetch(api('/sso/saml2/sp/metadata?providerId=beta-saml'))).text()
+    try {
+      const browser = webBrowser()
+      const form = await startAtIdp(browser, 'dan@beta.test')
+      expect(form.action).toBe(api('/sso/saml2/sp/acs/beta-saml'))
+      expect((await postToAcs(browser, form)).location).toBe('/dashboard')
+      expect((await session(browser))?.user.email).toBe('dan@beta.test')
+    } finally {
+      spMetadataXml = previous
+    }
+  })
+
   it('refuses an answer whose signed assertion was edited, and signs nobody in', async () => {
     const browser = webBrowser()
     const form = await startAtIdp(browser, 'bob@acme.test')

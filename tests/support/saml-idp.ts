@@ -48,6 +48,8 @@ export type AnswerOverrides = Partial<{
 
 export type TestIdp = {
   entityID: string
+  /** The IdP's metadata XML (entity id, SSO URL, signing certificate), as an IdP's admin page offers it. */
+  metadata: string
   ssoUrl: string
   cert: string
   /** Sets the user and the changes the next answers carry. */
@@ -136,6 +138,7 @@ export const startTestIdp = async (spMetadataXml: () => string, keys: TestKeyPai
 
   return {
     entityID,
+    metadata: idp.getMetadata(),
     ssoUrl: `${origin}/sso`,
     cert: keys.cert,
     answerAs(next, nextOverrides = {}) {
