@@ -1,13 +1,16 @@
 /// SAML's routes on `@better-auth/sso` 1.7.5's paths: POST /sso/saml2/sp/acs/:providerId (the IdP
-/// posts its answer here, form-urlencoded or JSON) and GET /sso/saml2/sp/metadata?providerId= (our
+/// posts its answer here, form-urlencoded or JSON; a GET there sends a signed-in browser on to its
+/// RelayState, as the plugin's) and GET /sso/saml2/sp/metadata?providerId= (our
 /// SP metadata for the IdP's administrator). Sign-in starts at POST /sign-in/sso (sso.routes.ts).
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { SSO_ERRORS } from '../../domain/sso/sso-errors.js'
+import { sessionGuards } from '../../http/sessions/require-session.js'
 import type { CrossSitePostRoute } from '../../infra/http/origin-check.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import { setSessionCookie } from '../../infra/http/session-cookie.js'
+import { isTrustedUrl } from '../../infra/http/trusted-url.js'
 import type { CommandContext } from '../context.js'
 import { ssoErrors } from '../sso/sso.routes.js'
 import { withError } from '../sso/sso-flow.js'
@@ -73,6 +76,34 @@ export const samlRoutes =
           )
         setSessionCookie(reply, outcome.signedIn.session, settings)
         return reply.redirect(outcome.location, 302)
+      },
+    )
+
+    const { optionalSession } = sessionGuards(ctx)
+    const appOrigin = new URL(ctx.config.baseUrl).origin
+    /** A trusted URL that does not lead back here (no loop), else our origin: the plugin's rule. */
+    const safeTarget = (target: string | undefined, providerId: string) => {
+      const acsPath = `${ctx.config.basePath}/sso/saml2/sp/acs/${encodeURIComponent(providerId)}`
+      if (!target || !isTrustedUrl(target, ctx.config.trustedOrigins)) return appOrigin
+      return new URL(target, appOrigin).pathname === acsPath ? appOrigin : target
+    }
+    app.get(
+      '/sso/saml2/sp/acs/:providerId',
+      {
+        schema: {
+          summary: 'After a SAML sign-in: a signed-in browser goes on to its RelayState (a trusted URL)',
+          tags: TAGS,
+          params: Type.Object({ providerId: ProviderId }),
+          querystring: Type.Object({ RelayState: Type.Optional(Type.String({ maxLength: 2048 })) }),
+          response: {
+            302: Type.Null({ description: 'Redirect: RelayState, or /error?error=invalid_request' }),
+          },
+        },
+      },
+      async (request, reply) => {
+        if (!(await optionalSession(request)))
+          return reply.redirect(withError(`${appOrigin}/error`, 'invalid_request'), 302)
+        return reply.redirect(safeTarget(request.query.RelayState, request.params.providerId), 302)
       },
     )
 

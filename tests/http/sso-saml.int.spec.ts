@@ -156,6 +156,15 @@ describe('single sign-on through an organization SAML identity provider (pglite)
     expect(replayed.params.get('error')).toBe('invalid_state')
     const again = await postToAcs(browser, form)
     expect(again.params.get('error')).toBe('invalid_state')
+    // A GET at the ACS (the plugin's post-sign-in hop): on to a trusted RelayState, never elsewhere.
+    const acs = api('/sso/saml2/sp/acs/acme-saml')
+    const onward = await browser.request('GET', `${acs}?RelayState=${encodeURIComponent('/settings')}`)
+    expect([onward.status, onward.location]).toEqual([302, '/settings'])
+    const away = await browser.request('GET', `${acs}?RelayState=${encodeURIComponent('https://evil.test/')}`)
+    expect(away.location).toBe(base)
+    const signedOut = await webBrowser().request('GET', `${acs}?RelayState=%2Fsettings`)
+    expect(signedOut.location).toBe(`${base}/error?error=invalid_request`)
+
     const claims = await tessera.ctx.db
       .selectFrom('tessera_saml_assertion_claims' as never)
       .selectAll()
