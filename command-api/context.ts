@@ -39,4 +39,6 @@ export type CommandContext = {
   organizations: OrganizationDecider
   /** Whether a person has a second factor, for `twoFactor.requiredFor` (two-factor/second-factors.ts). */
   secondFactors?: SecondFactorCheck
+  /** Takes a SAML assertion id once, durably, until `expiresAt` (projections/sso-saml); false on a replay. */
+  samlAssertionClaims?: (claimId: string, expiresAt: Date, now: Date) => Promise<boolean>
 }

@@ -28,6 +28,7 @@ import { sessionCommandRoutes } from '../../command-api/sessions/session-command
 import { readYourWritesHook } from '../../command-api/shared/read-your-writes.js'
 import { socialRoutes } from '../../command-api/social/social.routes.js'
 import { ssoRoutes } from '../../command-api/sso/sso.routes.js'
+import { samlRoutes } from '../../command-api/sso-saml/saml.routes.js'
 import { twoFactorRoutes } from '../../command-api/two-factor/two-factor.routes.js'
 import { usernameRoutes } from '../../command-api/username/username.routes.js'
 import { webhookCommandRoutes } from '../../command-api/webhooks/webhook.routes.js'
@@ -189,6 +190,7 @@ export const buildApp = async (
       await api.register(scimQueryRoutes(ctx))
       await api.register(scimCredentialRoutes(ctx))
       await api.register(ssoRoutes(ctx))
+      await api.register(samlRoutes(ctx))
     },
     { prefix: ctx.config.basePath },
   )

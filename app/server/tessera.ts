@@ -44,6 +44,7 @@ import { countPasskeysOfUser } from '../../projections/passkeys/passkeys.reposit
 import { createMailReactor, type MailReactor } from '../../projections/reactors/mail/mail-reactor.js'
 import type { WebhookReactor } from '../../projections/reactors/webhooks/webhook-reactor.js'
 import { createProjector, type Projector } from '../../projections/runner/projector.js'
+import { claimSamlAssertion } from '../../projections/sso-saml/saml-assertion-claims.js'
 import { createReadiness } from '../../query-api/health/readiness.js'
 import { migrateTessera, openTesseraDatabase, type TesseraDatabase } from '../database.js'
 import { type BuildAppOptions, buildApp } from './app.js'
@@ -227,6 +228,8 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
     apiKeySessions: config.apiKey.enableSessionForAPIKeys ? apiKeySessionsFor(() => ctx) : null,
     // Passkeys count as a second factor once their feature passes its count here (null: none yet).
     secondFactors: secondFactorsOf(store, (userId) => countPasskeysOfUser(database.db, userId)),
+    samlAssertionClaims: (claimId, expiresAt, now) =>
+      claimSamlAssertion(database.db, claimId, expiresAt, now),
     readYourWrites,
     readiness: createReadiness({
       db: database.db,

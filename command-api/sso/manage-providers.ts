@@ -22,7 +22,7 @@ import {
 } from '../../projections/sso/sso-providers.repository.js'
 import type { SsoProviderRow } from '../../projections/sso/sso-providers.table.js'
 import type { CommandContext } from '../context.js'
-import { oidcSettingsOf, samlSettingsOf } from './register-provider.js'
+import { oidcSettingsOf, refuseUnusableSaml, samlSettingsOf } from './register-provider.js'
 import { managerOf, runSsoCommand, type SsoCaller } from './sso-caller.js'
 import { sanitizedProviderJson } from './sso-presenter.js'
 import type { UpdateBody } from './sso-schemas.js'
@@ -69,10 +69,14 @@ export const updateSsoProvider = async (
     body.oidcConfig && current
       ? await oidcSettingsOf(ctx, issuer, { ...current, ...body.oidcConfig, skipDiscovery: true }, false)
       : undefined
-  const saml =
-    body.samlConfig && row.saml_config
-      ? samlSettingsOf({ ...JSON.parse(row.saml_config), ...body.samlConfig })
-      : undefined
+  const mergedSaml =
+    body.samlConfig && row.saml_config ? { ...JSON.parse(row.saml_config), ...body.samlConfig } : undefined
+  const saml = mergedSaml ? samlSettingsOf(mergedSaml) : undefined
+  if (mergedSaml) {
+    // Stored settings write an absent certificate as null; the check reads absent as undefined.
+    const present = Object.fromEntries(Object.entries(mergedSaml).filter(([, value]) => value !== null))
+    refuseUnusableSaml(ctx, { providerId: row.provider_id, issuer }, present as typeof mergedSaml)
+  }
   const secrets = {
     ...(body.oidcConfig?.clientSecret ? { clientSecret: body.oidcConfig.clientSecret } : {}),
     ...(saml?.samlPrivateKey ? { samlPrivateKey: saml.samlPrivateKey } : {}),

@@ -19,6 +19,7 @@ import { isReachableIdpUrl } from '../../infra/sso/idp-address.js'
 import { DiscoveryError, discoverOidc } from '../../infra/sso/oidc-discovery.js'
 import { countSsoProvidersOfUser } from '../../projections/sso/sso-providers.repository.js'
 import type { CommandContext } from '../context.js'
+import { checkSamlConfig, type SamlProviderConfig } from '../sso-saml/index.js'
 import { managerOf, organizationOf, runSsoCommand, type SsoCaller } from './sso-caller.js'
 import { type RegisteredProvider, registeredProviderJson } from './sso-presenter.js'
 import type { OidcConfigBody, RegisterBody, SamlConfigBody } from './sso-schemas.js'
@@ -99,6 +100,22 @@ export const samlSettingsOf = (body: Static<typeof SamlConfigBody>) => {
   return { settings, samlPrivateKey: privateKey ?? null, spPrivateKey: spPrivateKey ?? null }
 }
 
+/** The engine's register-time checks (certificate, IdP entity id, SSO URL, metadata size, no
+ *  encryption): a provider that could never sign anyone in, or would trust any signature, is refused. */
+export const refuseUnusableSaml = (
+  ctx: CommandContext,
+  provider: { providerId: string; issuer: string },
+  samlConfig: Static<typeof SamlConfigBody>,
+) => {
+  const config = {
+    ...samlConfig,
+    idpMetadata: samlConfig.idpMetadata ?? {},
+    ...provider,
+  } as SamlProviderConfig
+  const refusal = checkSamlConfig(config, ctx.config.sso.saml.maxMetadataSize)
+  if (refusal) throw new DomainError(refusal.code, 400, refusal.message)
+}
+
 const isReserved = (ctx: CommandContext, providerId: string) =>
   RESERVED_IDS.has(providerId) ||
   Object.hasOwn(BUILT_IN_PROVIDERS, providerId) ||
@@ -123,6 +140,7 @@ export const registerSsoProvider = async (
     ? await oidcSettingsOf(ctx, body.issuer, body.oidcConfig, body.overrideUserInfo === true)
     : null
   const saml = body.samlConfig && !oidcConfig ? samlSettingsOf(body.samlConfig) : null
+  if (saml && body.samlConfig) refuseUnusableSaml(ctx, body, body.samlConfig)
   const secrets: ProviderSecrets = {
     clientSecret: body.oidcConfig?.clientSecret ?? null,
     samlPrivateKey: saml?.samlPrivateKey ?? null,

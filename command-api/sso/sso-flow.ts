@@ -3,15 +3,9 @@
 /// audience, expiry) is `openid-client`'s, through the same adapter social sign-in uses; the state
 /// is social sign-in's too: single use, sealed server-side, bound to the browser by a signed cookie.
 
-import { fold } from '../../domain/shared/decider.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { SSO_ERRORS } from '../../domain/sso/sso-errors.js'
-import {
-  type ActiveProvider,
-  type SsoProviderEvent,
-  ssoProviderDecider,
-  ssoProviderStream,
-} from '../../domain/sso/sso-provider.js'
+import type { ActiveProvider } from '../../domain/sso/sso-provider.js'
 import { protocolFor } from '../../domain/sso/sso-sign-in-policy.js'
 import { isTrustedOrigin } from '../../infra/http/trusted-url.js'
 import { createSocialProvider, OAuthFlowError, type SocialProvider } from '../../infra/oauth/oauth-client.js'
@@ -24,12 +18,14 @@ import {
 import type { SsoProviderRow } from '../../projections/sso/sso-providers.table.js'
 import type { CommandContext } from '../context.js'
 import { startState, takeState } from '../social/oauth-state.js'
+import { startSamlFlow } from '../sso-saml/saml-flow.js'
 import {
   completeSsoSignIn,
   SsoFlowError,
   type SsoProviderForSignIn,
   type SsoSignInResult,
 } from './complete-sso-sign-in.js'
+import { loadProvider } from './load-provider.js'
 import { routableOf } from './routable.js'
 import { ssoRedirectUri } from './sso-presenter.js'
 
@@ -58,13 +54,6 @@ export const resolveSsoProvider = async (ctx: CommandContext, input: SsoStartInp
     verificationRequired: ctx.config.sso.domainVerification.enabled,
   })
   return { row, protocol }
-}
-
-/** The provider with its secrets, as its own stream holds them (the read model has none). */
-const loadProvider = async (ctx: CommandContext, providerId: string): Promise<ActiveProvider | null> => {
-  const events = await ctx.store.readStream(ssoProviderStream(providerId))
-  const state = fold(ssoProviderDecider, events as unknown as SsoProviderEvent[])
-  return state.status === 'active' ? state : null
 }
 
 const clients = new Map<string, { version: string; client: SocialProvider }>()
@@ -114,9 +103,9 @@ export type SsoStartBody = SsoStartInput & {
 
 export const startSsoFlow = async (ctx: CommandContext, body: SsoStartBody) => {
   const { row, protocol } = await resolveSsoProvider(ctx, body)
-  if (protocol === 'saml') throw SSO_ERRORS.error('SAML_SIGN_IN_NOT_AVAILABLE')
   const provider = await loadProvider(ctx, row.provider_id)
   if (!provider) throw SSO_ERRORS.error('NO_SSO_PROVIDER_FOUND')
+  if (protocol === 'saml') return startSamlFlow(ctx, row, provider, body)
   const started = await startState(ctx, {
     providerId: `sso:${row.provider_id}`,
     callbackURL: body.callbackURL,
@@ -135,12 +124,15 @@ export const startSsoFlow = async (ctx: CommandContext, body: SsoStartBody) => {
     scopes: body.scopes ?? [],
     ...(loginHint ? { loginHint } : {}),
   })
-  return { url: url.toString(), cookie: started.cookie }
+  return {
+    url: url.toString(),
+    cookie: { ...started.cookie, sameSite: 'lax' as 'lax' | 'none', maxAge: 600 },
+  }
 }
 
 export type SsoCallbackOutcome = { location: string; signedIn: SsoSignInResult | null }
 
-const withError = (url: string, code: string, description?: string) => {
+export const withError = (url: string, code: string, description?: string) => {
   const target = new URL(url, 'http://relative.invalid')
   target.searchParams.set('error', code)
   if (description) target.searchParams.set('error_description', description)

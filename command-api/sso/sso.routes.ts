@@ -41,7 +41,7 @@ import {
 const TAGS = ['Single sign-on']
 const Json = Type.Record(Type.String(), Type.Unknown())
 
-const ssoErrors = (...codes: SsoErrorCode[]) => {
+export const ssoErrors = (...codes: SsoErrorCode[]) => {
   const byStatus = new Map<number, string[]>()
   for (const code of codes) {
     const { status, message } = SSO_ERRORS[code]
@@ -94,6 +94,8 @@ export const ssoRoutes =
               'SSO_PROVIDER_ALREADY_EXISTS',
               'UNTRUSTED_IDP_ADDRESS',
               'DISCOVERY_FAILED',
+              'SAML_CONFIG_INVALID',
+              'SAML_ENCRYPTED_ASSERTION_UNSUPPORTED',
             ),
             200: Json,
           },
@@ -249,9 +251,10 @@ export const ssoRoutes =
         reply.setCookie(started.cookie.name, started.cookie.value, {
           path: '/',
           httpOnly: true,
-          sameSite: 'lax',
+          // SAML's relay cookie must come back on the IdP's cross-site POST (saml-relay-state.ts).
+          sameSite: started.cookie.sameSite,
           secure: settings.secure,
-          maxAge: 600,
+          maxAge: started.cookie.maxAge,
         })
         return { url: started.url, redirect: true as const }
       },

@@ -43,7 +43,12 @@ export const SSO_ERRORS = defineErrors({
   SSO_IDENTIFIER_REQUIRED: [400, 'email, organizationSlug, domain or providerId is required'],
   OIDC_NOT_CONFIGURED: [400, 'OIDC provider is not configured'],
   SAML_NOT_CONFIGURED: [400, 'SAML provider is not configured'],
-  SAML_SIGN_IN_NOT_AVAILABLE: [501, 'SAML sign-in is not available yet on this server'],
+  /** The register-time check of a samlConfig; the message says which part (the plugin's words). */
+  SAML_CONFIG_INVALID: [400, 'Invalid SAML configuration'],
+  /** Tessera reads no encrypted assertion (a departure listed in the README). */
+  SAML_ENCRYPTED_ASSERTION_UNSUPPORTED: [400, 'Encrypted SAML assertions are not supported'],
+  NO_SAML_PROVIDER_FOUND: [404, 'No provider found for the given providerId'],
+  SAML_RESPONSE_REQUIRED: [400, 'SAMLResponse is required for POST requests'],
   /** Tessera's: an organization requires its verified domain's people to sign in through its IdP. */
   SSO_REQUIRED: [403, 'Your organization requires single sign-on for this address; sign in with SSO'],
   /** Tessera's: requiring SSO is only possible for a verified domain (else anyone could lock out an address). */

@@ -65,10 +65,15 @@ const originVerdict = (
   return origin !== null && isTrustedOrigin(origin, config.trustedOrigins) ? null : 'INVALID_ORIGIN'
 }
 
+/** A route's `config` flag: another site posts to it by design (a SAML IdP's form to the ACS), and
+ *  the route binds the request to its own flow instead (the plugin exempts its ACS too). */
+export type CrossSitePostRoute = { crossSitePost?: boolean }
+
 /** The `onRequest` hook: runs before the body is read, so a forged request costs us nothing. */
 export const originCheckHook =
   (config: OriginCheckConfig): onRequestAsyncHookHandler =>
   async (request) => {
+    if ((request.routeOptions.config as CrossSitePostRoute | undefined)?.crossSitePost) return
     const failure = checkOrigin(request, config)
     if (failure) throw AUTH_ERRORS.error(failure)
   }

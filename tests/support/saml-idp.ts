@@ -48,6 +48,8 @@ export type AnswerOverrides = Partial<{
 
 export type TestIdp = {
   entityID: string
+  /** The IdP's metadata XML (entity id, SSO URL, signing certificate), as an IdP's admin page offers it. */
+  metadata: string
   ssoUrl: string
   cert: string
   /** Sets the user and the changes the next answers carry. */
@@ -127,11 +129,16 @@ export const startTestIdp = async (spMetadataXml: () => string, keys: TestKeyPai
         return { id: values.ID, context: samlify.SamlLib.replaceTagsByValue(withAttributes, values) }
       },
     })
-    return `<form method="post" action="${escapeXml(acs)}"><input type="hidden" name="SAMLResponse" value="${response.context}"/></form>`
+    const relayState = url.searchParams.get('RelayState')
+    const relayInput = relayState
+      ? `<input type="hidden" name="RelayState" value="${escapeXml(relayState)}"/>`
+      : ''
+    return `<form method="post" action="${escapeXml(acs)}"><input type="hidden" name="SAMLResponse" value="${response.context}"/>${relayInput}</form>`
   }
 
   return {
     entityID,
+    metadata: idp.getMetadata(),
     ssoUrl: `${origin}/sso`,
     cert: keys.cert,
     answerAs(next, nextOverrides = {}) {
@@ -149,6 +156,18 @@ export const followToIdp = async (url: string): Promise<string> => {
   const match = /name="SAMLResponse" value="([^"]+)"/.exec(html)
   if (!match?.[1]) throw new Error(`The IdP answered ${page.status}: ${html.slice(0, 300)}`)
   return match[1]
+}
+
+/** The IdP page's whole form: where it posts, the SAMLResponse and the RelayState it echoes. */
+export const followToIdpForm = async (
+  url: string,
+): Promise<{ action: string; samlResponse: string; relayState: string | null }> => {
+  const html = await (await fetch(url)).text()
+  const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1]
+  const samlResponse = /name="SAMLResponse" value="([^"]+)"/.exec(html)?.[1]
+  if (!action || !samlResponse) throw new Error(`The IdP answered: ${html.slice(0, 300)}`)
+  const relayState = /name="RelayState" value="([^"]+)"/.exec(html)?.[1] ?? null
+  return { action: action.replaceAll('&amp;', '&'), samlResponse, relayState }
 }
 
 /** Decodes a SAMLResponse, lets a test rewrite its XML, and encodes it again. */
