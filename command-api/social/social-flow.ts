@@ -6,6 +6,7 @@ import { DomainError, defineErrors } from '../../domain/shared/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { OAuthFlowError, type SocialProvider } from '../../infra/oauth/oauth-client.js'
 import type { CommandContext } from '../context.js'
+import { withError } from '../shared/error-redirect.js'
 import { startState, takeState } from './oauth-state.js'
 import { callbackUrlOf, providerOf } from './social-providers.js'
 import {
@@ -68,15 +69,6 @@ export type CallbackInput = {
 
 /** Where the browser goes next, and the session to set when someone signed in. */
 export type CallbackOutcome = { location: string; signedIn: SocialSignInResult | null }
-
-const withError = (url: string, code: string, description?: string) => {
-  const target = new URL(url, 'http://relative.invalid')
-  target.searchParams.set('error', code)
-  if (description) target.searchParams.set('error_description', description)
-  return target.origin === 'http://relative.invalid'
-    ? `${target.pathname}${target.search}`
-    : target.toString()
-}
 
 export const finishSocialFlow = async (
   ctx: CommandContext,

@@ -17,6 +17,7 @@ import {
 } from '../../projections/sso/sso-providers.repository.js'
 import type { SsoProviderRow } from '../../projections/sso/sso-providers.table.js'
 import type { CommandContext } from '../context.js'
+import { withError } from '../shared/error-redirect.js'
 import { startState, takeState } from '../social/oauth-state.js'
 import { startSamlFlow } from '../sso-saml/saml-flow.js'
 import {
@@ -131,15 +132,6 @@ export const startSsoFlow = async (ctx: CommandContext, body: SsoStartBody) => {
 }
 
 export type SsoCallbackOutcome = { location: string; signedIn: SsoSignInResult | null }
-
-export const withError = (url: string, code: string, description?: string) => {
-  const target = new URL(url, 'http://relative.invalid')
-  target.searchParams.set('error', code)
-  if (description) target.searchParams.set('error_description', description)
-  return target.origin === 'http://relative.invalid'
-    ? `${target.pathname}${target.search}`
-    : target.toString()
-}
 
 export const finishSsoFlow = async (
   ctx: CommandContext,
