@@ -27,7 +27,15 @@ export const PasskeySignIn = ({ returnTo }: Props) => {
 
   const signIn = async (autofill: boolean) => {
     const optionsJSON = await authenticationOptions()
-    const response = await startAuthentication({ optionsJSON, useBrowserAutofill: autofill })
+    let response: Awaited<ReturnType<typeof startAuthentication>>
+    try {
+      response = await startAuthentication({ optionsJSON, useBrowserAutofill: autofill })
+    } catch (error) {
+      // Autofill is offered, not asked for: a browser or device that cannot hold that request
+      // open (or a click on the button, which cancels it) is no failure to show on arrival.
+      if (autofill) return
+      throw error
+    }
     setBusy(true)
     await verifyAuthentication(response)
     signedIn()
@@ -41,8 +49,7 @@ export const PasskeySignIn = ({ returnTo }: Props) => {
     void browserSupportsWebAuthnAutofill().then((autofill) => {
       if (!autofill || !active) return
       signIn(true).catch((error: unknown) => {
-        // A click on the button cancels the waiting autofill request: that is not a failure, and
-        // the button's own sign-in is under way.
+        // A passkey chosen from the suggestions that the server then refuses: say why.
         const said = passkeyProblem(error)
         if (!active || said === null) return
         setBusy(false)

@@ -1,3 +1,4 @@
+import { WebAuthnError } from '@simplewebauthn/browser'
 import { screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { fakeApi } from '../../test/fake-api.js'
@@ -146,6 +147,21 @@ describe('signing in with a passkey', () => {
       optionsJSON: { challenge: 'auto' },
       useBrowserAutofill: true,
     })
+  })
+
+  it('says nothing on arrival when the browser cannot hold the autofill request open', async () => {
+    webauthn.autofill = true
+    fakeApi({ 'GET /passkey/generate-authenticate-options': { body: { challenge: 'auto' } } })
+    // What Chromium answers on a page served from an IP address, which cannot be a passkey's site.
+    const cause = Object.assign(new Error('This is an invalid domain.'), { name: 'SecurityError' })
+    webauthn.startAuthentication.mockRejectedValue(
+      new WebAuthnError({ message: cause.message, code: 'ERROR_INVALID_DOMAIN', cause }),
+    )
+    renderWithProviders(<PasskeySignIn returnTo="/account" />, { route: '/sign-in', path: '/sign-in' })
+    await waitFor(() => expect(webauthn.startAuthentication).toHaveBeenCalled())
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(screen.queryByRole('alert')).toBeNull()
+    expect(screen.getByRole('button', { name: 'Sign in with a passkey' })).toBeTruthy()
   })
 
   it('explains a passkey the server does not know', async () => {
