@@ -18,10 +18,9 @@ export const organizationRoutes =
     await app.register(fullOrganizationRoutes(ctx))
     const members = keptMembers(ctx.db, ctx.projector)
     app.addHook('onClose', async () => members.stop())
-    const routes = { ...ctx, members }
-    await app.register(organizationsRoutes(routes))
-    await app.register(membersRoutes(routes))
-    await app.register(invitationsRoutes(routes))
-    if (ctx.config.organization.teams.enabled) await app.register(teamsRoutes(routes))
-    if (ctx.config.organization.dynamicAccessControl.enabled) await app.register(rolesRoutes(routes))
+    await app.register(organizationsRoutes(ctx, members))
+    await app.register(membersRoutes(ctx))
+    await app.register(invitationsRoutes(ctx))
+    if (ctx.config.organization.teams.enabled) await app.register(teamsRoutes(ctx))
+    if (ctx.config.organization.dynamicAccessControl.enabled) await app.register(rolesRoutes(ctx))
   }

@@ -16,7 +16,7 @@ import { limitInviter, limitRecipient } from '../../../infra/http/rate-limit.js'
 import { originOf } from '../../../infra/http/request-metadata.js'
 import { acceptInvitation, cancelInvitation, inviteMember, rejectInvitation } from '../invitations.js'
 import { userCaller } from '../organization-command.js'
-import type { OrganizationRouteContext } from './route-context.js'
+import type { OrganizationRoutesContext } from './route-context.js'
 
 const InvitationIdBody = Type.Object({ invitationId: Id }, Strict)
 const RECIPIENT_ERRORS = [
@@ -26,7 +26,7 @@ const RECIPIENT_ERRORS = [
 ] as const
 
 export const invitationsRoutes =
-  (ctx: OrganizationRouteContext): FastifyPluginAsyncTypebox =>
+  (ctx: OrganizationRoutesContext): FastifyPluginAsyncTypebox =>
   async (app) => {
     const { requireSession } = sessionGuards(ctx)
 

@@ -21,10 +21,10 @@ import { errorResponses, SIGNED_IN_POST_ERRORS } from '../../../infra/http/opena
 import { originOf } from '../../../infra/http/request-metadata.js'
 import { userCaller } from '../organization-command.js'
 import { addMember, leaveOrganization, removeMember, updateMemberRole } from '../organizations.js'
-import type { OrganizationRouteContext } from './route-context.js'
+import type { OrganizationRoutesContext } from './route-context.js'
 
 export const membersRoutes =
-  (ctx: OrganizationRouteContext): FastifyPluginAsyncTypebox =>
+  (ctx: OrganizationRoutesContext): FastifyPluginAsyncTypebox =>
   async (app) => {
     const { requireSession } = sessionGuards(ctx)
 

@@ -33,16 +33,17 @@ import {
   customRolesOf,
   findOrganizationBySlug,
 } from '../../../projections/organizations/organizations.repository.js'
+import type { KeptMembers } from '../kept-members.js'
 import {
   createOrganization,
   deleteOrganization,
   setActiveOrganization,
   updateOrganization,
 } from '../organizations.js'
-import type { OrganizationRouteContext } from './route-context.js'
+import type { OrganizationRoutesContext } from './route-context.js'
 
 export const organizationsRoutes =
-  (ctx: OrganizationRouteContext): FastifyPluginAsyncTypebox =>
+  (ctx: OrganizationRoutesContext, members: KeptMembers): FastifyPluginAsyncTypebox =>
   async (app) => {
     const { requireSession } = sessionGuards(ctx)
     const rolesOn = ctx.config.organization.dynamicAccessControl.enabled
@@ -237,7 +238,7 @@ export const organizationsRoutes =
       async (request) => {
         const caller = callerOfRequest(request)
         const organizationId = organizationIdOr(caller, request.body.organizationId)
-        const member = await ctx.members.find(organizationId, caller.userId)
+        const member = await members.find(organizationId, caller.userId)
         if (!member) throw errorWithStatus('USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION', 401)
         const custom = rolesOn ? await customRolesOf(ctx.db, organizationId) : {}
         const asked = request.body.permissions ?? request.body.permission

@@ -10,7 +10,7 @@ import { authOf, sessionGuards } from '../../../http/sessions/require-session.js
 import { errorResponses, SIGNED_IN_POST_ERRORS } from '../../../infra/http/openapi.js'
 import { originOf } from '../../../infra/http/request-metadata.js'
 import { createRole, deleteRole, updateRole } from '../roles.js'
-import type { OrganizationRouteContext } from './route-context.js'
+import type { OrganizationRoutesContext } from './route-context.js'
 
 const ROLE_ERRORS = [
   ...SIGNED_IN_POST_ERRORS,
@@ -22,7 +22,7 @@ const ROLE_ERRORS = [
 ] as const
 
 export const rolesRoutes =
-  (ctx: OrganizationRouteContext): FastifyPluginAsyncTypebox =>
+  (ctx: OrganizationRoutesContext): FastifyPluginAsyncTypebox =>
   async (app) => {
     const { requireSession } = sessionGuards(ctx)
 

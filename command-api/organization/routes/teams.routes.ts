@@ -22,12 +22,12 @@ import {
   setActiveTeam,
   updateTeam,
 } from '../teams.js'
-import type { OrganizationRouteContext } from './route-context.js'
+import type { OrganizationRoutesContext } from './route-context.js'
 
 const TeamMemberBody = Type.Object({ teamId: Id, userId: Id, organizationId: Type.Optional(Id) }, Strict)
 
 export const teamsRoutes =
-  (ctx: OrganizationRouteContext): FastifyPluginAsyncTypebox =>
+  (ctx: OrganizationRoutesContext): FastifyPluginAsyncTypebox =>
   async (app) => {
     const { requireSession } = sessionGuards(ctx)
 
