@@ -20,7 +20,6 @@ import {
   SIGNED_IN_POST_ERRORS,
 } from '../../infra/http/openapi.js'
 import { originOf } from '../../infra/http/request-metadata.js'
-import { setSessionCookie } from '../../infra/http/session-cookie.js'
 import type { CommandContext } from '../context.js'
 import { TwoFactorRedirectSchema } from '../email-password/signed-in-answer.js'
 import { type FirstFactorPassed, gateSignIn } from '../two-factor/gated-sign-in.js'
