@@ -12,8 +12,9 @@ const IDP_URL = 'http://127.0.0.1:4000/auth?client_id=tessera'
 
 const openAndSubmit = async (ui: ReturnType<typeof renderWithProviders>['user'], typed: string) => {
   await ui.click(screen.getByRole('button', { name: 'Sign in with SSO' }))
-  const field = screen.getByLabelText('Work email or organization')
-  expect(document.activeElement).toBe(field)
+  // The form's code loads when it is first opened.
+  const field = await screen.findByLabelText('Work email or organization')
+  await waitFor(() => expect(document.activeElement).toBe(field))
   if (typed) await ui.type(field, typed)
   await ui.click(screen.getByRole('button', { name: 'Continue with SSO' }))
 }
