@@ -76,5 +76,5 @@ export const readModelMigrations: Record<string, Migration> = {
   '2026-11-28T15:00:00Z_webhook-delivery-replay-from': webhookDeliveryReplayFromMigration,
   // Operational, not a read model: used SAML assertion ids (sso-saml/saml-assertion-claims.ts).
   '2026-11-28T15:00:00Z_saml-assertion-claims': samlAssertionClaimsMigration,
-  '2026-11-28T14:00:00Z_session-amr': sessionAmrMigration,
+  '2026-11-28T15:30:00Z_session-amr': sessionAmrMigration,
 }
