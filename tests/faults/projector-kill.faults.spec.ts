@@ -7,8 +7,6 @@
 /// does (the connection drops, PostgreSQL rolls the batch back), and no code of the projector runs
 /// to clean up. The moments are random (the seed is printed, FAULT_SEED repeats a run).
 
-import { type ChildProcess, spawn } from 'node:child_process'
-import { join } from 'node:path'
 import { sql } from 'kysely'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -21,49 +19,19 @@ import { type Browser, browserFor } from '../support/browser.js'
 import { freshPostgres, type PostgresDatabase } from '../support/databases.js'
 import { readModelTables, snapshotTables } from '../support/table-snapshot.js'
 import { type TestTessera, testClient } from '../support/tessera.js'
-import { printFigures, seconds, sleep, tally, waitUntil } from './support.js'
+import { printFigures, projectorProcess, randomFrom, seconds, sleep, tally, waitUntil } from './support.js'
 
 // FAULT_KILLS runs fewer rounds where the machine is too slow for 20 (each restart is a Node start).
 const KILLS = Number(process.env.FAULT_KILLS ?? 20)
 const WORKERS = 4
 const SECRET = 'projector-kill-secret-0123456789abcdefghij'
-const root = join(import.meta.dirname, '../..')
-
-/** A small seeded generator (mulberry32): random moments that a seed can repeat. */
-const randomFrom = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-}
 
 describe(`the projector process killed at ${KILLS} random moments under load`, () => {
   let database: PostgresDatabase
   let api: TestTessera
   let config: Config
-  let child: ChildProcess | null = null
 
-  const startProjector = () => {
-    const { BASE_URL: _vite, ...inherited } = process.env
-    child = spawn(process.execPath, [join(root, 'dist/app/cli/main.js'), 'serve', '--role', 'projector'], {
-      env: {
-        ...inherited,
-        DATABASE_URL: database.url,
-        AUTH_SECRET: SECRET,
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'fatal',
-      },
-      cwd: root,
-      stdio: 'ignore',
-    })
-  }
-  const killProjector = async () => {
-    const running = child
-    if (!running || running.exitCode !== null) return
-    const exited = new Promise((resolve) => running.once('exit', resolve))
-    running.kill('SIGKILL')
-    await exited
-  }
+  const projector = projectorProcess(() => ({ DATABASE_URL: database.url, AUTH_SECRET: SECRET }))
 
   beforeAll(async () => {
     // The global setup built dist/ once (what `bin/tessera.js` does on every start), so each restart
@@ -84,7 +52,7 @@ describe(`the projector process killed at ${KILLS} random moments under load`, (
     api = { ...running, baseUrl: config.baseUrl, api: testClient(running), cleanup: () => running.close() }
   })
   afterAll(async () => {
-    await killProjector()
+    await projector.kill()
     await api?.cleanup()
     await database?.close()
   })
@@ -92,7 +60,7 @@ describe(`the projector process killed at ${KILLS} random moments under load`, (
   it('leaves read models equal to a full replay after every kill and restart', async () => {
     const seed = Number(process.env.FAULT_SEED ?? Date.now() % 1_000_000)
     const random = randomFrom(seed)
-    startProjector()
+    projector.start()
     const people: Browser[] = []
     // The first answers may come before the child projector is up (503, user created all the
     // same): such a user signs in once the read models show it.
@@ -164,12 +132,12 @@ describe(`the projector process killed at ${KILLS} random moments under load`, (
         paused = false
         const killAfterMs = Math.round(200 + random() * 2300)
         await sleep(killAfterMs)
-        await killProjector()
+        await projector.kill()
         const eventsAtKill = Number(
           (await sql<{ n: string }>`select count(*) as n from tessera_events`.execute(database.db)).rows[0]
             ?.n,
         )
-        startProjector()
+        projector.start()
         // Some more load against the restarting projector, then quiet so it can be compared.
         await sleep(Math.round(random() * 1000))
         paused = true

@@ -10,7 +10,6 @@
 /// (`GET /events`) once the load is over. The moments are random (the seed is printed, FAULT_SEED
 /// repeats a run; FAULT_KILLS and FAULT_EVENTS make a run smaller).
 
-import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -24,7 +23,7 @@ import { type Browser, browserFor } from '../support/browser.js'
 import { freshPostgres, type PostgresDatabase } from '../support/databases.js'
 import { type TestTessera, testClient } from '../support/tessera.js'
 import { type Received, type Receiver, startReceiver } from '../support/webhook-receiver.js'
-import { printFigures, seconds, sleep, tally, waitUntil } from './support.js'
+import { printFigures, projectorProcess, randomFrom, seconds, sleep, tally, waitUntil } from './support.js'
 
 const KILLS = Number(process.env.FAULT_KILLS ?? 8)
 const EVENTS = Number(process.env.FAULT_EVENTS ?? 1000)
@@ -33,15 +32,6 @@ const SECRET = 'webhook-kill-secret-0123456789abcdefghijkl'
 const SERVER_KEY = 'webhook-kill-server-key-0123456789abcdef'
 const server = { 'x-tessera-server-key': SERVER_KEY }
 const PASSWORD = 'correct horse battery'
-const root = join(import.meta.dirname, '../..')
-
-/** A small seeded generator (mulberry32): random moments that a seed can repeat. */
-const randomFrom = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-}
 
 type Endpoint = { id: string; secret: string; receiver: Receiver; types: string[] }
 
@@ -70,33 +60,15 @@ const checkDeliveries = (endpoint: Endpoint, expected: readonly string[]) => {
 describe(`webhook deliveries with the delivering process killed at ${KILLS} random moments`, () => {
   let database: PostgresDatabase
   let api: TestTessera
-  let child: ChildProcess | null = null
   let configFile: string
   const endpoints: Endpoint[] = []
   const unverified: string[] = []
 
-  const startDeliverer = () => {
-    const { BASE_URL: _vite, ...inherited } = process.env
-    child = spawn(process.execPath, [join(root, 'dist/app/cli/main.js'), 'serve', '--role', 'projector'], {
-      env: {
-        ...inherited,
-        DATABASE_URL: database.url,
-        AUTH_SECRET: SECRET,
-        TESSERA_CONFIG: configFile,
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'fatal',
-      },
-      cwd: root,
-      stdio: 'ignore',
-    })
-  }
-  const killDeliverer = async () => {
-    const running = child
-    if (!running || running.exitCode !== null) return
-    const exited = new Promise((resolve) => running.once('exit', resolve))
-    running.kill('SIGKILL')
-    await exited
-  }
+  const deliverer = projectorProcess(() => ({
+    DATABASE_URL: database.url,
+    AUTH_SECRET: SECRET,
+    TESSERA_CONFIG: configFile,
+  }))
 
   beforeAll(async () => {
     database = await freshPostgres()
@@ -126,7 +98,7 @@ describe(`webhook deliveries with the delivering process killed at ${KILLS} rand
     api = { ...running, baseUrl: config.baseUrl, api: testClient(running), cleanup: () => running.close() }
   })
   afterAll(async () => {
-    await killDeliverer()
+    await deliverer.kill()
     await api?.cleanup()
     await Promise.all(endpoints.map((endpoint) => endpoint.receiver.close()))
     await database?.close()
@@ -198,7 +170,7 @@ describe(`webhook deliveries with the delivering process killed at ${KILLS} rand
   it('delivers every event at least once and in order per endpoint', async () => {
     const seed = Number(process.env.FAULT_SEED ?? Date.now() % 1_000_000)
     const random = randomFrom(seed)
-    startDeliverer()
+    deliverer.start()
     const people = await signedUpPeople()
     await addEndpoint(['user.updated'])
     await addEndpoint(['user.updated', 'session.created'])
@@ -238,12 +210,12 @@ describe(`webhook deliveries with the delivering process killed at ${KILLS} rand
         await waitUntil('the deliverer to deliver', async () => received() > before || loadDone, 60_000)
         const afterMs = Math.round(random() * 1500)
         await sleep(afterMs)
-        await killDeliverer()
+        await deliverer.kill()
         kills.push({ afterMs, made, received: received() })
         console.log(
           `[fault progress] kill ${kill + 1}/${KILLS} ${afterMs} ms into deliveries: ${made} commands made, ${received()} deliveries received`,
         )
-        startDeliverer()
+        deliverer.start()
       }
     } finally {
       await loaded
