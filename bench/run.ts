@@ -29,6 +29,7 @@ import { runScenario, type ScenarioSpec } from './load.js'
 import { runOpenLoop } from './open-loop.js'
 import { NO_ORGANIZATIONS, organizationScenarios, seedOrganizations } from './organizations.js'
 import { type MixedOpenRates, measurePasswordChecksPerSecond, mixedOpenRates } from './password-capacity.js'
+import { replayBenchRequested, runReplayBench } from './replay.js'
 import {
   checkTargets,
   type DatabaseLabel,
@@ -449,6 +450,8 @@ const postgresTarget = async (settings: Settings): Promise<PostgresTarget | unde
 }
 
 const main = async () => {
+  // The cost of the log (issue 31): a group of its own, run alone (bench/replay.ts).
+  if (replayBenchRequested(process.env)) return runReplayBench(process.env)
   const read = readSettings(process.env)
   // A typo in BENCH_ONLY should fail now, not after a minute of seeding.
   assertSomethingChosen(read.only)

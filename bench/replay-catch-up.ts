@@ -1,0 +1,47 @@
+/// The replay bench's timed step, run as a process of its own (bench/replay.ts) so that its peak
+/// memory is its own, with the same event store, projections and projector as Tessera:
+/// - `replay`: what `tessera replay` does (app/cli/commands.ts calls the same `replay`);
+/// - `catch-up`: a projector that was stopped while events went on being written starts again and
+///   applies what it missed, as `tessera serve --role projector` would on start.
+/// Prints `{"events":N,"seconds":S}`: the events applied and the seconds it took, start-up left out.
+
+import { databaseTargetOf, openEventStore } from '../app/server/tessera.js'
+import { loadConfig } from '../infra/config/config.js'
+import { openDatabase } from '../infra/db/database.js'
+import { START } from '../infra/event-store/event-store.js'
+import { readModelProjections } from '../projections/all.js'
+import { readCheckpoint } from '../projections/runner/checkpoint-store.js'
+import { createProjector, replay } from '../projections/runner/projector.js'
+
+const GROUP = 'read-models'
+
+const main = async () => {
+  const config = loadConfig()
+  const database = await openDatabase(databaseTargetOf(config))
+  const { store } = await openEventStore(database, config)
+  try {
+    const options = {
+      db: database.db,
+      store,
+      projections: readModelProjections,
+      group: GROUP,
+      singleBackend: database.kind === 'pglite',
+    }
+    const rebuild = process.argv[2] === 'replay'
+    const before = rebuild ? START : await readCheckpoint(database.db, GROUP)
+    const { eventsAfter } = await store.head(before, Number.MAX_SAFE_INTEGER)
+    const started = process.hrtime.bigint()
+    if (rebuild) await replay(options)
+    else await createProjector(options).catchUp()
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9
+    console.log(JSON.stringify({ events: eventsAfter, seconds }))
+  } finally {
+    await store.close()
+    await database.close()
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exit(1)
+})
