@@ -1,6 +1,5 @@
 /// Changing a password (with the current one), and setting one server-side for a user who has none.
 
-import { AUTH_ERRORS } from '../../domain/errors.js'
 import type { Actor, RequestOrigin } from '../../domain/shared/metadata.js'
 import { assertPasswordPolicy } from '../../domain/user/password-policy.js'
 import type { FoundSession } from '../../http/sessions/resolve-session.js'
@@ -23,10 +22,10 @@ export const changePassword = async (
 ): Promise<{ session: StartedSession | null }> => {
   assertPasswordPolicy(input.newPassword, passwordLimits(ctx))
   const userId = auth.user.id
+  // No password to match: the decider refuses (CREDENTIAL_ACCOUNT_NOT_FOUND) before it looks at one.
   const stored = await findPasswordHash(ctx.db, userId)
-  if (!stored) throw AUTH_ERRORS.error('CREDENTIAL_ACCOUNT_NOT_FOUND')
   const [currentPasswordMatches, passwordHash] = await Promise.all([
-    verifyPassword(stored, input.currentPassword),
+    stored ? verifyPassword(stored, input.currentPassword) : false,
     hashPassword(input.newPassword),
   ])
   await runUserCommand(ctx, origin, userId, {

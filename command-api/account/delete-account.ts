@@ -6,6 +6,7 @@
 import { AUTH_ERRORS, errorWithStatus } from '../../domain/errors.js'
 import { isDomainError } from '../../domain/shared/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
+import type { OwnerProof } from '../../domain/user/user.commands.js'
 import type { FoundSession } from '../../http/sessions/resolve-session.js'
 import { issueToken } from '../../infra/crypto/derived-tokens.js'
 import { verifyPassword } from '../../infra/crypto/password.js'
@@ -21,25 +22,28 @@ const DELETE_TOKEN_SECONDS = 86_400
 
 export type DeletionAnswer = 'User deleted' | 'Verification email sent'
 
-const assertProof = async (ctx: CommandContext, auth: FoundSession, password: string | null) => {
+/** The person's proof, checked here (the slow hash, the session's age) and judged by the decider. */
+const proofOf = async (
+  ctx: CommandContext,
+  auth: FoundSession,
+  password: string | null,
+): Promise<OwnerProof> => {
   if (password !== null) {
     const stored = await findPasswordHash(ctx.db, auth.user.id)
-    if (!stored) throw AUTH_ERRORS.error('CREDENTIAL_ACCOUNT_NOT_FOUND')
-    if (!(await verifyPassword(stored, password))) throw AUTH_ERRORS.error('INVALID_PASSWORD')
-    return
+    return { kind: 'password', matches: stored ? await verifyPassword(stored, password) : false }
   }
   const freshAge = ctx.config.session.freshAge
   const age = ctx.clock().getTime() - auth.session.created_at.getTime()
-  if (freshAge !== 0 && age >= freshAge * 1000) throw AUTH_ERRORS.error('SESSION_EXPIRED')
+  return { kind: 'fresh-session', fresh: freshAge === 0 || age < freshAge * 1000 }
 }
 
 const deleteNow = async (
   ctx: CommandContext,
   origin: RequestOrigin,
   userId: string,
-  proof: { kind: 'verified' } | { kind: 'token'; tokenHash: string; now: string },
+  proof: OwnerProof | { kind: 'token'; tokenHash: string; now: string },
 ) => {
-  // The only owner of an organization is refused first (command-api/organization/account-deletion.ts).
+  // The organizations the person alone owns (command-api/organization/account-deletion.ts).
   const departing = await beforeAccountDeletion(ctx, userId)
   // The address is told, by a mail the reactor sends once the deletion has committed.
   await runUserCommand(ctx, origin, userId, {
@@ -47,6 +51,7 @@ const deleteNow = async (
     proof,
     noticeId: newId(),
     alsoErases: departing.inviteeKeys,
+    soleOwnerOf: departing.soleOwnerOf,
   })
   await afterAccountDeletion(ctx, origin, departing)
   await ctx.eraseUser(userId)
@@ -63,9 +68,9 @@ export const deleteAccount = async (
     await deleteWithToken(ctx, origin, auth, input.token)
     return 'User deleted'
   }
-  await assertProof(ctx, auth, input.password)
+  const proof = await proofOf(ctx, auth, input.password)
   if (ctx.config.user.deleteUser.immediate) {
-    await deleteNow(ctx, origin, auth.user.id, { kind: 'verified' })
+    await deleteNow(ctx, origin, auth.user.id, proof)
     return 'User deleted'
   }
   const { requestId, tokenHash } = issueToken(ctx.config.secret, 'delete-account')
@@ -73,6 +78,7 @@ export const deleteAccount = async (
   const expiresAt = new Date(now.getTime() + DELETE_TOKEN_SECONDS * 1000).toISOString()
   await runUserCommand(ctx, origin, auth.user.id, {
     type: 'request-deletion',
+    proof,
     requestId,
     tokenHash,
     expiresAt,

@@ -135,10 +135,14 @@ export const setRoleByAdmin = async (
   actor: Actor,
   { userId, role }: { userId: string; role: string },
 ): Promise<UserRow> => {
-  await existingUser(ctx, userId)
+  // An unknown user is refused by the decider (USER_NOT_FOUND), as for every command below.
   await runUserCommand(ctx, origin, userId, { type: 'set-role', role }, actor)
   return reread(ctx, userId)
 }
+
+/** The operator's own user id, which the decider refuses to ban or remove; none for the server key. */
+const operatorOf = (actor: Actor): { operatorId?: string } =>
+  actor.type === 'user' ? { operatorId: actor.userId } : {}
 
 export type BanInput = { userId: string; banReason: string | null; banExpiresIn: number | null }
 
@@ -148,8 +152,6 @@ export const banUserByAdmin = async (
   actor: Actor,
   { userId, banReason, banExpiresIn }: BanInput,
 ): Promise<UserRow> => {
-  await existingUser(ctx, userId)
-  if (actor.type === 'user' && actor.userId === userId) throw AUTH_ERRORS.error('YOU_CANNOT_BAN_YOURSELF')
   // The config's defaults (better-auth's defaultBanReason, defaultBanExpiresIn) stand in for what
   // the operator left out.
   const { defaultBanReason, defaultBanExpiresIn } = ctx.config.admin
@@ -163,7 +165,7 @@ export const banUserByAdmin = async (
     ctx,
     origin,
     userId,
-    { type: 'ban-user', reason: banReason || defaultBanReason, expiresAt },
+    { type: 'ban-user', reason: banReason || defaultBanReason, expiresAt, ...operatorOf(actor) },
     actor,
   )
   return reread(ctx, userId)
@@ -175,7 +177,6 @@ export const unbanUserByAdmin = async (
   actor: Actor,
   userId: string,
 ): Promise<UserRow> => {
-  await existingUser(ctx, userId)
   await runUserCommand(ctx, origin, userId, { type: 'unban-user' }, actor)
   return reread(ctx, userId)
 }
@@ -187,7 +188,6 @@ export const setUserPasswordByAdmin = async (
   { userId, newPassword }: { userId: string; newPassword: string },
 ): Promise<void> => {
   assertPasswordPolicy(newPassword, passwordLimits(ctx))
-  await existingUser(ctx, userId)
   const passwordHash = await hashPassword(newPassword)
   await runUserCommand(
     ctx,
@@ -210,8 +210,6 @@ export const removeUserByAdmin = async (
   actor: Actor,
   userId: string,
 ): Promise<void> => {
-  if (actor.type === 'user' && actor.userId === userId) throw AUTH_ERRORS.error('YOU_CANNOT_REMOVE_YOURSELF')
-  await existingUser(ctx, userId)
   const departing = await beforeAccountDeletion(ctx, userId)
   await runUserCommand(
     ctx,
@@ -223,6 +221,8 @@ export const removeUserByAdmin = async (
       // The person hears of it as a self-deletion would tell them.
       noticeId: newId(),
       alsoErases: departing.inviteeKeys,
+      soleOwnerOf: departing.soleOwnerOf,
+      ...operatorOf(actor),
     },
     actor,
   )

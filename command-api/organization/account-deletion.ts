@@ -1,12 +1,12 @@
 /// What deleting an account means for organizations. better-auth leaves an organization ownerless
-/// when its only owner deletes their account; Tessera refuses instead (ONLY_OWNER_OF_AN_ORGANIZATION)
-/// until another member is made an owner or the organization is deleted. Once the account is gone,
+/// when its only owner deletes their account; Tessera refuses instead (ONLY_OWNER_OF_AN_ORGANIZATION,
+/// decided by the user decider from `soleOwnerOf`, resolved here) until another member is made an
+/// owner or the organization is deleted. Once the account is gone,
 /// each of its memberships ends with an event in its organization's stream (reason
 /// `account-deleted`), so the organization's rules (limits, owners) count the member no more. The
 /// keys the invitations to the person's address were sealed under are named in `user.deleted`
 /// (`alsoErases`) and destroyed in the deletion's own transaction, with the person's key.
 
-import { AUTH_ERRORS } from '../../domain/errors.js'
 import { rolesOf } from '../../domain/organization/permissions.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import {
@@ -20,27 +20,30 @@ import { inviteeSubjectsToErase, runOrganizationCommand } from './organization-c
 export type DepartingMember = {
   userId: string
   organizationIds: string[]
+  /** The organizations in which the person is the only owner: `delete-user` refuses while any. */
+  soleOwnerOf: string[]
   /** The invitee keys of the person's address, erased with the account (`user.deleted`). */
   inviteeKeys: string[]
 }
 
-/** Refuses while the user is the only owner of an organization; what to undo once they are gone. */
+/** The facts `delete-user` needs about organizations, and what to undo once the person is gone. */
 export const beforeAccountDeletion = async (
   ctx: CommandContext,
   userId: string,
 ): Promise<DepartingMember> => {
   const creatorRole = ctx.config.organization.creatorRole
   const organizations = await listOrganizationsOfUser(ctx.db, userId)
+  const soleOwnerOf: string[] = []
   for (const organization of organizations) {
     const { members } = await listMembers(ctx.db, organization.id, { limit: 10_000 })
     const owners = members.filter((member) => rolesOf(member.role).includes(creatorRole))
-    if (owners.length === 1 && owners[0]?.user_id === userId)
-      throw AUTH_ERRORS.error('ONLY_OWNER_OF_AN_ORGANIZATION')
+    if (owners.length === 1 && owners[0]?.user_id === userId) soleOwnerOf.push(organization.id)
   }
   const user = await findUserById(ctx.db, userId)
   return {
     userId,
     organizationIds: organizations.map((organization) => organization.id),
+    soleOwnerOf,
     inviteeKeys: user ? await inviteeSubjectsToErase(ctx, user.email) : [],
   }
 }

@@ -232,3 +232,14 @@ describe('the rules for new and changed keys', () => {
     expect(grantsPermissions(held, { files: [] })).toBe(false)
   })
 })
+
+describe('the API-key aggregate: refusals the use cases no longer make', () => {
+  it('answers a key that was never created as not found, to its would-be owner too', () => {
+    given([])
+      .when({ type: 'update-api-key', owner: { userId: 'ada' }, changes: { name: 'x' } })
+      .thenThrows('KEY_NOT_FOUND', { status: 404 })
+    given([])
+      .when({ type: 'delete-api-key', owner: { userId: 'ada' } })
+      .thenThrows('KEY_NOT_FOUND')
+  })
+})

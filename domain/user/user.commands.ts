@@ -7,6 +7,12 @@ import type { PasswordlessUserCommand } from './user.passwordless.js'
 import type { UsernameLimits } from './username.js'
 
 /** Username fields as the request typed them; checked against `usernameLimits` (default 3 to 30). */
+/**
+ * The person's own proof for deleting their account, checked by the caller (the slow hash, the
+ * session's age against `session.freshAge`) and judged by the decider.
+ */
+export type OwnerProof = { kind: 'password'; matches: boolean } | { kind: 'fresh-session'; fresh: boolean }
+
 type UsernameInput = { username?: string; displayUsername?: string; usernameLimits?: Partial<UsernameLimits> }
 
 export type UserCommand =
@@ -53,6 +59,8 @@ export type UserCommand =
   | { type: 'complete-email-change'; currentEmail: string; newEmail: string }
   | {
       type: 'request-deletion'
+      /** How the person proved it is them (the password, or a session fresh enough). */
+      proof: OwnerProof
       requestId: string
       tokenHash: string
       expiresAt: string
@@ -64,7 +72,8 @@ export type UserCommand =
   | { type: 'record-sign-in-failure'; now: string }
   /** An operator (or, for `admin-emails`, the system) sets the user's roles, already checked. */
   | { type: 'set-role'; role: string; grantedBy?: 'admin-emails' }
-  | { type: 'ban-user'; reason: string | null; expiresAt: string | null }
+  /** `operatorId`: the operator's own user id when a person bans (no one may ban themselves). */
+  | { type: 'ban-user'; reason: string | null; expiresAt: string | null; operatorId?: string }
   /**
    * update-user's ban fields, as better-auth writes them: each one given replaces the stored value,
    * one left out keeps it; `banned: true` bans, `banned: false` lifts the ban as unban-user does.
@@ -80,9 +89,17 @@ export type UserCommand =
   /** Deletion with the password checked or a fresh session (`proof: 'verified'`), or a mailed token. */
   | {
       type: 'delete-user'
-      proof: { kind: 'verified' } | { kind: 'token'; tokenHash: string; now: string }
+      /** `verified`: an operator removes the account (no proof asked of them). */
+      proof: OwnerProof | { kind: 'verified' } | { kind: 'token'; tokenHash: string; now: string }
       /** Mail the address a notice of the deletion (see `user.deletion-notice-requested`). */
       noticeId?: string
       /** Other key ids to erase with the account (its address's invitee keys), see `user.deleted`. */
       alsoErases?: readonly string[]
+      /** An operator removing the account: their own user id (no one may remove themselves). */
+      operatorId?: string
+      /**
+       * The organizations in which this user is the only owner (resolved by the caller from the
+       * memberships): while there is one, the account stays, so no organization is left ownerless.
+       */
+      soleOwnerOf?: readonly string[]
     }

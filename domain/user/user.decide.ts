@@ -2,7 +2,7 @@
 
 import { AUTH_ERRORS } from '../errors.js'
 import { parseEmail } from './email.js'
-import type { UserCommand } from './user.commands.js'
+import type { OwnerProof, UserCommand } from './user.commands.js'
 import type { UserEvent } from './user.events.js'
 import { decidePasswordless } from './user.passwordless.js'
 import type { ActiveUser, PendingToken, User } from './user.state.js'
@@ -46,8 +46,9 @@ export const decideUser = (command: UserCommand, state: User): UserEvent[] => {
     case 'complete-email-change':
       return completeEmailChange(command, state)
     case 'request-deletion': {
+      refuseUnproven(command.proof, state)
       if (liveCount(state.deletionTokens, command.now) >= MAX_OUTSTANDING_TOKENS) return []
-      const { now: _now, ...request } = withoutType(command)
+      const { now: _now, proof: _proof, ...request } = withoutType(command)
       return [
         { type: 'user.deletion-requested', data: { userId: state.userId, email: state.email, ...request } },
       ]
@@ -61,7 +62,7 @@ export const decideUser = (command: UserCommand, state: User): UserEvent[] => {
     case 'set-role':
       return setRole(command, state)
     case 'ban-user':
-      return [{ type: 'user.banned', data: { userId: state.userId, ...withoutType(command) } }]
+      return ban(command, state)
     case 'admin-update-ban':
       return adminUpdateBan(command, state)
     case 'unban-user':
@@ -254,8 +255,28 @@ const completeEmailChange = (command: Command<'complete-email-change'>, user: Ac
   ]
 }
 
+const ban = (command: Command<'ban-user'>, user: ActiveUser): UserEvent[] => {
+  if (command.operatorId === user.userId) throw AUTH_ERRORS.error('YOU_CANNOT_BAN_YOURSELF')
+  const { reason, expiresAt } = command
+  return [{ type: 'user.banned', data: { userId: user.userId, reason, expiresAt } }]
+}
+
+const refuseUnproven = (proof: OwnerProof, user: ActiveUser): void => {
+  if (proof.kind === 'fresh-session') {
+    if (!proof.fresh) throw AUTH_ERRORS.error('SESSION_EXPIRED')
+    return
+  }
+  if (!user.credential) throw AUTH_ERRORS.error('CREDENTIAL_ACCOUNT_NOT_FOUND')
+  if (!proof.matches) throw AUTH_ERRORS.error('INVALID_PASSWORD')
+}
+
+// In this order, as the routes answered: an operator's own account, then the organizations it
+// alone owns (Tessera refuses where better-auth would leave them ownerless), then the link's token.
 const deleteUser = (command: Command<'delete-user'>, user: ActiveUser): UserEvent[] => {
   const { proof } = command
+  if (command.operatorId === user.userId) throw AUTH_ERRORS.error('YOU_CANNOT_REMOVE_YOURSELF')
+  if (proof.kind === 'password' || proof.kind === 'fresh-session') refuseUnproven(proof, user)
+  if (command.soleOwnerOf?.length) throw AUTH_ERRORS.error('ONLY_OWNER_OF_AN_ORGANIZATION')
   if (
     proof.kind === 'token' &&
     !user.deletionTokens.some((token) => isLive(token, proof.tokenHash, proof.now))

@@ -56,6 +56,7 @@ describe('outstanding one-time tokens', () => {
   it('voids every reset and deletion token when the address changes', () => {
     const deletion: UserCommand = {
       type: 'request-deletion',
+      proof: { kind: 'fresh-session', fresh: true },
       requestId: 'd',
       tokenHash: 'dt',
       expiresAt: at(HOUR),
