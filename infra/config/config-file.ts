@@ -12,6 +12,7 @@ import {
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import { DEFAULT_BAN_REASON } from '../../domain/user/ban.js'
 import { DEFAULT_JWT_ALGORITHM, JWT_ALGORITHMS, type JwtAlgorithm } from '../crypto/jwt/signing-key.js'
+import { type BrandingOptions, parseBrandingOptions } from './branding-options.js'
 import { ConfigError } from './config-error.js'
 import { isObject, Section } from './config-section.js'
 import { type PasskeyFileOptions, parsePasskeyOptions } from './passkey-options.js'
@@ -145,6 +146,8 @@ export type FeatureOptions = {
   scim: ScimFileOptions
   /** Enterprise single sign-on (`@better-auth/sso`'s option names; infra/config/sso-options.ts). */
   sso: SsoOptions
+  /** The product's name, logo, accent colour and back link (infra/config/branding-options.ts). */
+  branding: BrandingOptions
 }
 
 export const DEFAULT_CONFIG_FILE = 'tessera.config.json'
@@ -203,6 +206,7 @@ export const parseFeatureOptions = (json: unknown, label = DEFAULT_CONFIG_FILE):
     emailOTP: parseEmailOtpOptions(root.raw('emailOTP'), (path, reason) => root.error(path, reason)),
     scim: parseScimOptions(root.raw('scim'), (path, reason) => root.error(path, reason)),
     sso: parseSsoOptions(root.section('sso')),
+    branding: parseBrandingOptions(root.section('branding')),
   }
   root.rejectUnread()
   const { minUsernameLength, maxUsernameLength } = options.username
