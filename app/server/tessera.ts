@@ -36,6 +36,7 @@ import {
   SubjectErasedError,
 } from '../../infra/event-store/personal-data/keyring.js'
 import { createSqlEventStore } from '../../infra/event-store/sql-event-store.js'
+import { brandedTransport } from '../../infra/mail/branded-transport.js'
 import { createMailTransport } from '../../infra/mail/create-transport.js'
 import type { MailTransport } from '../../infra/mail/mail.js'
 import { processRuntime } from '../../infra/runtime/runtime-metrics.js'
@@ -240,7 +241,9 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
       ...(role !== 'projector' ? { runtime: processRuntime() } : {}),
     }),
   }
-  const mailTransport = projects ? createMailTransport(config.mail, logger) : null
+  const mailTransport = projects
+    ? brandedTransport(createMailTransport(config.mail, logger), config.branding.productName)
+    : null
   const mailReactor =
     mailTransport && createTesseraMailReactor(config, logger, database, store, projector, mailTransport)
   const webhookReactor =

@@ -6,6 +6,7 @@ import { resolve } from 'node:path'
 import ipaddr from 'ipaddr.js'
 import type { Static } from 'typebox'
 import { DEFAULT_ADMIN_ROLES } from '../../domain/admin/permissions.js'
+import { type BrandingOptions, parseBrandingOptions } from './branding-options.js'
 import { ConfigError } from './config-error.js'
 import { isObject, Section } from './config-section.js'
 import { FEATURE_OPTION_SCHEMAS } from './feature-options.schema.js'
@@ -55,6 +56,8 @@ export type FeatureOptions = {
   scim: ScimFileOptions
   /** Enterprise single sign-on (`@better-auth/sso`'s option names; infra/config/sso-options.ts). */
   sso: SsoOptions
+  /** The product's name, logo, accent colour and back link (infra/config/branding-options.ts). */
+  branding: BrandingOptions
 }
 
 export const DEFAULT_CONFIG_FILE = 'tessera.config.json'
@@ -116,6 +119,7 @@ export const parseFeatureOptions = (json: unknown, label = DEFAULT_CONFIG_FILE):
     emailOTP: parseEmailOtpOptions(root.raw('emailOTP'), (path, reason) => root.error(path, reason)),
     scim: parseScimOptions(root.raw('scim'), (path, reason) => root.error(path, reason)),
     sso: parseSsoOptions(root.section('sso')),
+    branding: parseBrandingOptions(root.section('branding')),
   }
   root.rejectUnread()
   const { minUsernameLength, maxUsernameLength } = options.username

@@ -6,11 +6,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { ANY_ROUTE_ERRORS, errorResponses } from '../../infra/http/openapi.js'
 import type { QueryContext } from '../context.js'
+import { PortalBranding, portalBranding } from './portal-branding.js'
 
 const PortalConfig = Type.Object({
   emailVerification: Type.Object({ sendOnSignUp: Type.Boolean(), required: Type.Boolean() }),
   deleteUser: Type.Object({ enabled: Type.Boolean(), immediate: Type.Boolean() }),
   changeEmail: Type.Object({ enabled: Type.Boolean() }),
+  branding: PortalBranding,
 })
 
 export const portalConfigRoutes =
@@ -25,6 +27,7 @@ export const portalConfigRoutes =
       },
       deleteUser: { enabled: user.deleteUser.enabled, immediate: user.deleteUser.immediate },
       changeEmail: { enabled: user.changeEmail.enabled },
+      branding: portalBranding(config.branding),
     }
     app.get(
       '/portal-config',

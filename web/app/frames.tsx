@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { Brand } from '../ui/Logo.js'
+import { BackLink, Brand } from '../ui/Logo.js'
 import { SkeletonLine } from '../ui/Skeleton.js'
 
 /// The page frames, without any data: the account pages' loading state shows the same frame as
@@ -15,7 +15,10 @@ export const SiteHeader = ({ end }: { end?: ReactNode }) => (
   <header className="site-header">
     <div className="frame">
       <Brand />
-      <div className="site-header-end">{end}</div>
+      <div className="site-header-end">
+        <BackLink />
+        {end}
+      </div>
     </div>
   </header>
 )

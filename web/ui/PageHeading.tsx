@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useRef } from 'react'
+import { tabTitle as titled } from './branding.js'
 
 // The first heading of a page load is where the browser already starts reading; every later one
 // comes from a client-side change of page (or of a page's state), where focus would otherwise stay
@@ -26,7 +27,7 @@ export const PageHeading = ({ title, documentTitle, description }: Props) => {
   const tabTitle = documentTitle ?? title
 
   useEffect(() => {
-    document.title = `${tabTitle} · Tessera`
+    document.title = titled(tabTitle)
   }, [tabTitle])
 
   useEffect(() => {

@@ -1,5 +1,6 @@
 import { useEffect } from 'react'
 import { Link, useLocation, useParams } from 'react-router'
+import { useBranding } from '../../ui/branding.js'
 import { Icon } from '../../ui/icons.js'
 import { PublicCard } from '../../ui/PublicCard.js'
 import { Loading } from '../../ui/Skeleton.js'
@@ -18,6 +19,7 @@ const isDeletedState = (state: unknown): state is DeletedState =>
  * account is still there.
  */
 export const GoodbyePage = () => {
+  const { productName } = useBranding()
   const { state } = useLocation()
   const { via } = useParams()
   const deleted = isDeletedState(state) || via === 'link'
@@ -34,7 +36,7 @@ export const GoodbyePage = () => {
         </span>
         <p>
           Your account and its sessions are gone, and you are signed out everywhere. Thank you for using
-          Tessera.
+          {productName}.
         </p>
         <p>
           <Link to="/sign-up">Create a new account</Link>

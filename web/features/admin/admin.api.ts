@@ -1,5 +1,6 @@
 import { api } from '../../app/api.js'
 import type { Session, User } from '../session/session.api.js'
+import { directoryParams, type UserFilter, type UserSort } from './directory-options.js'
 
 /// The operator console's calls: better-auth's admin routes, Tessera's /admin/user-activity and
 /// /admin/user-overview, and the public password reset request sent for the person.
@@ -46,7 +47,13 @@ export type AdminAction = {
 
 export type AuditArgs = { actor: string; action: string; offset: number }
 
-export type ListUsersArgs = { search: string; limit: number; offset: number }
+export type ListUsersArgs = {
+  search: string
+  limit: number
+  offset: number
+  filter?: UserFilter
+  sort?: UserSort
+}
 
 /** What the console's pages need: the directory and the audit both list users. */
 const CONSOLE_PERMISSION = { user: ['list'] } as const
@@ -68,13 +75,12 @@ const adminApi = api.injectEndpoints({
       providesTags: ['Session', 'User'],
     }),
     listUsers: build.query<UserPage, ListUsersArgs>({
-      query: ({ search, limit, offset }) => ({
+      query: ({ search, limit, offset, filter = 'all', sort = 'newest' }) => ({
         url: '/admin/list-users',
         params: {
           limit: String(limit),
           offset: String(offset),
-          sortBy: 'createdAt',
-          sortDirection: 'desc',
+          ...directoryParams(filter, sort),
           ...(search ? { searchValue: search, searchField: search.includes('@') ? 'email' : 'name' } : {}),
         },
       }),

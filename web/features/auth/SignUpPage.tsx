@@ -3,6 +3,7 @@ import { Link, useLocation, useNavigate } from 'react-router'
 import { useAction } from '../../app/http.js'
 import { signedIn } from '../../app/session-events.js'
 import { SubmitButton } from '../../ui/Button.js'
+import { useBranding } from '../../ui/branding.js'
 import { TextField } from '../../ui/Field.js'
 import { Form } from '../../ui/Form.js'
 import { PublicCard } from '../../ui/PublicCard.js'
@@ -35,6 +36,7 @@ const FIELD_OF_CODE: Partial<Record<string, Field>> = {
 }
 
 export const SignUpPage = () => {
+  const { productName } = useBranding()
   const navigate = useNavigate()
   const location = useLocation()
   // Sent here by a page that needs an account (an invitation): its address, and where to go back.
@@ -81,7 +83,7 @@ export const SignUpPage = () => {
     <PublicCard
       title="Create your account"
       documentTitle="Create an account"
-      description="One account for every application that uses Tessera."
+      description={`One account for every application that uses ${productName}.`}
       after={
         <p>
           Already have an account?{' '}

@@ -8,6 +8,7 @@ import { isApiError } from '../errors/api-error.js'
 import { messageFor } from '../errors/messages.js'
 import { type Consent, deleteConsent, listConsents, SCOPE_WORDS } from './oauth.requests.js'
 import './oauth-provider.css'
+import { useBranding } from '../../ui/branding.js'
 
 const nameOf = (consent: Consent) => consent.clientName || consent.clientId
 const since = (consent: Consent) => new Date(consent.updatedAt).toLocaleDateString()
@@ -18,6 +19,7 @@ const since = (consent: Consent) => new Date(consent.updatedAt).toLocaleDateStri
  * token the application holds stops working). Absent when Tessera is not an OpenID provider.
  */
 export const ConnectedApplications = () => {
+  const { productName } = useBranding()
   const [consents, setConsents] = useState<Consent[] | null>(null)
   const [absent, setAbsent] = useState(false)
   const [problem, setProblem] = useState<string | null>(null)
@@ -44,7 +46,7 @@ export const ConnectedApplications = () => {
   return (
     <Card
       title="Connected applications"
-      description="Applications you let sign you in with your Tessera account, and what each may see."
+      description={`Applications you let sign you in with your ${productName} account, and what each may see.`}
       headingRef={heading}
     >
       <Notice tone="error">{problem}</Notice>

@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { useLocation, useNavigate } from 'react-router'
 import { SubmitButton } from '../../ui/Button.js'
+import { useBranding } from '../../ui/branding.js'
 import { TextField } from '../../ui/Field.js'
 import { Form } from '../../ui/Form.js'
 import { PublicCard } from '../../ui/PublicCard.js'
@@ -13,6 +14,7 @@ import { oauthQueryOf, signInForClient } from './oauth.requests.js'
 type Field = 'email' | 'password'
 
 export const OAuthLoginPage = () => {
+  const { productName } = useBranding()
   const location = useLocation()
   const navigate = useNavigate()
   const [email, setEmail] = useState('')
@@ -44,7 +46,7 @@ export const OAuthLoginPage = () => {
   return (
     <PublicCard
       title="Sign in to continue"
-      description="An application asks you to sign in with your Tessera account."
+      description={`An application asks you to sign in with your ${productName} account.`}
     >
       <Form label="Sign in" onSubmit={onSubmit} errors={errors} className="form-stretch">
         <TextField
