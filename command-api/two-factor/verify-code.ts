@@ -8,6 +8,7 @@ import { secondStepAmr } from '../../domain/session/amr.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { refusalIn } from '../../domain/two-factor/two-factor.decide.js'
 import type { ChallengeRef, NewTrust, TwoFactorCommand } from '../../domain/two-factor/two-factor.js'
+import { acceptedSecrets } from '../../infra/config/config.js'
 import { newRequestId } from '../../infra/crypto/derived-tokens.js'
 import { sessionToken, sha256Hex } from '../../infra/crypto/tokens.js'
 import { base32Decode, matchingStep } from '../../infra/crypto/totp.js'
@@ -76,7 +77,6 @@ const commandFor = async (
   check: Check,
   now: Date,
 ): Promise<TwoFactorCommand> => {
-  const secret = ctx.sessions.cookieSettings.secret
   switch (input.method) {
     case 'totp': {
       const state = await loadTwoFactor(ctx.store, userId)
@@ -86,8 +86,12 @@ const commandFor = async (
         : null
       return { type: 'verify-totp', matchedStep, ...check }
     }
-    case 'otp':
-      return { type: 'verify-otp', codeHash: mailedCodeHash(secret, userId, input.code.trim()), ...check }
+    case 'otp': {
+      // Hashed under every accepted secret: a code mailed just before a rotation still checks.
+      const code = input.code.trim()
+      const codeHashes = acceptedSecrets(ctx.config).map((accepted) => mailedCodeHash(accepted, userId, code))
+      return { type: 'verify-otp', codeHashes, ...check }
+    }
     case 'backup-code':
       return { type: 'verify-backup-code', codeHash: backupCodeHash(input.code), ...check }
   }

@@ -1,12 +1,13 @@
 /// The email one-time code aggregate (better-auth's emailOTP plugin): the code last mailed to one
 /// address for one purpose. Its stream is named by a keyed hash of (purpose, address), so a new code
 /// replaces the last one, and a wrong guess, a use and a new code race on one expected version. The
-/// code itself is never stored: only its SHA-256. A code is void once used, once expired, or after
+/// code itself is never stored: only an HMAC of it under AUTH_SECRET (a bare SHA-256 of six digits
+/// is reversed in a second from a leaked log). A code is void once used, once expired, or after
 /// `allowedAttempts` wrong guesses; the next guess then answers TOO_MANY_ATTEMPTS (403) once.
 
 import { AUTH_ERRORS } from '../errors.js'
+import { constantTimeIncludes } from '../shared/constant-time.js'
 import type { Decider } from '../shared/decider.js'
-import { sameHash } from './same-hash.js'
 
 export const OTP_TYPES = ['sign-in', 'email-verification', 'forget-password', 'change-email'] as const
 export type OtpType = (typeof OTP_TYPES)[number]
@@ -16,6 +17,7 @@ export type OtpType = (typeof OTP_TYPES)[number]
 export type IssuedCode = {
   /** Derives the code in the mail reactor (infra/crypto/derived-tokens.ts); not a secret alone. */
   requestId: string
+  /** The code's HMAC under the secret current when it was issued (infra/crypto/code-hash.ts). */
   codeHash: string
   /** Digits in the code (emailOTP.otpLength when it was issued). */
   length: number
@@ -48,7 +50,8 @@ export type EmailOtpCommand =
    */
   | {
       type: 'enter-code'
-      submittedHash: string
+      /** The entered code hashed under each accepted secret: one made before a rotation still matches. */
+      submittedHashes: readonly string[]
       now: string
       allowedAttempts: number
       consume: boolean
@@ -102,7 +105,8 @@ const enterCode = (command: Extract<EmailOtpCommand, { type: 'enter-code' }>, st
   const { requestId } = state.code
   if (Date.parse(state.code.expiresAt) < Date.parse(command.now)) return [voided(requestId, 'expired')]
   if (state.attempts >= command.allowedAttempts) return [voided(requestId, 'too-many-attempts')]
-  if (!sameHash(command.submittedHash, state.code.codeHash)) return [refused(requestId, state.attempts + 1)]
+  if (!constantTimeIncludes(command.submittedHashes, state.code.codeHash))
+    return [refused(requestId, state.attempts + 1)]
   return command.consume ? [used(requestId)] : []
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { specFor } from '../../tests/support/given-when-then.js'
+import { constantTimeIncludes } from '../shared/constant-time.js'
 import { type EmailOtpEvent, emailOtpDecider, type IssuedCode, refusalOf } from './email-otp.js'
-import { sameHash } from './same-hash.js'
 
 const { given } = specFor(emailOtpDecider)
 
@@ -22,7 +22,7 @@ const refused = (attempts: number): EmailOtpEvent => ({
   data: { requestId: 'r1', attempts },
 })
 const enter = (submittedHash: string, consume = true, now = '2026-11-01T10:01:00.000Z') =>
-  ({ type: 'enter-code', submittedHash, now, allowedAttempts: 3, consume }) as const
+  ({ type: 'enter-code', submittedHashes: [submittedHash], now, allowedAttempts: 3, consume }) as const
 
 describe('an email one-time code', () => {
   it('is used up by the right code', () => {
@@ -80,9 +80,20 @@ describe('an email one-time code', () => {
     expect(refusalOf([{ type: 'email-otp.code-used', data: { requestId: 'r' } }])).toBeNull()
   })
 
-  it('compares hashes by content and length', () => {
-    expect(sameHash('abc', 'abc')).toBe(true)
-    expect(sameHash('abc', 'abd')).toBe(false)
-    expect(sameHash('abc', 'abcd')).toBe(false)
+  it('is used up by a code hashed under a previous secret, after a rotation', () => {
+    given([issued])
+      .when({ ...enter('cc33'), submittedHashes: ['cc33', 'aa11'] })
+      .then([{ type: 'email-otp.code-used', data: { requestId: 'r1' } }])
+    given([issued])
+      .when({ ...enter('cc33'), submittedHashes: ['cc33', 'dd44'] })
+      .then([refused(1)])
+  })
+
+  it('compares hashes by content and length, against every candidate', () => {
+    expect(constantTimeIncludes(['abc'], 'abc')).toBe(true)
+    expect(constantTimeIncludes(['abd'], 'abc')).toBe(false)
+    expect(constantTimeIncludes(['abcd', 'ab'], 'abc')).toBe(false)
+    expect(constantTimeIncludes(['xyz', 'abc'], 'abc')).toBe(true)
+    expect(constantTimeIncludes([], 'abc')).toBe(false)
   })
 })

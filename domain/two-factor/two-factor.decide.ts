@@ -3,7 +3,7 @@
 /// accepted once, counted when wrong, and locked out past better-auth's budget.
 
 import { AUTH_ERRORS } from '../errors.js'
-import { constantTimeEqual } from '../shared/constant-time.js'
+import { constantTimeEqual, constantTimeIncludes } from '../shared/constant-time.js'
 import type {
   ChallengeRef,
   NewTrust,
@@ -160,7 +160,8 @@ const verifyOtp = (command: Command<'verify-otp'>, state: TwoFactor): TwoFactorE
   if (!code || code.expiresAt <= command.now) throw AUTH_ERRORS.error('OTP_HAS_EXPIRED')
   if (code.attempts >= ATTEMPTS_PER_CHALLENGE) throw AUTH_ERRORS.error('TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE')
   const { userId } = command
-  if (!constantTimeEqual(code.codeHash, command.codeHash)) return [refusal(userId, 'otp', command, state)]
+  if (!constantTimeIncludes(command.codeHashes, code.codeHash))
+    return [refusal(userId, 'otp', command, state)]
   const acceptedEvent: TwoFactorEvent = {
     type: 'two-factor.code-accepted',
     data: { userId, method: 'otp', step: null, codeHash: null },

@@ -101,7 +101,8 @@ export type TwoFactorCommand =
   | { type: 'generate-backup-codes'; userId: string; passwordMatches: boolean; codeHashes: string[] }
   /** `matchedStep`: the highest time step (±1 around now) whose code equals the one given; null: none. */
   | ({ type: 'verify-totp'; userId: string; matchedStep: number | null } & CodeCheck)
-  | ({ type: 'verify-otp'; userId: string; codeHash: string } & CodeCheck)
+  /** `codeHashes`: the typed code hashed under each accepted secret (a rotation keeps a code good). */
+  | ({ type: 'verify-otp'; userId: string; codeHashes: readonly string[] } & CodeCheck)
   | ({ type: 'verify-backup-code'; userId: string; codeHash: string } & CodeCheck)
   | {
       type: 'send-otp'

@@ -188,7 +188,7 @@ describe('the two-factor aggregate', () => {
       type: 'two-factor.code-mailed',
       data: { userId, requestId: 'r', codeHash: 'h', expiresAt: '2030-01-01T00:03:00.000Z' },
     }
-    const otp = { type: 'verify-otp' as const, codeHash: 'h', ...check }
+    const otp = { type: 'verify-otp' as const, codeHashes: ['h'], ...check }
     const ok: TwoFactorEvent = {
       type: 'two-factor.code-accepted',
       data: { userId, method: 'otp', step: null, codeHash: null },
@@ -198,6 +198,27 @@ describe('the two-factor aggregate', () => {
     given([secretCreated, enabled, mailed])
       .when({ ...otp, now: LATER })
       .thenThrows('OTP_HAS_EXPIRED')
+  })
+
+  it('accepts a mailed code hashed under a previous secret, and refuses one no secret gives', () => {
+    const mailed: TwoFactorEvent = {
+      type: 'two-factor.code-mailed',
+      data: { userId, requestId: 'r', codeHash: 'old', expiresAt: '2030-01-01T00:03:00.000Z' },
+    }
+    const otp = { type: 'verify-otp' as const, codeHashes: ['new', 'old'], ...check }
+    given([secretCreated, enabled, mailed])
+      .when(otp)
+      .then([
+        { type: 'two-factor.code-accepted', data: { userId, method: 'otp', step: null, codeHash: null } },
+      ])
+    given([secretCreated, enabled, mailed])
+      .when({ ...otp, codeHashes: ['new', 'other'] })
+      .then([
+        {
+          type: 'two-factor.code-refused',
+          data: { userId, method: 'otp', challengeHash: null, failures: 1, lockedUntil: null },
+        },
+      ])
   })
 
   it('turns off with the password, and then no sign-in needs a second step', () => {

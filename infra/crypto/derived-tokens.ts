@@ -43,6 +43,10 @@ export const deriveToken = (
   return token
 }
 
+/** How a token is kept at rest: its SHA-256, or for a short code a keyed hash (code-hash.ts). */
+export type TokenHasher = (secret: Secret, token: string) => string
+const bareSha256: TokenHasher = (_secret, token) => sha256Hex(token)
+
 /**
  * The token a request's mail carries: derived under whichever accepted secret (current first) the
  * command used, recognised by its hash. A request made just before a rotation of AUTH_SECRET was
@@ -55,10 +59,11 @@ export const deriveRecordedToken = (
   requestId: string,
   tokenHash: string,
   length?: number,
+  hashOf: TokenHasher = bareSha256,
 ): string | null => {
   for (const secret of secrets) {
     const token = deriveToken(secret, purpose, requestId, length)
-    if (sha256Hex(token) === tokenHash) return token
+    if (hashOf(secret, token) === tokenHash) return token
   }
   return null
 }

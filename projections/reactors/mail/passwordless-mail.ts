@@ -3,12 +3,18 @@
 ///   [&errorCallbackURL=E]`, better-auth's link, to `email`; T = deriveToken(secret, 'magic-link',
 ///   requestId), whose SHA-256 is the event's tokenHash (and its stream's name).
 /// - `email-otp.code-issued` → the code, deriveToken(secret, 'email-otp', requestId, length), to
-///   `email` (to `newEmail` for a change of address).
+///   `email` (to `newEmail` for a change of address); its codeHash is keyed (code-hash.ts).
 /// Both are read from the event alone: an address erased before the mail went out (its person
 /// deleted) reads as null, and the mail is skipped.
 
 import type { Kysely } from 'kysely'
-import { deriveRecordedToken, deriveToken, type TokenPurpose } from '../../../infra/crypto/derived-tokens.js'
+import { keyedCodeHash } from '../../../infra/crypto/code-hash.js'
+import {
+  deriveRecordedToken,
+  deriveToken,
+  type TokenHasher,
+  type TokenPurpose,
+} from '../../../infra/crypto/derived-tokens.js'
 import type { RecordedEvent } from '../../../infra/event-store/event-store.js'
 import { MailDeliveryError, type OutgoingMail } from '../../../infra/mail/mail.js'
 import {
@@ -74,13 +80,14 @@ const compose = (event: RecordedEvent, deps: DeliveryDependencies): OutgoingMail
   const expiresAt = Date.parse(text(fields, 'expiresAt') ?? '')
   if (!requestId || !tokenHash || Number.isNaN(expiresAt)) return null
   const validMinutes = Math.max(1, Math.round((expiresAt - Date.parse(event.metadata.at)) / 60_000))
-  const token = (purpose: TokenPurpose, length?: number) =>
+  const token = (purpose: TokenPurpose, length?: number, hashOf?: TokenHasher) =>
     deriveRecordedToken(
       [deps.links.secret, ...(deps.links.previousSecrets ?? [])],
       purpose,
       requestId,
       tokenHash,
       length,
+      hashOf,
     ) ?? deriveToken(deps.links.secret, purpose, requestId, length)
   let to: string | null
   let rendered: RenderedMail
@@ -101,7 +108,9 @@ const compose = (event: RecordedEvent, deps: DeliveryDependencies): OutgoingMail
     const length = typeof fields.length === 'number' ? fields.length : undefined
     if (!purpose) return null
     to = purpose === 'change-email' ? text(fields, 'newEmail') : text(fields, 'email')
-    rendered = oneTimeCodeMail({ code: token('email-otp', length), purpose, validMinutes })
+    // A code's hash is keyed and bound to its stream (the slot it was issued for).
+    const codeHash: TokenHasher = (secret, code) => keyedCodeHash(secret, event.streamId, code)
+    rendered = oneTimeCodeMail({ code: token('email-otp', length, codeHash), purpose, validMinutes })
   }
   if (to === null) return 'erased'
   return { to, idempotencyKey: event.id, ...rendered }
