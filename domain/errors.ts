@@ -293,6 +293,8 @@ export const AUTH_ERRORS = defineErrors({
   WEBHOOK_ADDRESS_NOT_ALLOWED: [400, 'Webhook URL points to an address that is not allowed'],
   UNKNOWN_EVENT_TYPE: [400, 'Unknown event type'],
   INVALID_CURSOR: [400, 'Invalid cursor'],
+  WEBHOOK_MESSAGE_NOT_FOUND: [404, 'Webhook message not found'],
+  WEBHOOK_ENDPOINT_DISABLED: [400, 'Webhook endpoint is disabled'],
 })
 
 export type AuthErrorCode = Parameters<typeof AUTH_ERRORS.error>[0]

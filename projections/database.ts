@@ -27,6 +27,7 @@ import type { SessionsTable } from './sessions/sessions.table.js'
 import type { SsoProvidersTable } from './sso/sso-providers.table.js'
 import type { AccountsTable, UsersTable } from './users/users.table.js'
 import type { WebhookEndpointsTable } from './webhooks/webhook-endpoints.table.js'
+import type { WebhookResendsTable } from './webhooks/webhook-resends.table.js'
 
 export type Database = {
   users: UsersTable
@@ -53,4 +54,5 @@ export type Database = {
   oauth_grants: OAuthGrantsTable
   scim_users: ScimUsersTable
   sso_providers: SsoProvidersTable
+  webhook_resends: WebhookResendsTable
 }

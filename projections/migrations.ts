@@ -34,6 +34,7 @@ import { ssoProvidersMigration } from './sso/sso-providers.table.js'
 import { samlAssertionClaimsMigration } from './sso-saml/saml-assertion-claims.js'
 import { usernamesMigration, usersMigration } from './users/users.table.js'
 import { webhookEndpointsMigration } from './webhooks/webhook-endpoints.table.js'
+import { webhookResendsMigration } from './webhooks/webhook-resends.table.js'
 
 export const readModelMigrations: Record<string, Migration> = {
   '2026-11-21T00:01:00Z_checkpoints': checkpointsMigration,
@@ -77,4 +78,6 @@ export const readModelMigrations: Record<string, Migration> = {
   // Operational, not a read model: used SAML assertion ids (sso-saml/saml-assertion-claims.ts).
   '2026-11-28T15:00:00Z_saml-assertion-claims': samlAssertionClaimsMigration,
   '2026-11-28T15:30:00Z_session-amr': sessionAmrMigration,
+  // A read model (resend requests) and the attempts' `resend_id` (operational).
+  '2026-11-28T18:00:00Z_webhook-resends': webhookResendsMigration,
 }

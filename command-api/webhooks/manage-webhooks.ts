@@ -1,5 +1,6 @@
 /// Webhook endpoint use cases: create (the secret is drawn here and shown once), update, delete,
-/// rotate the secret (the old one keeps signing for a day), replay from a cursor. The edge resolves
+/// rotate the secret (the old one keeps signing for a day), replay from a cursor, resend one
+/// message. The edge resolves
 /// the caller and the URL's address; the decider (domain/webhook) refuses whatever is not allowed.
 
 import { AUTH_ERRORS } from '../../domain/errors.js'
@@ -15,6 +16,7 @@ import { newId } from '../../infra/crypto/tokens.js'
 import { formatPosition, START } from '../../infra/event-store/event-store.js'
 import { addressPolicy, literalAddressAllowed } from '../../projections/reactors/webhooks/address-guard.js'
 import { newWebhookSecret } from '../../projections/reactors/webhooks/signature.js'
+import { findMessageCursor } from '../../projections/reactors/webhooks/webhook-deliveries.table.js'
 import { decodeCursor } from '../../projections/webhooks/cursor.js'
 import {
   endpointJson,
@@ -148,5 +150,25 @@ export const replayWebhook = async (
     type: 'replay-webhook',
     authority: caller.authority,
     after: formatPosition(position),
+  })
+}
+
+/**
+ * One message sent again, alone, with its same `webhook-id`. The message is one this endpoint was
+ * sent (an attempt is on record, kept 30 days); the reactor makes the attempt and records it.
+ */
+export const resendWebhookMessage = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  caller: WebhookCaller,
+  endpointId: string,
+  eventId: string,
+): Promise<void> => {
+  const cursor = await findMessageCursor(ctx.db, endpointId, eventId)
+  const before = cursor === null ? null : decodeCursor(cursor)
+  await run(ctx, origin, caller, endpointId, {
+    type: 'resend-webhook-message',
+    authority: caller.authority,
+    message: before ? { eventId, after: formatPosition(before) } : null,
   })
 }

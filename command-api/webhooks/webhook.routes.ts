@@ -1,4 +1,5 @@
-/// POST /webhook/create, /webhook/update, /webhook/delete, /webhook/rotate-secret, /webhook/replay:
+/// POST /webhook/create, /webhook/update, /webhook/delete, /webhook/rotate-secret, /webhook/replay,
+/// /webhook/resend:
 /// webhook endpoints, managed by an operator (admin session or server key; service-wide when no
 /// `organizationId`) or by a member whose role holds the organization's `webhook` permission.
 /// Tessera's own routes (better-auth has no webhooks); errors in the house shape.
@@ -15,6 +16,7 @@ import {
   createWebhook,
   deleteWebhook,
   replayWebhook,
+  resendWebhookMessage,
   rotateWebhookSecret,
   updateWebhook,
 } from './manage-webhooks.js'
@@ -45,6 +47,10 @@ const UpdateBody = Type.Object(
 const EndpointBody = Type.Object({ endpointId: Id }, { additionalProperties: false })
 const ReplayBody = Type.Object(
   { endpointId: Id, after: Type.Optional(Type.String({ maxLength: 128 })) },
+  { additionalProperties: false },
+)
+const ResendBody = Type.Object(
+  { endpointId: Id, eventId: Type.String({ minLength: 1, maxLength: 256, description: 'The `webhook-id`' }) },
   { additionalProperties: false },
 )
 const Success = Type.Object({ success: Type.Boolean() })
@@ -161,6 +167,30 @@ export const webhookCommandRoutes =
       async (request, reply) => {
         const caller = await callerFor(request, reply, request.body.endpointId)
         await replayWebhook(ctx, originOf(request), caller, request.body.endpointId, request.body.after)
+        return { success: true }
+      },
+    )
+
+    app.post(
+      '/webhook/resend',
+      {
+        schema: {
+          summary: 'Send one message again, alone, with its same `webhook-id` (an attempt is recorded)',
+          description:
+            'The message is one this endpoint was sent (its attempts are kept 30 days). A disabled endpoint is refused: enable it first.',
+          tags,
+          security,
+          body: ResendBody,
+          response: {
+            ...errorResponses(...ERRORS, 'WEBHOOK_MESSAGE_NOT_FOUND', 'WEBHOOK_ENDPOINT_DISABLED'),
+            200: Success,
+          },
+        },
+      },
+      async (request, reply) => {
+        const { endpointId, eventId } = request.body
+        const caller = await callerFor(request, reply, endpointId)
+        await resendWebhookMessage(ctx, originOf(request), caller, endpointId, eventId)
         return { success: true }
       },
     )

@@ -26,4 +26,5 @@ export const WEBHOOK_EVENT_DECLARATIONS: EventDeclarations<WebhookEvent> = {
   },
   'webhook.endpoint-disabled': { subject: endpoint, personal: [], activity: null, invalidates: 'nothing' },
   'webhook.replay-requested': { subject: endpoint, personal: [], activity: null, invalidates: 'nothing' },
+  'webhook.resend-requested': { subject: endpoint, personal: [], activity: null, invalidates: 'nothing' },
 }

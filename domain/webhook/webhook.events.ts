@@ -45,5 +45,13 @@ export type WebhookEvent =
       /** `after`: a log position (`tx:seq`); deliveries start again with the next event. */
       data: { endpointId: string; after: string }
     }
+  | {
+      type: 'webhook.resend-requested'
+      /**
+       * One message sent again, alone, with its own `webhook-id` (`eventId`); `after` is the log
+       * position just before that event, where the reactor reads it back.
+       */
+      data: { endpointId: string; eventId: string; after: string }
+    }
 
 export type WebhookEventType = WebhookEvent['type']

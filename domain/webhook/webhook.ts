@@ -62,6 +62,12 @@ export type WebhookCommand =
   | { type: 'delete-webhook'; authority: WebhookAuthority }
   | { type: 'rotate-webhook-secret'; authority: WebhookAuthority; secret: string; previousValidUntil: string }
   | { type: 'replay-webhook'; authority: WebhookAuthority; after: string }
+  | {
+      type: 'resend-webhook-message'
+      authority: WebhookAuthority
+      /** The message as the edge found it among this endpoint's attempts; null: none such. */
+      message: { eventId: string; after: string } | null
+    }
   | { type: 'disable-webhook'; failingSince: string }
 
 type Action = 'create' | 'update' | 'delete'
@@ -178,6 +184,21 @@ const update = (command: Extract<WebhookCommand, { type: 'update-webhook' }>, st
   ]
 }
 
+/**
+ * One message again. A disabled endpoint is refused: nothing is sent to it until it is enabled
+ * again, and a resend that waited silently for that would surprise whoever asked.
+ */
+const resend = (
+  command: Extract<WebhookCommand, { type: 'resend-webhook-message' }>,
+  state: WebhookEndpoint,
+) => {
+  const { endpointId, enabled } = allowed(command.authority, state, 'update')
+  if (!command.message) throw AUTH_ERRORS.error('WEBHOOK_MESSAGE_NOT_FOUND')
+  if (!enabled) throw AUTH_ERRORS.error('WEBHOOK_ENDPOINT_DISABLED')
+  const { eventId, after } = command.message
+  return [{ type: 'webhook.resend-requested' as const, data: { endpointId, eventId, after } }]
+}
+
 export const decide = (command: WebhookCommand, state: WebhookEndpoint): WebhookEvent[] => {
   switch (command.type) {
     case 'create-webhook':
@@ -197,6 +218,8 @@ export const decide = (command: WebhookCommand, state: WebhookEndpoint): Webhook
       const { endpointId } = allowed(command.authority, state, 'update')
       return [{ type: 'webhook.replay-requested', data: { endpointId, after: command.after } }]
     }
+    case 'resend-webhook-message':
+      return resend(command, state)
     case 'disable-webhook': {
       const { endpointId, enabled } = existing(state)
       if (!enabled) return []

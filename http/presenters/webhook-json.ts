@@ -27,6 +27,7 @@ export const WebhookDeliverySchema = Type.Object({
   replayFrom: Type.Union([Type.String(), Type.Null()], {
     description: 'The `after` for `/webhook/replay` that delivers this event again, then every later one',
   }),
+  resent: Type.Boolean({ description: 'An attempt `/webhook/resend` asked for, outside the log order' }),
 })
 
 /** What every webhook route may answer besides its own errors. */

@@ -123,6 +123,7 @@ const LATER_FEATURE_TYPES = [
   'webhook.secret-rotated',
   'webhook.endpoint-disabled',
   'webhook.replay-requested',
+  'webhook.resend-requested',
   'sso-provider.registered',
   'sso-provider.secrets-set',
   'sso-provider.updated',

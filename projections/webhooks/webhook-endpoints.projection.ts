@@ -6,7 +6,7 @@ import type { Projection } from '../projection.js'
 
 export const webhookEndpointsProjection: Projection = {
   name: 'webhook-endpoints',
-  tables: ['webhook_endpoints'],
+  tables: ['webhook_endpoints', 'webhook_resends'],
   async apply(trx, recorded) {
     if (!recorded.type.startsWith('webhook.')) return
     const event = recorded as unknown as WebhookEvent & typeof recorded
@@ -55,8 +55,22 @@ export const webhookEndpointsProjection: Projection = {
           }))
           .execute()
         return
+      case 'webhook.resend-requested':
+        await trx
+          .insertInto('webhook_resends')
+          .values({
+            id: recorded.id,
+            endpoint_id: event.data.endpointId,
+            event_id: event.data.eventId,
+            after: event.data.after,
+            requested_at: recorded.recordedAt,
+          })
+          .onConflict((oc) => oc.column('id').doNothing())
+          .execute()
+        return
       case 'webhook.endpoint-deleted':
         await trx.deleteFrom('webhook_endpoints').where('id', '=', event.data.endpointId).execute()
+        await trx.deleteFrom('webhook_resends').where('endpoint_id', '=', event.data.endpointId).execute()
         return
       case 'webhook.secret-rotated':
         return

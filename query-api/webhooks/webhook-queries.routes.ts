@@ -106,6 +106,7 @@ export const webhookQueryRoutes =
           at: row.at.toISOString(),
           latencyMs: row.latency_ms,
           replayFrom: row.replay_from,
+          resent: row.resend_id !== null,
         }))
       },
     )

@@ -3,11 +3,9 @@
 /// only once the endpoint acknowledged it (2xx) or it is not for this endpoint: at-least-once, and
 /// in order per endpoint. A failure leaves the checkpoint before the event and sets when to try
 /// again (retry-schedule.ts); every attempt is recorded. A replay request (read model) moves the
-/// checkpoint back.
+/// checkpoint back. Resend requests go first, even while a retry is awaited (endpoint-resends.ts).
 
-import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
-import { organizationOf, toPublicEvent } from '../../../domain/public-events/catalogue.js'
 import {
   type EventStore,
   formatPosition,
@@ -17,21 +15,15 @@ import {
   START,
 } from '../../../infra/event-store/event-store.js'
 import type { Database } from '../../database.js'
-import { encodeCursor } from '../../webhooks/cursor.js'
 import { eventTypesOf, findEndpoint } from '../../webhooks/webhook-endpoints.repository.js'
 import type { WebhookEndpointRow } from '../../webhooks/webhook-endpoints.table.js'
 import type { AddressPolicy } from './address-guard.js'
+import { runResends } from './endpoint-resends.js'
 import { secretsOf } from './endpoint-secrets.js'
 import type { AgentPool } from './post-webhook.js'
-import { postWebhook } from './post-webhook.js'
 import { nextAttempt, type RetrySchedule } from './retry-schedule.js'
-import { signatureHeader } from './signature.js'
-import {
-  readProgress,
-  recordAttempt,
-  saveProgress,
-  type WebhookProgressRow,
-} from './webhook-deliveries.table.js'
+import { type Attempting, messageBody, sendAttempt } from './send-attempt.js'
+import { readProgress, saveProgress, type WebhookProgressRow } from './webhook-deliveries.table.js'
 
 export type WorkerDeps = {
   store: EventStore
@@ -75,50 +67,8 @@ const startingProgress = async (
 
 /** The body an event makes for this endpoint, or null when the endpoint does not receive it. */
 export const bodyFor = (endpoint: WebhookEndpointRow, types: ReadonlySet<string>, event: RecordedEvent) => {
-  const published = toPublicEvent(event)
-  if (!published || !types.has(published.type)) return null
-  if (endpoint.organization_id !== null && organizationOf(event) !== endpoint.organization_id) return null
-  return JSON.stringify(published)
-}
-
-/** The cursor just before a position (sequence numbers start at 1), or null where there is none. */
-const replayFrom = (position: GlobalPosition): string | null =>
-  position.seq > 0n ? encodeCursor({ tx: position.tx, seq: position.seq - 1n }) : null
-
-type Attempting = { endpoint: WebhookEndpointRow; secrets: string[]; progress: WebhookProgressRow }
-
-/** Sends one event; on failure returns what the progress becomes. */
-const attempt = async (
-  db: Kysely<Database>,
-  deps: WorkerDeps,
-  { endpoint, secrets, progress }: Attempting,
-  event: RecordedEvent,
-  body: string,
-): Promise<boolean> => {
-  const at = deps.now()
-  const timestamp = Math.floor(at.getTime() / 1000)
-  // The event's id is the message id: the same on every retry and replay (the receiver's idempotency key).
-  const headers = {
-    'webhook-id': event.id,
-    'webhook-timestamp': String(timestamp),
-    'webhook-signature': signatureHeader(secrets, event.id, timestamp, body),
-    'user-agent': 'Tessera-Webhooks/1',
-  }
-  const result = await postWebhook(deps.policy, endpoint.url, headers, body, deps.agents)
-  await recordAttempt(db, {
-    id: randomUUID(),
-    endpoint_id: endpoint.id,
-    event_id: event.id,
-    event_type: JSON.parse(body).type,
-    attempt: progress.failures + 1,
-    ok: result.ok,
-    status: result.status,
-    error: result.error,
-    at,
-    latency_ms: result.latencyMs,
-    replay_from: replayFrom(event.position),
-  })
-  return result.ok
+  const body = messageBody(endpoint, event)
+  return body !== null && types.has(body.type) ? body.text : null
 }
 
 /** After a failed attempt: the next one scheduled, or the endpoint given up. */
@@ -157,9 +107,10 @@ export const runEndpoint = async (
   if (!endpoint?.enabled) return IDLE
   let progress = await startingProgress(db, endpoint)
   const now = deps.now()
+  const state: Attempting = { endpoint, secrets: await secretsOf(deps.store, endpointId, now), progress }
+  await runResends(db, deps, state)
   if (progress.next_attempt_at && progress.next_attempt_at > now)
     return { kind: 'retry', at: progress.next_attempt_at }
-  const state: Attempting = { endpoint, secrets: await secretsOf(deps.store, endpointId, now), progress }
   const types = new Set(eventTypesOf(endpoint))
   let position = parsePosition(progress.position) ?? START
   while (!deps.isStopped()) {
@@ -169,7 +120,8 @@ export const runEndpoint = async (
       if (body !== null) {
         if (deps.isStopped()) break
         state.progress = progress
-        if (!(await attempt(db, deps, state, event, body))) return afterFailure(db, deps, state, position)
+        const sent = await sendAttempt(db, deps, state, event, body, { attempt: progress.failures + 1 })
+        if (!sent) return afterFailure(db, deps, state, position)
         progress = delivered(progress, event.position)
         await saveProgress(db, progress)
       }

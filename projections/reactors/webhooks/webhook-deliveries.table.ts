@@ -20,6 +20,8 @@ export type WebhookDeliveriesTable = {
   latency_ms: number
   /** The feed cursor just before the event: `webhook/replay` from it sends this event again first. */
   replay_from: string | null
+  /** The resend request this attempt answered (webhook-resends.table.ts); null for the log's own. */
+  resend_id: string | null
 }
 
 export type WebhookProgressTable = {
@@ -144,4 +146,21 @@ export const forgetProgress = async (db: Kysely<Database>, endpointId: string): 
     .deleteFrom('tessera_webhook_progress')
     .where('endpoint_id', '=', endpointId)
     .execute()
+}
+
+/** Where a message this endpoint was sent sits in the log (its feed cursor), or null: never sent. */
+export const findMessageCursor = async (
+  db: Kysely<Database>,
+  endpointId: string,
+  eventId: string,
+): Promise<string | null> => {
+  const row = await withWebhookTables(db)
+    .selectFrom('tessera_webhook_deliveries')
+    .select('replay_from')
+    .where('endpoint_id', '=', endpointId)
+    .where('event_id', '=', eventId)
+    .where('replay_from', 'is not', null)
+    .limit(1)
+    .executeTakeFirst()
+  return row?.replay_from ?? null
 }

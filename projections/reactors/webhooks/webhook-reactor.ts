@@ -59,6 +59,14 @@ type Worker = {
 
 const PURGE_EVERY_MS = 3600_000
 
+/** Endpoints asked to resend a message: their workers run now, even while awaiting a retry. */
+const resentTo = (events: readonly RecordedEvent[]): Set<string> =>
+  new Set(
+    events
+      .filter((event) => event.type === 'webhook.resend-requested')
+      .map((event) => (event.data as { endpointId: string }).endpointId),
+  )
+
 export const createWebhookReactor = (options: WebhookReactorOptions): WebhookReactor => {
   const { db, logger } = options
   const now = options.now ?? (() => new Date())
@@ -170,9 +178,13 @@ export const createWebhookReactor = (options: WebhookReactorOptions): WebhookRea
   return {
     async start() {
       stopped = false
-      unsubscribe = options.onReadModelsAdvance(
-        (events) => void wakeAll(events.some((event) => event.type.startsWith('webhook.'))),
-      )
+      unsubscribe = options.onReadModelsAdvance((events) => {
+        void wakeAll(events.some((event) => event.type.startsWith('webhook.')))
+        for (const id of resentTo(events)) {
+          const worker = workers.get(id)
+          if (worker) void pump(id, worker)
+        }
+      })
       poll = setInterval(() => void wakeAll(true), options.pollIntervalMs ?? 5000)
       poll.unref()
       void wakeAll(true)

@@ -74,6 +74,8 @@ const MESSAGES: Readonly<Record<string, string>> = {
   UNKNOWN_EVENT_TYPE: 'One of these event types does not exist. Reload the page and pick again.',
   YOU_ARE_NOT_ALLOWED_TO_MANAGE_WEBHOOKS:
     'Only owners and admins (or operators, for the whole service) manage webhooks.',
+  WEBHOOK_MESSAGE_NOT_FOUND: 'This event is no longer among the endpoint’s attempts (they are kept 30 days).',
+  WEBHOOK_ENDPOINT_DISABLED: 'This endpoint is disabled. Enable it first, then resend.',
 }
 
 const secondsText = (seconds: number): string => (seconds === 1 ? '1 second' : `${seconds} seconds`)

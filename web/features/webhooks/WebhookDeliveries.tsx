@@ -4,28 +4,32 @@ import { Badge } from '../../ui/Badge.js'
 import { Button } from '../../ui/Button.js'
 import { Notice } from '../../ui/Notice.js'
 import { messageFor } from '../errors/messages.js'
-import { useReplayWebhookMutation, useWebhookDeliveriesQuery, type WebhookDelivery } from './webhooks.api.js'
+import {
+  useReplayWebhookMutation,
+  useResendWebhookMessageMutation,
+  useWebhookDeliveriesQuery,
+  type WebhookDelivery,
+} from './webhooks.api.js'
 
 /// An endpoint's delivery attempts, newest first (the server keeps 30 days): what was sent, what
-/// came back and how long it took. "Replay from here" sends that event again, then every later one,
-/// in order (receivers tell repeats by their `webhook-id`).
+/// came back and how long it took. "Resend" sends that one event again, alone; "Replay from here"
+/// sends it again, then every later one, in order (receivers tell repeats by their `webhook-id`).
 
 const outcomeOf = (delivery: WebhookDelivery) =>
   delivery.status !== null ? `HTTP ${delivery.status}` : (delivery.error ?? 'No answer')
 
-const DeliveryRow = ({
-  delivery,
-  onReplay,
-  replaying,
-}: {
-  delivery: WebhookDelivery
+type RowActions = {
   onReplay: (delivery: WebhookDelivery) => void
-  replaying: boolean
-}) => (
+  onResend: (delivery: WebhookDelivery) => void
+  busy: boolean
+}
+
+const DeliveryRow = ({ delivery, onReplay, onResend, busy }: { delivery: WebhookDelivery } & RowActions) => (
   <tr>
     <td>
       <code>{delivery.eventType}</code>
       {delivery.attempt > 1 ? <span className="muted small"> · attempt {delivery.attempt}</span> : null}
+      {delivery.resent ? <span className="muted small"> · resent</span> : null}
     </td>
     <td>
       <Badge tone={delivery.ok ? 'success' : 'warning'}>{delivery.ok ? 'Delivered' : 'Failed'}</Badge>{' '}
@@ -37,9 +41,14 @@ const DeliveryRow = ({
     <td>{delivery.latencyMs} ms</td>
     <td>
       {delivery.replayFrom ? (
-        <Button size="small" disabled={replaying} onClick={() => onReplay(delivery)}>
-          Replay from here
-        </Button>
+        <div className="webhook-actions">
+          <Button size="small" disabled={busy} onClick={() => onResend(delivery)}>
+            Resend
+          </Button>
+          <Button size="small" disabled={busy} onClick={() => onReplay(delivery)}>
+            Replay from here
+          </Button>
+        </div>
       ) : null}
     </td>
   </tr>
@@ -48,7 +57,13 @@ const DeliveryRow = ({
 export const WebhookDeliveries = ({ endpointId, url }: { endpointId: string; url: string }) => {
   const deliveries = useWebhookDeliveriesQuery({ endpointId })
   const [replay, replayed] = useReplayWebhookMutation()
+  const [resend, resent] = useResendWebhookMessageMutation()
   const [notice, setNotice] = useState<string | null>(null)
+  const onResend = async (delivery: WebhookDelivery) => {
+    setNotice(null)
+    const result = await resend({ endpointId, eventId: delivery.eventId })
+    if (!('error' in result)) setNotice(`This ${delivery.eventType} event is on its way again, alone.`)
+  }
   const onReplay = async (delivery: WebhookDelivery) => {
     if (!delivery.replayFrom) return
     setNotice(null)
@@ -63,6 +78,7 @@ export const WebhookDeliveries = ({ endpointId, url }: { endpointId: string; url
     <div className="webhook-deliveries">
       <Notice tone="success">{notice}</Notice>
       <Notice tone="error">{replayed.error ? messageFor(replayed.error) : null}</Notice>
+      <Notice tone="error">{resent.error ? messageFor(resent.error) : null}</Notice>
       {rows.length === 0 ? (
         <p className="muted">No delivery attempt yet.</p>
       ) : (
@@ -85,8 +101,9 @@ export const WebhookDeliveries = ({ endpointId, url }: { endpointId: string; url
                 <DeliveryRow
                   key={delivery.id}
                   delivery={delivery}
-                  replaying={replayed.isLoading}
+                  busy={replayed.isLoading || resent.isLoading}
                   onReplay={(one) => void onReplay(one)}
+                  onResend={(one) => void onResend(one)}
                 />
               ))}
             </tbody>

@@ -25,6 +25,8 @@ export type WebhookDelivery = {
   latencyMs: number
   /** The cursor that replays from this event (it first, then every later one). */
   replayFrom: string | null
+  /** Sent again on request (`/webhook/resend`), alone. */
+  resent: boolean
 }
 
 type Scope = { organizationId: string | null }
@@ -73,6 +75,10 @@ const webhooksApi = api.enhanceEndpoints({ addTagTypes: ['Webhooks', 'WebhookDel
       query: (body) => ({ url: '/webhook/replay', method: 'POST', body }),
       invalidatesTags: ['WebhookDeliveries'],
     }),
+    resendWebhookMessage: build.mutation<{ success: boolean }, { endpointId: string; eventId: string }>({
+      query: (body) => ({ url: '/webhook/resend', method: 'POST', body }),
+      invalidatesTags: ['WebhookDeliveries'],
+    }),
   }),
 })
 
@@ -85,4 +91,5 @@ export const {
   useRotateWebhookSecretMutation,
   useWebhookDeliveriesQuery,
   useReplayWebhookMutation,
+  useResendWebhookMessageMutation,
 } = webhooksApi

@@ -40,6 +40,7 @@ const DELIVERY: WebhookDelivery = {
   at: '2026-11-28T10:05:00.000Z',
   latencyMs: 42,
   replayFrom: 'MTIzOjQ1',
+  resent: false,
 }
 
 /** A server holding endpoints in memory; every call is recorded. */
@@ -71,6 +72,11 @@ const serveWebhooks = (organizationId: string | null, permissions: Record<string
     'POST /webhook/rotate-secret': { body: { secret: NEW_SECRET } },
     'GET /webhook/deliveries': { body: [DELIVERY] },
     'POST /webhook/replay': { body: { success: true } },
+    // The endpoint is disabled by then: the server refuses, and the page says why.
+    'POST /webhook/resend': {
+      status: 400,
+      body: { code: 'WEBHOOK_ENDPOINT_DISABLED', message: 'Webhook endpoint is disabled' },
+    },
     'POST /webhook/delete': () => {
       endpoints = []
       return { body: { success: true } }
@@ -79,7 +85,7 @@ const serveWebhooks = (organizationId: string | null, permissions: Record<string
 }
 
 describe('webhooks in the organization’s settings', { timeout: 30_000 }, () => {
-  it('adds an endpoint with its secret shown once, then disables, re-keys, replays and deletes it', async () => {
+  it('adds an endpoint with its secret shown once, then disables, re-keys, replays, resends and deletes it', async () => {
     const api = serveWebhooks('org-1', null)
     const { user } = renderOrganizations('/account/organizations/org-1/settings')
     expect(await screen.findByRole('heading', { name: 'Webhooks' })).toBeTruthy()
@@ -125,6 +131,13 @@ describe('webhooks in the organization’s settings', { timeout: 30_000 }, () =>
       expect(api.to('POST', '/webhook/replay')[0]?.body).toEqual({ endpointId: 'wh-1', after: 'MTIzOjQ1' }),
     )
     expect(await within(item).findByText(/start again from this member.created event/)).toBeTruthy()
+    await user.click(within(row).getByRole('button', { name: 'Resend' }))
+    await waitFor(() =>
+      expect(api.to('POST', '/webhook/resend')[0]?.body).toEqual({ endpointId: 'wh-1', eventId: 'ev-1' }),
+    )
+    expect(
+      await within(item).findByText('This endpoint is disabled. Enable it first, then resend.'),
+    ).toBeTruthy()
 
     await user.click(within(item).getByRole('button', { name: 'Delete' }))
     await user.click(await within(item).findByRole('button', { name: 'Delete endpoint' }))

@@ -1,0 +1,73 @@
+/// One attempt at one message: the body an event makes for an endpoint, signed (Standard Webhooks)
+/// with every secret that signs now, posted, and recorded as an attempt whatever came back.
+
+import { randomUUID } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import { organizationOf, toPublicEvent } from '../../../domain/public-events/catalogue.js'
+import type { GlobalPosition, RecordedEvent } from '../../../infra/event-store/event-store.js'
+import type { Database } from '../../database.js'
+import { encodeCursor } from '../../webhooks/cursor.js'
+import type { WebhookEndpointRow } from '../../webhooks/webhook-endpoints.table.js'
+import type { AddressPolicy } from './address-guard.js'
+import { type AgentPool, postWebhook } from './post-webhook.js'
+import { signatureHeader } from './signature.js'
+import { recordAttempt, type WebhookProgressRow } from './webhook-deliveries.table.js'
+
+export type SendDeps = { policy: AddressPolicy; agents: AgentPool; now: () => Date }
+
+export type Attempting = { endpoint: WebhookEndpointRow; secrets: string[]; progress: WebhookProgressRow }
+
+/**
+ * The public event's JSON as this endpoint may receive it (whatever types it asks for now), or null:
+ * not a public event, or another organization's.
+ */
+export const messageBody = (
+  endpoint: WebhookEndpointRow,
+  event: RecordedEvent,
+): { type: string; text: string } | null => {
+  const published = toPublicEvent(event)
+  if (!published) return null
+  if (endpoint.organization_id !== null && organizationOf(event) !== endpoint.organization_id) return null
+  return { type: published.type, text: JSON.stringify(published) }
+}
+
+/** The cursor just before a position (sequence numbers start at 1), or null where there is none. */
+const replayFrom = (position: GlobalPosition): string | null =>
+  position.seq > 0n ? encodeCursor({ tx: position.tx, seq: position.seq - 1n }) : null
+
+/** Sends one event and records the attempt; true when the endpoint acknowledged it (2xx). */
+export const sendAttempt = async (
+  db: Kysely<Database>,
+  deps: SendDeps,
+  { endpoint, secrets }: Attempting,
+  event: RecordedEvent,
+  body: string,
+  mark: { attempt: number; resendId?: string },
+): Promise<boolean> => {
+  const at = deps.now()
+  const timestamp = Math.floor(at.getTime() / 1000)
+  // The event's id is the message id: the same on every retry, replay and resend (the receiver's
+  // idempotency key).
+  const headers = {
+    'webhook-id': event.id,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': signatureHeader(secrets, event.id, timestamp, body),
+    'user-agent': 'Tessera-Webhooks/1',
+  }
+  const result = await postWebhook(deps.policy, endpoint.url, headers, body, deps.agents)
+  await recordAttempt(db, {
+    id: randomUUID(),
+    endpoint_id: endpoint.id,
+    event_id: event.id,
+    event_type: JSON.parse(body).type,
+    attempt: mark.attempt,
+    ok: result.ok,
+    status: result.status,
+    error: result.error,
+    at,
+    latency_ms: result.latencyMs,
+    replay_from: replayFrom(event.position),
+    resend_id: mark.resendId ?? null,
+  })
+  return result.ok
+}
