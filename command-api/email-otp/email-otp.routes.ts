@@ -130,6 +130,8 @@ export const emailOtpRoutes =
             otp: Otp,
             name: Type.Optional(Type.String({ maxLength: 256 })),
             image: Type.Optional(Type.String({ maxLength: 2048 })),
+            // The OpenID provider's signed authorization request (oauth-provider/oauth-continue.hook.ts).
+            oauth_query: Type.Optional(Type.String({ maxLength: 8192 })),
           }),
           response: {
             ...errorResponses(

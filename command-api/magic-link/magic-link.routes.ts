@@ -27,6 +27,8 @@ const SignInBody = Type.Object(
     errorCallbackURL: Type.Optional(Type.String({ maxLength: 2048 })),
     // Handed to better-auth's sendMagicLink callback; Tessera's mail has no use for it.
     metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    // The OpenID provider's signed authorization request (oauth-provider/oauth-continue.hook.ts).
+    oauth_query: Type.Optional(Type.String({ maxLength: 8192 })),
   },
   { additionalProperties: false },
 )

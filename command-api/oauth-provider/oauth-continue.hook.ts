@@ -5,12 +5,17 @@
 /// The signature is checked before the sign-in runs (a bad one is refused and nobody signs in);
 /// the answer is rewritten once the route has signed the person in. The routes only accept the
 /// field; nothing else of theirs changes.
+/// Sign-ins that finish in another request (a mailed link, a social provider, an organization's
+/// identity provider) carry the request the way better-auth's plugin carries the social one, in
+/// the flow itself: their `callbackURL` becomes the authorization endpoint with the request, so the
+/// browser lands there signed in and the authorization goes on (continuation.ts).
 
 import type { FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify'
 import { isDomainError } from '../../domain/shared/errors.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import { authorize } from './authorize.js'
 import { oauthQueryOf } from './authorize.routes.js'
+import { continuationUrl, finishesElsewhere } from './continuation.js'
 import type { OAuthContext } from './oauth-context.js'
 
 const verified = new WeakMap<FastifyRequest, URLSearchParams>()
@@ -21,14 +26,18 @@ const oauthQueryIn = (request: FastifyRequest): string | undefined => {
 }
 
 /** Where a sign-in finishes: a first factor, or the second step after one (as better-auth, whose hook matches any route). */
-const finishesSignIn = (url: string): boolean => url.includes('/sign-') || url.includes('/two-factor/verify-')
+const finishesSignIn = (url: string): boolean =>
+  url.includes('/sign-') ||
+  url.includes('/two-factor/verify-') ||
+  url.includes('/passkey/verify-authentication')
 
-/** Signed-in answers carry the new session's token (`token`); nothing else is continued. */
+/** Signed-in answers carry the new session's token (`token`, or the passkey's `session.token`); nothing else is continued. */
 const tokenOf = (payload: unknown): string | null => {
   if (typeof payload !== 'string') return null
   try {
-    const json = JSON.parse(payload) as { token?: unknown }
-    return typeof json.token === 'string' ? json.token : null
+    const json = JSON.parse(payload) as { token?: unknown; session?: { token?: unknown } }
+    if (typeof json.token === 'string') return json.token
+    return typeof json.session?.token === 'string' ? json.session.token : null
   } catch {
     return null
   }
@@ -39,7 +48,13 @@ export const oauthContinueHooks = (ctx: OAuthContext) => {
     const oauthQuery = oauthQueryIn(request)
     if (oauthQuery === undefined || !finishesSignIn(request.url)) return
     try {
-      verified.set(request, oauthQueryOf(ctx, oauthQuery))
+      const query = oauthQueryOf(ctx, oauthQuery)
+      verified.set(request, query)
+      if (finishesElsewhere(request.url)) {
+        const body = request.body as { callbackURL?: string; newUserCallbackURL?: string }
+        body.callbackURL = continuationUrl(ctx.config, query)
+        body.newUserCallbackURL = body.callbackURL
+      }
     } catch (error) {
       if (!isDomainError(error)) throw error
       return reply

@@ -194,7 +194,14 @@ export const passkeyRoutes =
         schema: {
           summary: 'Sign in with a passkey; no second step follows',
           tags: ['Passkeys'],
-          body: Type.Object({ response: CredentialResponse }, { additionalProperties: false }),
+          body: Type.Object(
+            {
+              response: CredentialResponse,
+              // The OpenID provider's signed authorization request (oauth-provider/oauth-continue.hook.ts).
+              oauth_query: Type.Optional(Type.String({ maxLength: 8192 })),
+            },
+            { additionalProperties: false },
+          ),
           response: {
             ...errorResponses(
               ...POST_ERRORS,

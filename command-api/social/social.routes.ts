@@ -55,6 +55,8 @@ const SignInSocialBody = Type.Object(
     scopes: Type.Optional(Scopes),
     requestSignUp: Type.Optional(Type.Boolean()),
     loginHint: Type.Optional(Type.String({ maxLength: 512 })),
+    // The OpenID provider's signed authorization request (oauth-provider/oauth-continue.hook.ts).
+    oauth_query: Type.Optional(Type.String({ maxLength: 8192 })),
   },
   { additionalProperties: false },
 )

@@ -146,6 +146,8 @@ export const SignInSsoBody = Type.Object(
     newUserCallbackURL: Type.Optional(Type.String({ maxLength: 2048 })),
     scopes: Type.Optional(Type.Array(Text(256), { maxItems: 50 })),
     loginHint: Type.Optional(Type.String({ maxLength: 512 })),
+    // The OpenID provider's signed authorization request (oauth-provider/oauth-continue.hook.ts).
+    oauth_query: Type.Optional(Type.String({ maxLength: 8192 })),
     additionalParams: Type.Optional(
       Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 512 })),
     ),

@@ -12,8 +12,16 @@ export type PublicClient = {
   owner?: string
 }
 
-/** The signed request the page was opened with, as the server signed it. */
-export const oauthQueryOf = (search: string): string => search.replace(/^\?/, '')
+/**
+ * The signed request the page was opened with, as the server signed it. A social or SSO sign-in
+ * that failed comes back here with `error` added, which the server never signed: it is left out.
+ */
+export const oauthQueryOf = (search: string): string => {
+  const params = new URLSearchParams(search)
+  if (!params.has('error')) return search.replace(/^\?/, '')
+  params.delete('error')
+  return params.toString()
+}
 
 /** The way on, or the second step first (the same `oauth_query` goes with its code). */
 export type SignInForClient = WayOn | { twoFactorRedirect: true; twoFactorMethods: string[] }

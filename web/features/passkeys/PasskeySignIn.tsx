@@ -8,18 +8,23 @@ import { useNavigate } from 'react-router'
 import { signedIn } from '../../app/session-events.js'
 import { Button } from '../../ui/Button.js'
 import { Notice } from '../../ui/Notice.js'
+import { goOn, isWayOn } from '../oauth-provider/hand-off.js'
 import { passkeyProblem } from './passkey-messages.js'
 import { authenticationOptions, verifyAuthentication } from './passkeys.requests.js'
 import './passkeys.css'
 
-type Props = { returnTo: string }
+type Props = {
+  returnTo: string
+  /** On the OpenID provider's login page: the application's signed request, which goes on after. */
+  oauthQuery?: string
+}
 
 /**
  * "Sign in with a passkey", and passkey autofill: while the page is open, a conditional request
  * lets the browser offer the person's passkeys in the suggestions of the username field (the one
  * whose `autocomplete` ends in `webauthn`). A passkey sign-in is whole: no second step follows.
  */
-export const PasskeySignIn = ({ returnTo }: Props) => {
+export const PasskeySignIn = ({ returnTo, oauthQuery }: Props) => {
   const navigate = useNavigate()
   const [busy, setBusy] = useState(false)
   const [problem, setProblem] = useState<string | null>(null)
@@ -37,7 +42,8 @@ export const PasskeySignIn = ({ returnTo }: Props) => {
       throw error
     }
     setBusy(true)
-    await verifyAuthentication(response)
+    const answer = await verifyAuthentication(response, oauthQuery)
+    if (isWayOn(answer)) return goOn(answer)
     signedIn()
     navigate(returnTo, { replace: true })
   }

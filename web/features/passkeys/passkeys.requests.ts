@@ -5,6 +5,7 @@ import type {
   RegistrationResponseJSON,
 } from '@simplewebauthn/browser'
 import { request } from '../../app/http.js'
+import { type WayOn, withOAuthQuery } from '../oauth-provider/hand-off.js'
 
 /// The passkey routes (better-auth's passkey plugin's wire), without the store: the sign-in page
 /// loads before it, and the Security page's section keeps its own list.
@@ -38,8 +39,9 @@ export const deletePasskey = (id: string) =>
 export const authenticationOptions = () =>
   request<PublicKeyCredentialRequestOptionsJSON>('/passkey/generate-authenticate-options')
 
-export const verifyAuthentication = (response: AuthenticationResponseJSON) =>
-  request<{ session: { id: string }; user: { id: string } }>('/passkey/verify-authentication', {
+/** Signs in; with an application's signed request (`oauthQuery`), answers the way on instead. */
+export const verifyAuthentication = (response: AuthenticationResponseJSON, oauthQuery?: string) =>
+  request<{ session: { id: string }; user: { id: string } } | WayOn>('/passkey/verify-authentication', {
     method: 'POST',
-    body: { response },
+    body: withOAuthQuery({ response }, oauthQuery),
   })

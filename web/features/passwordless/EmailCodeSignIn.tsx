@@ -9,6 +9,7 @@ import { isApiError } from '../errors/api-error.js'
 import { type FormErrors, noErrors } from '../errors/form-errors.js'
 import { messageFor } from '../errors/messages.js'
 import { checkEmail } from '../forms/checks.js'
+import { goOn, isWayOn } from '../oauth-provider/hand-off.js'
 import { emailMeACode, signInWithCode } from './passwordless.requests.js'
 import './passwordless.css'
 
@@ -17,6 +18,8 @@ type Props = {
   email: string
   /** Where to go once signed in (a path of the portal). */
   returnTo: string
+  /** On the OpenID provider's login page: the application's signed request, which goes on after. */
+  oauthQuery?: string
 }
 
 const CODE_PROBLEMS: Readonly<Record<string, string>> = {
@@ -29,7 +32,7 @@ const problemOf = (error: unknown) =>
   (isApiError(error) ? CODE_PROBLEMS[error.code] : undefined) ?? messageFor(error)
 
 /** "Email me a code": a one-time code to the address typed above, and a form to enter it. */
-export const EmailCodeSignIn = ({ email, returnTo }: Props) => {
+export const EmailCodeSignIn = ({ email, returnTo, oauthQuery }: Props) => {
   const navigate = useNavigate()
   const [sentTo, setSentTo] = useState<string | null>(null)
   const [code, setCode] = useState('')
@@ -61,7 +64,11 @@ export const EmailCodeSignIn = ({ email, returnTo }: Props) => {
     }
     setPending(true)
     try {
-      await signInWithCode(sentTo, code.trim())
+      const answer = await signInWithCode(sentTo, code.trim(), oauthQuery)
+      if (isWayOn(answer)) return goOn(answer)
+      // The second step keeps the application's signed request in its address, as the login page does.
+      if (oauthQuery && 'twoFactorRedirect' in answer)
+        return navigate(`/two-factor?${oauthQuery}`, { state: answer })
       signedIn()
       navigate(returnTo, { replace: true })
     } catch (error) {

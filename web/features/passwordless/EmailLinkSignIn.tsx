@@ -11,10 +11,12 @@ type Props = {
   email: string
   /** Where the link leads once followed (a path of the portal). */
   returnTo: string
+  /** On the OpenID provider's login page: the application's signed request, which goes on after. */
+  oauthQuery?: string
 }
 
 /** "Email me a link": a sign-in link to the address typed above, instead of a password. */
-export const EmailLinkSignIn = ({ email, returnTo }: Props) => {
+export const EmailLinkSignIn = ({ email, returnTo, oauthQuery }: Props) => {
   const [pending, setPending] = useState(false)
   const [sentTo, setSentTo] = useState<string | null>(null)
   const [problem, setProblem] = useState<string | null>(null)
@@ -26,7 +28,7 @@ export const EmailLinkSignIn = ({ email, returnTo }: Props) => {
     if (invalid || pending) return
     setPending(true)
     try {
-      await emailMeALink(address, returnTo)
+      await emailMeALink(address, returnTo, oauthQuery)
       setSentTo(address)
     } catch (error) {
       setProblem(messageFor(error))

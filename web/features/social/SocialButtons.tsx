@@ -3,6 +3,7 @@ import { useLocation, useSearchParams } from 'react-router'
 import { Button } from '../../ui/Button.js'
 import { Notice } from '../../ui/Notice.js'
 import { messageFor } from '../errors/messages.js'
+import { loginPageWith } from '../oauth-provider/hand-off.js'
 import { describeCallbackError } from './callback-errors.js'
 import './social.css'
 import { goTo, listProviders, type SocialProvider, startSocialSignIn } from './social.requests.js'
@@ -10,13 +11,15 @@ import { goTo, listProviders, type SocialProvider, startSocialSignIn } from './s
 type Props = {
   /** Where a returning user lands after the provider (a path of the portal). */
   returnTo: string
+  /** On the OpenID provider's login page: the application's signed request, which goes on after. */
+  oauthQuery?: string
 }
 
 /**
  * "Continue with <provider>" for each configured provider, and, when a provider sent the browser
  * back here with `?error=`, what went wrong in words. Renders nothing when no provider is offered.
  */
-export const SocialButtons = ({ returnTo }: Props) => {
+export const SocialButtons = ({ returnTo, oauthQuery }: Props) => {
   const [providers, setProviders] = useState<SocialProvider[]>([])
   const [pending, setPending] = useState<string | null>(null)
   const [failure, setFailure] = useState<string | null>(null)
@@ -42,7 +45,12 @@ export const SocialButtons = ({ returnTo }: Props) => {
     setPending(provider.id)
     setFailure(null)
     try {
-      const { url } = await startSocialSignIn(provider.id, returnTo, pathname)
+      const { url } = await startSocialSignIn(
+        provider.id,
+        returnTo,
+        oauthQuery ? loginPageWith(oauthQuery) : pathname,
+        oauthQuery,
+      )
       goTo(url)
     } catch (error) {
       setFailure(messageFor(error))

@@ -1,4 +1,5 @@
 import { request } from '../../app/http.js'
+import { withOAuthQuery } from '../oauth-provider/hand-off.js'
 
 /// Social sign-in from the portal: which providers are offered, starting a sign-in or a link (the
 /// server answers the provider's URL, where the browser goes next), and the linked accounts.
@@ -10,18 +11,22 @@ type Started = { url: string; redirect: boolean }
 
 export const listProviders = () => request<SocialProvider[]>('/providers')
 
-export const startSocialSignIn = (provider: string, returnTo: string, errorTo: string) =>
+/** With an application's signed request (`oauthQuery`), the callback goes on with its authorization. */
+export const startSocialSignIn = (provider: string, returnTo: string, errorTo: string, oauthQuery?: string) =>
   request<Started>('/sign-in/social', {
     method: 'POST',
-    body: {
-      provider,
-      callbackURL: returnTo,
-      // A first visit lands on the profile, where the new account can be checked and named.
-      newUserCallbackURL: '/account',
-      // Failures come back to the page the button was on, which says what happened in words.
-      errorCallbackURL: errorTo,
-      disableRedirect: true,
-    },
+    body: withOAuthQuery(
+      {
+        provider,
+        callbackURL: returnTo,
+        // A first visit lands on the profile, where the new account can be checked and named.
+        newUserCallbackURL: '/account',
+        // Failures come back to the page the button was on, which says what happened in words.
+        errorCallbackURL: errorTo,
+        disableRedirect: true,
+      },
+      oauthQuery,
+    ),
   })
 
 export const startLink = (provider: string) =>

@@ -13,13 +13,15 @@ type Props = {
    * the form opens with it, under a notice saying why. Null otherwise.
    */
   required?: { email: string } | null
+  /** On the OpenID provider's login page: the application's signed request, which goes on after. */
+  oauthQuery?: string
 }
 
 /**
  * "Sign in with SSO": a button that opens a small form (work email or organization short name) and
  * sends the browser on to the organization's identity provider.
  */
-export const SsoSignIn = ({ required = null }: Props) => {
+export const SsoSignIn = ({ required = null, oauthQuery }: Props) => {
   const [open, setOpen] = useState(false)
   const formId = useId()
   // Bumped when the form opens for someone: once rendered, its field takes the focus (and the view).
@@ -51,7 +53,7 @@ export const SsoSignIn = ({ required = null }: Props) => {
       <div id={formId} hidden={!open}>
         {open ? (
           <Suspense fallback={null}>
-            <SsoSignInForm initial={required?.email ?? ''} focusTick={focusTick} />
+            <SsoSignInForm initial={required?.email ?? ''} focusTick={focusTick} oauthQuery={oauthQuery} />
           </Suspense>
         ) : null}
       </div>

@@ -13,13 +13,15 @@ type Props = {
   initial: string
   /** Changes each time the form is opened for someone: the field then takes the focus. */
   focusTick: number
+  /** On the OpenID provider's login page: the application's signed request, which goes on after. */
+  oauthQuery?: string
 }
 
 /**
  * The "Sign in with SSO" form (work email or organization short name), loaded only once someone
  * opens it: it sends the browser on to the organization's identity provider.
  */
-export const SsoSignInForm = ({ initial, focusTick }: Props) => {
+export const SsoSignInForm = ({ initial, focusTick, oauthQuery }: Props) => {
   const [identifier, setIdentifier] = useState(initial)
   const [errors, setErrors] = useState<FormErrors<Field>>(noErrors())
   const [busy, setBusy] = useState(false)
@@ -42,7 +44,7 @@ export const SsoSignInForm = ({ initial, focusTick }: Props) => {
     const asked = ssoIdentifier(identifier)
     setBusy(true)
     try {
-      const { url } = await startSsoSignIn(asked)
+      const { url } = await startSsoSignIn(asked, oauthQuery)
       goTo(url)
     } catch (error) {
       setErrors({ form: ssoProblemFor(error, asked), fields: {} })

@@ -1,5 +1,6 @@
 import { request } from '../../app/http.js'
 import { isApiError } from '../errors/api-error.js'
+import { loginPageWith, withOAuthQuery } from '../oauth-provider/hand-off.js'
 
 /// Single sign-on from the portal, on `@better-auth/sso`'s wire: starting a sign-in through an
 /// organization's identity provider (the server answers the IdP's URL, where the browser goes next).
@@ -17,10 +18,18 @@ export const ssoIdentifier = (typed: string): SsoIdentifier => {
   return value.includes('@') ? { email: value } : { organizationSlug: value.toLowerCase() }
 }
 
-export const startSsoSignIn = (identifier: SsoIdentifier) =>
+/** With an application's signed request (`oauthQuery`), the callback goes on with its authorization. */
+export const startSsoSignIn = (identifier: SsoIdentifier, oauthQuery?: string) =>
   request<{ url: string; redirect: boolean }>('/sign-in/sso', {
     method: 'POST',
-    body: { ...identifier, callbackURL: SSO_RETURN_PATH, errorCallbackURL: SSO_ERROR_PATH },
+    body: withOAuthQuery(
+      {
+        ...identifier,
+        callbackURL: SSO_RETURN_PATH,
+        errorCallbackURL: oauthQuery ? loginPageWith(oauthQuery) : SSO_ERROR_PATH,
+      },
+      oauthQuery,
+    ),
   })
 
 /** A password sign-in refused because the address's organization requires its identity provider. */
