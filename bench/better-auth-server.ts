@@ -14,11 +14,16 @@
 /// `migrate` process so its memory does not count against serving.
 
 import { createServer } from 'node:http'
+import { oauthProvider } from '@better-auth/oauth-provider'
+import { passkey } from '@better-auth/passkey'
+import { scim } from '@better-auth/scim'
 import { PGlite } from '@electric-sql/pglite'
 import { type BetterAuthOptions, betterAuth } from 'better-auth'
 import { getMigrations } from 'better-auth/db/migration'
 import { toNodeHandler } from 'better-auth/node'
 import { bearer } from 'better-auth/plugins/bearer'
+import { jwt } from 'better-auth/plugins/jwt'
+import { twoFactor } from 'better-auth/plugins/two-factor'
 import pg from 'pg'
 import { pgliteDialect } from '../infra/db/pglite-dialect.js'
 
@@ -46,12 +51,40 @@ const openDatabase = async (): Promise<Database> => {
   }
 }
 
+/**
+ * With BENCH_FEATURES=1 (bench/features-config.ts), the plugins of the feature scenarios, set as
+ * Tessera's bench config is: the same TOTP issuer, the passkey relying party from BASE_URL, the
+ * OAuth provider (on the jwt plugin it needs, whose `set-auth-jwt` header on get-session is off
+ * so get-session costs what it did), and one SCIM connection with the run's token.
+ */
+const featurePlugins = () => {
+  if (process.env.BENCH_FEATURES !== '1') return []
+  const baseUrl = new URL(required('BASE_URL'))
+  return [
+    twoFactor({ issuer: required('BENCH_TOTP_ISSUER') }),
+    passkey({ rpID: baseUrl.hostname, rpName: 'bench', origin: baseUrl.origin }),
+    jwt({ disableSettingJwtHeader: true }),
+    oauthProvider({ loginPage: '/oauth/login', consentPage: '/oauth/consent' }),
+    scim({
+      connections: [
+        {
+          id: required('BENCH_SCIM_CONNECTION'),
+          provisioningDomainId: required('BENCH_SCIM_ORGANIZATION'),
+          credentials: [
+            { type: 'bearer', id: required('BENCH_SCIM_CONNECTION'), token: required('BENCH_SCIM_TOKEN') },
+          ],
+        },
+      ],
+    }),
+  ]
+}
+
 const authOptions = (database: BetterAuthOptions['database']): BetterAuthOptions => ({
   database,
   secret: required('BETTER_AUTH_SECRET'),
   baseURL: required('BASE_URL'),
   emailAndPassword: { enabled: true },
-  plugins: [bearer()],
+  plugins: [bearer(), ...featurePlugins()],
   rateLimit: { enabled: false },
   telemetry: { enabled: false },
   logger: { level: 'warn' },

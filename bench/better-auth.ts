@@ -9,13 +9,18 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
+import { betterAuthFeatureEnv } from './features-config.js'
 import { baseServerEnv, freePort, type RunningServer, startProgram } from './server.js'
 
 const SCRIPT = fileURLToPath(new URL('./better-auth-server.js', import.meta.url))
 export const BETTER_AUTH_DATABASE = 'betterauth'
 
 /** PostgreSQL: the URL Tessera uses (any database on that server); absent: PGlite. */
-export type BetterAuthOptions = { postgresUrl?: string }
+export type BetterAuthOptions = {
+  postgresUrl?: string
+  /** With the feature plugins (two-factor, passkey, OAuth provider, SCIM; bench/features-config.ts). */
+  features?: boolean
+}
 
 /** The same server and credentials, the `betterauth` database. */
 export const betterAuthDatabaseUrl = (postgresUrl: string): string => {
@@ -52,6 +57,7 @@ export const startBetterAuth = async (options: BetterAuthOptions): Promise<Runni
     env: {
       ...baseServerEnv(port),
       BETTER_AUTH_SECRET: randomBytes(24).toString('hex'),
+      ...(options.features ? betterAuthFeatureEnv() : {}),
       ...(options.postgresUrl
         ? { DATABASE_URL: betterAuthDatabaseUrl(options.postgresUrl) }
         : { PGLITE_DIR: join(workDir, 'pglite') }),

@@ -22,6 +22,15 @@ export type SeedTarget = {
 }
 
 export type ScenarioGroup = {
+  /** A name `BENCH_ONLY` may give to pick all of the group's scenarios (bench/choose.ts). */
+  group?: string
+  /**
+   * How many of the seeded users its scenarios use (all when absent): when BENCH_ONLY picks only
+   * groups that need few, only that many are signed up.
+   */
+  usersNeeded?: number
+  /** Its scenarios need the feature plugins on both servers (bench/features-config.ts). */
+  needsFeatures?: boolean
   runsOn: readonly ServerLabel[]
   /** The scenarios' names, known before anything is seeded (BENCH_ONLY picks by them). */
   names: readonly string[]
@@ -46,11 +55,17 @@ const NO_TARGET: SeedTarget = {
  * that the names are known without a server: the scenarios must not use it before they run.
  */
 export const group = <T>(spec: {
+  group?: string
+  usersNeeded?: number
+  needsFeatures?: boolean
   runsOn: readonly ServerLabel[]
   unseeded: T
   seed(target: SeedTarget): Promise<T>
   scenarios(seeded: T, target: SeedTarget): ScenarioSpec[]
 }): ScenarioGroup => ({
+  ...(spec.group === undefined ? {} : { group: spec.group }),
+  ...(spec.usersNeeded === undefined ? {} : { usersNeeded: spec.usersNeeded }),
+  ...(spec.needsFeatures ? { needsFeatures: true } : {}),
   runsOn: spec.runsOn,
   names: spec.scenarios(spec.unseeded, NO_TARGET).map((scenario) => scenario.name),
   prepare: async (target) => spec.scenarios(await spec.seed(target), target),

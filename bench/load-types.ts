@@ -12,6 +12,17 @@ export type Kind =
   | 'organization/list'
   | 'get-full-organization'
   | 'organization/has-permission'
+  | 'two-factor/sign-in'
+  | 'two-factor/verify-totp'
+  | 'passkey/generate-authenticate-options'
+  | 'passkey/verify-authentication'
+  | 'scim/Users filter'
+  | 'scim/Users list'
+  | 'oauth2/token'
+  | 'oauth2/introspect'
+  | 'oauth2/userinfo'
+  | 'update-user'
+  | 'webhook delivery'
 
 /** One request to send and how to tell that its answer is right. */
 export type Shot = {
@@ -40,8 +51,18 @@ export type ClosedLoopSpec = {
   next(): Shot
 }
 
-/** A closed-loop scenario (this module) or an open-loop one (`arrivals`, bench/open-loop.ts). */
-export type ScenarioSpec = ClosedLoopSpec | OpenLoopSpec
+/**
+ * A closed-loop scenario (this module), an open-loop one (`arrivals`, bench/open-loop.ts), or one
+ * that drives and measures itself (`run`, e.g. webhook deliveries, bench/webhooks.ts).
+ */
+export type ScenarioSpec = ClosedLoopSpec | OpenLoopSpec | SelfDrivenSpec
+
+export type SelfDrivenSpec = {
+  name: string
+  durationSeconds: number
+  warmupSeconds: number
+  run(baseUrl: string, window: MeasureWindow): Promise<ScenarioResult>
+}
 
 export type Timing = Pick<ScenarioSpec, 'durationSeconds' | 'warmupSeconds'>
 

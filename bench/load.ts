@@ -22,6 +22,7 @@ export type {
   MeasureWindow,
   ScenarioResult,
   ScenarioSpec,
+  SelfDrivenSpec,
   Shot,
   Timing,
 } from './load-types.js'

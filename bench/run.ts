@@ -22,8 +22,10 @@ import {
 } from './admin-users.js'
 import { seedApiKeys } from './api-keys.js'
 import { startBetterAuth } from './better-auth.js'
+import { chosenNames, parseOnly, slug, unmatchedEntries } from './choose.js'
 import { type CpuProbe, type CpuUse, measureCpu, waitUntilIdle } from './cpu.js'
 import { type EmbeddedServer, startEmbeddedPostgres } from './embedded-postgres.js'
+import { featureGroups } from './feature-groups.js'
 import { BOTH, group, nothingToSeed, type ScenarioGroup, TESSERA_ONLY } from './groups.js'
 import { runScenario, type ScenarioSpec } from './load.js'
 import { runOpenLoop } from './open-loop.js'
@@ -92,10 +94,7 @@ const readSettings = (env: NodeJS.ProcessEnv): Omit<Settings, 'mixedOpen'> => ({
   embeddedPostgres: env.BENCH_EMBEDDED_POSTGRES === '1',
   betterAuth: env.BENCH_BETTER_AUTH !== '0',
   nodeArgs: (env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
-  only: (env.BENCH_ONLY ?? '')
-    .split(',')
-    .map((name) => name.trim())
-    .filter(Boolean),
+  only: parseOnly(env.BENCH_ONLY),
   resultsFile: env.BENCH_RESULTS?.trim() ? resolve(env.BENCH_RESULTS.trim()) : DEFAULT_RESULTS,
 })
 
@@ -180,24 +179,40 @@ const SCENARIO_GROUPS: readonly ScenarioGroup[] = [
     },
     scenarios: (directory, { timing }) => adminDirectoryScenarios(directory, timing),
   }),
+  // Issues 33 to 36: the feature plugins on both servers (bench/features-config.ts).
+  ...featureGroups,
 ]
 
-// `BENCH_ONLY=sign-in-c16` and `BENCH_ONLY='sign-in c16'` mean the same.
-const slug = (name: string) => name.replace(/\s+/g, '-')
-
-const isChosen = (name: string, only: readonly string[]) =>
-  only.length === 0 || only.some((prefix) => slug(name).startsWith(slug(prefix)))
-
 const assertSomethingChosen = (only: readonly string[]) => {
-  const all = SCENARIO_GROUPS.flatMap((g) => g.names)
-  if (!all.some((name) => isChosen(name, only)))
-    throw new Error(`BENCH_ONLY matches no scenario; they are: ${all.map(slug).join(', ')}`)
+  const unmatched = unmatchedEntries(SCENARIO_GROUPS, only)
+  if (unmatched.length > 0) {
+    const groups = SCENARIO_GROUPS.flatMap((g) => g.group ?? [])
+    const all = SCENARIO_GROUPS.flatMap((g) => g.names)
+    throw new Error(
+      `BENCH_ONLY's ${unmatched.join(', ')} match no scenario; the groups are ${groups.join(', ')}, ` +
+        `the scenarios ${all.map(slug).join(', ')}`,
+    )
+  }
 }
+
+const chosenGroups = (only: readonly string[]) =>
+  SCENARIO_GROUPS.filter((g) => chosenNames(g, only).length > 0)
+
+/** The users to sign up first: all of BENCH_USERS unless every chosen group needs fewer. */
+const usersToSeed = (settings: Settings): number =>
+  Math.min(
+    settings.users,
+    Math.max(1, ...chosenGroups(settings.only).map((g) => g.usersNeeded ?? settings.users)),
+  )
+
+/** The feature plugins are on when a chosen group needs them (bench/features-config.ts). */
+const featuresWanted = (settings: Settings) => chosenGroups(settings.only).some((g) => g.needsFeatures)
 
 /** A server under test on one database: its seeded users, and its figures as they come. */
 type Contender = {
   label: ServerLabel
   server: RunningServer
+  /** The users signed up first (BENCH_USERS, or fewer when the chosen groups need fewer). */
   users: BenchUser[]
   email: ReturnType<typeof emailFactory>
   seedSeconds: number
@@ -231,9 +246,11 @@ const benchScenario = async (
     },
   }
   const measured =
-    'arrivals' in spec
-      ? await runOpenLoop(server.baseUrl, spec, window)
-      : await runScenario(server.baseUrl, spec, window)
+    'run' in spec
+      ? await spec.run(server.baseUrl, window)
+      : 'arrivals' in spec
+        ? await runOpenLoop(server.baseUrl, spec, window)
+        : await runScenario(server.baseUrl, spec, window)
   server.assertAlive()
   if (!cpu.use) throw new Error(`${spec.name}: the measured window never ended`)
   const [start, end] = await Promise.all([scrapes.start, scrapes.end])
@@ -247,10 +264,16 @@ const benchScenario = async (
 
 type PostgresTarget = { url: string; pid(): number | undefined }
 
-const startFor = (label: ServerLabel, settings: Settings, postgres: PostgresTarget | undefined) =>
-  label === 'Tessera'
-    ? startServer({ ...(postgres ? { databaseUrl: postgres.url } : {}), nodeArgs: settings.nodeArgs })
-    : startBetterAuth(postgres ? { postgresUrl: postgres.url } : {})
+const startFor = (label: ServerLabel, settings: Settings, postgres: PostgresTarget | undefined) => {
+  const features = featuresWanted(settings)
+  return label === 'Tessera'
+    ? startServer({
+        ...(postgres ? { databaseUrl: postgres.url } : {}),
+        nodeArgs: settings.nodeArgs,
+        features,
+      })
+    : startBetterAuth({ ...(postgres ? { postgresUrl: postgres.url } : {}), features })
+}
 
 /** Starts the server and signs up its users; it keeps running until `stop`. */
 const openContender = async (
@@ -263,10 +286,11 @@ const openContender = async (
   const server: RunningServer = await guarded(await startFor(label, settings, postgres))
   try {
     const email = emailFactory()
-    console.log(`  listening on ${server.baseUrl} (pid ${server.pid}); seeding ${settings.users} users…`)
+    const count = usersToSeed(settings)
+    console.log(`  listening on ${server.baseUrl} (pid ${server.pid}); seeding ${count} users…`)
     const seedStarted = Date.now()
     const users = await seedUsers(server.baseUrl, {
-      count: settings.users,
+      count,
       concurrency: SEED_CONCURRENCY,
       email: (n) => email('user', n),
     })
@@ -287,10 +311,10 @@ const openContender = async (
   }
 }
 
-const resultOf = (contender: Contender, database: DatabaseLabel, settings: Settings): RunResult => ({
+const resultOf = (contender: Contender, database: DatabaseLabel): RunResult => ({
   server: contender.label,
   database,
-  users: settings.users,
+  users: contender.users.length,
   seedSeconds: contender.seedSeconds,
   seedPeakRssBytes: contender.seedPeakRssBytes,
   scenarios: contender.results,
@@ -337,7 +361,8 @@ const runScenarios = async (
   const timing = { durationSeconds: settings.durationSeconds, warmupSeconds: settings.warmupSeconds }
   let turn = 0
   for (const scenarioGroup of SCENARIO_GROUPS) {
-    if (!scenarioGroup.names.some((name) => isChosen(name, settings.only))) continue
+    const names = chosenNames(scenarioGroup, settings.only)
+    if (names.length === 0) continue
     const specs = new Map<Contender, ScenarioSpec[]>()
     for (const contender of contenders.filter((c) => scenarioGroup.runsOn.includes(c.label)))
       await attempt(contender, async () => {
@@ -356,7 +381,7 @@ const runScenarios = async (
           }),
         )
       })
-    for (const name of scenarioGroup.names.filter((n) => isChosen(n, settings.only))) {
+    for (const name of names) {
       const specOf = (contender: Contender) => specs.get(contender)?.find((s) => s.name === name)
       const rounds = Math.max(1, ...[...specs.keys()].map((c) => specRounds(specOf(c))))
       const measured = new Map<Contender, MeasuredScenario[]>()
@@ -404,9 +429,7 @@ const benchDatabase = async (
   settings: Settings,
   postgres?: PostgresTarget,
 ): Promise<DatabaseRuns> => {
-  const sharedChosen = SCENARIO_GROUPS.some(
-    (g) => g.runsOn.includes('better-auth') && g.names.some((n) => isChosen(n, settings.only)),
-  )
+  const sharedChosen = chosenGroups(settings.only).some((g) => g.runsOn.includes('better-auth'))
   const skipped = !settings.betterAuth
     ? 'BENCH_BETTER_AUTH=0'
     : !sharedChosen
@@ -428,8 +451,8 @@ const benchDatabase = async (
     const betterAuth = contenders.find((c) => c.label === 'better-auth')
     const runs: DatabaseRuns = {
       database,
-      tessera: resultOf(tessera, database, settings),
-      betterAuth: betterAuth && !betterAuthFailure ? resultOf(betterAuth, database, settings) : null,
+      tessera: resultOf(tessera, database),
+      betterAuth: betterAuth && !betterAuthFailure ? resultOf(betterAuth, database) : null,
     }
     // Tessera's figures are kept; the run still ends non-zero (see main).
     if (betterAuthFailure)

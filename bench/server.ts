@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { BENCH_SERVER_KEY } from './api-keys.js'
+import { tesseraConfigFile } from './features-config.js'
 
 const MAIN = fileURLToPath(new URL('../app/cli/main.js', import.meta.url))
 const START_TIMEOUT_MS = 120_000
@@ -24,6 +25,8 @@ export type ServerOptions = {
   databaseUrl?: string
   /** Extra node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
   nodeArgs: readonly string[]
+  /** With the feature plugins' options (bench/features-config.ts). */
+  features?: boolean
 }
 
 export type RunningServer = {
@@ -51,8 +54,8 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
   // The working directory is a fresh one too, so no `.env` or `tessera.config.json` leaks in.
   const workDir = await mkdtemp(join(tmpdir(), 'tessera-bench-'))
   // Feature options to measure with (e.g. `{"jwt":{"enabled":false}}` for get-session without JWTs).
-  if (process.env.BENCH_CONFIG)
-    await writeFile(join(workDir, 'tessera.config.json'), process.env.BENCH_CONFIG)
+  const configFile = tesseraConfigFile(options.features === true, process.env.BENCH_CONFIG)
+  if (configFile) await writeFile(join(workDir, 'tessera.config.json'), configFile)
   const port = await freePort()
   return startProgram({
     label: 'tessera',
