@@ -15,7 +15,7 @@ import type { InvitationRow, MemberRow } from '../../projections/organizations/o
 import { findUserByEmail } from '../../projections/users/users.repository.js'
 import type { CommandContext } from '../context.js'
 import { withMembershipSeat } from './membership-seats.js'
-import { invitationAnswer, memberAnswer } from './organization-answers.js'
+import { activeOf, invitationAnswer, memberAnswer } from './organization-answers.js'
 import {
   actorOf,
   actorUserIdOf,
@@ -111,7 +111,7 @@ export const acceptInvitation = async (
     ),
   )
   const joinedTeam = events.find((event) => event.type === 'organization.team-member-added')
-  await setSessionContext(ctx, origin, auth, state.organizationId, joinedTeam?.data.teamId ?? null)
+  await setSessionContext(ctx, origin, auth, activeOf(state).organizationId, joinedTeam?.data.teamId ?? null)
   return { invitation: invitationAnswer(state, invitationId), member: memberAnswer(state, memberId) }
 }
 

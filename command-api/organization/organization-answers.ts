@@ -1,7 +1,7 @@
 /// Answers presented from the state a command left, in the read models' row shapes (the routes'
 /// presenters take rows): a command never reads back the row its own events caused.
 
-import type { Organization } from '../../domain/organization/organization.js'
+import type { ActiveOrganization, Organization } from '../../domain/organization/organization.js'
 import type { InvitationRow, MemberRow } from '../../projections/organizations/organizations.table.js'
 
 /**
@@ -13,7 +13,12 @@ export const decided = <T>(value: T | undefined, what: string): T => {
   return value
 }
 
-export const invitationAnswer = (state: Organization, invitationId: string): InvitationRow => {
+/** The organization the decision left: a command that answers with a row never deletes it. */
+export const activeOf = (state: Organization): ActiveOrganization =>
+  decided(state.status === 'active' ? state : undefined, 'organization')
+
+export const invitationAnswer = (decision: Organization, invitationId: string): InvitationRow => {
+  const state = activeOf(decision)
   const invitation = decided(state.invitations.get(invitationId), `invitation ${invitationId}`)
   return {
     id: invitation.invitationId,
@@ -28,7 +33,8 @@ export const invitationAnswer = (state: Organization, invitationId: string): Inv
   }
 }
 
-export const memberAnswer = (state: Organization, memberId: string): MemberRow => {
+export const memberAnswer = (decision: Organization, memberId: string): MemberRow => {
+  const state = activeOf(decision)
   const member = decided(state.members.get(memberId), `member ${memberId}`)
   return {
     id: member.memberId,

@@ -5,17 +5,17 @@ import type { OrganizationEvent } from './organization.events.js'
 import { memberAddition } from './organization.members.js'
 import { actingMember, assertKnownRoles, type Command, fail } from './organization.rules.js'
 import {
+  type ActiveOrganization,
   type Invitation,
   isCreator,
   isPendingAt,
   memberOfUser,
-  type Organization,
 } from './organization.state.js'
 import { teamAddition } from './organization.teams.js'
 
 export const invite = (
   command: Command<'invite-member'>,
-  state: Organization,
+  state: ActiveOrganization,
   policy: OrganizationPolicy,
 ): OrganizationEvent[] => {
   const { now } = command
@@ -90,7 +90,7 @@ const assertRecipient = (
 
 export const accept = (
   command: Command<'accept-invitation'>,
-  state: Organization,
+  state: ActiveOrganization,
   policy: OrganizationPolicy,
 ): OrganizationEvent[] => {
   const invitation = state.invitations.get(command.invitationId)
@@ -144,7 +144,7 @@ export const accept = (
 
 export const reject = (
   command: Command<'reject-invitation'>,
-  state: Organization,
+  state: ActiveOrganization,
   policy: OrganizationPolicy,
 ): OrganizationEvent[] => {
   const invitation = state.invitations.get(command.invitationId)
@@ -163,7 +163,10 @@ export const reject = (
   ]
 }
 
-export const cancel = (command: Command<'cancel-invitation'>, state: Organization): OrganizationEvent[] => {
+export const cancel = (
+  command: Command<'cancel-invitation'>,
+  state: ActiveOrganization,
+): OrganizationEvent[] => {
   const invitation = state.invitations.get(command.invitationId) ?? fail('INVITATION_NOT_FOUND')
   actingMember(
     state,

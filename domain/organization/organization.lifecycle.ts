@@ -5,7 +5,7 @@ import type { OrganizationPolicy } from './organization.commands.js'
 import type { OrganizationEvent } from './organization.events.js'
 import { memberRemoval } from './organization.members.js'
 import { actingMember, type Command, fail, seatOf } from './organization.rules.js'
-import { memberOfUser, type Organization } from './organization.state.js'
+import { type ActiveOrganization, memberOfUser, type Organization } from './organization.state.js'
 
 export const create = (
   command: Command<'create-organization'>,
@@ -47,7 +47,10 @@ export const create = (
   return events
 }
 
-export const update = (command: Command<'update-organization'>, state: Organization): OrganizationEvent[] => {
+export const update = (
+  command: Command<'update-organization'>,
+  state: ActiveOrganization,
+): OrganizationEvent[] => {
   actingMember(
     state,
     command.actorUserId,
@@ -69,7 +72,10 @@ export const update = (command: Command<'update-organization'>, state: Organizat
   ]
 }
 
-export const remove = (command: Command<'delete-organization'>, state: Organization): OrganizationEvent[] => {
+export const remove = (
+  command: Command<'delete-organization'>,
+  state: ActiveOrganization,
+): OrganizationEvent[] => {
   actingMember(
     state,
     command.actorUserId,

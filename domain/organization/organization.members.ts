@@ -4,18 +4,18 @@ import type { OrganizationPolicy } from './organization.commands.js'
 import type { MemberRemovalReason, OrganizationEvent } from './organization.events.js'
 import { actingMember, assertKnownRoles, type Command, fail, seatOf } from './organization.rules.js'
 import {
+  type ActiveOrganization,
   customRolesOf,
   isCreator,
   type Member,
   memberOfUser,
-  type Organization,
   ownerCount,
 } from './organization.state.js'
 import { teamAddition } from './organization.teams.js'
 import { hasPermission } from './permissions.js'
 
 export const memberAddition = (
-  state: Organization,
+  state: ActiveOrganization,
   input: {
     memberId: string
     userId: string
@@ -45,7 +45,7 @@ export const memberAddition = (
 
 export const addMember = (
   command: Command<'add-member'>,
-  state: Organization,
+  state: ActiveOrganization,
   policy: OrganizationPolicy,
 ): OrganizationEvent[] => {
   actingMember(
@@ -73,7 +73,7 @@ export const addMember = (
 
 export const removeMember = (
   command: Command<'remove-member'>,
-  state: Organization,
+  state: ActiveOrganization,
   policy: OrganizationPolicy,
 ): OrganizationEvent[] => {
   const actor = command.actorUserId === null ? null : memberOfUser(state, command.actorUserId)
@@ -96,7 +96,7 @@ export const removeMember = (
 }
 
 export const memberRemoval = (
-  state: Organization,
+  state: ActiveOrganization,
   { memberId, userId, seat }: Member,
   reason: MemberRemovalReason,
 ): OrganizationEvent => ({
@@ -106,7 +106,7 @@ export const memberRemoval = (
 
 export const leave = (
   command: Command<'leave-organization'>,
-  state: Organization,
+  state: ActiveOrganization,
   policy: OrganizationPolicy,
 ): OrganizationEvent[] => {
   const member = memberOfUser(state, command.userId) ?? fail('MEMBER_NOT_FOUND')
@@ -117,7 +117,7 @@ export const leave = (
 
 export const updateMemberRole = (
   command: Command<'update-member-role'>,
-  state: Organization,
+  state: ActiveOrganization,
   policy: OrganizationPolicy,
 ): OrganizationEvent[] => {
   const actor = command.actorUserId === null ? null : memberOfUser(state, command.actorUserId)

@@ -3,17 +3,17 @@
 import type { OrganizationPolicy } from './organization.commands.js'
 import type { OrganizationEvent, PermissionStatements } from './organization.events.js'
 import { actingMember, type Command, fail } from './organization.rules.js'
-import { type CustomRole, customRolesOf, type Member, type Organization } from './organization.state.js'
+import { type ActiveOrganization, type CustomRole, customRolesOf, type Member } from './organization.state.js'
 import { hasPermission, isBuiltInRole, rolesOf, unknownResources } from './permissions.js'
 
 /// Custom roles (dynamic access control)
 
-const roleByIdOrName = (state: Organization, idOrName: string): CustomRole | undefined =>
+const roleByIdOrName = (state: ActiveOrganization, idOrName: string): CustomRole | undefined =>
   state.roles.get(idOrName) ?? [...state.roles.values()].find((role) => role.role === idOrName)
 
 /** A role may only grant what its author holds (no escalation through a custom role). */
 const assertGrantable = (
-  state: Organization,
+  state: ActiveOrganization,
   actor: Member | null,
   permission: PermissionStatements,
   denied: () => never,
@@ -25,7 +25,7 @@ const assertGrantable = (
       if (!hasPermission(actor.role, { [resource]: [action] }, customRolesOf(state))) denied()
 }
 
-const assertFreeRoleName = (state: Organization, name: string, except: string | null) => {
+const assertFreeRoleName = (state: ActiveOrganization, name: string, except: string | null) => {
   if (isBuiltInRole(name)) fail('ROLE_NAME_IS_ALREADY_TAKEN')
   const taken = [...state.roles.values()].some((role) => role.role === name && role.roleId !== except)
   if (taken) fail('ROLE_NAME_IS_ALREADY_TAKEN')
@@ -33,7 +33,7 @@ const assertFreeRoleName = (state: Organization, name: string, except: string | 
 
 export const createRole = (
   command: Command<'create-role'>,
-  state: Organization,
+  state: ActiveOrganization,
   policy: OrganizationPolicy,
 ): OrganizationEvent[] => {
   const dynamic = policy.dynamicRoles ?? fail('NOT_FOUND')
@@ -59,7 +59,7 @@ export const createRole = (
 
 export const updateRole = (
   command: Command<'update-role'>,
-  state: Organization,
+  state: ActiveOrganization,
   policy: OrganizationPolicy,
 ): OrganizationEvent[] => {
   if (!policy.dynamicRoles) fail('NOT_FOUND')
@@ -92,7 +92,7 @@ export const updateRole = (
 
 export const deleteRole = (
   command: Command<'delete-role'>,
-  state: Organization,
+  state: ActiveOrganization,
   policy: OrganizationPolicy,
 ): OrganizationEvent[] => {
   if (!policy.dynamicRoles) fail('NOT_FOUND')

@@ -3,7 +3,7 @@
 import { AUTH_ERRORS } from '../errors.js'
 import { DomainError } from '../shared/errors.js'
 import type { OrganizationCommand } from './organization.commands.js'
-import { customRolesOf, type Member, memberOfUser, type Organization } from './organization.state.js'
+import { type ActiveOrganization, customRolesOf, type Member, memberOfUser } from './organization.state.js'
 import { hasPermission, isBuiltInRole, type Statements } from './permissions.js'
 
 /// Decide: every rule
@@ -24,7 +24,7 @@ export type Command<T extends OrganizationCommand['type']> = Extract<Organizatio
  * and `denied` are the refusals of the route that asks, as better-auth words them.
  */
 export const actingMember = (
-  state: Organization,
+  state: ActiveOrganization,
   actorUserId: string | null,
   permissions: Statements,
   notMember: () => never,
@@ -36,12 +36,12 @@ export const actingMember = (
   return member
 }
 
-const unknownRoles = (state: Organization, roles: readonly string[]) => {
+const unknownRoles = (state: ActiveOrganization, roles: readonly string[]) => {
   const custom = new Set([...state.roles.values()].map((role) => role.role))
   return roles.filter((role) => !isBuiltInRole(role) && !custom.has(role))
 }
 
-export const assertKnownRoles = (state: Organization, roles: readonly string[]) => {
+export const assertKnownRoles = (state: ActiveOrganization, roles: readonly string[]) => {
   const unknown = unknownRoles(state, roles)
   if (unknown.length > 0) fail('ROLE_NOT_FOUND', 400, `ROLE_NOT_FOUND: ${unknown.join(', ')}`)
 }

@@ -28,8 +28,9 @@ export type Invitation = {
 export type Team = { teamId: string; name: string; userIds: ReadonlySet<string> }
 export type CustomRole = { roleId: string; role: string; permission: PermissionStatements }
 
-export type Organization = {
-  status: 'none' | 'active' | 'deleted'
+/** An organization that exists: the only state a rule about its members, invitations or teams sees. */
+export type ActiveOrganization = {
+  status: 'active'
   organizationId: string
   name: string
   slug: string
@@ -41,13 +42,23 @@ export type Organization = {
   roles: ReadonlyMap<string, CustomRole>
 }
 
-export const initialState = (): Organization => ({
-  status: 'none',
-  organizationId: '',
-  name: '',
-  slug: '',
-  logo: null,
-  metadata: null,
+/**
+ * Never made, existing, or deleted: a deleted organization keeps only what its last event named,
+ * so no rule can read members or invitations of an organization that is not there.
+ */
+export type Organization =
+  | { status: 'none' }
+  | ActiveOrganization
+  | { status: 'deleted'; organizationId: string; slug: string }
+
+export const initialState = (): Organization => ({ status: 'none' })
+
+/** An organization with nobody and nothing in it, as `organization.created` starts one. */
+export const emptyOrganization = (
+  fields: Pick<ActiveOrganization, 'organizationId' | 'name' | 'slug' | 'logo' | 'metadata'>,
+): ActiveOrganization => ({
+  status: 'active',
+  ...fields,
   members: new Map(),
   invitations: new Map(),
   teams: new Map(),
@@ -68,17 +79,23 @@ const updated = <V>(map: ReadonlyMap<string, V>, key: string, change: (value: V)
 /// Evolve: no rules, never throws
 
 export const evolve = (state: Organization, event: OrganizationEvent): Organization => {
+  if (event.type === 'organization.created') {
+    const { organizationId, name, slug, logo, metadata } = event.data
+    return emptyOrganization({ organizationId, name, slug, logo, metadata })
+  }
+  // Nothing happens to an organization that is not there (decide never records it).
+  if (state.status !== 'active') return state
+  if (event.type === 'organization.deleted')
+    return { status: 'deleted', organizationId: state.organizationId, slug: state.slug }
+  return evolveActive(state, event)
+}
+
+const evolveActive = (state: ActiveOrganization, event: OrganizationEvent): ActiveOrganization => {
   switch (event.type) {
-    case 'organization.created': {
-      const { organizationId, name, slug, logo, metadata } = event.data
-      return { ...initialState(), status: 'active', organizationId, name, slug, logo, metadata }
-    }
     case 'organization.updated': {
       const { name, slug, logo, metadata } = event.data
       return { ...state, name, slug, logo, metadata }
     }
-    case 'organization.deleted':
-      return { ...state, status: 'deleted' }
     case 'organization.member-added': {
       const { memberId, userId, role, seat, createdAt } = event.data
       const member = { memberId, userId, role, seat: seat ?? null, createdAt }
@@ -176,27 +193,27 @@ const setWithout = (set: ReadonlySet<string>, value: string): ReadonlySet<string
 }
 
 const withInvitationStatus = (
-  state: Organization,
+  state: ActiveOrganization,
   invitationId: string,
   status: Invitation['status'],
-): Organization => ({
+): ActiveOrganization => ({
   ...state,
   invitations: updated(state.invitations, invitationId, (invitation) => ({ ...invitation, status })),
 })
 
 /// Queries over the state (also used by the use cases' answers)
 
-export const memberOfUser = (state: Organization, userId: string): Member | undefined =>
+export const memberOfUser = (state: ActiveOrganization, userId: string): Member | undefined =>
   [...state.members.values()].find((member) => member.userId === userId)
 
 export const isCreator = (role: string, policy: OrganizationPolicy) =>
   rolesOf(role).includes(policy.creatorRole)
 
-export const ownerCount = (state: Organization, policy: OrganizationPolicy) =>
+export const ownerCount = (state: ActiveOrganization, policy: OrganizationPolicy) =>
   [...state.members.values()].filter((member) => isCreator(member.role, policy)).length
 
 /** The organization's custom roles as permission data, by name. */
-export const customRolesOf = (state: Organization): Record<string, Statements> =>
+export const customRolesOf = (state: ActiveOrganization): Record<string, Statements> =>
   Object.fromEntries([...state.roles.values()].map(({ role, permission }) => [role, permission]))
 
 export const isPendingAt = (invitation: Invitation, now: string): boolean =>

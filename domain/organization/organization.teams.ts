@@ -3,10 +3,10 @@
 import type { OrganizationPolicy } from './organization.commands.js'
 import type { OrganizationEvent } from './organization.events.js'
 import { actingMember, type Command, fail } from './organization.rules.js'
-import { memberOfUser, type Organization } from './organization.state.js'
+import { type ActiveOrganization, memberOfUser } from './organization.state.js'
 
 export const teamAddition = (
-  state: Organization,
+  state: ActiveOrganization,
   input: { teamId: string; userId: string; teamMemberId: string; now: string },
   policy: OrganizationPolicy,
 ): OrganizationEvent[] => {
@@ -25,7 +25,7 @@ export const teamAddition = (
 
 export const createTeam = (
   command: Command<'create-team'>,
-  state: Organization,
+  state: ActiveOrganization,
   policy: OrganizationPolicy,
 ): OrganizationEvent[] => {
   actingMember(
@@ -46,7 +46,10 @@ export const createTeam = (
   ]
 }
 
-export const updateTeam = (command: Command<'update-team'>, state: Organization): OrganizationEvent[] => {
+export const updateTeam = (
+  command: Command<'update-team'>,
+  state: ActiveOrganization,
+): OrganizationEvent[] => {
   // The team first, then who asks (a team of another organization is not found either).
   const team = state.teams.get(command.teamId) ?? fail('TEAM_NOT_FOUND')
   actingMember(
@@ -71,7 +74,7 @@ export const updateTeam = (command: Command<'update-team'>, state: Organization)
 
 export const removeTeam = (
   command: Command<'remove-team'>,
-  state: Organization,
+  state: ActiveOrganization,
   policy: OrganizationPolicy,
 ): OrganizationEvent[] => {
   if (command.actorUserId !== null && command.activeTeamId === command.teamId)
@@ -100,7 +103,7 @@ export const removeTeam = (
 
 export const addTeamMember = (
   command: Command<'add-team-member'>,
-  state: Organization,
+  state: ActiveOrganization,
   policy: OrganizationPolicy,
 ): OrganizationEvent[] => {
   actingMember(
@@ -116,7 +119,7 @@ export const addTeamMember = (
 
 export const removeTeamMember = (
   command: Command<'remove-team-member'>,
-  state: Organization,
+  state: ActiveOrganization,
 ): OrganizationEvent[] => {
   actingMember(
     state,

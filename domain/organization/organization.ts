@@ -14,7 +14,7 @@ import { create, remove, removeDeletedUser, update } from './organization.lifecy
 import { addMember, leave, removeMember, updateMemberRole } from './organization.members.js'
 import { createRole, deleteRole, updateRole } from './organization.roles.js'
 import { fail } from './organization.rules.js'
-import { evolve, initialState, type Organization } from './organization.state.js'
+import { emptyOrganization, evolve, initialState, type Organization } from './organization.state.js'
 import { addTeamMember, createTeam, removeTeam, removeTeamMember, updateTeam } from './organization.teams.js'
 
 export * from './organization.claims.js'
@@ -45,6 +45,9 @@ const refuseAbsent = (command: OrganizationCommand): never => {
   }
 }
 
+/** An organization with no member, standing in for one that is not there where the answer is the same. */
+const nobodyThere = emptyOrganization({ organizationId: '', name: '', slug: '', logo: null, metadata: null })
+
 /** What is refused before the organization is looked at (better-auth's order). */
 const refuseWhateverTheState = (command: OrganizationCommand, policy: OrganizationPolicy) => {
   if (command.type === 'delete-organization' && policy.disableOrganizationDeletion)
@@ -65,7 +68,7 @@ export const decide = (
   refuseWhateverTheState(command, policy)
   // A member id of another organization is refused as better-auth does, with or without this one.
   if (command.type === 'update-member-role' && state.status !== 'active')
-    return updateMemberRole(command, initialState(), policy)
+    return updateMemberRole(command, nobodyThere, policy)
   if (state.status !== 'active') return refuseAbsent(command)
   switch (command.type) {
     case 'update-organization':
