@@ -5,7 +5,11 @@ import { ErrorState } from '../../ui/ErrorState.js'
 import { PageHeading } from '../../ui/PageHeading.js'
 import { Loading } from '../../ui/Skeleton.js'
 import { Time } from '../../ui/Time.js'
-import { describeOrganizationActivity, peopleOf } from './describe-organization-activity.js'
+import {
+  describeOrganizationActivity,
+  oneEntryPerAcceptance,
+  peopleOf,
+} from './describe-organization-activity.js'
 import { useOrganization } from './organization-context.js'
 import { organizationMessageFor } from './organization-messages.js'
 import { useGetOrganizationActivityInfiniteQuery } from './organizations.api.js'
@@ -28,7 +32,7 @@ const Feed = () => {
   } = useGetOrganizationActivityInfiniteQuery({ organizationId: organization.id })
   const firstNew = useRef<number | null>(null)
   const list = useRef<HTMLOListElement>(null)
-  const items = data?.pages.flatMap((page) => page.entries ?? []) ?? []
+  const items = oneEntryPerAcceptance(data?.pages.flatMap((page) => page.entries ?? []) ?? [])
 
   // "Load more" leaves focus on the first new entry, where reading continues.
   useEffect(() => {

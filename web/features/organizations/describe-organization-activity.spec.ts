@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { describeOrganizationActivity, peopleOf } from './describe-organization-activity.js'
+import {
+  describeOrganizationActivity,
+  oneEntryPerAcceptance,
+  peopleOf,
+} from './describe-organization-activity.js'
 import type { OrganizationActivityItem } from './organizations.api.js'
 import { fullOrganization } from './organizations.fixture.js'
 import { closing } from './sentence.js'
@@ -27,5 +31,19 @@ describe('organization activity wording', () => {
   it('never doubles the full stop of a name that has one', () => {
     expect(`You left ${closing('Acme Rockets & Co.')}`).toBe('You left Acme Rockets & Co.')
     expect(`You left ${closing('Acme')}`).toBe('You left Acme.')
+  })
+
+  it('says an accepted invitation once, as joining', () => {
+    const at = '2026-01-03T10:00:00.000Z'
+    const accepted = { ...entry('organization.invitation-accepted', 'user-2', {}), id: 'a', at }
+    const added = {
+      ...entry('organization.member-added', 'user-2', { userId: 'user-2', role: 'member' }),
+      id: 'm',
+      at,
+    }
+    const other = { ...entry('organization.invitation-accepted', 'user-3', {}), id: 'o' }
+    const shown = oneEntryPerAcceptance([accepted, added, other])
+    expect(shown.map((item) => item.id)).toEqual(['m', 'o'])
+    expect(describeOrganizationActivity(added, people)).toMatch(/ joined as Member$/)
   })
 })

@@ -114,3 +114,21 @@ const sentenceOf = (item: OrganizationActivityItem, people: People): string => {
       return `${who}: ${item.type.replace(/^organization\./, '').replace(/-/g, ' ')}`
   }
 }
+
+/**
+ * Accepting an invitation records the acceptance and the membership at the same moment; the feed
+ * says it once ("Ada joined as Member"), not also "Ada accepted an invitation".
+ */
+export const oneEntryPerAcceptance = (
+  items: readonly OrganizationActivityItem[],
+): OrganizationActivityItem[] => {
+  const joined = new Set(
+    items
+      .filter((item) => item.type === 'organization.member-added')
+      .map((item) => `${item.actorUserId}@${item.at}`),
+  )
+  return items.filter(
+    (item) =>
+      item.type !== 'organization.invitation-accepted' || !joined.has(`${item.actorUserId}@${item.at}`),
+  )
+}
