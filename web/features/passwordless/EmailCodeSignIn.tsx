@@ -61,7 +61,13 @@ export const EmailCodeSignIn = ({ email, returnTo }: Props) => {
     }
     setPending(true)
     try {
-      await signInWithCode(sentTo, code.trim())
+      const answer = await signInWithCode(sentTo, code.trim())
+      // Tessera asks for the second factor after a mailed code too (better-auth would not).
+      if ('twoFactorRedirect' in answer) {
+        const { twoFactorMethods } = answer
+        navigate('/two-factor', { state: { from: returnTo, twoFactorMethods } })
+        return
+      }
       signedIn()
       navigate(returnTo, { replace: true })
     } catch (error) {

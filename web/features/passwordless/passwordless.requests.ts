@@ -20,5 +20,9 @@ export const emailMeACode = (email: string) =>
     body: { email, type: 'sign-in' },
   })
 
+/** With the second factor on, a right code answers `twoFactorRedirect` (no session yet). */
 export const signInWithCode = (email: string, otp: string) =>
-  request<{ token: string; user: User }>('/sign-in/email-otp', { method: 'POST', body: { email, otp } })
+  request<{ token: string; user: User } | { twoFactorRedirect: true; twoFactorMethods: string[] }>(
+    '/sign-in/email-otp',
+    { method: 'POST', body: { email, otp } },
+  )
