@@ -6,6 +6,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { OTP_TYPES } from '../../domain/email-otp/email-otp.js'
+import type { AuthErrorCode } from '../../domain/errors.js'
 import { UserSchema, userJson } from '../../http/presenters/presenters.js'
 import { authOf, sessionGuards } from '../../http/sessions/require-session.js'
 import { errorResponses, POST_ERRORS, SIGNED_IN_POST_ERRORS } from '../../infra/http/openapi.js'
@@ -33,8 +34,24 @@ const body = <Fields extends Parameters<typeof Type.Object>[0]>(fields: Fields) 
   Type.Object(fields, { additionalProperties: false })
 const CODE_ERRORS = ['INVALID_OTP', 'OTP_EXPIRED', 'TOO_MANY_ATTEMPTS'] as const
 
-/** Answers first, then mails (or not): the answer and its timing say nothing about the address. */
-const answerThenMail = async (request: FastifyRequest, reply: FastifyReply, mail: () => Promise<void>) => {
+/** The answers of a route that answers `{success: true}`, or one of `codes`. */
+const successOr = (...codes: readonly (AuthErrorCode | readonly [AuthErrorCode, number])[]) => ({
+  ...errorResponses(...codes),
+  200: Success,
+})
+
+/**
+ * A route that mails a code: limited per recipient, then answered before the code is recorded and
+ * mailed (or not), so the answer and its timing say nothing about the address.
+ */
+const mailsCode = async (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  recipient: string,
+  prepare: () => Promise<() => Promise<void>>,
+) => {
+  await limitRecipient(reply, recipient)
+  const mail = await prepare()
   await reply.send({ success: true })
   await mail().catch((error: unknown) => request.log.error({ err: error }, 'email code request failed'))
   return reply
@@ -57,14 +74,13 @@ export const emailOtpRoutes =
           summary: 'Mail a one-time code (same answer whether or not the address has an account)',
           tags,
           body: body({ email: Email, type: OtpTypeSchema }),
-          response: { ...errorResponses(...POST_ERRORS, 'INVALID_EMAIL', 'INVALID_OTP_TYPE'), 200: Success },
+          response: successOr(...POST_ERRORS, 'INVALID_EMAIL', 'INVALID_OTP_TYPE'),
         },
       },
-      async (request, reply) => {
-        await limitRecipient(reply, request.body.email)
-        const mail = await sendVerificationOtp(ctx, originOf(request), request.body)
-        return answerThenMail(request, reply, mail)
-      },
+      (request, reply) =>
+        mailsCode(request, reply, request.body.email, () =>
+          sendVerificationOtp(ctx, originOf(request), request.body),
+        ),
     )
 
     app.post(
@@ -74,10 +90,7 @@ export const emailOtpRoutes =
           summary: 'Check a one-time code without using it (a wrong one counts as an attempt)',
           tags,
           body: body({ email: Email, type: OtpTypeSchema, otp: Otp }),
-          response: {
-            ...errorResponses(...POST_ERRORS, 'INVALID_EMAIL', ...CODE_ERRORS, ['USER_NOT_FOUND', 400]),
-            200: Success,
-          },
+          response: successOr(...POST_ERRORS, 'INVALID_EMAIL', ...CODE_ERRORS, ['USER_NOT_FOUND', 400]),
         },
       },
       async (request) => {
@@ -166,14 +179,13 @@ export const emailOtpRoutes =
             summary: 'Mail a password reset code (same answer whether or not the address has an account)',
             tags,
             body: body({ email: Email }),
-            response: { ...errorResponses(...POST_ERRORS), 200: Success },
+            response: successOr(...POST_ERRORS),
           },
         },
-        async (request, reply) => {
-          await limitRecipient(reply, request.body.email)
-          const mail = await requestPasswordResetOtp(ctx, originOf(request), request.body.email)
-          return answerThenMail(request, reply, mail)
-        },
+        (request, reply) =>
+          mailsCode(request, reply, request.body.email, () =>
+            requestPasswordResetOtp(ctx, originOf(request), request.body.email),
+          ),
       )
 
     app.post(
@@ -183,13 +195,10 @@ export const emailOtpRoutes =
           summary: 'Set a new password with a mailed code (ends every session)',
           tags,
           body: body({ email: Email, otp: Otp, password: Type.String({ maxLength: 4096 }) }),
-          response: {
-            ...errorResponses(...POST_ERRORS, ...CODE_ERRORS, 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG', [
-              'USER_NOT_FOUND',
-              400,
-            ]),
-            200: Success,
-          },
+          response: successOr(...POST_ERRORS, ...CODE_ERRORS, 'PASSWORD_TOO_SHORT', 'PASSWORD_TOO_LONG', [
+            'USER_NOT_FOUND',
+            400,
+          ]),
         },
       },
       async (request) => {
@@ -206,26 +215,22 @@ export const emailOtpRoutes =
           summary: 'Mail a code to a new address, to move the account there',
           tags,
           body: body({ newEmail: Email, otp: Type.Optional(Otp) }),
-          response: {
-            ...errorResponses(
-              ...SIGNED_IN_POST_ERRORS,
-              ...CODE_ERRORS,
-              'SESSION_NOT_FRESH',
-              'INVALID_EMAIL',
-              'EMAIL_IS_THE_SAME',
-              'CHANGE_EMAIL_WITH_OTP_IS_DISABLED',
-              'OTP_IS_REQUIRED_TO_VERIFY_CURRENT_EMAIL',
-            ),
-            200: Success,
-          },
+          response: successOr(
+            ...SIGNED_IN_POST_ERRORS,
+            ...CODE_ERRORS,
+            'SESSION_NOT_FRESH',
+            'INVALID_EMAIL',
+            'EMAIL_IS_THE_SAME',
+            'CHANGE_EMAIL_WITH_OTP_IS_DISABLED',
+            'OTP_IS_REQUIRED_TO_VERIFY_CURRENT_EMAIL',
+          ),
         },
       },
-      async (request, reply) => {
-        await limitRecipient(reply, request.body.newEmail)
-        const input = { newEmail: request.body.newEmail, otp: request.body.otp ?? null }
-        const mail = await requestEmailChangeOtp(ctx, originOf(request), authOf(request), input)
-        return answerThenMail(request, reply, mail)
-      },
+      (request, reply) =>
+        mailsCode(request, reply, request.body.newEmail, () => {
+          const input = { newEmail: request.body.newEmail, otp: request.body.otp ?? null }
+          return requestEmailChangeOtp(ctx, originOf(request), authOf(request), input)
+        }),
     )
 
     app.post(
@@ -236,18 +241,15 @@ export const emailOtpRoutes =
           summary: 'Move the account to a new address with the code mailed there',
           tags,
           body: body({ newEmail: Email, otp: Otp }),
-          response: {
-            ...errorResponses(
-              ...SIGNED_IN_POST_ERRORS,
-              ...CODE_ERRORS,
-              'SESSION_NOT_FRESH',
-              'INVALID_EMAIL',
-              'EMAIL_IS_THE_SAME',
-              'EMAIL_ALREADY_IN_USE',
-              'CHANGE_EMAIL_WITH_OTP_IS_DISABLED',
-            ),
-            200: Success,
-          },
+          response: successOr(
+            ...SIGNED_IN_POST_ERRORS,
+            ...CODE_ERRORS,
+            'SESSION_NOT_FRESH',
+            'INVALID_EMAIL',
+            'EMAIL_IS_THE_SAME',
+            'EMAIL_ALREADY_IN_USE',
+            'CHANGE_EMAIL_WITH_OTP_IS_DISABLED',
+          ),
         },
       },
       async (request) => {

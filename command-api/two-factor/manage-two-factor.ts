@@ -45,33 +45,20 @@ export const enableTotp = async (
   return { totpURI: uriFor(ctx, secret, owner.email, input.issuer), backupCodes }
 }
 
-export const enableMailedCodes = async (
-  ctx: CommandContext,
-  origin: RequestOrigin,
-  owner: Owner,
-  password: string,
-) => {
-  await runTwoFactorCommand(ctx, origin, owner.userId, {
-    type: 'enable-otp',
-    userId: owner.userId,
-    passwordMatches: await passwordMatches(ctx, owner.userId, password),
-    now: ctx.clock().toISOString(),
-  })
-}
+/** Turning mailed codes on, or the factor off: each needs the password and nothing else. */
+const withPasswordOnly =
+  (type: 'enable-otp' | 'disable') =>
+  async (ctx: CommandContext, origin: RequestOrigin, owner: Owner, password: string): Promise<void> => {
+    await runTwoFactorCommand(ctx, origin, owner.userId, {
+      type,
+      userId: owner.userId,
+      passwordMatches: await passwordMatches(ctx, owner.userId, password),
+      now: ctx.clock().toISOString(),
+    })
+  }
 
-export const disableTwoFactor = async (
-  ctx: CommandContext,
-  origin: RequestOrigin,
-  owner: Owner,
-  password: string,
-) => {
-  await runTwoFactorCommand(ctx, origin, owner.userId, {
-    type: 'disable',
-    userId: owner.userId,
-    passwordMatches: await passwordMatches(ctx, owner.userId, password),
-    now: ctx.clock().toISOString(),
-  })
-}
+export const enableMailedCodes = withPasswordOnly('enable-otp')
+export const disableTwoFactor = withPasswordOnly('disable')
 
 export const regenerateBackupCodes = async (
   ctx: CommandContext,

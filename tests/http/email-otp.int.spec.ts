@@ -2,41 +2,22 @@
 /// the attempt limit, single use, expiry, a reset that ends every session, the change of address,
 /// answers that do not tell which addresses have accounts, and the rate limits.
 
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { sha256Hex } from '../../infra/crypto/tokens.js'
 import { START } from '../../infra/event-store/event-store.js'
 import { type Browser, browserFor } from '../support/browser.js'
-import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.js'
-import { startTessera, type TestTessera } from '../support/tessera.js'
+import { mailTessera } from '../support/mail-tessera.js'
 
 const PASSWORD = 'correct horse battery'
 
-let sink: SmtpSink
-let tessera: TestTessera
-let now = Date.parse('2026-11-01T10:00:00Z')
-beforeAll(async () => {
-  sink = await startSmtpSink()
-})
-afterAll(() => sink.close())
-beforeEach(() => {
-  sink.clear()
-  now = Date.parse('2026-11-01T10:00:00Z')
-})
-afterEach(() => tessera.cleanup())
-
-const start = async (features: object = {}, env: Record<string, string> = {}) => {
-  tessera = await startTessera({
-    env: { SMTP_URL: sink.url, BASE_URL: 'http://tessera.test', ...env },
-    features,
-    clock: () => new Date(now),
-  })
-}
+const mailed = mailTessera()
+const start = mailed.start
 
 const codeFor = async (address: string, subject: RegExp) => {
-  const mail = await sink.waitForMail((m) => m.to.includes(address) && subject.test(m.subject), 15_000)
+  const mail = await mailed.sink.waitForMail((m) => m.to.includes(address) && subject.test(m.subject), 15_000)
   const code = /Your code is (\d+)/.exec(mail.text)?.[1]
   if (!code) throw new Error(`no code in ${mail.text}`)
-  sink.clear()
+  mailed.sink.clear()
   return code
 }
 
@@ -51,7 +32,7 @@ const signUp = async (browser: Browser, email: string) => {
 describe('sign-in codes', { timeout: 300_000 }, () => {
   it('sign a person up and in once, and keep only the code hash', async () => {
     await start()
-    const browser = browserFor(tessera)
+    const browser = browserFor(mailed.tessera)
     expect((await send(browser, 'New@Example.com', 'sign-in')).json).toEqual({ success: true })
     const code = await codeFor('new@example.com', /sign-in code/i)
     expect(code).toMatch(/^\d{6}$/)
@@ -68,14 +49,14 @@ describe('sign-in codes', { timeout: 300_000 }, () => {
     expect(Object.keys(answer.json as object).sort()).toEqual(['token', 'user'])
     expect((await browser.session())?.user).toMatchObject({ email: 'new@example.com', emailVerified: true })
 
-    const again = await browserFor(tessera).post('/sign-in/email-otp', {
+    const again = await browserFor(mailed.tessera).post('/sign-in/email-otp', {
       email: 'new@example.com',
       otp: code,
     })
     expect(again.status).toBe(400)
     expect(again.json).toEqual({ code: 'INVALID_OTP', message: 'Invalid OTP' })
 
-    const issued = (await tessera.ctx.store.readAll(START, 10_000)).find(
+    const issued = (await mailed.tessera.ctx.store.readAll(START, 10_000)).find(
       (e) => e.type === 'email-otp.code-issued',
     )
     // Keyed under the secret: a bare SHA-256 of six digits is reversed in a second.
@@ -86,7 +67,7 @@ describe('sign-in codes', { timeout: 300_000 }, () => {
 
   it('are void after the allowed wrong attempts, and once expired', async () => {
     await start({ emailOTP: { allowedAttempts: 2, expiresIn: 120 } })
-    const browser = browserFor(tessera)
+    const browser = browserFor(mailed.tessera)
     await send(browser, 'ann@example.com', 'sign-in')
     const code = await codeFor('ann@example.com', /sign-in code/i)
     const wrong = code === '000000' ? '111111' : '000000'
@@ -101,13 +82,13 @@ describe('sign-in codes', { timeout: 300_000 }, () => {
 
     await send(browser, 'ann@example.com', 'sign-in')
     const fresh = await codeFor('ann@example.com', /sign-in code/i)
-    now += 121_000
+    mailed.advance(121_000)
     expect((await attempt(fresh)).json).toEqual({ code: 'OTP_EXPIRED', message: 'OTP expired' })
   })
 
   it('with disableSignUp, mail nobody without an account, and answer the same', async () => {
     await start({ emailOTP: { disableSignUp: true } })
-    const browser = browserFor(tessera)
+    const browser = browserFor(mailed.tessera)
     await signUp(browser, 'kim@example.com')
     const known = await send(browser, 'kim@example.com', 'sign-in')
     const unknown = await send(browser, 'nobody@example.com', 'sign-in')
@@ -115,14 +96,14 @@ describe('sign-in codes', { timeout: 300_000 }, () => {
     expect(unknown.json).toEqual(known.json)
     await codeFor('kim@example.com', /sign-in code/i)
     await new Promise((resolve) => setTimeout(resolve, 1500))
-    expect(sink.messages.filter((m) => m.to.includes('nobody@example.com'))).toEqual([])
+    expect(mailed.sink.messages.filter((m) => m.to.includes('nobody@example.com'))).toEqual([])
   })
 })
 
 describe('verification and reset codes', { timeout: 300_000 }, () => {
   it('mail a code on sign-up when asked to; check it without using it, then verify the address', async () => {
     await start({ emailOTP: { sendVerificationOnSignUp: true } })
-    const browser = browserFor(tessera)
+    const browser = browserFor(mailed.tessera)
     await signUp(browser, 'val@example.com')
     const code = await codeFor('val@example.com', /verification code/i)
     const body = { email: 'val@example.com', type: 'email-verification', otp: code }
@@ -137,24 +118,26 @@ describe('verification and reset codes', { timeout: 300_000 }, () => {
 
   it('reset the password and end every session, as a reset link does', async () => {
     await start()
-    const browser = browserFor(tessera)
+    const browser = browserFor(mailed.tessera)
     await signUp(browser, 'rex@example.com')
-    const answer = await browserFor(tessera).post('/forget-password/email-otp', { email: 'rex@example.com' })
+    const answer = await browserFor(mailed.tessera).post('/forget-password/email-otp', {
+      email: 'rex@example.com',
+    })
     expect(answer.json).toEqual({ success: true })
     const code = await codeFor('rex@example.com', /password reset code/i)
-    const reset = await browserFor(tessera).post('/email-otp/reset-password', {
+    const reset = await browserFor(mailed.tessera).post('/email-otp/reset-password', {
       email: 'rex@example.com',
       otp: code,
       password: 'a brand new passphrase',
     })
     expect(reset.json).toEqual({ success: true })
     expect(await browser.session()).toBeNull()
-    const signIn = await browserFor(tessera).post('/sign-in/email', {
+    const signIn = await browserFor(mailed.tessera).post('/sign-in/email', {
       email: 'rex@example.com',
       password: 'a brand new passphrase',
     })
     expect(signIn.status).toBe(200)
-    const replay = await browserFor(tessera).post('/email-otp/reset-password', {
+    const replay = await browserFor(mailed.tessera).post('/email-otp/reset-password', {
       email: 'rex@example.com',
       otp: code,
       password: 'yet another passphrase',
@@ -164,25 +147,28 @@ describe('verification and reset codes', { timeout: 300_000 }, () => {
 
   it('answer the same for an address without an account, and mail it nothing', async () => {
     await start()
-    const browser = browserFor(tessera)
+    const browser = browserFor(mailed.tessera)
     await signUp(browser, 'ida@example.com')
     for (const type of ['email-verification', 'forget-password']) {
-      const known = await send(browserFor(tessera), 'ida@example.com', type)
-      const unknown = await send(browserFor(tessera), 'ghost@example.com', type)
+      const known = await send(browserFor(mailed.tessera), 'ida@example.com', type)
+      const unknown = await send(browserFor(mailed.tessera), 'ghost@example.com', type)
       expect([unknown.status, unknown.json]).toEqual([known.status, known.json])
     }
-    const known = await browserFor(tessera).post('/email-otp/request-password-reset', {
+    const known = await browserFor(mailed.tessera).post('/email-otp/request-password-reset', {
       email: 'ida@example.com',
     })
-    const unknown = await browserFor(tessera).post('/email-otp/request-password-reset', {
+    const unknown = await browserFor(mailed.tessera).post('/email-otp/request-password-reset', {
       email: 'ghost@example.com',
     })
     expect([unknown.status, unknown.json]).toEqual([known.status, known.json])
-    await sink.waitForMail((m) => m.to.includes('ida@example.com') && /reset/i.test(m.subject), 15_000)
-    await sink.waitForMail((m) => m.to.includes('ida@example.com') && /verification/i.test(m.subject), 15_000)
+    await mailed.sink.waitForMail((m) => m.to.includes('ida@example.com') && /reset/i.test(m.subject), 15_000)
+    await mailed.sink.waitForMail(
+      (m) => m.to.includes('ida@example.com') && /verification/i.test(m.subject),
+      15_000,
+    )
     await new Promise((resolve) => setTimeout(resolve, 1500))
-    expect(sink.messages.filter((m) => m.to.includes('ghost@example.com'))).toEqual([])
-    const check = await browserFor(tessera).post('/email-otp/check-verification-otp', {
+    expect(mailed.sink.messages.filter((m) => m.to.includes('ghost@example.com'))).toEqual([])
+    const check = await browserFor(mailed.tessera).post('/email-otp/check-verification-otp', {
       email: 'ghost@example.com',
       type: 'forget-password',
       otp: '123456',
@@ -192,7 +178,7 @@ describe('verification and reset codes', { timeout: 300_000 }, () => {
 
   it('move the account to a new address with a code mailed there, when enabled', async () => {
     await start({ emailOTP: { changeEmail: { enabled: true } } })
-    const browser = browserFor(tessera)
+    const browser = browserFor(mailed.tessera)
     await signUp(browser, 'old@example.com')
     const request = await browser.post('/email-otp/request-email-change', { newEmail: 'new@example.com' })
     expect(request.json).toEqual({ success: true })
@@ -208,7 +194,7 @@ describe('verification and reset codes', { timeout: 300_000 }, () => {
 describe('limits', { timeout: 300_000 }, () => {
   it('refuse the change of address when it is off, and limit mail per IP and per recipient', async () => {
     await start({}, { RATE_LIMIT: 'on' })
-    const browser = browserFor(tessera)
+    const browser = browserFor(mailed.tessera)
     await signUp(browser, 'lee@example.com')
     const off = await browser.post('/email-otp/request-email-change', { newEmail: 'x@example.com' })
     expect(off.json).toMatchObject({ code: 'CHANGE_EMAIL_WITH_OTP_IS_DISABLED' })

@@ -66,9 +66,14 @@ export const EmailCodeSignIn = ({ email, returnTo, oauthQuery }: Props) => {
     try {
       const answer = await signInWithCode(sentTo, code.trim(), oauthQuery)
       if (isWayOn(answer)) return goOn(answer)
-      // The second step keeps the application's signed request in its address, as the login page does.
-      if (oauthQuery && 'twoFactorRedirect' in answer)
-        return navigate(`/two-factor?${oauthQuery}`, { state: answer })
+      // Tessera asks for the second factor after a mailed code too (better-auth would not). With an
+      // application's signed request, the second step keeps it in its address, as the login page does.
+      if ('twoFactorRedirect' in answer) {
+        if (oauthQuery) return navigate(`/two-factor?${oauthQuery}`, { state: answer })
+        const { twoFactorMethods } = answer
+        navigate('/two-factor', { state: { from: returnTo, twoFactorMethods } })
+        return
+      }
       signedIn()
       navigate(returnTo, { replace: true })
     } catch (error) {

@@ -22,7 +22,10 @@ export const emailMeACode = (email: string) =>
     body: { email, type: 'sign-in' },
   })
 
-/** Signs in; with an application's signed request (`oauthQuery`), answers the way on instead. */
+/**
+ * Signs in; with an application's signed request (`oauthQuery`), answers the way on instead. With the
+ * second factor on, a right code answers `twoFactorRedirect` (no session yet).
+ */
 export const signInWithCode = (email: string, otp: string, oauthQuery?: string) =>
   request<{ token: string; user: User } | WayOn | { twoFactorRedirect: true; twoFactorMethods: string[] }>(
     '/sign-in/email-otp',

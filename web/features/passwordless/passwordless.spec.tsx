@@ -57,6 +57,19 @@ describe('email me a code', () => {
     expect(api.to('POST', '/sign-in/email-otp')[0]?.body).toEqual({ email: 'ada@example.com', otp: '123456' })
   })
 
+  it('goes on to the second step when the account has two-factor on', async () => {
+    fakeApi({
+      'POST /email-otp/send-verification-otp': { body: { success: true } },
+      'POST /sign-in/email-otp': { body: { twoFactorRedirect: true, twoFactorMethods: ['totp'] } },
+    })
+    const { user: ui } = openSignIn({ from: '/account/activity' })
+    await ui.type(screen.getByLabelText('Email or username'), 'ada@example.com')
+    await ui.click(screen.getByRole('button', { name: 'Email me a code' }))
+    await ui.type(await screen.findByLabelText('Code from the mail'), '123456')
+    await ui.click(screen.getByRole('button', { name: 'Sign in with the code' }))
+    expect((await screen.findByTestId('location')).textContent).toBe('/two-factor')
+  })
+
   it('says when the code is wrong, or void after too many tries', async () => {
     let answer = { code: 'INVALID_OTP', status: 400 }
     fakeApi({

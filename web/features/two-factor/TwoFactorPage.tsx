@@ -75,7 +75,7 @@ export const TwoFactorPage = () => {
   return (
     <PublicCard
       title="Two-step verification"
-      description="Your password was right. Now prove it is you with your second factor."
+      description="The first step is done. Now prove it is you with your second factor."
       after={
         <p>
           <Link to="/sign-in">Start over</Link>
