@@ -1,6 +1,6 @@
 // Prints README's table of tessera.config.json options, made from their schemas
 // (infra/config/feature-options.schema.ts); with --write, puts it in README.md between its markers.
-// Reads the build: run `npx tsc -p tsconfig.build.json` (or `npm run build`) first.
+// Reads the build: `npm run docs:config` builds what is stale first, then writes README.
 import { readFileSync, writeFileSync } from 'node:fs'
 
 const { featureOptionsTable, withTable } = await import('../dist/infra/config/options-table.js')
