@@ -25,6 +25,7 @@ import {
   webhookDeliveryReplayFromMigration,
 } from './reactors/webhooks/webhook-deliveries.table.js'
 import { checkpointsMigration } from './runner/checkpoints.table.js'
+import { scimGroupsMigration } from './scim/scim-groups.table.js'
 import { scimInlineMigration } from './scim/scim-inline.js'
 import { scimUsersMigration } from './scim/scim-users.table.js'
 import { sessionAmrMigration } from './sessions/session-amr.js'
@@ -77,4 +78,5 @@ export const readModelMigrations: Record<string, Migration> = {
   // Operational, not a read model: used SAML assertion ids (sso-saml/saml-assertion-claims.ts).
   '2026-11-28T15:00:00Z_saml-assertion-claims': samlAssertionClaimsMigration,
   '2026-11-28T15:30:00Z_session-amr': sessionAmrMigration,
+  '2026-11-28T18:10:00Z_scim-groups': scimGroupsMigration,
 }
