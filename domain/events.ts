@@ -22,8 +22,13 @@ import { ORGANIZATION_EVENT_DECLARATIONS } from './organization/organization.dec
 import type { OrganizationEvent } from './organization/organization.events.js'
 import { PASSKEY_EVENT_DECLARATIONS } from './passkey/passkey.declarations.js'
 import type { PasskeyEvent } from './passkey/passkey.js'
-import { SCIM_CONNECTION_EVENT_DECLARATIONS, SCIM_USER_EVENT_DECLARATIONS } from './scim/scim.declarations.js'
+import {
+  SCIM_CONNECTION_EVENT_DECLARATIONS,
+  SCIM_GROUP_EVENT_DECLARATIONS,
+  SCIM_USER_EVENT_DECLARATIONS,
+} from './scim/scim.declarations.js'
 import type { ScimConnectionEvent } from './scim/scim-connection.js'
+import type { ScimGroupEvent } from './scim/scim-group.js'
 import type { ScimUserEvent } from './scim/scim-user.js'
 import { SESSION_EVENT_DECLARATIONS } from './session/session.declarations.js'
 import type { SessionEvent } from './session/session.js'
@@ -57,6 +62,7 @@ export type KnownEvent =
   | OAuthConsentEvent
   | ScimUserEvent
   | ScimConnectionEvent
+  | ScimGroupEvent
   | SsoProviderEvent
 export type KnownEventType = KnownEvent['type']
 
@@ -84,6 +90,7 @@ const DECLARATIONS = new Map(
     ...OAUTH_GRANT_EVENT_DECLARATIONS,
     ...OAUTH_CONSENT_EVENT_DECLARATIONS,
     ...SCIM_USER_EVENT_DECLARATIONS,
+    ...SCIM_GROUP_EVENT_DECLARATIONS,
     ...SCIM_CONNECTION_EVENT_DECLARATIONS,
     ...SSO_PROVIDER_EVENT_DECLARATIONS,
   }),

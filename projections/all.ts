@@ -11,6 +11,7 @@ import { organizationsProjection } from './organizations/organizations.projectio
 import { passkeysProjection } from './passkeys/passkeys.projection.js'
 import { pendingEmailChangesProjection } from './pending-email-changes/pending-email-changes.projection.js'
 import type { Projection } from './projection.js'
+import { scimGroupsProjection } from './scim/scim-groups.projection.js'
 import { scimUsersProjection } from './scim/scim-users.projection.js'
 import { sessionsProjection } from './sessions/sessions.projection.js'
 import { ssoProvidersProjection } from './sso/sso-providers.projection.js'
@@ -35,5 +36,6 @@ export const readModelProjections: readonly Projection[] = [
   webhookEndpointsProjection,
   oauthProviderProjection,
   scimUsersProjection,
+  scimGroupsProjection,
   ssoProvidersProjection,
 ]

@@ -22,6 +22,7 @@ import type {
 import type { PasskeysTable } from './passkeys/passkeys.table.js'
 import type { PendingEmailChangesTable } from './pending-email-changes/pending-email-changes.table.js'
 import type { CheckpointsTable } from './runner/checkpoints.table.js'
+import type { ScimGroupMembersTable, ScimGroupsTable } from './scim/scim-groups.table.js'
 import type { ScimUsersTable } from './scim/scim-users.table.js'
 import type { SessionsTable } from './sessions/sessions.table.js'
 import type { SsoProvidersTable } from './sso/sso-providers.table.js'
@@ -53,6 +54,8 @@ export type Database = {
   oauth_consents: OAuthConsentsTable
   oauth_grants: OAuthGrantsTable
   scim_users: ScimUsersTable
+  scim_groups: ScimGroupsTable
+  scim_group_members: ScimGroupMembersTable
   sso_providers: SsoProvidersTable
   webhook_resends: WebhookResendsTable
 }

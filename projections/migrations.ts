@@ -25,6 +25,7 @@ import {
   webhookDeliveryReplayFromMigration,
 } from './reactors/webhooks/webhook-deliveries.table.js'
 import { checkpointsMigration } from './runner/checkpoints.table.js'
+import { scimGroupsMigration } from './scim/scim-groups.table.js'
 import { scimInlineMigration } from './scim/scim-inline.js'
 import { scimUsersMigration } from './scim/scim-users.table.js'
 import { sessionAmrMigration } from './sessions/session-amr.js'
@@ -80,4 +81,5 @@ export const readModelMigrations: Record<string, Migration> = {
   '2026-11-28T15:30:00Z_session-amr': sessionAmrMigration,
   // A read model (resend requests) and the attempts' `resend_id` (operational).
   '2026-11-28T18:00:00Z_webhook-resends': webhookResendsMigration,
+  '2026-11-28T18:10:00Z_scim-groups': scimGroupsMigration,
 }

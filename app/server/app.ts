@@ -23,6 +23,7 @@ import { passkeyRoutes } from '../../command-api/passkey/passkey.routes.js'
 import { passwordResetRoutes } from '../../command-api/password-reset/password-reset.routes.js'
 import { scimCommandRoutes } from '../../command-api/scim/scim.routes.js'
 import { scimCredentialRoutes } from '../../command-api/scim/scim-credentials.routes.js'
+import { scimGroupCommandRoutes } from '../../command-api/scim/scim-groups.routes.js'
 import { serverApiRoutes } from '../../command-api/server-api/server-api.routes.js'
 import { sessionCommandRoutes } from '../../command-api/sessions/session-commands.routes.js'
 import { readYourWritesHook } from '../../command-api/shared/read-your-writes.js'
@@ -58,6 +59,7 @@ import { discoveryRoutes, rootDiscoveryRoutes } from '../../query-api/oauth-prov
 import { organizationQueryRoutes } from '../../query-api/organization/organization-queries.routes.js'
 import { passkeyQueryRoutes } from '../../query-api/passkey/passkey.routes.js'
 import { portalConfigRoutes } from '../../query-api/portal/portal-config.routes.js'
+import { scimGroupQueryRoutes } from '../../query-api/scim/scim-group-queries.routes.js'
 import { scimQueryRoutes } from '../../query-api/scim/scim-queries.routes.js'
 import { sessionFactorRoutes } from '../../query-api/session-factors/session-factors.routes.js'
 import { sessionQueryRoutes } from '../../query-api/sessions/session-queries.routes.js'
@@ -189,6 +191,8 @@ export const buildApp = async (
       await api.register(scimCommandRoutes(ctx))
       await api.register(scimQueryRoutes(ctx))
       await api.register(scimCredentialRoutes(ctx))
+      await api.register(scimGroupCommandRoutes(ctx))
+      await api.register(scimGroupQueryRoutes(ctx))
       await api.register(ssoRoutes(ctx))
       await api.register(samlRoutes(ctx))
     },

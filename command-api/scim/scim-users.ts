@@ -6,12 +6,20 @@
 
 import { organizationClaims, organizationStream } from '../../domain/organization/organization.js'
 import { SCIM_ERRORS } from '../../domain/scim/scim-errors.js'
-import { scimUserClaims, scimUserDecider, scimUserStream } from '../../domain/scim/scim-user.js'
+import {
+  type ScimUserEvent,
+  scimUserClaims,
+  scimUserDecider,
+  scimUserStream,
+} from '../../domain/scim/scim-user.js'
+import { fold } from '../../domain/shared/decider.js'
 import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
+import type { UserEvent } from '../../domain/user/user.events.js'
 import { userClaims, userDecider, userStream } from '../../domain/user/user.js'
 import { type ScimPrincipal, scimActor } from '../../http/scim/scim-auth.js'
+import { ScimError } from '../../http/scim/scim-http.js'
 import { newId } from '../../infra/crypto/tokens.js'
-import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
+import { ConcurrencyError, UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
 import { findMember } from '../../projections/organizations/organizations.repository.js'
 import { findScimUser, type ScimUserView } from '../../projections/scim/scim-users.repository.js'
 import type { CommandContext } from '../context.js'
@@ -88,6 +96,9 @@ export const createScimUser = async (
 
 const pick = ({ userName, externalId, active }: ScimUserInput) => ({ userName, externalId, active })
 
+/** What a patch was built from: the account's name and address, and the directory stream's version. */
+type Basis = { current: Pick<ScimUserView, 'name' | 'email'>; scimVersion: number }
+
 /** Replace (PUT) and patch both end here, with the values the resource now has. */
 export const replaceScimUser = async (
   ctx: CommandContext,
@@ -95,8 +106,9 @@ export const replaceScimUser = async (
   principal: ScimPrincipal,
   userId: string,
   input: ScimUserInput,
+  basis?: Basis,
 ): Promise<ScimUserView> => {
-  const current = await mustFind(ctx, principal, userId)
+  const current = basis?.current ?? (await mustFind(ctx, principal, userId))
   const actor = scimActor(principal)
   const emailChanged = input.email.toLowerCase() !== current.email.toLowerCase()
   const nameChanged = input.name !== current.name
@@ -121,7 +133,8 @@ export const replaceScimUser = async (
       ...pick(input),
       accountAttributes: [...(nameChanged ? ['name'] : []), ...(emailChanged ? ['emails'] : [])],
     },
-    { metadata, claims: scimUserClaims },
+    // Every change a call makes appends here, so pinning this stream orders concurrent patches.
+    { metadata, claims: scimUserClaims, ...(basis ? { expectedVersion: basis.scimVersion } : {}) },
   )
   const namePart = handlePart(
     userDecider,
@@ -133,8 +146,10 @@ export const replaceScimUser = async (
   return mustFind(ctx, principal, userId)
 }
 
+type ResourceFields = Pick<ScimUserView, 'user_name' | 'external_id' | 'active' | 'name' | 'email'>
+
 /** The stored person as a patch starts from. */
-export const resourceOf = (row: ScimUserView): ScimUserResource => ({
+export const resourceOf = (row: ResourceFields): ScimUserResource => ({
   schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
   userName: row.user_name,
   externalId: row.external_id,
@@ -153,7 +168,57 @@ const nameParts = (formatted: string) => {
   return { formatted, givenName, ...(rest.length > 0 ? { familyName: rest.join(' ') } : {}) }
 }
 
-export const findOwnScimUser = mustFind
+/** The person as their streams have them (never a read model that may lag a write just made). */
+const fromStreams = async (ctx: CommandContext, principal: ScimPrincipal, userId: string) => {
+  const [scimHistory, userHistory] = await Promise.all([
+    ctx.store.readStream(scimUserStream(userId)),
+    ctx.store.readStream(userStream(userId)),
+  ])
+  // Each stream holds only its aggregate's events: they were written through its decider.
+  const scim = fold(scimUserDecider, scimHistory as unknown as ScimUserEvent[])
+  const user = fold(userDecider, userHistory as unknown as UserEvent[])
+  if (
+    scim.status !== 'provisioned' ||
+    scim.connectionId !== principal.connectionId ||
+    user.status !== 'active'
+  )
+    throw SCIM_ERRORS.error('SCIM_USER_NOT_FOUND')
+  const fields: ResourceFields = {
+    user_name: scim.userName,
+    external_id: scim.externalId,
+    active: scim.active,
+    name: user.name,
+    email: user.email,
+  }
+  return { fields, scimVersion: scimHistory.at(-1)?.streamVersion ?? 0 }
+}
+
+const PATCH_ATTEMPTS = 8
+
+/**
+ * PATCH is a read-modify-write: the patch is applied to the person as their streams stand, and the
+ * write expects the directory stream at the version read. A concurrent patch in between makes this
+ * one read and apply again, so neither loses the other's change.
+ */
+export const patchScimUser = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  principal: ScimPrincipal,
+  userId: string,
+  patch: (resource: ScimUserResource) => ScimUserInput,
+): Promise<ScimUserView> => {
+  for (let attempt = 1; ; attempt++) {
+    const { fields, scimVersion } = await fromStreams(ctx, principal, userId)
+    const input = patch(resourceOf(fields))
+    try {
+      return await replaceScimUser(ctx, origin, principal, userId, input, { current: fields, scimVersion })
+    } catch (error) {
+      if (!(error instanceof ConcurrencyError)) throw error
+      if (attempt >= PATCH_ATTEMPTS)
+        throw new ScimError(409, 'The User kept changing while it was patched; retry')
+    }
+  }
+}
 
 export const deleteScimUser = async (
   ctx: CommandContext,

@@ -9,8 +9,8 @@ import { ScimUserSchema, scimUserJson } from '../../http/scim/scim-presenter.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import type { CommandContext } from '../context.js'
 import { applyScimPatch, ScimPatchBody } from './scim-patch.js'
-import { canonicalUser, ScimUserBody } from './scim-resource.js'
-import { createScimUser, deleteScimUser, findOwnScimUser, replaceScimUser, resourceOf } from './scim-users.js'
+import { canonicalUser, ScimUserBody, type ScimUserResource } from './scim-resource.js'
+import { createScimUser, deleteScimUser, patchScimUser, replaceScimUser } from './scim-users.js'
 
 const TAGS = ['SCIM']
 const Params = Type.Object({ userId: Type.String({ minLength: 1, maxLength: 256 }) })
@@ -75,9 +75,8 @@ export const scimCommandRoutes =
       },
       async (request) => {
         const principal = scimPrincipalOf(request)
-        const current = await findOwnScimUser(ctx, principal, request.params.userId)
-        const input = canonicalUser(applyScimPatch(resourceOf(current), request.body))
-        return json(await replaceScimUser(ctx, originOf(request), principal, request.params.userId, input))
+        const patch = (resource: ScimUserResource) => canonicalUser(applyScimPatch(resource, request.body))
+        return json(await patchScimUser(ctx, originOf(request), principal, request.params.userId, patch))
       },
     )
 

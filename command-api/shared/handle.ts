@@ -35,6 +35,12 @@ export type HandleOptions<Event extends KnownEvent> = {
    * expecting no stream would fail and the next attempt reads the stream as usual.
    */
   newStream?: boolean
+  /**
+   * The version the caller read the stream at and built the command from (a read-modify-write
+   * such as a SCIM PATCH): a concurrent append then throws ConcurrencyError, for the caller to read
+   * and build again, rather than deciding again on a command made from the older state.
+   */
+  expectedVersion?: number
 }
 
 export type HandleResult<Event, State> = { events: Event[]; state: State }
@@ -108,7 +114,7 @@ export const createHandle = ({
           stream,
           events: events.map((event) => ({ ...event, id: randomUUID(), metadata: options.metadata })),
           options: {
-            expectedVersion: history.at(-1)?.streamVersion ?? 'no_stream',
+            expectedVersion: options.expectedVersion ?? history.at(-1)?.streamVersion ?? 'no_stream',
             uniqueClaims: options.claims?.(events) ?? [],
           },
         }
@@ -126,7 +132,8 @@ export const createHandle = ({
       try {
         positions = (await store.appendToStreams(appends)).map(({ position }) => position)
       } catch (error) {
-        if (!(error instanceof ConcurrencyError) || attempt >= MAX_ATTEMPTS) throw error
+        const pinned = parts.some(({ options }) => options.expectedVersion !== undefined)
+        if (!(error instanceof ConcurrencyError) || attempt >= MAX_ATTEMPTS || pinned) throw error
         continue
       }
       const last = positions.reduce((a, b) => (comparePositions(a, b) >= 0 ? a : b))

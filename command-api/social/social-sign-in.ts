@@ -23,7 +23,7 @@ import { DomainError } from '../../domain/shared/errors.js'
 import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
 import { isValidEmail, normalizeEmail } from '../../domain/user/email.js'
 import type { UserEvent } from '../../domain/user/user.events.js'
-import { userClaims, userDecider, userStream } from '../../domain/user/user.js'
+import { userStream } from '../../domain/user/user.js'
 import { newId } from '../../infra/crypto/tokens.js'
 import { type UniqueClaim, UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
 import type { ExchangedTokens, ProviderProfile, SocialProvider } from '../../infra/oauth/oauth-client.js'
@@ -32,6 +32,7 @@ import type { UserRow } from '../../projections/users/users.table.js'
 import type { CommandContext } from '../context.js'
 import { grantAdminIfListed } from '../shared/admin-emails.js'
 import { handlePart } from '../shared/handle.js'
+import { type LinkAccount, registerWithProviderAccount } from '../shared/register-with-provider-account.js'
 import { runUserCommand } from '../shared/run-user-command.js'
 import { refuseWhenSsoRequired } from '../sso/require-sso.js'
 import { linkedAccountsOf } from './linked-accounts-of.js'
@@ -108,6 +109,21 @@ const releaseStale = (found: Found, staleOwner: string | null): UniqueClaim[] =>
     : []
 
 /** The command that links the account to `userId`, or, when it is linked there already, renews its tokens. */
+const linkCommand = (
+  ctx: CommandContext,
+  userId: string,
+  { provider, profile, tokens }: Found,
+): LinkAccount => ({
+  type: 'link-account',
+  userId,
+  accountId: newId(),
+  providerId: provider.id,
+  providerAccountId: profile.id,
+  email: profile.email,
+  tokens: storedTokens(tokens),
+  now: ctx.clock().toISOString(),
+})
+
 const linkPart = (
   ctx: CommandContext,
   origin: RequestOrigin,
@@ -119,16 +135,7 @@ const linkPart = (
   handlePart(
     linkedAccountsDecider,
     linkedAccountsStream(userId),
-    {
-      type: 'link-account',
-      userId,
-      accountId: newId(),
-      providerId: provider.id,
-      providerAccountId: profile.id,
-      email: profile.email,
-      tokens: storedTokens(tokens),
-      now: ctx.clock().toISOString(),
-    },
+    linkCommand(ctx, userId, { provider, profile, tokens }),
     {
       metadata: metadataFor(origin, { type: 'user', userId }, ctx.clock()),
       claims: (events) => [
@@ -246,47 +253,29 @@ const signUp = async (
   staleOwner: string | null,
   callbackURL: string | null,
 ): Promise<string> => {
-  const { provider, profile } = found
+  const { provider, profile, tokens } = found
   const userId = newId()
-  const providerAccount: UniqueClaim = {
-    op: 'claim',
-    scope: PROVIDER_ACCOUNT_CLAIM_SCOPE,
-    value: providerAccountKey(provider.id, profile.id),
-    owner: userId,
-  }
-  const register = handlePart(
-    userDecider,
-    userStream(userId),
+  const registered = await registerWithProviderAccount(
+    ctx,
+    origin,
     {
-      type: 'register-user',
       userId,
       email,
       name: profile.name || email,
       image: profile.image,
-      credential: null,
       emailVerified: profile.emailVerified,
       // As better-auth: an address the provider does not vouch for gets a verification link when
       // the deployment sends one on sign-up (the decider sends none for a verified address).
       sendVerification: ctx.config.emailVerification.sendOnSignUp,
       callbackURL,
+      providerId: provider.id,
+      providerAccountId: profile.id,
+      releases: releaseStale(found, staleOwner),
+      link: linkCommand(ctx, userId, { provider, profile, tokens }),
     },
-    {
-      metadata: metadataFor(origin, { type: 'anonymous' }, ctx.clock()),
-      claims: (events) => [...releaseStale(found, staleOwner), ...userClaims(events), providerAccount],
-      newStream: true,
-    },
-  )
-  let registered: UserEvent[]
-  try {
-    ;[{ events: registered }] = await ctx.handle.together([
-      register,
-      linkPart(ctx, origin, userId, found, null, true),
-    ])
-  } catch (error) {
     // Someone signed up with this address, or this provider account, a moment ago.
-    if (error instanceof UniqueClaimConflictError) throw new SocialFlowError('unable_to_create_user')
-    throw error
-  }
+    () => new SocialFlowError('unable_to_create_user'),
+  )
   await grantAdminIfListed(ctx, origin, userId, registered)
   return userId
 }

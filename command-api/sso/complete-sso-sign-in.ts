@@ -15,9 +15,8 @@ import { DomainError } from '../../domain/shared/errors.js'
 import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
 import { isTrustedFor, type RoutableProvider } from '../../domain/sso/sso-sign-in-policy.js'
 import { isValidEmail, normalizeEmail } from '../../domain/user/email.js'
-import { userClaims, userDecider, userStream } from '../../domain/user/user.js'
 import { newId } from '../../infra/crypto/tokens.js'
-import { type UniqueClaim, UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
+import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
 import type { ExchangedTokens } from '../../infra/oauth/oauth-client.js'
 import { findMember } from '../../projections/organizations/organizations.repository.js'
 import { findUserByEmail, findUserById } from '../../projections/users/users.repository.js'
@@ -26,6 +25,7 @@ import type { CommandContext } from '../context.js'
 import { addMember } from '../organization/organizations.js'
 import { type StartedSession, startSession } from '../sessions/start-session.js'
 import { handlePart } from '../shared/handle.js'
+import { type LinkAccount, registerWithProviderAccount } from '../shared/register-with-provider-account.js'
 import { overrideUserInfo } from '../social/provider-user-info.js'
 import { storedTokens } from '../social/social-sign-in.js'
 
@@ -67,6 +67,22 @@ const NO_TOKENS: ExchangedTokens = {
   tokenType: null,
 }
 
+const linkCommand = (
+  ctx: CommandContext,
+  userId: string,
+  provider: SsoProviderForSignIn,
+  identity: SsoIdentity,
+): LinkAccount => ({
+  type: 'link-account',
+  userId,
+  accountId: newId(),
+  providerId: provider.providerId,
+  providerAccountId: identity.subject,
+  email: identity.email,
+  tokens: storedTokens(identity.tokens ?? NO_TOKENS),
+  now: ctx.clock().toISOString(),
+})
+
 const linkPart = (
   ctx: CommandContext,
   origin: RequestOrigin,
@@ -78,16 +94,7 @@ const linkPart = (
   handlePart(
     linkedAccountsDecider,
     linkedAccountsStream(userId),
-    {
-      type: 'link-account',
-      userId,
-      accountId: newId(),
-      providerId: provider.providerId,
-      providerAccountId: identity.subject,
-      email: identity.email,
-      tokens: storedTokens(identity.tokens ?? NO_TOKENS),
-      now: ctx.clock().toISOString(),
-    },
+    linkCommand(ctx, userId, provider, identity),
     {
       metadata: metadataFor(origin, { type: 'user', userId }, ctx.clock()),
       claims: linkedAccountClaims,
@@ -120,38 +127,23 @@ const signUp = async (
   emailVerified: boolean,
 ): Promise<string> => {
   const userId = newId()
-  const providerAccount: UniqueClaim = {
-    op: 'claim',
-    scope: PROVIDER_ACCOUNT_CLAIM_SCOPE,
-    value: providerAccountKey(provider.providerId, identity.subject),
-    owner: userId,
-  }
-  const register = handlePart(
-    userDecider,
-    userStream(userId),
+  await registerWithProviderAccount(
+    ctx,
+    origin,
     {
-      type: 'register-user',
       userId,
       email: identity.email,
       name: identity.name || identity.email,
       image: identity.image,
-      credential: null,
       emailVerified,
       sendVerification: false,
       callbackURL: null,
+      providerId: provider.providerId,
+      providerAccountId: identity.subject,
+      link: linkCommand(ctx, userId, provider, identity),
     },
-    {
-      metadata: metadataFor(origin, { type: 'anonymous' }, ctx.clock()),
-      claims: (events) => [...userClaims(events), providerAccount],
-      newStream: true,
-    },
+    () => new SsoFlowError('unable_to_create_user'),
   )
-  try {
-    await ctx.handle.together([register, linkPart(ctx, origin, userId, provider, identity, true)])
-  } catch (error) {
-    if (error instanceof UniqueClaimConflictError) throw new SsoFlowError('unable_to_create_user')
-    throw error
-  }
   return userId
 }
 

@@ -9,6 +9,13 @@ export const SCIM_ERRORS = defineErrors({
   /** userName, externalId or email already held (RFC 7644 scimType `uniqueness`). */
   SCIM_USER_ALREADY_EXISTS: [409, 'User already exists'],
   /** A directory deactivated the person: no sign-in by any method until it reactivates them. */
+  SCIM_GROUP_NOT_FOUND: [404, 'SCIM Group not found'],
+  /** displayName or externalId already held by another group of the connection (`uniqueness`). */
+  SCIM_GROUP_ALREADY_EXISTS: [409, 'SCIM Group already exists'],
+  SCIM_GROUP_DISPLAY_NAME_EMPTY: [400, 'displayName cannot be empty'],
+  /** A member is not a person the same connection provisioned. */
+  SCIM_GROUP_MEMBER_INVALID: [400, 'One or more Group members are invalid'],
+  SCIM_GROUP_TOO_MANY_MEMBERS: [400, 'Groups cannot contain more than 1000 direct members'],
   USER_DEACTIVATED: [403, 'Your account has been deactivated by your organization'],
   SCIM_CREDENTIAL_NOT_FOUND: [404, 'Managed SCIM credential not found'],
   SCIM_CREDENTIAL_ALREADY_REVOKED: [409, 'Managed SCIM credential is already revoked'],

@@ -7,6 +7,7 @@ import type { EventDeclarations } from '../shared/event-declaration.js'
 import { subjectIsDataUser as person } from '../shared/event-declaration.js'
 import type { EventMetadata } from '../shared/metadata.js'
 import type { ScimConnectionEvent } from './scim-connection.js'
+import type { ScimGroupEvent } from './scim-group.js'
 import type { ScimUserEvent } from './scim-user.js'
 
 const actor = (_data: unknown, metadata: EventMetadata): string | null =>
@@ -61,4 +62,20 @@ export const SCIM_CONNECTION_EVENT_DECLARATIONS: EventDeclarations<ScimConnectio
     activity: { details: ({ organizationId, credentialId }) => ({ organizationId, credentialId }) },
     invalidates: 'nothing',
   },
+}
+
+/// A group concerns nobody in particular (its name is the organization's, not a person's); it shows
+/// in the organization's feed (projections/scim/scim-activity.ts), not in anyone's own activity.
+const group = {
+  subject: () => null,
+  personal: [],
+  activity: null,
+  invalidates: 'nothing',
+} as const
+
+export const SCIM_GROUP_EVENT_DECLARATIONS: EventDeclarations<ScimGroupEvent> = {
+  'scim.group-created': group,
+  'scim.group-updated': group,
+  'scim.group-members-changed': group,
+  'scim.group-deleted': group,
 }

@@ -24,6 +24,10 @@ export class ScimError extends Error {
 /** Domain codes that RFC 7644 names a `scimType` for. */
 const SCIM_TYPES: Record<string, string> = {
   SCIM_USER_ALREADY_EXISTS: 'uniqueness',
+  SCIM_GROUP_ALREADY_EXISTS: 'uniqueness',
+  SCIM_GROUP_DISPLAY_NAME_EMPTY: 'invalidValue',
+  SCIM_GROUP_MEMBER_INVALID: 'invalidValue',
+  SCIM_GROUP_TOO_MANY_MEMBERS: 'invalidValue',
   VALIDATION_ERROR: 'invalidValue',
   INVALID_EMAIL: 'invalidValue',
 }

@@ -4,6 +4,7 @@ import { knownEventTypes } from '../../domain/events.js'
 import type { LinkedAccountEvent } from '../../domain/linked-accounts/linked-accounts.js'
 import type { OrganizationEvent } from '../../domain/organization/organization.events.js'
 import type { ScimConnectionEvent } from '../../domain/scim/scim-connection.js'
+import type { ScimGroupEvent } from '../../domain/scim/scim-group.js'
 import type { ScimUserEvent } from '../../domain/scim/scim-user.js'
 import { SIGNED_OUT } from '../../domain/session/session.declarations.js'
 import type { SessionEvent } from '../../domain/session/session.js'
@@ -25,6 +26,7 @@ type ExampleEvent =
   | LinkedAccountEvent
   | OrganizationEvent
   | ScimUserEvent
+  | ScimGroupEvent
   | ScimConnectionEvent
 
 const metadata = (actor: Actor = OWNER, extra: Partial<EventMetadata> = {}): EventMetadata => ({
@@ -453,6 +455,30 @@ function scimEvents(): ExampleEvent[] {
       },
     },
     { type: 'scim.credential-revoked', data: { ...credential, revokedAt: 'now' } },
+    ...scimGroupEvents(),
+  ]
+}
+
+/** A directory group: made, renamed, its members changed, deleted (the organization's feed only). */
+function scimGroupEvents(): ExampleEvent[] {
+  const group = { groupId: 'g1', organizationId: 'org-1', connectionId: 'okta' }
+  return [
+    { type: 'scim.group-created', data: { ...group, displayName: 'Eng', externalId: null, members: [USER] } },
+    {
+      type: 'scim.group-updated',
+      data: {
+        ...group,
+        displayName: 'Engineers',
+        externalId: null,
+        previousDisplayName: 'Eng',
+        previousExternalId: null,
+      },
+    },
+    { type: 'scim.group-members-changed', data: { ...group, added: [], removed: [USER] } },
+    {
+      type: 'scim.group-deleted',
+      data: { ...group, displayName: 'Engineers', externalId: null, members: [] },
+    },
   ]
 }
 

@@ -12,6 +12,10 @@ const SHOWN: Record<string, readonly string[]> = {
   'scim.user-deactivated': ['userId', 'connectionId'],
   'scim.user-reactivated': ['userId', 'connectionId'],
   'scim.user-deprovisioned': ['userId', 'connectionId'],
+  'scim.group-created': ['groupId', 'connectionId', 'members'],
+  'scim.group-updated': ['groupId', 'connectionId'],
+  'scim.group-members-changed': ['groupId', 'connectionId', 'added', 'removed'],
+  'scim.group-deleted': ['groupId', 'connectionId'],
   'scim.credential-issued': ['connectionId', 'credentialId', 'scopes', 'expiresAt'],
   'scim.credential-revoked': ['connectionId', 'credentialId'],
 }

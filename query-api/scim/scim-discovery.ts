@@ -2,6 +2,7 @@
 /// type. Answered without a token, as the plugin's are, so an IdP's administrator can point a
 /// client at Tessera before any credential exists.
 
+import { SCIM_GROUP_SCHEMA } from '../../http/scim/scim-group-presenter.js'
 import { SCIM_LIST_RESPONSE_SCHEMA, SCIM_USER_SCHEMA } from '../../http/scim/scim-presenter.js'
 
 const attribute = (name: string, extra: Record<string, unknown> = {}) => ({
@@ -46,6 +47,38 @@ export const userResourceType = (location: string) => ({
   endpoint: '/Users',
   description: 'User Account',
   schema: SCIM_USER_SCHEMA,
+  meta: { resourceType: 'ResourceType', location },
+})
+
+export const groupSchema = (location: string) => ({
+  id: SCIM_GROUP_SCHEMA,
+  schemas: ['urn:ietf:params:scim:schemas:core:2.0:Schema'],
+  name: 'Group',
+  description: 'Group',
+  attributes: [
+    attribute('displayName', { required: true, uniqueness: 'server' }),
+    attribute('externalId', { caseExact: true }),
+    attribute('members', {
+      type: 'complex',
+      multiValued: true,
+      subAttributes: [
+        attribute('value', { mutability: 'immutable' }),
+        attribute('$ref', { type: 'reference', referenceTypes: ['User'], mutability: 'immutable' }),
+        attribute('display', { mutability: 'readOnly' }),
+        attribute('type', { canonicalValues: ['User'], mutability: 'immutable' }),
+      ],
+    }),
+  ],
+  meta: { resourceType: 'Schema', location },
+})
+
+export const groupResourceType = (location: string) => ({
+  schemas: ['urn:ietf:params:scim:schemas:core:2.0:ResourceType'],
+  id: 'Group',
+  name: 'Group',
+  endpoint: '/Groups',
+  description: 'Group',
+  schema: SCIM_GROUP_SCHEMA,
   meta: { resourceType: 'ResourceType', location },
 })
 

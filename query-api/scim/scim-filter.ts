@@ -4,6 +4,7 @@
 /// (default and most: 100).
 
 import { ScimError } from '../../http/scim/scim-http.js'
+import type { ScimGroupFilter } from '../../projections/scim/scim-groups.repository.js'
 import type { ScimUserFilter } from '../../projections/scim/scim-users.repository.js'
 
 const invalidFilter = (detail: string) => new ScimError(400, detail, 'invalidFilter')
@@ -54,13 +55,17 @@ const conjuncts = (filter: string): string[] => {
   return parts.map((part) => part.trim())
 }
 
-const expression = (text: string): ScimUserFilter => {
+const expression = <Attribute extends string>(
+  text: string,
+  attributeOf: (raw: string) => Attribute | null,
+  resource: string,
+): { attribute: Attribute; value: string } => {
   const match = text.match(/^(\S+(?:\[[^\]]*\][^\s]*)?)\s+(\w+)\s+(.+)$/)
   if (!match) throw invalidFilter('filter must use the form attribute eq "value"')
   const [, rawAttribute = '', operator = '', rawValue = ''] = match
   if (operator.toLowerCase() !== 'eq') throw invalidFilter(`filter operator ${operator} is not supported`)
   const attribute = attributeOf(rawAttribute)
-  if (!attribute) throw invalidFilter(`filter attribute ${rawAttribute} is not supported for User`)
+  if (!attribute) throw invalidFilter(`filter attribute ${rawAttribute} is not supported for ${resource}`)
   let value: unknown
   try {
     value = JSON.parse(rawValue)
@@ -71,13 +76,31 @@ const expression = (text: string): ScimUserFilter => {
   return { attribute, value }
 }
 
-export const parseScimFilter = (filter: string | undefined): ScimUserFilter[] => {
+const parse = <Attribute extends string>(
+  filter: string | undefined,
+  attributeOf: (raw: string) => Attribute | null,
+  resource: string,
+): { attribute: Attribute; value: string }[] => {
   if (filter === undefined || filter.trim() === '') return []
   const parts = conjuncts(filter.trim())
   if (parts.some((part) => part === '')) throw invalidFilter('filter contains an invalid conjunction')
   if (parts.length > 10) throw invalidFilter('filter supports at most 10 equality expressions')
-  return parts.map(expression)
+  return parts.map((part) => expression(part, attributeOf, resource))
 }
+
+export const parseScimFilter = (filter: string | undefined): ScimUserFilter[] =>
+  parse(filter, attributeOf, 'User')
+
+const GROUP_PREFIX = /^urn:ietf:params:scim:schemas:core:2\.0:Group:/i
+
+const groupAttributeOf = (raw: string): ScimGroupFilter['attribute'] | null =>
+  (({ displayname: 'displayName', externalid: 'externalId', id: 'id' }) as const)[
+    raw.replace(GROUP_PREFIX, '').toLowerCase() as 'displayname' | 'externalid' | 'id'
+  ] ?? null
+
+/** The Group list's filters: `displayName`, `externalId` and `id`, each `eq`. */
+export const parseScimGroupFilter = (filter: string | undefined): ScimGroupFilter[] =>
+  parse(filter, groupAttributeOf, 'Group')
 
 const integer = (value: string | undefined, name: string): number | undefined => {
   if (value === undefined) return undefined

@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { Kysely } from 'kysely'
 import { Type } from 'typebox'
 import { scimGuard, scimPrincipalOf } from '../../http/scim/scim-auth.js'
+import { SCIM_GROUP_SCHEMA } from '../../http/scim/scim-group-presenter.js'
 import { SCIM_BASE, ScimError, scimErrorResponses, speakScim } from '../../http/scim/scim-http.js'
 import {
   resourceUrl,
@@ -17,7 +18,14 @@ import {
 import type { Config } from '../../infra/config/config.js'
 import type { Database } from '../../projections/database.js'
 import { findScimUser, listScimUsers } from '../../projections/scim/scim-users.repository.js'
-import { listOf, serviceProviderConfig, userResourceType, userSchema } from './scim-discovery.js'
+import {
+  groupResourceType,
+  groupSchema,
+  listOf,
+  serviceProviderConfig,
+  userResourceType,
+  userSchema,
+} from './scim-discovery.js'
 import { parseScimFilter, parseScimPaging } from './scim-filter.js'
 
 const TAGS = ['SCIM']
@@ -40,23 +48,29 @@ export const scimQueryRoutes =
       async () => serviceProviderConfig(url('/ServiceProviderConfig')),
     )
     app.get(`${SCIM_BASE}/Schemas`, discovery('List SCIM schemas'), async () =>
-      listOf([userSchema(url(`/Schemas/${SCIM_USER_SCHEMA}`))]),
+      listOf([
+        userSchema(url(`/Schemas/${SCIM_USER_SCHEMA}`)),
+        groupSchema(url(`/Schemas/${SCIM_GROUP_SCHEMA}`)),
+      ]),
     )
     app.get<{ Params: { schemaId: string } }>(
       `${SCIM_BASE}/Schemas/:schemaId`,
       discovery('Get a SCIM schema'),
       async (request) => {
-        if (request.params.schemaId !== SCIM_USER_SCHEMA) throw new ScimError(404, 'Schema not found')
+        const { schemaId } = request.params
+        if (schemaId === SCIM_GROUP_SCHEMA) return groupSchema(url(`/Schemas/${SCIM_GROUP_SCHEMA}`))
+        if (schemaId !== SCIM_USER_SCHEMA) throw new ScimError(404, 'Schema not found')
         return userSchema(url(`/Schemas/${SCIM_USER_SCHEMA}`))
       },
     )
     app.get(`${SCIM_BASE}/ResourceTypes`, discovery('List SCIM resource types'), async () =>
-      listOf([userResourceType(url('/ResourceTypes/User'))]),
+      listOf([userResourceType(url('/ResourceTypes/User')), groupResourceType(url('/ResourceTypes/Group'))]),
     )
     app.get<{ Params: { resourceTypeId: string } }>(
       `${SCIM_BASE}/ResourceTypes/:resourceTypeId`,
       discovery('Get a SCIM resource type'),
       async (request) => {
+        if (request.params.resourceTypeId === 'Group') return groupResourceType(url('/ResourceTypes/Group'))
         if (request.params.resourceTypeId !== 'User') throw new ScimError(404, 'Resource type not found')
         return userResourceType(url('/ResourceTypes/User'))
       },

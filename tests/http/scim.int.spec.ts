@@ -222,11 +222,14 @@ describe('SCIM 2.0 provisioning (pglite)', () => {
       filter: { supported: true, maxResults: 100 },
     })
     expect((await scim('GET', '/Schemas', undefined, null)).json).toMatchObject({
-      totalResults: 1,
-      Resources: [{ id: CORE }],
+      totalResults: 2,
+      Resources: [{ id: CORE }, { id: 'urn:ietf:params:scim:schemas:core:2.0:Group' }],
     })
     expect((await scim('GET', '/ResourceTypes', undefined, null)).json).toMatchObject({
-      Resources: [{ id: 'User', endpoint: '/Users' }],
+      Resources: [
+        { id: 'User', endpoint: '/Users' },
+        { id: 'Group', endpoint: '/Groups' },
+      ],
     })
   })
 
@@ -346,5 +349,25 @@ describe('SCIM 2.0 provisioning (pglite)', () => {
         })
       ).status,
     ).toBe(409)
+  })
+
+  it('loses no update when PATCHes of one person arrive at once (each applied on the latest version)', async () => {
+    const created = (await provision('race@acme.test', { externalId: 'race-0' })).json as ScimUser
+    const patch = (Operations: unknown[]) =>
+      scim('PATCH', `/Users/${created.id}`, { schemas: [PATCH], Operations })
+    const answers = await Promise.all([
+      patch([{ op: 'replace', path: 'name.givenName', value: 'Grace' }]),
+      patch([{ op: 'replace', path: 'name.familyName', value: 'Hopper' }]),
+      patch([{ op: 'replace', path: 'externalId', value: 'race-1' }]),
+      patch([{ op: 'replace', path: 'userName', value: 'hopper@acme.test' }]),
+      patch([{ op: 'replace', value: { active: false } }]),
+    ])
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200])
+    expect((await scim('GET', `/Users/${created.id}`)).json).toMatchObject({
+      userName: 'hopper@acme.test',
+      externalId: 'race-1',
+      active: false,
+      name: { formatted: 'Grace Hopper' },
+    })
   })
 })
