@@ -26,19 +26,19 @@ type RowActions = {
 
 const DeliveryRow = ({ delivery, onReplay, onResend, busy }: { delivery: WebhookDelivery } & RowActions) => (
   <tr>
-    <td>
+    <td data-label="Event">
       <code>{delivery.eventType}</code>
       {delivery.attempt > 1 ? <span className="muted small"> · attempt {delivery.attempt}</span> : null}
       {delivery.resent ? <span className="muted small"> · resent</span> : null}
     </td>
-    <td>
+    <td data-label="Status">
       <Badge tone={delivery.ok ? 'success' : 'warning'}>{delivery.ok ? 'Delivered' : 'Failed'}</Badge>{' '}
       <span className="small">{outcomeOf(delivery)}</span>
     </td>
-    <td>
+    <td data-label="Time">
       <time dateTime={delivery.at}>{formatTime(delivery.at)}</time>
     </td>
-    <td>{delivery.latencyMs} ms</td>
+    <td data-label="Latency">{delivery.latencyMs} ms</td>
     <td>
       {delivery.replayFrom ? (
         <div className="webhook-actions">
