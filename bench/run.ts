@@ -329,7 +329,8 @@ const summaryOf = (result: MeasuredScenario): string =>
   Object.entries(result.byKind)
     .map(
       ([kind, s]) =>
-        `${kind} ${s.perSecond >= 100 ? Math.round(s.perSecond) : s.perSecond.toFixed(1)}/s p99 ${Number.isNaN(s.p99Ms) ? '—' : s.p99Ms.toFixed(1)} ms`,
+        `${kind} ${s.perSecond >= 100 ? Math.round(s.perSecond) : s.perSecond.toFixed(1)}/s p99 ${Number.isNaN(s.p99Ms) ? '—' : s.p99Ms.toFixed(1)} ms` +
+        (s.non2xx + s.incorrect > 0 ? ` (${s.non2xx + s.incorrect} wrong)` : ''),
     )
     .join(', ')
 

@@ -13,6 +13,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { BENCH_SERVER_KEY } from './api-keys.js'
 import { tesseraConfigFile } from './features-config.js'
+import { receiverTls } from './receiver-tls.js'
 
 const MAIN = fileURLToPath(new URL('../app/cli/main.js', import.meta.url))
 const START_TIMEOUT_MS = 120_000
@@ -62,7 +63,11 @@ export const startServer = async (options: ServerOptions): Promise<RunningServer
     script: MAIN,
     workDir,
     port,
-    env: serverEnv(port, workDir, options.databaseUrl),
+    env: {
+      ...serverEnv(port, workDir, options.databaseUrl),
+      // The webhook receiver's certificate (bench/receiver-tls.ts).
+      ...(options.features ? { NODE_EXTRA_CA_CERTS: receiverTls().certPath } : {}),
+    },
     nodeArgs: options.nodeArgs,
   })
 }

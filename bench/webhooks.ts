@@ -1,5 +1,5 @@
-/// Webhook delivery (issue 34), Tessera only (better-auth 1.7.5 has no webhooks): a receiver on
-/// loopback in the harness (Tessera runs with `webhooks.allowAddresses: ["127.0.0.0/8"]`,
+/// Webhook delivery (issue 34), Tessera only (better-auth 1.7.5 has no webhooks): an https receiver
+/// on loopback in the harness (production mode wants https; bench/receiver-tls.ts) (Tessera runs with `webhooks.allowAddresses: ["127.0.0.0/8"]`,
 /// bench/features-config.ts), one service-wide endpoint for `user.updated` created over the server
 /// API, then `POST /update-user` with a run-unique name at c16 (each answer is the event's commit)
 /// while the receiver notes when each name first arrives. Figures: deliveries a second received
@@ -8,8 +8,8 @@
 /// as wrong.
 
 import { randomBytes } from 'node:crypto'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer, type Server } from 'node:https'
+import type { AddressInfo, Socket } from 'node:net'
 import { BENCH_SERVER_KEY, SERVER_KEY_HEADER } from './api-keys.js'
 import {
   type Answer,
@@ -22,6 +22,7 @@ import {
   type Shot,
   type Timing,
 } from './load.js'
+import { receiverTls } from './receiver-tls.js'
 import type { BenchUser } from './seed.js'
 import { isRecord, JSON_HEADERS, parse, rotate } from './shots.js'
 
@@ -36,7 +37,8 @@ type Receiver = { url: string; onName(listener: (name: string, at: number) => vo
 /** Answers every delivery at once with 204; hands each name it finds in a body to the listener. */
 const startReceiver = async (): Promise<Receiver> => {
   let listener: (name: string, at: number) => void = () => {}
-  const server = createServer((request, response) => {
+  const { cert, key } = receiverTls()
+  const server = createServer({ cert, key }, (request, response) => {
     const chunks: Buffer[] = []
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
     request.on('end', () => {
@@ -49,12 +51,12 @@ const startReceiver = async (): Promise<Receiver> => {
     })
   })
   // Neither the receiver nor Tessera's kept-alive connections to it may hold the harness open.
-  server.on('connection', (socket) => socket.unref())
+  server.on('connection', (socket: Socket) => socket.unref())
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   server.unref()
   const { port } = server.address() as AddressInfo
   return {
-    url: `http://127.0.0.1:${port}/hook`,
+    url: `https://127.0.0.1:${port}/hook`,
     onName: (next) => {
       listener = next
     },
