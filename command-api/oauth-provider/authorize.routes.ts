@@ -14,6 +14,7 @@ import { acceptedSecrets } from '../../infra/config/config.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import { findClient } from '../../projections/oauth-provider/oauth-provider.repository.js'
 import { authorize } from './authorize.js'
+import { ownerOf } from './client-owner.js'
 import type { OAuthContext } from './oauth-context.js'
 import { oauthEdge, oauthErrorResponses } from './oauth-http.js'
 import { verifyQuery } from './signed-query.js'
@@ -132,17 +133,22 @@ export const oauthAuthorizeRoutes =
               tos_uri: Type.Optional(Type.String()),
               policy_uri: Type.Optional(Type.String()),
               owner: Type.Optional(Type.String()),
+              // Tessera's: who registered the client, for the consent page (client-owner.ts).
+              owner_type: Type.Union([
+                Type.Literal('organization'),
+                Type.Literal('user'),
+                Type.Literal('operator'),
+                Type.Literal('dynamic'),
+              ]),
             }),
           },
         },
       },
       async (request) => {
         const client = await findClient(ctx.db, request.query.client_id)
-        if (!client) throw oauthError('not_found', 'client not found')
+        // A disabled client is not shown, as better-auth answers it.
+        if (!client || client.settings.disabled) throw oauthError('not_found', 'client not found')
         const { name, uri, logoUri, tosUri, policyUri } = client.settings
-        const owner = client.userId
-          ? await ctx.db.selectFrom('users').select('name').where('id', '=', client.userId).executeTakeFirst()
-          : undefined
         return {
           client_id: client.clientId,
           ...(name ? { client_name: name } : {}),
@@ -150,7 +156,7 @@ export const oauthAuthorizeRoutes =
           ...(logoUri ? { logo_uri: logoUri } : {}),
           ...(tosUri ? { tos_uri: tosUri } : {}),
           ...(policyUri ? { policy_uri: policyUri } : {}),
-          ...(owner ? { owner: owner.name } : {}),
+          ...(await ownerOf(ctx.db, client)),
         }
       },
     )

@@ -2,12 +2,14 @@
 /// HTTP server using `openid-client`) sends the browser to /api/auth/oauth2/authorize; the person
 /// signs in on the portal's /oauth/login, allows the application on /oauth/consent, and lands back
 /// on the relying party, which exchanges the code and shows who signed in. The login and consent
-/// pages are checked by axe and pictured at 1280 and 375 px in both colour schemes.
+/// pages are checked by axe and pictured at 1280 and 375 px in both colour schemes. A second person
+/// signs in with a mailed code instead of a password, and the authorization goes on just the same.
 
 import { createServer, type Server } from 'node:http'
 import * as oidc from 'openid-client'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.js'
 import { startTessera, type TestTessera } from '../support/tessera.js'
 import { checkBothSchemes, ensurePortalBuilt, freePort, hasChromium, launchChromium } from './support.js'
 
@@ -54,15 +56,17 @@ describe.skipIf(!hasChromium)('an application signs a person in through Tessera,
   let page: Page
   let rp: Server
   let rpBase: string
+  let sink: SmtpSink
 
   beforeAll(async () => {
     const portalDir = ensurePortalBuilt()
+    sink = await startSmtpSink()
     const port = await freePort()
     const baseUrl = `http://127.0.0.1:${port}`
     tessera = await startTessera({
       listen: true,
       portalDir,
-      env: { PORT: String(port), BASE_URL: baseUrl, SERVER_KEYS: `ops=${SERVER_KEY}` },
+      env: { PORT: String(port), BASE_URL: baseUrl, SERVER_KEYS: `ops=${SERVER_KEY}`, SMTP_URL: sink.url },
       features: { oauthProvider: {} },
     })
     const rpPort = await freePort()
@@ -101,6 +105,7 @@ describe.skipIf(!hasChromium)('an application signs a person in through Tessera,
     await browser?.close()
     rp?.close()
     await tessera?.cleanup()
+    await sink?.close()
   })
 
   it('goes RP → authorize → login → consent → back to the RP with tokens', async () => {
@@ -120,5 +125,25 @@ describe.skipIf(!hasChromium)('an application signs a person in through Tessera,
     await page.waitForURL(`${rpBase}/callback?**`)
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Hello Ada Lovelace')
     expect(await page.getByText('ada@example.com').count()).toBe(1)
+  }, 240_000)
+
+  it('goes on after a mailed code instead of a password', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    context.setDefaultTimeout(30_000)
+    const fresh = await context.newPage()
+    await fresh.goto(`${rpBase}/`)
+    await fresh.waitForURL('**/oauth/login?**')
+    await fresh.getByLabel('Email').fill('grace@example.com')
+    await fresh.getByRole('button', { name: 'Email me a code' }).click()
+    const mail = await sink.waitForMail((m) => m.to.includes('grace@example.com'), 15_000)
+    const code = /Your code is (\d+)/.exec(mail.text)?.[1] ?? ''
+    await fresh.getByLabel('Code from the mail').fill(code)
+    await fresh.getByRole('button', { name: 'Sign in with the code' }).click()
+
+    await fresh.waitForURL('**/oauth/consent?**')
+    await fresh.getByRole('button', { name: 'Allow' }).click()
+    await fresh.waitForURL(`${rpBase}/callback?**`)
+    expect(await fresh.getByText('grace@example.com').count()).toBe(1)
+    await context.close()
   }, 240_000)
 })

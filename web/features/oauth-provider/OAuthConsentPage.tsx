@@ -3,6 +3,8 @@ import { useLocation } from 'react-router'
 import { Button } from '../../ui/Button.js'
 import { Notice } from '../../ui/Notice.js'
 import { PublicCard } from '../../ui/PublicCard.js'
+import { ClientIdentity } from './ClientIdentity.js'
+import './oauth-provider.css'
 import {
   answerConsent,
   oauthQueryOf,
@@ -39,10 +41,8 @@ export const OAuthConsentPage = () => {
 
   const name = client?.client_name ?? 'An application'
   return (
-    <PublicCard
-      title={`${name} wants to use your account`}
-      description={client?.owner ? `Made by ${client.owner}.` : undefined}
-    >
+    <PublicCard title={`${name} wants to use your account`}>
+      {client ? <ClientIdentity client={client} /> : null}
       {failed ? (
         <Notice tone="error">
           This request has expired or is not valid. Go back to the application and try again.

@@ -9,7 +9,27 @@ export type PublicClient = {
   client_name?: string
   client_uri?: string
   logo_uri?: string
+  tos_uri?: string
+  policy_uri?: string
   owner?: string
+  /** Who registered the client: an organization, a person, the operator, or the application itself. */
+  owner_type?: 'organization' | 'user' | 'operator' | 'dynamic'
+}
+
+/** Who stands behind a client, in words, for the consent page. */
+export const ownerInWords = (client: PublicClient): string => {
+  switch (client.owner_type) {
+    case 'organization':
+      return `Registered by the organization ${client.owner ?? ''}.`.replace(' .', '.')
+    case 'user':
+      return client.owner
+        ? `Registered by ${client.owner}, a person with an account here.`
+        : 'Registered by a person.'
+    case 'operator':
+      return 'Registered by the operator of this service.'
+    default:
+      return 'It registered itself: nobody here has checked who runs it.'
+  }
 }
 
 /**
