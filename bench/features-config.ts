@@ -32,6 +32,9 @@ export const tesseraFeatureConfig = (): Record<string, unknown> => ({
       },
     ],
   },
+  // Tessera provisions SCIM people into the organization (better-auth's plugin, without its
+  // organization plugin here, adds them to none): room for BENCH_SCIM_USERS past the default 100.
+  organization: { membershipLimit: 100_000 },
   // The webhook receiver listens on loopback (as the tests allow it).
   webhooks: { allowAddresses: ['127.0.0.0/8'] },
 })
