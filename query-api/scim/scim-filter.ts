@@ -3,6 +3,7 @@
 /// (also `emails[type eq "work"].value`) and id. Paging is 1-based `startIndex` and `count`
 /// (default and most: 100).
 
+import { Type } from 'typebox'
 import { ScimError } from '../../http/scim/scim-http.js'
 import type { ScimGroupFilter } from '../../projections/scim/scim-groups.repository.js'
 import type { ScimUserFilter } from '../../projections/scim/scim-users.repository.js'
@@ -107,6 +108,15 @@ const integer = (value: string | undefined, name: string): number | undefined =>
   if (!/^-?\d+$/.test(value.trim())) throw new ScimError(400, `${name} must be an integer`, 'invalidValue')
   return Number(value.trim())
 }
+
+/** The query string of a SCIM list (Users and Groups alike), as text: parsed here, not by the schema. */
+export const ScimListQuery = Type.Object({
+  filter: Type.Optional(Type.String({ maxLength: 4096 })),
+  startIndex: Type.Optional(Type.String({ maxLength: 20 })),
+  count: Type.Optional(Type.String({ maxLength: 20 })),
+  attributes: Type.Optional(Type.String({ maxLength: 1024 })),
+  excludedAttributes: Type.Optional(Type.String({ maxLength: 1024 })),
+})
 
 /** RFC 7644: startIndex below 1 is 1; count below 0 is 0; the plugin caps count at 100. */
 export const parseScimPaging = (query: { startIndex?: string; count?: string }) => {

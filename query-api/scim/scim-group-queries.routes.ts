@@ -16,7 +16,7 @@ import {
   listScimGroups,
   scimGroupMembers,
 } from '../../projections/scim/scim-groups.repository.js'
-import { parseScimGroupFilter, parseScimPaging } from './scim-filter.js'
+import { parseScimGroupFilter, parseScimPaging, ScimListQuery } from './scim-filter.js'
 
 const TAGS = ['SCIM']
 
@@ -34,13 +34,7 @@ export const scimGroupQueryRoutes =
         schema: {
           summary: "List the connection's SCIM groups (filter, startIndex, count)",
           tags: TAGS,
-          querystring: Type.Object({
-            filter: Type.Optional(Type.String({ maxLength: 4096 })),
-            startIndex: Type.Optional(Type.String({ maxLength: 20 })),
-            count: Type.Optional(Type.String({ maxLength: 20 })),
-            attributes: Type.Optional(Type.String({ maxLength: 1024 })),
-            excludedAttributes: Type.Optional(Type.String({ maxLength: 1024 })),
-          }),
+          querystring: ScimListQuery,
           response: { 200: ScimGroupListSchema, ...scimErrorResponses(400, 401, 403) },
         },
       },

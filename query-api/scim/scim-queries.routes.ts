@@ -26,7 +26,7 @@ import {
   userResourceType,
   userSchema,
 } from './scim-discovery.js'
-import { parseScimFilter, parseScimPaging } from './scim-filter.js'
+import { parseScimFilter, parseScimPaging, ScimListQuery } from './scim-filter.js'
 
 const TAGS = ['SCIM']
 const Anything = Type.Object({}, { additionalProperties: true })
@@ -83,13 +83,7 @@ export const scimQueryRoutes =
         schema: {
           summary: "List the connection's SCIM users (filter, startIndex, count)",
           tags: TAGS,
-          querystring: Type.Object({
-            filter: Type.Optional(Type.String({ maxLength: 4096 })),
-            startIndex: Type.Optional(Type.String({ maxLength: 20 })),
-            count: Type.Optional(Type.String({ maxLength: 20 })),
-            attributes: Type.Optional(Type.String({ maxLength: 1024 })),
-            excludedAttributes: Type.Optional(Type.String({ maxLength: 1024 })),
-          }),
+          querystring: ScimListQuery,
           response: { 200: ScimUserListSchema, ...scimErrorResponses(400, 401, 403) },
         },
       },
