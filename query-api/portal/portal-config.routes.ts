@@ -13,6 +13,8 @@ const PortalConfig = Type.Object({
   deleteUser: Type.Object({ enabled: Type.Boolean(), immediate: Type.Boolean() }),
   changeEmail: Type.Object({ enabled: Type.Boolean() }),
   branding: PortalBranding,
+  /** The label of the DNS TXT record an SSO domain is verified by (`sso.domainVerification.tokenPrefix`). */
+  sso: Type.Object({ domainVerificationPrefix: Type.String() }),
 })
 
 export const portalConfigRoutes =
@@ -28,6 +30,7 @@ export const portalConfigRoutes =
       deleteUser: { enabled: user.deleteUser.enabled, immediate: user.deleteUser.immediate },
       changeEmail: { enabled: user.changeEmail.enabled },
       branding: portalBranding(config.branding),
+      sso: { domainVerificationPrefix: config.sso.domainVerification.tokenPrefix },
     }
     app.get(
       '/portal-config',

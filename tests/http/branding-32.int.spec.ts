@@ -18,10 +18,10 @@ afterEach(async () => {
   sink.clear()
 })
 
-const start = async (branding?: object) => {
+const start = async (branding?: object, more: object = {}) => {
   tessera = await startTessera({
     env: { SMTP_URL: sink.url, MAIL_FROM: 'no-reply@tessera.test', BASE_URL: 'http://tessera.test' },
-    features: { emailVerification: { sendOnSignUp: true }, ...(branding ? { branding } : {}) },
+    features: { emailVerification: { sendOnSignUp: true }, ...(branding ? { branding } : {}), ...more },
   })
   return tessera
 }
@@ -38,13 +38,18 @@ const signUpMail = async (server: TestTessera, email: string) => {
 
 describe('branding', { timeout: 360_000 }, () => {
   it('names the operator’s product to the portal and in the mails', async () => {
-    const server = await start({
-      productName: 'Acme Accounts',
-      logoUrl: 'https://acme.example/logo.svg',
-      accentColor: '#1D4ED8',
-      backLink: { label: 'Acme', url: 'https://app.acme.example' },
-    })
+    const server = await start(
+      {
+        productName: 'Acme Accounts',
+        logoUrl: 'https://acme.example/logo.svg',
+        accentColor: '#1D4ED8',
+        backLink: { label: 'Acme', url: 'https://app.acme.example' },
+      },
+      // The portal shows the SSO domain's TXT record with the prefix the server checks.
+      { sso: { domainVerification: { tokenPrefix: 'acme-verify' } } },
+    )
     const config = await server.api.request('GET', '/portal-config')
+    expect((config.json as { sso: unknown }).sso).toEqual({ domainVerificationPrefix: 'acme-verify' })
     expect(config.status).toBe(200)
     expect((config.json as { branding: unknown }).branding).toEqual({
       productName: 'Acme Accounts',
@@ -66,6 +71,7 @@ describe('branding', { timeout: 360_000 }, () => {
       accent: null,
       backLink: null,
     })
+    expect((config.json as { sso: unknown }).sso).toEqual({ domainVerificationPrefix: 'better-auth-token' })
     const mail = await signUpMail(server, 'bea@example.com')
     expect(mail.subject).toBe('Verify your email address')
     expect(mail.text).toContain('— Tessera')

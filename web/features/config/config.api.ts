@@ -9,6 +9,7 @@ export type PortalConfig = {
   emailVerification: { sendOnSignUp: boolean; required: boolean }
   deleteUser: { enabled: boolean; immediate: boolean }
   changeEmail: { enabled: boolean }
+  sso: { domainVerificationPrefix: string }
 }
 
 export const configApi = api.injectEndpoints({

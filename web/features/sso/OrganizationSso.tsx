@@ -3,6 +3,7 @@ import { Badge } from '../../ui/Badge.js'
 import { Button } from '../../ui/Button.js'
 import { Card } from '../../ui/Card.js'
 import { Notice } from '../../ui/Notice.js'
+import { usePortalConfig } from '../config/config.api.js'
 import { isApiError } from '../errors/api-error.js'
 import { messageFor } from '../errors/messages.js'
 import type { OrganizationContext } from '../organizations/organization-context.js'
@@ -35,7 +36,8 @@ const PendingDomain = ({
   const [verify, verifying] = useVerifyDomainMutation()
   const [problem, setProblem] = useState<string | null>(null)
   const token = requested.data?.domainVerificationToken
-  const record = token ? txtRecordFor(provider, token) : null
+  const prefix = usePortalConfig()?.sso.domainVerificationPrefix
+  const record = token ? txtRecordFor(provider, token, prefix) : null
 
   const check = async () => {
     setProblem(null)

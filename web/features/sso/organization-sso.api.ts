@@ -13,9 +13,12 @@ export type SsoProviderSummary = {
   ssoRequired?: boolean
 }
 
-/** The DNS TXT record's name and value, as the server checks them (its default token prefix). */
-export const txtRecordFor = (provider: SsoProviderSummary, token: string) => {
-  const label = `_better-auth-token-${provider.providerId}`
+/** The plugin's default `tokenPrefix`, for a server that does not say its own. */
+const DEFAULT_PREFIX = 'better-auth-token'
+
+/** The DNS TXT record's name and value, as the server checks them (with its configured prefix). */
+export const txtRecordFor = (provider: SsoProviderSummary, token: string, prefix = DEFAULT_PREFIX) => {
+  const label = `_${prefix}-${provider.providerId}`
   return { name: `${label}.${provider.domain}`, value: `${label}=${token}` }
 }
 

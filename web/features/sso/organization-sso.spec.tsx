@@ -72,6 +72,27 @@ describe("the organization's single sign-on", () => {
     expect(within(list).queryByRole('button', { name: 'Check now' })).toBeNull()
   })
 
+  it('shows the TXT record with the prefix the server is configured to check', async () => {
+    fakeApi({
+      'GET /portal-config': {
+        body: {
+          emailVerification: { sendOnSignUp: false, required: false },
+          deleteUser: { enabled: true, immediate: false },
+          changeEmail: { enabled: true },
+          sso: { domainVerificationPrefix: 'acme-verify' },
+        },
+      },
+      'GET /organization/get-full-organization': { body: fullOrganization({ members: [ADA, GRACE] }) },
+      'GET /sso/providers': { body: { providers: [provider({})] } },
+      'POST /sso/request-domain-verification': { status: 201, body: { domainVerificationToken: TOKEN } },
+    })
+    const { user } = renderOrganizations('/account/organizations/org-1/settings')
+    const list = await screen.findByRole('list', { name: 'Identity providers' })
+    await user.click(within(list).getByRole('button', { name: 'Show the DNS record to add' }))
+    expect(await within(list).findByText('_acme-verify-acme-sso.acme.test')).toBeTruthy()
+    expect(within(list).getByText(`_acme-verify-acme-sso=${TOKEN}`)).toBeTruthy()
+  })
+
   it('says when the organization has no provider', async () => {
     fakeApi({
       'GET /organization/get-full-organization': { body: fullOrganization({ members: [ADA, GRACE] }) },
