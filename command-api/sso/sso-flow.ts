@@ -87,6 +87,7 @@ const clientOf = (ctx: CommandContext, provider: ActiveProvider, version: string
     {
       allowInsecureRequests:
         issuer.protocol === 'http:' && isTrustedOrigin(issuer.origin, ctx.config.trustedOrigins),
+      tokenAuth: oidc.tokenEndpointAuthentication === 'client_secret_post' ? 'post' : 'basic',
     },
   )
   clients.set(provider.providerId, { version, client })

@@ -80,6 +80,8 @@ export type SocialProvider = {
 export type OAuthClientOptions = {
   /** Lets a provider on plain http (a loopback test provider) be used. */
   allowInsecureRequests?: boolean
+  /** How the client authenticates at the token endpoint, where the provider's registration says (SSO). */
+  tokenAuth?: 'basic' | 'post'
 }
 
 // Loaded on first use: a deployment without social providers never carries the client in memory.
@@ -107,7 +109,7 @@ export const createSocialProvider = (
   }
   const configure = async (): Promise<client.Configuration> => {
     const oidc = await openidClient()
-    const auth = clientAuthOf(oidc, settings, definition)
+    const auth = clientAuthOf(oidc, settings, options.tokenAuth ?? definition.tokenAuth)
     if (endpoints.kind === 'oidc') {
       return oidc.discovery(new URL(endpoints.issuer), settings.clientId, undefined, auth, {
         ...(insecure(endpoints.issuer) ? { execute: [oidc.allowInsecureRequests] } : {}),
@@ -235,13 +237,13 @@ export const createSocialProvider = (
 const clientAuthOf = (
   oidc: typeof client,
   settings: SocialProviderSettings,
-  definition: ProviderDefinition,
+  tokenAuth: ProviderDefinition['tokenAuth'],
 ): client.ClientAuth => {
   if (settings.appleKey) return appleClientAuth(settings.appleKey, settings.clientId)
   const secret = settings.clientSecret
   // The configuration offers no provider without one or the other.
   if (secret === null) throw new Error(`social provider ${settings.id} has no client secret`)
-  return definition.tokenAuth === 'basic' ? oidc.ClientSecretBasic(secret) : oidc.ClientSecretPost(secret)
+  return tokenAuth === 'basic' ? oidc.ClientSecretBasic(secret) : oidc.ClientSecretPost(secret)
 }
 
 /** The catalogue's definition with the configuration applied: an issuer, a tenant, moved endpoints. */

@@ -65,7 +65,10 @@ describe('single sign-on through an organization OpenID provider (pglite)', () =
     const port = await freePort()
     base = `http://127.0.0.1:${port}`
     dns = await startDns()
-    provider = await startProvider([`${base}/api/auth/sso/callback/acme-sso`])
+    provider = await startProvider([
+      `${base}/api/auth/sso/callback/acme-sso`,
+      `${base}/api/auth/sso/callback/post-sso`,
+    ])
     tessera = await startTessera({
       listen: true,
       env: {
@@ -178,6 +181,33 @@ describe('single sign-on through an organization OpenID provider (pglite)', () =
 
     const activity = JSON.parse((await later.request('GET', api('/activity'))).body)
     expect(JSON.stringify(activity)).toContain('sso:acme-sso')
+  })
+
+  it('authenticates at the token endpoint by client_secret_post when the provider is so registered', async () => {
+    const registered = await post(owner, '/sso/register', {
+      providerId: 'post-sso',
+      issuer: provider.issuer,
+      domain: 'post.test',
+      organizationId,
+      oidcConfig: {
+        clientId: provider.postClientId,
+        clientSecret: provider.clientSecret,
+        tokenEndpointAuthentication: 'client_secret_post',
+      },
+    })
+    expect(registered.status, registered.body).toBe(200)
+    const { domainVerificationToken } = body(registered) as { domainVerificationToken: string }
+    const name = '_better-auth-token-post-sso'
+    dns.txt.set(`${name}.post.test`, [`${name}=${domainVerificationToken}`])
+    expect((await post(owner, '/sso/verify-domain', { providerId: 'post-sso' })).status).toBe(204)
+    provider.people.set('pat', { email: 'pat@post.test', emailVerified: true, name: 'Pat' })
+    const browser = webBrowser()
+    const before = provider.tokenAuthentications.length
+    const landed = await ssoSignIn(browser, 'pat', { email: 'pat@post.test' })
+    expect([landed.status, landed.location]).toEqual([302, '/dashboard'])
+    expect((await session(browser))?.user.email).toBe('pat@post.test')
+    // The secret went in the token request's body, not in an Authorization header.
+    expect(provider.tokenAuthentications.slice(before)).toEqual(['post'])
   })
 
   it('refuses a callback whose state is not the browser’s own', async () => {

@@ -15,6 +15,14 @@ export type TestProvider = {
   issuer: string
   clientId: string
   clientSecret: string
+  /** A second client, with the same secret and redirect URIs, registered for client_secret_post. */
+  postClientId: string
+  /**
+   * How each token request authenticated, oldest first: `basic` (an Authorization header) or `post`
+   * (the secret in the body). oidc-provider takes either for a client with a secret, so a test of the
+   * method reads it here.
+   */
+  tokenAuthentications: ('basic' | 'post')[]
   people: Map<string, Person>
   /** Lifetime of the access tokens it issues from now on (seconds). */
   setAccessTokenTtl(seconds: number): void
@@ -54,6 +62,14 @@ export const startProvider = async (redirectUris: string[]): Promise<TestProvide
         response_types: ['code'],
         token_endpoint_auth_method: 'client_secret_basic',
       },
+      {
+        client_id: `${clientId}-post`,
+        client_secret: clientSecret,
+        redirect_uris: redirectUris,
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_post',
+      },
     ],
     async findAccount(_ctx, sub) {
       const person = people.get(sub)
@@ -75,6 +91,7 @@ export const startProvider = async (redirectUris: string[]): Promise<TestProvide
     ttl: { AccessToken: () => accessTokenTtl },
     cookies: { keys: ['test-provider-cookie-key-0123456789'] },
   })
+  const tokenAuthentications: ('basic' | 'post')[] = []
   provider.on('grant.success', (ctx: { oidc: { params?: { grant_type?: string } } }) => {
     const type = String(ctx.oidc.params?.grant_type)
     grants.set(type, (grants.get(type) ?? 0) + 1)
@@ -82,13 +99,20 @@ export const startProvider = async (redirectUris: string[]): Promise<TestProvide
   provider.on('grant.error', (_ctx: unknown, error: { error?: string }) => {
     grantErrors.push(String(error.error))
   })
-  const server: Server = createServer(provider.callback())
+  const serve = provider.callback()
+  const server: Server = createServer((request, response) => {
+    if (request.method === 'POST' && request.url?.split('?')[0] === '/token')
+      tokenAuthentications.push(request.headers.authorization ? 'basic' : 'post')
+    return serve(request, response)
+  })
   server.listen(port, '127.0.0.1')
   await once(server, 'listening')
   return {
     issuer,
     clientId,
     clientSecret,
+    postClientId: `${clientId}-post`,
+    tokenAuthentications,
     people,
     grants,
     grantErrors,
