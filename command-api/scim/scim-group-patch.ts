@@ -16,8 +16,9 @@ const Member = Type.Object(
     value: Type.String({ minLength: 1, maxLength: 256 }),
     type: Type.Optional(Type.String({ maxLength: 32 })),
     display: Type.Optional(Type.String({ maxLength: 1024 })),
-    $ref: Type.Optional(Type.String({ maxLength: 2048 })),
   },
+  // `$ref` comes as an additional property: named in the schema, the OpenAPI generator would read
+  // it as a JSON reference and fail.
   { additionalProperties: true },
 )
 

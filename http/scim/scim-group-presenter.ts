@@ -14,7 +14,12 @@ export const ScimGroupSchema = Type.Object({
   externalId: Type.Optional(Type.String()),
   displayName: Type.String(),
   members: Type.Array(
-    Type.Object({ value: Type.String(), $ref: Type.String(), display: Type.String(), type: Type.String() }),
+    // `$ref` (the member's User URL) is sent as an additional property: a property of that name in
+    // the schema reads as a JSON reference to the OpenAPI generator, which then fails.
+    Type.Object(
+      { value: Type.String(), display: Type.String(), type: Type.String() },
+      { additionalProperties: true, description: 'Also `$ref`: the URL of the member’s User resource.' },
+    ),
   ),
   meta: Type.Object({
     resourceType: Type.String(),
