@@ -8,6 +8,7 @@ import { adminActionsMigration } from './admin/admin-actions.js'
 import { adminFieldsMigration } from './admin/admin-fields.migration.js'
 import { usersSearchMigration } from './admin/users-search.migration.js'
 import {
+  apiKeyLastFourMigration,
   apiKeyOwnersAndRevocationsMigration,
   apiKeysMigration,
   apiKeyUsageMigration,
@@ -82,4 +83,5 @@ export const readModelMigrations: Record<string, Migration> = {
   // A read model (resend requests) and the attempts' `resend_id` (operational).
   '2026-11-28T18:00:00Z_webhook-resends': webhookResendsMigration,
   '2026-11-28T18:10:00Z_scim-groups': scimGroupsMigration,
+  '2026-11-28T19:40:00Z_api-key-last-four': apiKeyLastFourMigration,
 }

@@ -54,7 +54,7 @@ export const createApiKey = async (
   const owner: ApiKeyOwner =
     organizationId === undefined ? { userId: caller.userId } : { userId: null, organizationId }
   const keyId = newId()
-  const { key, keyHash, start } = newApiKey(prefix)
+  const { key, keyHash, start, lastFour } = newApiKey(prefix)
   await ctx.handle(
     apiKeyDecider,
     apiKeyStream(keyId),
@@ -65,6 +65,7 @@ export const createApiKey = async (
       ...(organizationId === undefined ? {} : { byUserId: caller.userId }),
       prefix,
       start,
+      lastFour,
       keyHash,
       settings,
       now: now.toISOString(),

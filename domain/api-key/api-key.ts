@@ -54,6 +54,8 @@ export type ApiKeyEvent =
         ApiKeyRef & {
           prefix: string | null
           start: string
+          /** The key's last four characters; absent from keys made before they were kept. */
+          lastFour?: string
           keyHash: string
           createdAt: string
         }
@@ -84,6 +86,7 @@ export type ApiKeyCommand =
       keyId: string
       prefix: string | null
       start: string
+      lastFour?: string
       keyHash: string
       settings: ApiKeySettings
       now: string
@@ -164,13 +167,16 @@ export const decide = (command: ApiKeyCommand, state: ApiKey): ApiKeyEvent[] => 
   if (command.type === 'create-api-key') {
     // A retried creation (same id) adds nothing; the id is random, so it is never someone else's.
     if (state.status !== 'none') return []
-    const { keyId, owner, byUserId, prefix, start, keyHash, settings, now } = command
+    const { keyId, owner, byUserId, prefix, start, lastFour, keyHash, settings, now } = command
     const ref: ApiKeyRef =
       owner.userId === null
         ? { keyId, userId: null, organizationId: owner.organizationId, ...(byUserId ? { byUserId } : {}) }
         : { keyId, userId: owner.userId }
     return [
-      { type: 'api-key.created', data: { ...ref, prefix, start, keyHash, ...settings, createdAt: now } },
+      {
+        type: 'api-key.created',
+        data: { ...ref, prefix, start, ...(lastFour ? { lastFour } : {}), keyHash, ...settings, createdAt: now },
+      },
     ]
   }
   if (state.status === 'none') {

@@ -14,6 +14,8 @@ export const ApiKeySchema = Type.Object({
   configId: Type.String(),
   name: Nullable(Type.String()),
   start: Nullable(Type.String()),
+  /** Tessera's: the key's last four characters (null for keys made before they were kept). */
+  lastFour: Nullable(Type.String()),
   prefix: Nullable(Type.String()),
   referenceId: Type.String(),
   userId: Nullable(Type.String()),
@@ -44,6 +46,7 @@ export const apiKeyJson = (row: ApiKeyWithUsage) => ({
   configId: 'default',
   name: row.name,
   start: row.start,
+  lastFour: row.last_four,
   prefix: row.prefix,
   referenceId: (row.user_id ?? row.organization_id) as string,
   userId: row.user_id,

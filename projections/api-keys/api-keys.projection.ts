@@ -49,6 +49,7 @@ export const apiKeysProjection: Projection = {
             name: data.name,
             prefix: data.prefix,
             start: data.start,
+            last_four: data.lastFour ?? null,
             key_hash: data.keyHash,
             enabled: true,
             expires_at: data.expiresAt === null ? null : new Date(data.expiresAt),

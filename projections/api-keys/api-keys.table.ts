@@ -23,6 +23,8 @@ export type ApiKeysTable = {
   name: string | null
   prefix: string | null
   start: string
+  /** The key's last four characters; null for keys made before they were kept. */
+  last_four: string | null
   key_hash: string
   enabled: boolean
   expires_at: Date | null
@@ -134,5 +136,13 @@ export const apiKeyOwnersAndRevocationsMigration = {
       .column('revoked_at')
       .where(sql.ref('revoked_at'), 'is not', null)
       .execute()
+  },
+}
+
+/** The last four characters of each new key (`api_keys.last_four`); keys made before have none. */
+export const apiKeyLastFourMigration = {
+  // biome-ignore lint/suspicious/noExplicitAny: migrations are written against an untyped schema
+  async up(db: Kysely<any>): Promise<void> {
+    await db.schema.alterTable('api_keys').addColumn('last_four', 'text').execute()
   },
 }

@@ -92,6 +92,9 @@ describe('creating a key as a signed-in user', () => {
       expect(body).not.toContain(created.key)
       expect(body).not.toMatch(/keyHash|key_hash|"key"/)
     }
+    // Tessera's: the last four characters too, so keys of one prefix can be told apart in a list.
+    expect(created.lastFour).toBe(created.key.slice(-4))
+    expect((listed.json as { apiKeys: Key[] }).apiKeys[0]?.lastFour).toBe(created.key.slice(-4))
     const [event] = await eventsOf(created.id)
     expect(event?.type).toBe('api-key.created')
     expect(JSON.stringify(event?.data)).not.toContain(created.key)

@@ -11,6 +11,11 @@ import { type ApiKey, useDeleteApiKeyMutation, useUpdateApiKeyMutation } from '.
 const labelOf = (key: ApiKey) => key.name ?? 'Unnamed key'
 
 /** "3 uses", with what is left when the key may be used a set number of times in all. */
+
+/** How a key is told apart in the list: its first characters and, where kept, its last four. */
+const keyHint = ({ start, lastFour }: ApiKey): string =>
+  start ? `${start}…${lastFour ?? ''}` : lastFour ? `…${lastFour}` : '—'
+
 export const usageOf = (key: ApiKey): string => {
   const uses = key.requestCount === 1 ? '1 use' : `${key.requestCount} uses`
   return key.remaining === null ? uses : `${uses}, ${key.remaining} left`
@@ -112,7 +117,7 @@ const ApiKeyItem = ({ apiKey, now, onChanged }: ItemProps) => {
         <dl className="facts">
           <div>
             <dt>Key</dt>
-            <dd className="api-key-start">{apiKey.start ? `${apiKey.start}…` : '—'}</dd>
+            <dd className="api-key-start">{keyHint(apiKey)}</dd>
           </div>
           <div>
             <dt>Created</dt>

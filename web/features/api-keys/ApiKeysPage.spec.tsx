@@ -67,6 +67,7 @@ describe('the API keys page', () => {
   it('lists each key with its start, dates and usage; an expired one is marked', async () => {
     serveKeys([
       apiKey('ci', {
+        lastFour: 'WxYz',
         requestCount: 3,
         lastRequest: '2026-01-12T09:00:00.000Z',
         expiresAt: '2099-04-10T09:00:00.000Z',
@@ -83,7 +84,10 @@ describe('the API keys page', () => {
     const [ci, old] = within(list).getAllByRole('listitem')
     if (!ci || !old) throw new Error('expected two keys')
     expect(within(ci).getByRole('heading').textContent).toBe('ci')
-    expect(ci.textContent).toContain('abcdef…')
+    // The start and the last four tell keys with the same prefix apart; a key made before the last
+    // four were kept shows its start alone.
+    expect(within(ci).getByText('abcdef…WxYz')).toBeTruthy()
+    expect(within(old).getByText('abcdef…')).toBeTruthy()
     expect(ci.textContent).toContain('Usage3 uses')
     // The limit the server answers, as it enforces it; none when the key has none.
     expect(ci.textContent).toContain('Rate limit10 requests a day')

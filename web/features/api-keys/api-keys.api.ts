@@ -5,6 +5,8 @@ export type ApiKey = {
   id: string
   name: string | null
   start: string | null
+  /** Tessera's: the key's last four characters; null for keys made before they were kept. */
+  lastFour?: string | null
   prefix: string | null
   enabled: boolean
   createdAt: string
