@@ -19,5 +19,10 @@ export const newApiKey = (
   prefix: string | null,
 ): { key: string; keyHash: string; start: string; lastFour: string } => {
   const key = `${prefix ?? ''}${randomToken(API_KEY_LIMITS.keyLength, LETTERS)}`
-  return { key, keyHash: hashApiKey(key), start: key.slice(0, API_KEY_LIMITS.startLength), lastFour: key.slice(-4) }
+  return {
+    key,
+    keyHash: hashApiKey(key),
+    start: key.slice(0, API_KEY_LIMITS.startLength),
+    lastFour: key.slice(-4),
+  }
 }

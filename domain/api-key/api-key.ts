@@ -175,7 +175,15 @@ export const decide = (command: ApiKeyCommand, state: ApiKey): ApiKeyEvent[] => 
     return [
       {
         type: 'api-key.created',
-        data: { ...ref, prefix, start, ...(lastFour ? { lastFour } : {}), keyHash, ...settings, createdAt: now },
+        data: {
+          ...ref,
+          prefix,
+          start,
+          ...(lastFour ? { lastFour } : {}),
+          keyHash,
+          ...settings,
+          createdAt: now,
+        },
       },
     ]
   }
