@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { specFor } from '../../tests/support/given-when-then.js'
-import { type ScimGroupEvent, scimGroupClaims, scimGroupDecider } from './scim-group.js'
+import {
+  type ScimGroupEvent,
+  type ScimGroupOperation,
+  scimGroupClaims,
+  scimGroupDecider,
+} from './scim-group.js'
 
 const { given } = specFor(scimGroupDecider)
 const owner = { groupId: 'g1', organizationId: 'o1', connectionId: 'okta' }
@@ -8,12 +13,11 @@ const created: ScimGroupEvent = {
   type: 'scim.group-created',
   data: { ...owner, displayName: 'Eng', externalId: 'ext-eng', members: ['ada'] },
 }
-const change = (operations: object[], provisioned: string[] = []) => ({
+const change = (operations: ScimGroupOperation[], provisioned: string[] = []) => ({
   type: 'change-scim-group' as const,
   connectionId: 'okta',
   provisioned,
-  // biome-ignore lint/suspicious/noExplicitAny: operations written as the edge reads them
-  operations: operations as any,
+  operations,
 })
 
 describe('scim-group decider', () => {
