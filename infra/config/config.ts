@@ -6,6 +6,7 @@ import { resolve } from 'node:path'
 import { ConfigError } from './config-error.js'
 import { type FeatureOptions, loadFeatureOptions } from './config-file.js'
 import { readDotenv } from './dotenv.js'
+import { type DefaultedVariable, type EnvVariable, fallbackOf } from './environment.js'
 import { parseBaseUrl, parseTrustedOrigins } from './origins.js'
 import { type PlaceHeaders, parsePlaceHeaders } from './place-headers.js'
 import { resolveScimOptions, type ScimSettings } from './scim-options.js'
@@ -96,31 +97,34 @@ export const loadConfig = (env: Env = process.env, options: LoadConfigOptions = 
   const cwd = options.cwd ?? process.cwd()
   // The real environment wins over `.env`, so a deployment can override a checked-in file.
   const vars = { ...readDotenv(cwd), ...definedOnly(env) }
-  const get = (name: string): string | undefined => {
+  const lookup = (name: string): string | undefined => {
     const value = vars[name]?.trim()
     // `FOO=` (common in compose files) means "not set", not "set to nothing".
     return value === '' ? undefined : value
   }
+  // Only declared variables are read (environment.ts); `lookup` is for names a config file gives.
+  const get: Get = lookup
+  const setting = (name: DefaultedVariable): string => get(name) ?? fallbackOf(name)
   const warnings: string[] = []
   const production = get('NODE_ENV') === 'production'
-  const port = parsePort(get('PORT'))
+  const port = parsePort(setting('PORT'))
   const base = parseBaseUrl(get('BASE_URL') ?? `http://localhost:${port}`)
   if (production && !base.secure) {
     warnings.push(`BASE_URL ${base.baseUrl} is not https: cookies will not be marked Secure.`)
   }
-  const dataDir = resolve(cwd, get('DATA_DIR') ?? './data')
+  const dataDir = resolve(cwd, setting('DATA_DIR'))
   const databaseUrl = urlWithScheme(get, 'DATABASE_URL', ['postgres:', 'postgresql:'])
   const { rateLimit, socialProviders, scim, ...features } = loadFeatureOptions(cwd, get('TESSERA_CONFIG'))
-  const mail = parseMail(get)
-  const eventStore = parseEventStore(get, warnings)
+  const mail = parseMail(get, setting('MAIL_FROM'))
+  const eventStore = parseEventStore(get, setting('EVENT_STORE'), warnings)
   const trustProxy = parseTrustProxy(get('TRUST_PROXY'))
   const shape: ConfigShape = {
     ...features,
-    socialProviders: resolveSocialProviders(socialProviders, get, warnings),
-    scim: resolveScimOptions(scim, get, warnings),
+    socialProviders: resolveSocialProviders(socialProviders, lookup, warnings),
+    scim: resolveScimOptions(scim, lookup, warnings),
     production,
     port,
-    host: get('HOST') ?? '127.0.0.1',
+    host: setting('HOST'),
     baseUrl: base.baseUrl,
     baseOrigin: base.origin,
     basePath: '/api/auth',
@@ -128,7 +132,11 @@ export const loadConfig = (env: Env = process.env, options: LoadConfigOptions = 
     ...parseSecrets(get, production, warnings),
     dataDir,
     database: databaseUrl
-      ? { kind: 'postgres', url: databaseUrl, preparedStatements: parsePreparedStatements(get) }
+      ? {
+          kind: 'postgres',
+          url: databaseUrl,
+          preparedStatements: parsePreparedStatements(setting('DATABASE_PREPARED_STATEMENTS')),
+        }
       : { kind: 'pglite', dataDir },
     eventStore,
     redisUrl: urlWithScheme(get, 'REDIS_URL', ['redis:', 'rediss:']),
@@ -137,11 +145,11 @@ export const loadConfig = (env: Env = process.env, options: LoadConfigOptions = 
     rateLimit: { enabled: parseRateLimitSwitch(get('RATE_LIMIT'), production), ...rateLimit },
     trustProxy,
     placeHeaders: parsePlaceHeaders(get, trustProxy !== false && trustProxy !== 0, warnings),
-    logLevel: parseLogLevel(get('LOG_LEVEL')),
+    logLevel: parseLogLevel(setting('LOG_LEVEL')),
     consistency: {
-      readYourWritesMs: parseCount(get, 'READ_YOUR_WRITES_TIMEOUT_MS', 5000),
-      projectorMaxAttempts: parseCount(get, 'PROJECTOR_MAX_ATTEMPTS', 5),
-      readyMaxLagSeconds: parseCount(get, 'READY_MAX_LAG_SECONDS', 30),
+      readYourWritesMs: parseCount('READ_YOUR_WRITES_TIMEOUT_MS', setting('READ_YOUR_WRITES_TIMEOUT_MS')),
+      projectorMaxAttempts: parseCount('PROJECTOR_MAX_ATTEMPTS', setting('PROJECTOR_MAX_ATTEMPTS')),
+      readyMaxLagSeconds: parseCount('READY_MAX_LAG_SECONDS', setting('READY_MAX_LAG_SECONDS')),
     },
     serverKeys: parseServerKeys(get('SERVER_KEYS')),
     adminEmails: (get('ADMIN_EMAILS') ?? '')
@@ -160,7 +168,7 @@ export const loadConfig = (env: Env = process.env, options: LoadConfigOptions = 
   return deepFreeze(shape)
 }
 
-type Get = (name: string) => string | undefined
+type Get = (name: EnvVariable) => string | undefined
 
 // Behind a load balancer every request comes from the balancer: without this, rate limits and the
 // audit log would see one client. Only trust what the deployment names.
@@ -183,16 +191,13 @@ const definedOnly = (env: Env): Record<string, string> => {
   return defined
 }
 
-const parseCount = (get: Get, name: string, fallback: number): number => {
-  const value = get(name)
-  if (value === undefined) return fallback
+const parseCount = (name: EnvVariable, value: string): number => {
   if (!/^\d{1,9}$/.test(value) || Number(value) < 1)
     throw new ConfigError(name, `${name} must be a positive integer (got "${value}")`)
   return Number(value)
 }
 
-const parsePort = (value: string | undefined): number => {
-  if (value === undefined) return 3000
+const parsePort = (value: string): number => {
   const port = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN
   if (!(port >= 0 && port <= 65_535)) {
     throw new ConfigError('PORT', `PORT must be an integer from 0 to 65535 (got "${value}")`)
@@ -201,7 +206,7 @@ const parsePort = (value: string | undefined): number => {
 }
 
 // URLs may carry passwords, so a bad one is described but never echoed.
-const urlWithScheme = (get: Get, name: string, protocols: readonly string[]): string | undefined => {
+const urlWithScheme = (get: Get, name: EnvVariable, protocols: readonly string[]): string | undefined => {
   const value = get(name)
   if (value === undefined) return undefined
   if (!URL.canParse(value) || !protocols.includes(new URL(value).protocol)) {
@@ -213,8 +218,7 @@ const urlWithScheme = (get: Get, name: string, protocols: readonly string[]): st
 
 const MAILBOX = /^(?:[^<>]*<[^<>\s]+@[^<>\s]+>|[^<>\s]+@[^<>\s]+)$/
 
-const parseMail = (get: Get): ConfigShape['mail'] => {
-  const mailFrom = get('MAIL_FROM') ?? 'Tessera <no-reply@localhost>'
+const parseMail = (get: Get, mailFrom: string): ConfigShape['mail'] => {
   if (!MAILBOX.test(mailFrom)) {
     throw new ConfigError('MAIL_FROM', `MAIL_FROM must be an address or "Name <address>" (got "${mailFrom}")`)
   }
@@ -234,9 +238,7 @@ const parseMail = (get: Get): ConfigShape['mail'] => {
   return { mailFrom, smtpUrl, httpUrl, httpApiKey }
 }
 
-const parsePreparedStatements = (get: (name: string) => string | undefined): boolean => {
-  const value = get('DATABASE_PREPARED_STATEMENTS')
-  if (value === undefined) return true
+const parsePreparedStatements = (value: string): boolean => {
   const normalised = value.toLowerCase()
   if (normalised !== 'on' && normalised !== 'off')
     throw new ConfigError(
@@ -262,8 +264,7 @@ const KURRENTDB_URL = /^(?:kurrentdb|kurrent|kdb|esdb)(?:\+discover)?:\/\/[^\s/?
  * The SQL log (PostgreSQL, or PGlite embedded) by default; KurrentDB on request, with its URL.
  * Whether the server answers is checked when Tessera starts (app/server/tessera.ts).
  */
-const parseEventStore = (get: Get, warnings: string[]): ConfigShape['eventStore'] => {
-  const kind = get('EVENT_STORE') ?? 'postgres'
+const parseEventStore = (get: Get, kind: string, warnings: string[]): ConfigShape['eventStore'] => {
   if (kind === 'postgres') {
     if (get('KURRENTDB_URL') !== undefined)
       warnings.push(
@@ -323,8 +324,7 @@ const parseServerKeys = (value: string | undefined): ConfigShape['serverKeys'] =
   return keys
 }
 
-const parseLogLevel = (value: string | undefined): LogLevel => {
-  if (value === undefined) return 'info'
+const parseLogLevel = (value: string): LogLevel => {
   const level = LOG_LEVELS.find((candidate) => candidate === value.toLowerCase())
   if (level === undefined) {
     throw new ConfigError('LOG_LEVEL', `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${value}")`)

@@ -1,5 +1,5 @@
-/// README's table of `tessera.config.json` options, written from their schemas
-/// (feature-options.schema.ts): `node scripts/config-table.mjs --write` puts it between the markers,
+/// README's tables of `tessera.config.json` options, written from their schemas
+/// (feature-options.schema.ts), and of environment variables (environment.ts): `node scripts/config-table.mjs --write` puts it between the markers,
 /// and options-table.unit.spec.ts fails when README's table and the schemas differ.
 
 import { FEATURE_OPTION_SCHEMAS } from './feature-options.schema.js'
@@ -7,6 +7,16 @@ import { FEATURE_OPTION_SCHEMAS } from './feature-options.schema.js'
 export const TABLE_START =
   '<!-- feature-options:start (written from infra/config/feature-options.schema.ts by `node scripts/config-table.mjs --write`) -->'
 export const TABLE_END = '<!-- feature-options:end -->'
+
+export type TableMarkers = { start: string; end: string }
+const FEATURE_OPTIONS: TableMarkers = { start: TABLE_START, end: TABLE_END }
+
+/** README's table of environment variables (environment.ts) sits between these. */
+export const ENVIRONMENT_TABLE: TableMarkers = {
+  start:
+    '<!-- environment:start (written from infra/config/environment.ts by `node scripts/config-table.mjs --write`) -->',
+  end: '<!-- environment:end -->',
+}
 
 type JsonSchema = {
   type?: string
@@ -48,17 +58,18 @@ export const featureOptionsTable = (): string =>
   ].join('\n')
 
 /** What README holds between the markers, or undefined when a marker is missing. */
-export const tableIn = (readme: string): string | undefined => {
-  const start = readme.indexOf(TABLE_START)
-  const end = readme.indexOf(TABLE_END)
+export const tableIn = (readme: string, markers = FEATURE_OPTIONS): string | undefined => {
+  const start = readme.indexOf(markers.start)
+  const end = readme.indexOf(markers.end)
   if (start === -1 || end < start) return undefined
-  return readme.slice(start + TABLE_START.length, end).trim()
+  return readme.slice(start + markers.start.length, end).trim()
 }
 
 /** README with the table between the markers replaced by `table`. */
-export const withTable = (readme: string, table: string): string => {
-  const start = readme.indexOf(TABLE_START)
-  const end = readme.indexOf(TABLE_END)
-  if (start === -1 || end < start) throw new Error(`README.md has no ${TABLE_START} … ${TABLE_END} markers`)
-  return `${readme.slice(0, start + TABLE_START.length)}\n${table}\n${readme.slice(end)}`
+export const withTable = (readme: string, table: string, markers = FEATURE_OPTIONS): string => {
+  const start = readme.indexOf(markers.start)
+  const end = readme.indexOf(markers.end)
+  if (start === -1 || end < start)
+    throw new Error(`README.md has no ${markers.start} … ${markers.end} markers`)
+  return `${readme.slice(0, start + markers.start.length)}\n${table}\n${readme.slice(end)}`
 }

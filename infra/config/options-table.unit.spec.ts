@@ -1,8 +1,19 @@
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { loadConfig } from './config.js'
 import { parseFeatureOptions } from './config-file.js'
+import { environmentTable, fallbackOf } from './environment.js'
 import { FEATURE_OPTION_SCHEMAS } from './feature-options.schema.js'
-import { featureOptionsTable, TABLE_END, TABLE_START, tableIn, withTable } from './options-table.js'
+import {
+  ENVIRONMENT_TABLE,
+  featureOptionsTable,
+  TABLE_END,
+  TABLE_START,
+  tableIn,
+  withTable,
+} from './options-table.js'
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
 
@@ -33,5 +44,23 @@ describe("README's table of tessera.config.json options", () => {
     expect(tableIn(readme)).toBe('old')
     expect(withTable(readme, '| new |')).toBe(`intro\n${TABLE_START}\n| new |\n${TABLE_END}\noutro`)
     expect(tableIn('no markers')).toBeUndefined()
+  })
+})
+
+describe("README's table of environment variables", () => {
+  it('is the one environment.ts writes (run `npm run docs:config`)', () => {
+    expect(tableIn(README, ENVIRONMENT_TABLE)).toBe(environmentTable())
+  })
+
+  it('shows each fallback the parser uses as the default', () => {
+    const rows = environmentTable().split('\n')
+    expect(rows).toContain('| `PORT`, `HOST` | where the server listens | `3000`, `127.0.0.1` |')
+    const config = loadConfig({}, { cwd: mkdtempSync(join(tmpdir(), 'tessera-env-')) })
+    expect(config.port).toBe(Number(fallbackOf('PORT')))
+    expect(config.host).toBe(fallbackOf('HOST'))
+    expect(config.logLevel).toBe(fallbackOf('LOG_LEVEL'))
+    expect(config.consistency.readYourWritesMs).toBe(Number(fallbackOf('READ_YOUR_WRITES_TIMEOUT_MS')))
+    expect(config.mail.mailFrom).toBe(fallbackOf('MAIL_FROM'))
+    expect(rows.find((row) => row.startsWith('| `READ_YOUR_WRITES_TIMEOUT_MS` |'))).toContain('| `5000` |')
   })
 })

@@ -6,6 +6,7 @@
 /// took from a trusted proxy (TRUST_PROXY): a header any client can send is not evidence.
 
 import { ConfigError } from './config-error.js'
+import type { EnvVariable } from './environment.js'
 
 export type PlaceHeaders = {
   /** Lowercased header name carrying an ISO 3166-1 alpha-2 country code; null when not configured. */
@@ -25,7 +26,7 @@ const headerName = (name: string, value: string | undefined): string | null => {
 }
 
 export const parsePlaceHeaders = (
-  get: (name: string) => string | undefined,
+  get: (name: EnvVariable) => string | undefined,
   trustsAProxy: boolean,
   warnings: string[],
 ): PlaceHeaders => {

@@ -3,6 +3,7 @@
 /// the secrets a rotation replaced: still accepted to verify and unwrap, never used to sign or seal.
 
 import { ConfigError } from './config-error.js'
+import type { EnvVariable } from './environment.js'
 
 /** Public by design: anything signed with it can be forged by anyone who reads this file. */
 export const DEVELOPMENT_SECRET = 'tessera-development-secret-public-never-use-in-production'
@@ -70,7 +71,7 @@ export const acceptedSecrets = (config: { secret: string; previousSecrets: reado
 
 /** AUTH_SECRET and AUTH_SECRET_PREVIOUS, checked. */
 export const parseSecrets = (
-  get: (name: string) => string | undefined,
+  get: (name: EnvVariable) => string | undefined,
   production: boolean,
   warnings: string[],
 ): { secret: string; previousSecrets: string[] } => {
