@@ -37,10 +37,24 @@ const READ_TABLE = new RegExp(String.raw`\b(?:from|join|using)\s+${name}`, 'gi')
 const tablesRead = (text: string): Set<string> =>
   new Set([...text.matchAll(READ_TABLE)].map((m) => m[1] as string))
 
+type Shape = Omit<Deferred, 'sql' | 'parameters' | 'event'>
+
+/** Shapes by text: projections send a few dozen texts, each thousands of times in a replay. */
+const shapes = new Map<string, Shape | null>()
+const MAX_SHAPES = 1000
+
 /** What a statement is for the plan, or null when it must run at once (a read, RETURNING, anything else). */
 export const classify = (sql: string, parameters: readonly unknown[], event: number): Deferred | null => {
+  let shape = shapes.get(sql)
+  if (shape === undefined) {
+    shape = shapeOf(sql)
+    if (shapes.size < MAX_SHAPES) shapes.set(sql, shape)
+  }
+  return shape && { ...shape, sql, parameters, event }
+}
+
+const shapeOf = (sql: string): Shape | null => {
   if (/\breturning\b/i.test(sql) || /^\s*with\b/i.test(sql)) return null
-  const base = { sql, parameters, event }
   const insert = INSERT.exec(sql)
   if (insert) {
     const [matched, table] = insert as unknown as [string, string]
@@ -58,14 +72,14 @@ export const classify = (sql: string, parameters: readonly unknown[], event: num
             tail: sql.slice(tuple.index + tuple[0].length),
           }
         : null
-    return { ...base, kind: 'insert', table, reads, merge, onConflict }
+    return { kind: 'insert', table, reads, merge, onConflict }
   }
   const change = UPDATE.exec(sql) ?? DELETE.exec(sql)
   if (!change) return null
   const table = change[1] as string
   const reads = tablesRead(sql)
   reads.add(table)
-  return { ...base, kind: 'change', table, reads, merge: null, onConflict: false }
+  return { kind: 'change', table, reads, merge: null, onConflict: false }
 }
 
 type TableWaves = {
