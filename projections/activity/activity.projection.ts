@@ -11,43 +11,56 @@ type Trx = Parameters<Projection['apply']>[0]
 // The users projection runs first (all.ts), so a user's row exists by their first event. A
 // session event that lands after the deletion (a sign-out racing it) finds none and is dropped,
 // as is everything of an erased user on replay: a deleted user leaves no history behind.
-const userExists = async (trx: Trx, userId: string): Promise<boolean> =>
-  (await trx.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst()) !== undefined
+
+/**
+ * The entry as a row of values, named as activity's columns (and the session a revocation names):
+ * one tuple of parameters, so that a batch of entries goes as one statement (runner/write-behind.ts).
+ */
+const entryRow = (entry: ActivityEntry, recorded: RecordedEvent, sessionId: string | null) => sql`
+  (values (${entry.id}::text, ${entry.userId}::text, ${entry.type}::text, ${entry.at}::timestamptz,
+           ${entry.ip}::text, ${entry.userAgent}::text, ${JSON.stringify(entry.details)}::jsonb,
+           ${recorded.position.tx.toString()}::int8, ${recorded.position.seq.toString()}::int8, ${sessionId}::text))
+  as entry (id, user_id, type, at, ip, user_agent, details, position_tx, position_seq, session_id)`
 
 /**
  * Inserts the entry only if its user still has a row: the check and the write in one statement,
  * since nearly every event (each sign-in among them) writes one entry.
  */
-const insertIfUserExists = async (
+const insertIfUserExists = async (trx: Trx, entry: ActivityEntry, recorded: RecordedEvent) => {
+  await sql`
+    insert into activity (id, user_id, type, at, ip, user_agent, details, position_tx, position_seq)
+    select entry.id, entry.user_id, entry.type, entry.at, entry.ip, entry.user_agent, entry.details,
+           entry.position_tx, entry.position_seq
+    from ${entryRow(entry, recorded, null)}
+    where exists (select from users where users.id = entry.user_id)`.execute(trx)
+}
+
+/**
+ * A revocation's entry, with the device of its session (and where it was, when known) as the
+ * session's own sign-in entry recorded it: looked up in the same statement, because the revocation
+ * does not carry it and the sessions row may be gone; a replay rebuilds the sign-in entry before
+ * the revocation, so it finds the same answer. Only for a user that is still there.
+ */
+const insertRevocation = async (
   trx: Trx,
   entry: ActivityEntry,
-  details: object,
+  sessionId: string,
   recorded: RecordedEvent,
 ) => {
   await sql`
     insert into activity (id, user_id, type, at, ip, user_agent, details, position_tx, position_seq)
-    select ${entry.id}::text, users.id, ${entry.type}::text, ${entry.at}::timestamptz, ${entry.ip}::text,
-           ${entry.userAgent}::text, ${JSON.stringify(details)}::jsonb,
-           ${recorded.position.tx.toString()}::int8, ${recorded.position.seq.toString()}::int8
-    from users where users.id = ${entry.userId}`.execute(trx)
-}
-
-/**
- * The device of a session (and where it was, when known) as its own sign-in entry recorded it. Looked up here, in the batch's
- * transaction, because the revocation does not carry it and the sessions row may be gone; a replay
- * rebuilds the sign-in entry before the revocation, so it finds the same answer.
- */
-const deviceOf = async (trx: Trx, userId: string, sessionId: string) => {
-  const started = await trx
-    .selectFrom('activity')
-    .select(['ip', 'user_agent', sql<unknown>`details->'place'`.as('place')])
-    .where('user_id', '=', userId)
-    .where('type', '=', 'session.started')
-    .where(sql<string>`details->>'sessionId'`, '=', sessionId)
-    .executeTakeFirst()
-  if (!started) return {}
-  const { user_agent: userAgent, ip, place } = started
-  return { userAgent, ip, ...(place ? { place } : {}) }
+    select entry.id, entry.user_id, entry.type, entry.at, entry.ip, entry.user_agent,
+           entry.details || coalesce((
+             select (array_agg(
+               jsonb_build_object('userAgent', started.user_agent, 'ip', started.ip) ||
+               case when jsonb_typeof(started.details->'place') in ('object', 'array')
+                    then jsonb_build_object('place', started.details->'place') else '{}'::jsonb end))[1]
+             from activity started
+             where started.user_id = entry.user_id and started.type = 'session.started'
+               and started.details->>'sessionId' = entry.session_id), '{}'::jsonb),
+           entry.position_tx, entry.position_seq
+    from ${entryRow(entry, recorded, sessionId)}
+    where exists (select from users where users.id = entry.user_id)`.execute(trx)
 }
 
 export const activityProjection: Projection = {
@@ -62,12 +75,9 @@ export const activityProjection: Projection = {
     }
     const { entry, deviceOfSession } = change
     if (!deviceOfSession) {
-      await insertIfUserExists(trx, entry, entry.details, recorded)
+      await insertIfUserExists(trx, entry, recorded)
       return
     }
-    // A revocation looks up its session's device first, which is only worth doing for a user that is still there.
-    if (!(await userExists(trx, entry.userId))) return
-    const device = await deviceOf(trx, entry.userId, deviceOfSession)
-    await insertIfUserExists(trx, entry, { ...entry.details, ...device }, recorded)
+    await insertRevocation(trx, entry, deviceOfSession, recorded)
   },
 }

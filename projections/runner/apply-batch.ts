@@ -13,6 +13,7 @@ import type { Database } from '../database.js'
 import type { Projection } from '../projection.js'
 import { readCheckpoint } from './checkpoint-store.js'
 import type { ProjectorOptions } from './projector-types.js'
+import { writeBehind } from './write-behind.js'
 
 /** A projection threw on an event: the event, not the database, is the suspect. */
 export class ProjectionError extends Error {
@@ -46,14 +47,37 @@ export type Batch = {
   singleBackend: boolean
 }
 
+/** Batches of at least this many events take the batched path (a replay, a catch-up); the live path goes event by event. */
+export const WRITE_BEHIND_FROM = 16
+
 /**
  * Applies the batch and moves the checkpoint past it; returns null, or the stored checkpoint when
  * another projector moved it first (nothing is applied then). A projection's failure is thrown as
  * a ProjectionError, and the whole batch rolls back.
+ *
+ * A long batch first goes the batched path (write-behind.ts): its writes held back and sent in a
+ * few statements. Should anything fail there, the batch is rolled back and applied again event by
+ * event, so a failure is reported, and the group halted, at the very event and projection that
+ * fails, exactly as on the live path.
  */
-export const applyBatchInTransaction = (
+export const applyBatchInTransaction = async (
+  db: ProjectorOptions['db'],
+  batch: Batch,
+): Promise<GlobalPosition | null> => {
+  if (batch.events.length >= WRITE_BEHIND_FROM) {
+    try {
+      return await applyInTransaction(db, batch, true)
+    } catch {
+      // Rolled back; the event-by-event path below finds what failed, or succeeds.
+    }
+  }
+  return applyInTransaction(db, batch, false)
+}
+
+const applyInTransaction = (
   db: ProjectorOptions['db'],
   { group, projections, events, expected, skip, singleBackend }: Batch,
+  batched: boolean,
 ): Promise<GlobalPosition | null> => {
   const last = events.at(-1)
   if (!last) throw new Error('an empty batch')
@@ -61,17 +85,21 @@ export const applyBatchInTransaction = (
     if (!(await moveCheckpoint(trx, group, expected, last.position, singleBackend)))
       // Another projector process got here first: take its checkpoint and read again.
       return readCheckpoint(trx, group)
-    for (const event of events) {
+    const behind = batched ? writeBehind(trx, !singleBackend) : null
+    const target = behind?.trx ?? trx
+    for (const [index, event] of events.entries()) {
       // An operator skipped it (`tessera projections skip`): the checkpoint passes it untouched.
       if (skip.has(event.id)) continue
+      behind?.startEvent(index)
       for (const projection of projections) {
         try {
-          await projection.apply(trx, event)
+          await projection.apply(target, event)
         } catch (error) {
           throw new ProjectionError(projection.name, event, error)
         }
       }
     }
+    await behind?.flush()
     return null
   })
 }

@@ -1,5 +1,6 @@
 /// Projects user events into `users` and `accounts`.
 
+import { sql } from 'kysely'
 import type { UserEvent } from '../../domain/user/user.events.js'
 import type { Projection } from '../projection.js'
 import type { UserRow } from './users.table.js'
@@ -8,6 +9,10 @@ export const CREDENTIAL_PROVIDER = 'credential'
 
 type Trx = Parameters<Projection['apply']>[0]
 
+/**
+ * Sets the credential account's password, or makes that account when the user has none: two writes
+ * that need no answer, as the projector's batched path requires (runner/write-behind.ts).
+ */
 const setPassword = async (
   trx: Trx,
   userId: string,
@@ -15,14 +20,18 @@ const setPassword = async (
   at: Date,
   newAccountId: string,
 ) => {
-  const updated = await trx
+  await trx
     .updateTable('accounts')
     .set({ password: passwordHash, updated_at: at })
     .where('user_id', '=', userId)
     .where('provider_id', '=', CREDENTIAL_PROVIDER)
-    .executeTakeFirst()
-  if (updated.numUpdatedRows > 0n) return
-  await insertCredential(trx, userId, passwordHash, at, newAccountId)
+    .execute()
+  await sql`
+    insert into accounts (id, user_id, provider_id, account_id, password, created_at, updated_at)
+    select ${newAccountId}::text, ${userId}::text, ${CREDENTIAL_PROVIDER}::text, ${userId}::text,
+           ${passwordHash}::text, ${at}::timestamptz, ${at}::timestamptz
+    where not exists (
+      select from accounts where user_id = ${userId} and provider_id = ${CREDENTIAL_PROVIDER})`.execute(trx)
 }
 
 const insertCredential = (trx: Trx, userId: string, passwordHash: string, at: Date, accountId: string) =>

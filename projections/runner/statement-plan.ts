@@ -1,0 +1,181 @@
+/// The writes of one batch of events, put in an order that needs few statements: the projector's
+/// batched path (write-behind.ts) defers each projection's INSERT, UPDATE and DELETE, then runs them
+/// here as a plan where the inserts of one shape into one table are one multi-row statement.
+///
+/// Statements move only where their effect cannot change, judged table by table (`conflicts`), with
+/// one assumption about projections: a statement of an event touches rows of that event or of
+/// earlier ones, found by their keys, never a row a later event inserts. So a later INSERT may go
+/// ahead of an earlier statement that only reads its table, or that inserts other rows into it;
+/// it never goes ahead of an UPDATE or DELETE of its table, of anything its own event did to that
+/// table, or of a write to a table it reads (an INSERT ... SELECT).
+
+/** One deferred write: its text and parameters, what it writes and reads. */
+export type Deferred = {
+  sql: string
+  parameters: readonly unknown[]
+  /** The event of the batch it belongs to (its index). */
+  event: number
+  kind: 'insert' | 'change'
+  table: string
+  /** Tables it reads (an UPDATE or DELETE reads its own). */
+  reads: ReadonlySet<string>
+  /** Inserts with one key merge into one statement: `head` + the rows' tuples, comma-separated + `tail`. */
+  merge: { key: string; head: string; row: string; tail: string } | null
+  onConflict: boolean
+}
+
+export type Statement = { sql: string; parameters: readonly unknown[] }
+
+const name = String.raw`"?([A-Za-z_][\w]*)"?`
+const INSERT = new RegExp(String.raw`^\s*insert\s+into\s+${name}\s*(\([^)]*\))\s*`, 'i')
+/** A VALUES tuple of parameters only (each maybe cast): `values ($1, $2::text)`. */
+const ROW = /(?<=\bvalues\s*)\(\s*\$\d+(?:::\w+)?(?:\s*,\s*\$\d+(?:::\w+)?)*\s*\)/i
+const UPDATE = new RegExp(String.raw`^\s*update\s+${name}\s+set\b`, 'i')
+const DELETE = new RegExp(String.raw`^\s*delete\s+from\s+${name}`, 'i')
+const READ_TABLE = new RegExp(String.raw`\b(?:from|join|using)\s+${name}`, 'gi')
+
+const tablesRead = (text: string): Set<string> =>
+  new Set([...text.matchAll(READ_TABLE)].map((m) => m[1] as string))
+
+type Shape = Omit<Deferred, 'sql' | 'parameters' | 'event'>
+
+/** Shapes by text: projections send a few dozen texts, each thousands of times in a replay. */
+const shapes = new Map<string, Shape | null>()
+const MAX_SHAPES = 1000
+
+/** What a statement is for the plan, or null when it must run at once (a read, RETURNING, anything else). */
+export const classify = (sql: string, parameters: readonly unknown[], event: number): Deferred | null => {
+  let shape = shapes.get(sql)
+  if (shape === undefined) {
+    shape = shapeOf(sql)
+    if (shapes.size < MAX_SHAPES) shapes.set(sql, shape)
+  }
+  return shape && { ...shape, sql, parameters, event }
+}
+
+const shapeOf = (sql: string): Shape | null => {
+  if (/\breturning\b/i.test(sql) || /^\s*with\b/i.test(sql)) return null
+  const insert = INSERT.exec(sql)
+  if (insert) {
+    const [matched, table] = insert as unknown as [string, string]
+    const rest = sql.slice(matched.length)
+    const onConflict = /\bon\s+conflict\b/i.test(rest)
+    const reads = tablesRead(rest)
+    const tuple = ROW.exec(sql)
+    // One tuple holding every parameter: rows of that shape go as one VALUES list.
+    const merge =
+      tuple && !`${sql.slice(0, tuple.index)}${sql.slice(tuple.index + tuple[0].length)}`.includes('$')
+        ? {
+            key: `${sql.slice(0, tuple.index)}\u0000${sql.slice(tuple.index + tuple[0].length)}`,
+            head: sql.slice(0, tuple.index),
+            row: tuple[0],
+            tail: sql.slice(tuple.index + tuple[0].length),
+          }
+        : null
+    return { kind: 'insert', table, reads, merge, onConflict }
+  }
+  const change = UPDATE.exec(sql) ?? DELETE.exec(sql)
+  if (!change) return null
+  const table = change[1] as string
+  const reads = tablesRead(sql)
+  reads.add(table)
+  return { kind: 'change', table, reads, merge: null, onConflict: false }
+}
+
+type TableWaves = {
+  /** Highest wave of a write, a read, an UPDATE/DELETE of the table; of its inserts by shape and ON CONFLICT. */
+  write: number
+  read: number
+  change: number
+  insertByShape: Map<string, { wave: number; onConflict: boolean }>
+}
+
+/**
+ * Each statement's wave: one past every earlier statement it conflicts with (the module's comment), kept per
+ * table so that a batch of thousands of writes is planned in linear time).
+ */
+export const wavesOf = (writes: readonly Deferred[]): number[] => {
+  const tables = new Map<string, TableWaves>()
+  const of = (table: string): TableWaves => {
+    const known = tables.get(table)
+    if (known) return known
+    const fresh: TableWaves = { write: -1, read: -1, change: -1, insertByShape: new Map() }
+    tables.set(table, fresh)
+    return fresh
+  }
+  // What the current event did to each table: its later inserts stay after it.
+  let event = -1
+  let eventTouched = new Map<string, number>()
+  return writes.map((write, index) => {
+    if (write.event !== event) [event, eventTouched] = [write.event, new Map()]
+    const own = of(write.table)
+    let after = Math.max(-1, ...[...write.reads].map((table) => of(table).write))
+    if (write.kind === 'change') after = Math.max(after, own.write, own.read)
+    else {
+      after = Math.max(after, own.change, eventTouched.get(write.table) ?? -1)
+      const shape = write.merge?.key ?? `#${index}`
+      for (const [other, { wave, onConflict }] of own.insertByShape)
+        if (other !== shape && (onConflict || write.onConflict)) after = Math.max(after, wave)
+    }
+    const wave = after + 1
+    own.write = Math.max(own.write, wave)
+    if (write.kind === 'change') own.change = Math.max(own.change, wave)
+    else {
+      const shape = write.merge?.key ?? `#${index}`
+      const known = own.insertByShape.get(shape)
+      own.insertByShape.set(shape, { wave: Math.max(wave, known?.wave ?? -1), onConflict: write.onConflict })
+    }
+    for (const table of write.reads) {
+      of(table).read = Math.max(of(table).read, wave)
+      eventTouched.set(table, Math.max(eventTouched.get(table) ?? -1, wave))
+    }
+    eventTouched.set(write.table, Math.max(eventTouched.get(write.table) ?? -1, wave))
+    return wave
+  })
+}
+
+/** Parameters per merged statement at most (PostgreSQL takes 65,535). */
+const MAX_PARAMETERS = 30_000
+
+/** The statements to run, in order: wave by wave, each wave's inserts of one shape merged. */
+export const planStatements = (writes: readonly Deferred[]): Statement[] => {
+  const waves = wavesOf(writes)
+  const groups = new Map<string, Deferred[]>()
+  writes.forEach((write, index) => {
+    const key = `${waves[index]}\u0000${write.merge?.key ?? `#${index}`}`
+    const group = groups.get(key)
+    if (group) group.push(write)
+    else groups.set(key, [write])
+  })
+  const ordered = [...groups.entries()].sort(
+    ([a], [b]) => Number(a.split('\u0000', 1)[0]) - Number(b.split('\u0000', 1)[0]),
+  )
+  return ordered.flatMap(([, group]) => mergeGroup(group))
+}
+
+const mergeGroup = (group: readonly Deferred[]): Statement[] => {
+  const first = group[0] as Deferred
+  if (group.length === 1 || !first.merge) return group.map(({ sql, parameters }) => ({ sql, parameters }))
+  const statements: Statement[] = []
+  for (let start = 0; start < group.length; ) {
+    const rows: string[] = []
+    const parameters: unknown[] = []
+    let end = start
+    for (; end < group.length; end++) {
+      const write = group[end] as Deferred
+      if (rows.length > 0 && parameters.length + write.parameters.length > MAX_PARAMETERS) break
+      const offset = parameters.length
+      rows.push(
+        (write.merge as NonNullable<Deferred['merge']>).row.replace(
+          /\$(\d+)/g,
+          (_, n) => `$${Number(n) + offset}`,
+        ),
+      )
+      parameters.push(...write.parameters)
+    }
+    const { head, tail } = first.merge
+    statements.push({ sql: `${head}${rows.join(', ')}${tail}`, parameters })
+    start = end
+  }
+  return statements
+}

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest'
+import { classify, type Deferred, planStatements, wavesOf } from './statement-plan.js'
+
+const insertUser = (id: string, event: number) =>
+  classify('insert into "users" ("id", "email") values ($1, $2)', [id, `${id}@x`], event) as Deferred
+const insertSession = (id: string, event: number) =>
+  classify('insert into "sessions" ("id", "user_id") values ($1, $2)', [id, 'u'], event) as Deferred
+const deleteSession = (id: string, event: number) =>
+  classify('delete from "sessions" where "id" = $1', [id], event) as Deferred
+const activityIfUser = (id: string, event: number) =>
+  classify(
+    `insert into activity (id, user_id) select entry.id, entry.user_id
+     from (values ($1::text, $2::text)) as entry (id, user_id)
+     where exists (select from users where users.id = entry.user_id)`,
+    [id, 'u'],
+    event,
+  ) as Deferred
+
+describe('classify', () => {
+  it('holds back inserts, updates and deletes, and names what they write and read', () => {
+    expect(insertUser('a', 0)).toMatchObject({ kind: 'insert', table: 'users', reads: new Set() })
+    expect(deleteSession('s', 0)).toMatchObject({
+      kind: 'change',
+      table: 'sessions',
+      reads: new Set(['sessions']),
+    })
+    expect(activityIfUser('e', 0)).toMatchObject({
+      kind: 'insert',
+      table: 'activity',
+      reads: new Set(['users']),
+    })
+    expect(classify('update "users" set "name" = $1 where "id" = $2', ['n', 'a'], 0)).toMatchObject({
+      kind: 'change',
+      table: 'users',
+    })
+  })
+
+  it('runs at once what must answer: reads, RETURNING, anything else', () => {
+    expect(classify('select "id" from "users" where "id" = $1', ['a'], 0)).toBeNull()
+    expect(classify('insert into "users" ("id") values ($1) returning "id"', ['a'], 0)).toBeNull()
+    expect(classify('with x as (delete from users returning id) select 1', [], 0)).toBeNull()
+    expect(classify('select pg_advisory_xact_lock(1)', [], 0)).toBeNull()
+  })
+
+  it('merges only a statement whose parameters all sit in one VALUES tuple', () => {
+    expect(insertUser('a', 0).merge?.row).toBe('($1, $2)')
+    expect(activityIfUser('e', 0).merge?.row).toBe('($1::text, $2::text)')
+    const setLater = classify(
+      'insert into "t" ("a") values ($1) on conflict ("a") do update set "b" = $2',
+      [1, 2],
+      0,
+    )
+    expect(setLater?.merge).toBeNull()
+  })
+})
+
+describe('planStatements', () => {
+  it('merges the rows of one shape into one statement with renumbered parameters', () => {
+    const plan = planStatements([
+      insertUser('a', 0),
+      insertSession('s1', 0),
+      insertUser('b', 1),
+      insertSession('s2', 1),
+    ])
+    expect(plan).toEqual([
+      {
+        sql: 'insert into "users" ("id", "email") values ($1, $2), ($3, $4)',
+        parameters: ['a', 'a@x', 'b', 'b@x'],
+      },
+      {
+        sql: 'insert into "sessions" ("id", "user_id") values ($1, $2), ($3, $4)',
+        parameters: ['s1', 'u', 's2', 'u'],
+      },
+    ])
+  })
+
+  it('keeps an insert after an earlier delete of its table, and a reader after the writes it reads', () => {
+    const writes = [
+      insertSession('s1', 0),
+      deleteSession('s1', 1),
+      insertSession('s2', 2),
+      insertUser('a', 2),
+      activityIfUser('e', 2),
+    ]
+    expect(wavesOf(writes)).toEqual([0, 1, 2, 0, 1])
+    const plan = planStatements(writes).map((statement) => statement.sql.split(' ').slice(0, 3).join(' '))
+    expect(plan).toEqual([
+      'insert into "sessions"',
+      'insert into "users"',
+      'delete from "sessions"',
+      'insert into activity',
+      'insert into "sessions"',
+    ])
+  })
+
+  it('lets a later insert go ahead of an earlier statement that only read its table, but not within one event', () => {
+    // Event 0 reads users (its entry), event 1 inserts a user: the insert joins event 0's wave.
+    expect(wavesOf([insertUser('a', 0), activityIfUser('e', 0), insertUser('b', 1)])).toEqual([0, 1, 0])
+    // An event that deletes a session and then inserts one keeps its own order.
+    expect(wavesOf([deleteSession('s', 0), insertSession('s', 0)])).toEqual([0, 1])
+  })
+
+  it('keeps differently shaped inserts into one table in order when either resolves conflicts', () => {
+    const upsert = classify('insert into "t" ("a") values ($1) on conflict do nothing', [1], 0) as Deferred
+    const plain = classify('insert into "t" ("a", "b") values ($1, $2)', [1, 2], 1) as Deferred
+    expect(wavesOf([upsert, plain])).toEqual([0, 1])
+  })
+
+  it('splits a merge that would pass PostgreSQL’s limit of parameters', () => {
+    const many = Array.from({ length: 20_000 }, (_, i) => insertUser(`u${i}`, i))
+    const plan = planStatements(many)
+    expect(plan.length).toBe(2)
+    expect(plan.reduce((sum, statement) => sum + statement.parameters.length, 0)).toBe(40_000)
+  })
+})

@@ -1,0 +1,115 @@
+/// The projector's batched path (apply-batch.ts): a batch's events applied through a transaction
+/// that holds back every INSERT, UPDATE and DELETE the projections send and answers them at once,
+/// then sends them planned (statement-plan.ts) when something must be read, and at the end of the
+/// batch. On PostgreSQL those statements travel as one text (one round trip, infra/db/sql-literals.ts).
+///
+/// A held-back write answers with no rows and no count: a projection must not branch on what its
+/// write changed (read first instead). A failure surfaces at a flush, where the event that caused
+/// it is not known: the caller rolls the batch back and applies it again one event at a time.
+
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type QueryResult,
+  type Transaction,
+} from 'kysely'
+import { inlineParameters } from '../../infra/db/sql-literals.js'
+import type { Database } from '../database.js'
+import { classify, type Deferred, planStatements, type Statement } from './statement-plan.js'
+
+export type WriteBehind = {
+  /** What the projections are given: a transaction in all they can tell. */
+  readonly trx: Transaction<Database>
+  /** The event whose writes come next (its index in the batch). */
+  startEvent(index: number): void
+  /** Sends every held-back write. */
+  flush(): Promise<void>
+}
+
+/** Bytes of SQL text per round trip at most when statements are sent as one text. */
+const MAX_TEXT = 4_000_000
+
+// Starts with a comment, so that it is never sent as a named prepared statement (infra/db/pg-prepared.ts),
+// which can hold only one statement.
+const BATCH_MARK = '/* tessera projector batch */\n'
+
+/**
+ * `oneText`: the database takes several statements in one simple-protocol query (PostgreSQL); on
+ * PGlite, which has no round trip to save, the planned statements run one by one.
+ */
+export const writeBehind = (trx: Transaction<Database>, oneText: boolean): WriteBehind => {
+  let pending: Deferred[] = []
+  let event = 0
+
+  const send = async (statements: readonly Statement[]) => {
+    if (!oneText) {
+      for (const { sql, parameters } of statements)
+        await trx.executeQuery(CompiledQuery.raw(sql, [...parameters]))
+      return
+    }
+    let text = ''
+    for (const { sql, parameters } of statements) {
+      const inlined = `${inlineParameters(sql, parameters)};\n`
+      if (text.length > 0 && text.length + inlined.length > MAX_TEXT) {
+        await trx.executeQuery(CompiledQuery.raw(BATCH_MARK + text))
+        text = ''
+      }
+      text += inlined
+    }
+    if (text.length > 0) await trx.executeQuery(CompiledQuery.raw(BATCH_MARK + text))
+  }
+
+  const flush = async () => {
+    if (pending.length === 0) return
+    const writes = pending
+    pending = []
+    await send(planStatements(writes))
+  }
+
+  const connection: DatabaseConnection = {
+    async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+      const write = classify(query.sql, query.parameters, event)
+      if (write) {
+        pending.push(write)
+        return { rows: [] }
+      }
+      await flush()
+      return trx.executeQuery<R>(query)
+    },
+    // biome-ignore lint/correctness/useYield: the projector never streams
+    async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+      throw new Error('a projection cannot stream inside a batch')
+    },
+  }
+  const driver: Driver = {
+    init: async () => {},
+    acquireConnection: async () => connection,
+    beginTransaction: async () => {
+      throw new Error('a projection cannot open a transaction: it runs inside the batch’s own')
+    },
+    commitTransaction: async () => {},
+    rollbackTransaction: async () => {},
+    releaseConnection: async () => {},
+    destroy: async () => {},
+  }
+  const db = new Kysely<Database>({
+    dialect: {
+      createAdapter: () => new PostgresAdapter(),
+      createDriver: () => driver,
+      createIntrospector: (inner) => new PostgresIntrospector(inner),
+      createQueryCompiler: () => new PostgresQueryCompiler(),
+    },
+  })
+  return {
+    trx: db as unknown as Transaction<Database>,
+    startEvent(index) {
+      event = index
+    },
+    flush,
+  }
+}
