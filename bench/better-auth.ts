@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { betterAuthFeatureEnv } from './features-config.js'
 import { baseServerEnv, freePort, type RunningServer, startProgram } from './server.js'
+import { rememberSecret } from './server-secrets.js'
 
 const SCRIPT = fileURLToPath(new URL('./better-auth-server.js', import.meta.url))
 export const BETTER_AUTH_DATABASE = 'betterauth'
@@ -56,7 +57,7 @@ export const startBetterAuth = async (options: BetterAuthOptions): Promise<Runni
     port,
     env: {
       ...baseServerEnv(port),
-      BETTER_AUTH_SECRET: randomBytes(24).toString('hex'),
+      BETTER_AUTH_SECRET: rememberSecret('better-auth', port, randomBytes(24).toString('hex')),
       ...(options.features ? betterAuthFeatureEnv() : {}),
       ...(options.postgresUrl
         ? { DATABASE_URL: betterAuthDatabaseUrl(options.postgresUrl) }

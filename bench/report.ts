@@ -148,11 +148,30 @@ const issue14 = (tessera: RunResult): TargetCheck[] => {
   )
 }
 
+/** Issue 33: a whole passkey sign-in at least better-auth's rate; verify-totp alone (PostgreSQL). */
+const issue33 = ({ tessera, betterAuth }: DatabaseRuns): TargetCheck[] => {
+  const passkey = (run: RunResult | null) =>
+    served(stats(run, 'passkey sign-in c16', 'passkey/verify-authentication'))
+  const alone = stats(tessera, 'verify-totp alone c16', 'two-factor/verify-totp')
+  const onPostgres = check(33, tessera.database === 'PostgreSQL')
+  return [
+    check(33, true)(
+      'passkey sign-in c16 rate ÷ better-auth',
+      ratio(passkey(tessera), passkey(betterAuth)),
+      '>=',
+      1,
+    ),
+    onPostgres('verify-totp alone c16 req/s', served(alone), '>=', 2000),
+    onPostgres('verify-totp alone c16 p99 ms', p99(alone), '<', 15),
+  ]
+}
+
 export const checkTargets = (runs: DatabaseRuns): TargetCheck[] => [
   ...issue2(runs.tessera),
   ...issue8(runs),
   ...issue11(runs.tessera),
   ...issue14(runs.tessera),
+  ...issue33(runs),
 ]
 
 const pad = (value: string, width: number) => value.padEnd(width)

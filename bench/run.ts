@@ -25,6 +25,7 @@ import { startBetterAuth } from './better-auth.js'
 import { chosenNames, parseOnly, slug, unmatchedEntries } from './choose.js'
 import { type CpuProbe, type CpuUse, measureCpu, waitUntilIdle } from './cpu.js'
 import { type EmbeddedServer, startEmbeddedPostgres } from './embedded-postgres.js'
+import { factorFigureGroups } from './factor-figures.js'
 import { featureGroups } from './feature-groups.js'
 import { BOTH, group, nothingToSeed, type ScenarioGroup, TESSERA_ONLY } from './groups.js'
 import { runScenario, type ScenarioSpec } from './load.js'
@@ -181,6 +182,8 @@ const SCENARIO_GROUPS: readonly ScenarioGroup[] = [
   }),
   // Issues 33 to 36: the feature plugins on both servers (bench/features-config.ts).
   ...featureGroups,
+  // Issue 33's remaining figures: a whole passkey sign-in, verify-totp alone (bench/factor-figures.ts).
+  ...factorFigureGroups,
 ]
 
 const assertSomethingChosen = (only: readonly string[]) => {

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url'
 import { BENCH_SERVER_KEY } from './api-keys.js'
 import { tesseraConfigFile } from './features-config.js'
 import { receiverTls } from './receiver-tls.js'
+import { rememberSecret } from './server-secrets.js'
 
 const MAIN = fileURLToPath(new URL('../app/cli/main.js', import.meta.url))
 const START_TIMEOUT_MS = 120_000
@@ -155,7 +156,7 @@ const serverEnv = (port: number, workDir: string, databaseUrl: string | undefine
   HOST: '127.0.0.1',
   DATA_DIR: join(workDir, 'data'),
   LOG_LEVEL: 'warn',
-  AUTH_SECRET: randomBytes(24).toString('hex'),
+  AUTH_SECRET: rememberSecret('Tessera', port, randomBytes(24).toString('hex')),
   RATE_LIMIT: 'off',
   // The API-key scenarios verify over the server API (bench/api-keys.ts).
   SERVER_KEYS: `bench=${BENCH_SERVER_KEY}`,

@@ -7,7 +7,12 @@
 import { secondStepAmr } from '../../domain/session/amr.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { refusalIn } from '../../domain/two-factor/two-factor.decide.js'
-import type { ChallengeRef, NewTrust, TwoFactorCommand } from '../../domain/two-factor/two-factor.js'
+import type {
+  ChallengeRef,
+  NewTrust,
+  TwoFactor,
+  TwoFactorCommand,
+} from '../../domain/two-factor/two-factor.js'
 import { acceptedSecrets } from '../../infra/config/config.js'
 import { newRequestId } from '../../infra/crypto/derived-tokens.js'
 import { sessionToken, sha256Hex } from '../../infra/crypto/tokens.js'
@@ -15,7 +20,8 @@ import { base32Decode, matchingStep } from '../../infra/crypto/totp.js'
 import { backupCodeHash, mailedCode, mailedCodeHash } from '../../infra/crypto/two-factor-codes.js'
 import type { CommandContext } from '../context.js'
 import { type StartedSession, startSession } from '../sessions/start-session.js'
-import { loadTwoFactor, runTwoFactorCommand } from './run-two-factor.js'
+import { loadTwoFactorAt, passAndStartSession } from './pass-and-sign-in.js'
+import { runTwoFactorCommand } from './run-two-factor.js'
 
 /** Who presents the code: a live session, or the sign-in the two-factor cookie names. */
 export type CodeCaller =
@@ -53,7 +59,13 @@ export const verifyCode = async (
       }
     : null
   const check = { userId: caller.userId, now: now.toISOString(), challenge, trust }
-  const command = await commandFor(ctx, caller.userId, input, check, now)
+  const loaded = await loadTwoFactorAt(ctx.store, caller.userId)
+  const command = commandFor(ctx, loaded.state, input, check, now)
+  // A sign-in whose code passes: the acceptance and the session in one append.
+  if (challenge && input.startsSession) {
+    const session = await passAndStartSession(ctx, origin, caller.userId, command, loaded)
+    if (session) return { session, trustToken }
+  }
   const { events } = await runTwoFactorCommand(ctx, origin, caller.userId, command)
   const refusal = refusalIn(events)
   if (refusal) throw refusal
@@ -70,16 +82,16 @@ export const verifyCode = async (
 
 type Check = { userId: string; now: string; challenge: ChallengeRef | null; trust: NewTrust | null }
 
-const commandFor = async (
+const commandFor = (
   ctx: CommandContext,
-  userId: string,
+  state: TwoFactor,
   input: CodeInput,
   check: Check,
   now: Date,
-): Promise<TwoFactorCommand> => {
+): TwoFactorCommand => {
+  const { userId } = check
   switch (input.method) {
     case 'totp': {
-      const state = await loadTwoFactor(ctx.store, userId)
       const key = state.totp?.secret ? base32Decode(state.totp.secret) : null
       const matchedStep = key
         ? matchingStep(key, input.code.trim(), now, ctx.config.twoFactor.totpOptions)

@@ -1,0 +1,89 @@
+/// The second step of a sign-in that passes, in one append: the code's acceptance (the two-factor
+/// aggregate's events) and the new session go to the log together, with one wait for the read
+/// models, instead of one append and wait for each (issue 33's verify-totp figure). The decider
+/// still decides: the edge folds the stream once, asks the decider what the command would record,
+/// and only when that is a passed challenge appends the command through `handle.together` pinned
+/// to the version it folded, so the decision made inside it is the very one foreseen. Any other
+/// outcome (a wrong code, a refusal, a ban, a concurrent change) goes the ordinary way.
+
+import { secondStepAmr } from '../../domain/session/amr.js'
+import { fold } from '../../domain/shared/decider.js'
+import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
+import {
+  type TwoFactor,
+  type TwoFactorCommand,
+  type TwoFactorEvent,
+  twoFactorDecider,
+  twoFactorStream,
+} from '../../domain/two-factor/two-factor.js'
+import { ConcurrencyError } from '../../infra/event-store/event-store.js'
+import type { CommandContext } from '../context.js'
+import { refuseDeactivatedUser } from '../scim/refuse-deactivated.js'
+import { newSession, type StartedSession } from '../sessions/start-session.js'
+import { handlePart } from '../shared/handle.js'
+import { refuseBannedUser } from '../shared/refuse-banned.js'
+
+/** The aggregate as the log has it now, and the version that was read at. */
+export type LoadedTwoFactor = { state: TwoFactor; version: number | 'no_stream' }
+
+export const loadTwoFactorAt = async (
+  store: CommandContext['store'],
+  userId: string,
+): Promise<LoadedTwoFactor> => {
+  const history = await store.readStream(twoFactorStream(userId))
+  // The stream holds only this aggregate's events: they were written through its decider.
+  const state = fold(twoFactorDecider, history as unknown as TwoFactorEvent[])
+  return { state, version: history.at(-1)?.streamVersion ?? 'no_stream' }
+}
+
+/** What the decider would record, or null when it refuses by throwing. */
+const foresee = (command: TwoFactorCommand, state: TwoFactor): TwoFactorEvent[] | null => {
+  try {
+    return twoFactorDecider.decide(command, state)
+  } catch {
+    return null
+  }
+}
+
+/**
+ * The session of a sign-in whose code passes, appended with the acceptance; null when the command
+ * would not pass a challenge, the person may not have a session, or the stream moved since it was
+ * read: the caller then runs the command the ordinary way, which decides and refuses as before.
+ */
+export const passAndStartSession = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  userId: string,
+  command: TwoFactorCommand,
+  loaded: LoadedTwoFactor,
+): Promise<StartedSession | null> => {
+  if (loaded.version === 'no_stream') return null
+  const passed = foresee(command, loaded.state)?.find((event) => event.type === 'two-factor.challenge-passed')
+  if (passed?.type !== 'two-factor.challenge-passed') return null
+  // A person who may not have a session: the ordinary way records the code, then refuses.
+  const mayStart = await Promise.all([
+    refuseBannedUser(ctx, origin, userId),
+    refuseDeactivatedUser(ctx, userId),
+  ]).then(
+    () => true,
+    () => false,
+  )
+  if (!mayStart) return null
+  const { part, started } = newSession(ctx, origin, {
+    userId,
+    rememberMe: passed.data.rememberMe,
+    amr: secondStepAmr(passed.data.firstFactor, passed.data.method),
+  })
+  const metadata = metadataFor(origin, { type: 'user', userId }, ctx.clock())
+  const pass = handlePart(twoFactorDecider, twoFactorStream(userId), command, {
+    metadata,
+    expectedVersion: loaded.version,
+  })
+  try {
+    await ctx.handle.together([pass, part])
+  } catch (error) {
+    if (error instanceof ConcurrencyError) return null
+    throw error
+  }
+  return started
+}
