@@ -14,7 +14,10 @@ import {
   apiKeyUsageMigration,
 } from './api-keys/api-keys.table.js'
 import { jwksMigration } from './jwks/jwks.table.js'
-import { oauthProviderMigration } from './oauth-provider/oauth-provider.table.js'
+import {
+  oauthClientOrganizationsMigration,
+  oauthProviderMigration,
+} from './oauth-provider/oauth-provider.table.js'
 import { oneTimeTokensMigration } from './one-time-tokens/one-time-tokens.table.js'
 import { organizationActivityMigration, organizationsMigration } from './organizations/organizations.table.js'
 import { passkeyChallengesMigration } from './passkeys/passkey-challenges.js'
@@ -84,4 +87,5 @@ export const readModelMigrations: Record<string, Migration> = {
   '2026-11-28T18:00:00Z_webhook-resends': webhookResendsMigration,
   '2026-11-28T18:10:00Z_scim-groups': scimGroupsMigration,
   '2026-11-28T19:40:00Z_api-key-last-four': apiKeyLastFourMigration,
+  '2026-11-28T21:44:00Z_oauth-client-organizations': oauthClientOrganizationsMigration,
 }

@@ -15,6 +15,7 @@ import { originOf } from '../../infra/http/request-metadata.js'
 import { findSessionByTokenHash } from '../../projections/sessions/sessions.repository.js'
 import type { CommandContext } from '../context.js'
 import { answerSignIn, TwoFactorRedirectSchema } from '../email-password/signed-in-answer.js'
+import { secondStepUrl } from '../oauth-provider/continuation.js'
 import { accountOfProvenAddress, provenFirstFactor } from '../passwordless/proven-address.js'
 import { requestMagicLink, spendMagicLink } from './magic-link.js'
 
@@ -140,7 +141,7 @@ const verify = async (
   // The second step first (Tessera lets no mailed link skip it): a browser goes to its page.
   if (!isSignedIn(answer))
     return query.callbackURL && 'twoFactorRedirect' in answer
-      ? reply.redirect(new URL('/two-factor', ctx.config.baseUrl).toString())
+      ? reply.redirect(secondStepUrl(ctx, query.callbackURL))
       : answer
   if (query.callbackURL)
     return reply.redirect(account.isNew ? query.newUserCallbackURL || query.callbackURL : query.callbackURL)

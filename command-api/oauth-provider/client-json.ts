@@ -32,6 +32,8 @@ export const ClientMetadataBody = Type.Object({
   skip_consent: Type.Optional(Type.Boolean()),
   enable_end_session: Type.Optional(Type.Boolean()),
   disabled: Type.Optional(Type.Boolean()),
+  /** Tessera's: at registration, the organization to own the client (the plugin's `reference_id`). */
+  reference_id: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
 })
 export type ClientMetadata = Static<typeof ClientMetadataBody>
 
@@ -54,6 +56,7 @@ export const ClientJsonSchema = Type.Object({
   scope: Type.Optional(Type.String()),
   public: Type.Boolean(),
   user_id: Type.Optional(Type.String()),
+  reference_id: Type.Optional(Type.String()),
   skip_consent: Type.Optional(Type.Boolean()),
   enable_end_session: Type.Optional(Type.Boolean()),
   disabled: Type.Optional(Type.Boolean()),
@@ -102,6 +105,7 @@ export const changesOf = (body: ClientMetadata): Partial<ClientSettings> => {
     skip_consent: 'skipConsent',
     enable_end_session: 'enableEndSession',
     disabled: 'disabled',
+    reference_id: null,
   }
   const changes: Record<string, unknown> = {}
   for (const [wire, field] of Object.entries(named))
@@ -131,6 +135,7 @@ export const clientJson = (client: StoredClient, secret?: string) => {
     ...(s.scopes ? { scope: s.scopes.join(' ') } : {}),
     public: s.tokenEndpointAuthMethod === 'none',
     ...(client.userId ? { user_id: client.userId } : {}),
+    ...(client.organizationId ? { reference_id: client.organizationId } : {}),
     skip_consent: s.skipConsent,
     enable_end_session: s.enableEndSession,
     disabled: s.disabled,

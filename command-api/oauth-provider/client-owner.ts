@@ -1,5 +1,5 @@
 /// Who stands behind a client, for the consent page (issue 35: "a consent page naming the client,
-/// its owner"): the person who registered it, the operator (a backend with the server key), or
+/// its owner"): the organization that owns it, the person who registered it, the operator (a backend with the server key), or
 /// nobody vouched for (open dynamic registration). Tessera's own addition to `public-client`.
 
 import type { Kysely } from 'kysely'
@@ -10,6 +10,16 @@ export type OwnerType = 'organization' | 'user' | 'operator' | 'dynamic'
 export type ClientOwner = { owner_type: OwnerType; owner?: string }
 
 export const ownerOf = async (db: Kysely<Database>, client: StoredClient): Promise<ClientOwner> => {
+  if (client.organizationId) {
+    const organization = await db
+      .selectFrom('organizations')
+      .select('name')
+      .where('id', '=', client.organizationId)
+      .executeTakeFirst()
+    return organization
+      ? { owner_type: 'organization', owner: organization.name }
+      : { owner_type: 'organization' }
+  }
   if (client.userId) {
     const user = await db
       .selectFrom('users')

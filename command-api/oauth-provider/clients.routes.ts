@@ -7,19 +7,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
+import {
+  refuseUnlessMayManageClient,
+  refuseUnlessMayManageOrganization,
+} from '../../domain/oauth-provider/client-authority.js'
 import { oauthError } from '../../domain/oauth-provider/oauth-errors.js'
-import { adminGuard, callerMay } from '../../http/guards/admin-caller.js'
 import { sessionGuards } from '../../http/sessions/require-session.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import { findClient, listClients } from '../../projections/oauth-provider/oauth-provider.repository.js'
+import { type Acting, clientActing } from './client-acting.js'
 import { ClientJsonSchema, ClientMetadataBody, changesOf, clientJson, settingsOf } from './client-json.js'
-import {
-  type Acting,
-  deleteClient,
-  registerClient,
-  rotateClientSecret,
-  updateClient,
-} from './manage-clients.js'
+import { deleteClient, registerClient, rotateClientSecret, updateClient } from './manage-clients.js'
 import type { OAuthContext } from './oauth-context.js'
 import { noStore, oauthEdge, oauthErrorResponses } from './oauth-http.js'
 
@@ -30,21 +28,21 @@ export const oauthClientRoutes =
   (ctx: OAuthContext): FastifyPluginAsyncTypebox =>
   async (app) => {
     oauthEdge(app)
-    const admins = adminGuard(ctx)
     const { optionalSession } = sessionGuards(ctx)
+    const { actingFor } = clientActing(ctx)
 
-    /** An operator (server key, or a session whose role may manage users), else the signed-in owner. */
-    const actingOf = async (request: FastifyRequest, reply: FastifyReply): Promise<Acting> => {
-      const caller = await admins.callerOf(request, reply)
-      if (callerMay(caller, { user: ['update'] }))
-        return { caller: { kind: 'operator' }, actor: caller.actor }
-      return { caller: { kind: 'owner', userId: caller.userId ?? '' }, actor: caller.actor }
-    }
+    /** An operator, else the signed-in person acting for themselves. */
+    const actingOf = (request: FastifyRequest, reply: FastifyReply) => actingFor(request, reply, null)
     const operatorOf = async (request: FastifyRequest, reply: FastifyReply): Promise<Acting> => {
       const acting = await actingOf(request, reply)
       if (acting.caller.kind !== 'operator')
         throw oauthError('access_denied', 'only operators may do this', 403)
       return acting
+    }
+    /** The caller regarding an existing client: a member of its organization when it has one. */
+    const actingOnClient = async (request: FastifyRequest, reply: FastifyReply, clientId: string) => {
+      const client = await findClient(ctx.db, clientId)
+      return { client, acting: await actingFor(request, reply, client?.organizationId ?? null) }
     }
     const created = (
       reply: FastifyReply,
@@ -64,9 +62,11 @@ export const oauthClientRoutes =
       '/oauth2/create-client',
       { schema: createdSchema('Register an OAuth client') },
       async (request, reply) => {
-        const acting = await actingOf(request, reply)
+        const organizationId = request.body.reference_id ?? null
+        const acting = await actingFor(request, reply, organizationId)
         const settings = settingsOf(request.body)
-        return created(reply, await registerClient(ctx, originOf(request), acting, settings, 'managed'))
+        const origin = originOf(request)
+        return created(reply, await registerClient(ctx, origin, acting, settings, 'managed', organizationId))
       },
     )
 
@@ -76,7 +76,11 @@ export const oauthClientRoutes =
       async (request, reply) => {
         const acting = await operatorOf(request, reply)
         const settings = settingsOf(request.body)
-        return created(reply, await registerClient(ctx, originOf(request), acting, settings, 'admin'))
+        const organizationId = request.body.reference_id ?? null
+        return created(
+          reply,
+          await registerClient(ctx, originOf(request), acting, settings, 'admin', organizationId),
+        )
       },
     )
 
@@ -108,10 +112,9 @@ export const oauthClientRoutes =
     )
 
     const visible = async (request: FastifyRequest, reply: FastifyReply, clientId: string) => {
-      const acting = await actingOf(request, reply)
-      const client = await findClient(ctx.db, clientId)
-      if (!client || (acting.caller.kind === 'owner' && client.userId !== acting.caller.userId))
-        throw oauthError('not_found', 'client not found')
+      const { client, acting } = await actingOnClient(request, reply, clientId)
+      if (!client) throw oauthError('not_found', 'client not found')
+      refuseUnlessMayManageClient(acting.caller, client, 'read')
       return client
     }
 
@@ -132,15 +135,20 @@ export const oauthClientRoutes =
       '/oauth2/get-clients',
       {
         schema: {
-          summary: 'Your OAuth clients; every client for an operator',
+          summary: "Your OAuth clients, an organization's (`reference_id`), or every client for an operator",
           tags,
+          querystring: Type.Object({
+            reference_id: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+          }),
           response: { ...oauthErrorResponses, 200: Type.Array(ClientJsonSchema) },
         },
       },
       async (request, reply) => {
-        const acting = await actingOf(request, reply)
+        const organizationId = request.query.reference_id ?? null
+        const acting = await actingFor(request, reply, organizationId)
+        if (organizationId !== null) refuseUnlessMayManageOrganization(acting.caller, organizationId, 'read')
         const owner = acting.caller.kind === 'owner' ? acting.caller.userId : null
-        return (await listClients(ctx.db, owner)).map((client) => clientJson(client))
+        return (await listClients(ctx.db, owner, organizationId)).map((client) => clientJson(client))
       },
     )
 
@@ -155,7 +163,7 @@ export const oauthClientRoutes =
         },
       },
       async (request, reply) => {
-        const acting = await actingOf(request, reply)
+        const { acting } = await actingOnClient(request, reply, request.body.client_id)
         const changes = changesOf(request.body.update)
         return clientJson(await updateClient(ctx, originOf(request), acting, request.body.client_id, changes))
       },
@@ -172,7 +180,7 @@ export const oauthClientRoutes =
         },
       },
       async (request, reply) => {
-        const acting = await actingOf(request, reply)
+        const { acting } = await actingOnClient(request, reply, request.body.client_id)
         const rotated = await rotateClientSecret(ctx, originOf(request), acting, request.body.client_id)
         noStore(reply)
         return clientJson(rotated.client, rotated.secret)
@@ -190,7 +198,7 @@ export const oauthClientRoutes =
         },
       },
       async (request, reply) => {
-        const acting = await actingOf(request, reply)
+        const { acting } = await actingOnClient(request, reply, request.body.client_id)
         await deleteClient(ctx, originOf(request), acting, request.body.client_id)
         return null
       },

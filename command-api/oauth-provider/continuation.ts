@@ -5,6 +5,7 @@
 
 import type { Config } from '../../infra/config/config.js'
 import { issuerOf } from './oauth-context.js'
+import { signQuery } from './signed-query.js'
 
 /** The sign-ins whose session starts in a later request, at their `callbackURL`'s door. */
 const ELSEWHERE = ['/sign-in/magic-link', '/sign-in/social', '/sign-in/sso']
@@ -31,4 +32,23 @@ export const continuationUrl = (
   else params.delete('prompt')
   params.delete('max_age')
   return `${issuerOf(config)}/oauth2/authorize?${params}`
+}
+
+/**
+ * Where a mailed link sends a person who still owes their second step: the portal's two-factor
+ * page, carrying the authorization request again (signed, as the login page got it) when the
+ * link was begun on the login page, so that the second step goes on with it. Signing adds nothing
+ * the authorization endpoint would not sign for anyone: the request is checked again (client,
+ * redirect URI, scopes) when the second step continues it.
+ */
+export const secondStepUrl = (
+  ctx: { config: Config; clock: () => Date },
+  callbackURL: string | undefined,
+): string => {
+  const { config } = ctx
+  const page = new URL('/two-factor', config.baseUrl)
+  const authorizeAt = `${issuerOf(config)}/oauth2/authorize`
+  if (!config.oauthProvider.enabled || !callbackURL?.startsWith(`${authorizeAt}?`)) return page.toString()
+  const query = new URL(callbackURL).searchParams
+  return `${page}?${signQuery(query, config.secret, ctx.clock(), config.oauthProvider.codeExpiresIn)}`
 }

@@ -4,7 +4,6 @@
 /// it holds, so its access tokens stop at introspection and userinfo and its refresh tokens die.
 
 import {
-  type ClientCaller,
   type ClientSettings,
   type ClientSource,
   oauthClientDecider,
@@ -12,16 +11,17 @@ import {
 } from '../../domain/oauth-provider/oauth-client.js'
 import { oauthError } from '../../domain/oauth-provider/oauth-errors.js'
 import { oauthGrantDecider, oauthGrantStream } from '../../domain/oauth-provider/oauth-grant.js'
-import { type Actor, metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
+import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
 import { ALPHANUMERIC, newId, randomToken, sha256Hex } from '../../infra/crypto/tokens.js'
 import {
   findClient,
   listLiveGrantsOfClient,
   type StoredClient,
 } from '../../projections/oauth-provider/oauth-provider.repository.js'
+import type { Acting } from './client-acting.js'
 import { clientPolicyOf, type OAuthContext } from './oauth-context.js'
 
-export type Acting = { caller: ClientCaller; actor: Actor }
+export type { Acting } from './client-acting.js'
 
 const clientSecret = () => randomToken(48, ALPHANUMERIC)
 
@@ -37,18 +37,21 @@ export const registerClient = async (
   acting: Acting,
   settings: ClientSettings,
   source: ClientSource,
+  organizationId: string | null = null,
 ): Promise<{ client: StoredClient; secret: string | undefined }> => {
   const clientId = randomToken(32, ALPHANUMERIC)
   const secret = settings.tokenEndpointAuthMethod === 'none' ? undefined : clientSecret()
-  const owner = acting.caller.kind === 'owner' ? acting.caller.userId : null
+  const { caller } = acting
+  const owner = caller.kind === 'owner' || caller.kind === 'member' ? caller.userId : null
   await ctx.handle(
     oauthClientDecider,
     oauthClientStream(clientId),
     {
       type: 'register-client',
       clientId,
-      caller: acting.caller,
+      caller,
       owner,
+      organizationId,
       settings,
       secretHash: secret ? sha256Hex(secret) : null,
       source,

@@ -3,7 +3,14 @@
 /// arrives here, only its SHA-256 hash (shown once to whoever registered the client).
 
 import type { Decider } from '../shared/decider.js'
+import {
+  type ClientCaller,
+  refuseUnlessMayManageClient,
+  refuseUnlessMayManageOrganization,
+} from './client-authority.js'
 import { oauthError } from './oauth-errors.js'
+
+export type { ClientCaller } from './client-authority.js'
 
 export const oauthClientStream = (clientId: string) => `oauth-client-${clientId}`
 
@@ -40,6 +47,9 @@ export type ClientSettings = {
 /** Who registered a client: a person (its owner), an operator's backend, or nobody (open registration). */
 export type ClientSource = 'managed' | 'dynamic' | 'admin'
 
+/** Which client an event is about, and whose it is (an organization's, for its feed). */
+export type ClientRef = { clientId: string; userId: string | null; organizationId?: string }
+
 export type OAuthClientEvent =
   | {
       type: 'oauth-client.registered'
@@ -47,6 +57,8 @@ export type OAuthClientEvent =
         clientId: string
         /** The owner; null for a client registered by a backend or anonymously. */
         userId: string | null
+        /** The organization that owns it (the plugin's `reference_id`); absent before organizations. */
+        organizationId?: string | null
         settings: ClientSettings
         /** SHA-256 of the secret; null for a public client. */
         secretHash: string | null
@@ -56,21 +68,18 @@ export type OAuthClientEvent =
     }
   | {
       type: 'oauth-client.updated'
-      data: { clientId: string; userId: string | null; changes: Partial<ClientSettings> }
+      data: ClientRef & { changes: Partial<ClientSettings> }
     }
   | {
       type: 'oauth-client.secret-rotated'
-      data: { clientId: string; userId: string | null; secretHash: string }
+      data: ClientRef & { secretHash: string }
     }
-  | { type: 'oauth-client.deleted'; data: { clientId: string; userId: string | null } }
+  | { type: 'oauth-client.deleted'; data: ClientRef }
 
 /// Commands
 
 /** The provider's rules a registration is checked against (the `oauthProvider` options). */
 export type ClientPolicy = { scopes: readonly string[]; grantTypes: readonly string[] }
-
-/** Who asks: an operator may manage every client; anyone else only their own. */
-export type ClientCaller = { kind: 'operator' } | { kind: 'owner'; userId: string } | { kind: 'anonymous' }
 
 export type OAuthClientCommand =
   | {
@@ -78,6 +87,8 @@ export type OAuthClientCommand =
       clientId: string
       caller: ClientCaller
       owner: string | null
+      /** The organization the client is registered for; null: the owner's or nobody's. */
+      organizationId: string | null
       settings: ClientSettings
       secretHash: string | null
       source: ClientSource
@@ -92,7 +103,13 @@ export type OAuthClientCommand =
 
 export type OAuthClient =
   | { status: 'none' }
-  | { status: 'active' | 'deleted'; clientId: string; userId: string | null; settings: ClientSettings }
+  | {
+      status: 'active' | 'deleted'
+      clientId: string
+      userId: string | null
+      organizationId: string | null
+      settings: ClientSettings
+    }
 
 export const initialState = (): OAuthClient => ({ status: 'none' })
 
@@ -102,7 +119,13 @@ export const evolve = (state: OAuthClient, event: OAuthClientEvent): OAuthClient
   switch (event.type) {
     case 'oauth-client.registered': {
       const { clientId, userId, settings } = event.data
-      return { status: 'active', clientId, userId, settings }
+      return {
+        status: 'active',
+        clientId,
+        userId,
+        organizationId: event.data.organizationId ?? null,
+        settings,
+      }
     }
     case 'oauth-client.updated':
       return state.status === 'none'
@@ -161,13 +184,11 @@ const checkSettings = (settings: ClientSettings, policy: ClientPolicy): void => 
     throw oauthError('invalid_scope', `The following scopes are invalid: ${unknown.join(', ')}`)
 }
 
-const mayManage = (caller: ClientCaller, state: Extract<OAuthClient, { clientId: string }>): boolean =>
-  caller.kind === 'operator' || (caller.kind === 'owner' && state.userId === caller.userId)
-
 const register = (command: Extract<OAuthClientCommand, { type: 'register-client' }>, state: OAuthClient) => {
   // A retried registration (same random id) adds nothing.
   if (state.status !== 'none') return []
-  const { clientId, owner, settings, secretHash, source, policy, caller, now } = command
+  const { clientId, owner, organizationId, settings, secretHash, source, policy, caller, now } = command
+  if (organizationId !== null) refuseUnlessMayManageOrganization(caller, organizationId, 'create')
   checkSettings(settings, policy)
   // Open registration (RFC 7591 without credentials) cannot vouch for a client: no machine
   // credentials, no skipping of the person's consent.
@@ -179,24 +200,39 @@ const register = (command: Extract<OAuthClientCommand, { type: 'register-client'
       'invalid_client_metadata',
       'client_credentials grant requires authenticated registration',
     )
-  if (caller.kind === 'owner' && settings.skipConsent)
+  if ((caller.kind === 'owner' || caller.kind === 'member') && settings.skipConsent)
     throw oauthError('invalid_client_metadata', 'only an operator may register a client that skips consent')
   if ((settings.tokenEndpointAuthMethod === 'none') !== (secretHash === null))
     throw oauthError('invalid_client_metadata', 'a public client has no secret; a confidential one has one')
   return [
     {
       type: 'oauth-client.registered' as const,
-      data: { clientId, userId: owner, settings, secretHash, source, createdAt: now },
+      data: {
+        clientId,
+        // A client of an organization is the organization's, not its registrant's (as the plugin).
+        userId: organizationId === null ? owner : null,
+        ...(organizationId === null ? {} : { organizationId }),
+        settings,
+        secretHash,
+        source,
+        createdAt: now,
+      },
     },
   ]
 }
 
+const ACTION = {
+  'update-client': 'update',
+  'rotate-client-secret': 'rotate',
+  'delete-client': 'delete',
+} as const
+
 export const decide = (command: OAuthClientCommand, state: OAuthClient): OAuthClientEvent[] => {
   if (command.type === 'register-client') return register(command, state)
-  // Another owner's client answers as an unknown one.
-  if (state.status !== 'active' || !mayManage(command.caller, state))
-    throw oauthError('not_found', 'client not found')
-  const ref = { clientId: state.clientId, userId: state.userId }
+  if (state.status !== 'active') throw oauthError('not_found', 'client not found')
+  refuseUnlessMayManageClient(command.caller, state, ACTION[command.type])
+  const { clientId, userId, organizationId } = state
+  const ref: ClientRef = { clientId, userId, ...(organizationId === null ? {} : { organizationId }) }
   switch (command.type) {
     case 'update-client': {
       const { changes, caller } = command

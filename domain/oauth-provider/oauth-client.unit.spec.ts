@@ -35,6 +35,7 @@ const register = (
   clientId: 'c1',
   caller,
   owner: null,
+  organizationId: null,
   settings: { ...settings, ...overrides },
   secretHash: overrides.tokenEndpointAuthMethod === 'none' ? null : 'secret-hash',
   source: 'admin' as const,

@@ -20,6 +20,8 @@ export const RESOURCES: Statements = {
   apiKey: ['create', 'read', 'update', 'delete'],
   // Tessera's own: an organization's webhook endpoints (owners and admins hold it).
   webhook: ['create', 'update', 'delete'],
+  // Tessera's own: an organization's OAuth clients (the plugin's `clientPrivileges` actions).
+  oauthClient: ['create', 'read', 'update', 'delete', 'rotate'],
 }
 
 // better-auth's built-in roles hold no `apiKey` statement; the creator role is let in below.

@@ -20,6 +20,7 @@ const applyClient = async (trx: Trx, event: OAuthClientEvent, at: Date) => {
         .values({
           client_id: clientId,
           user_id: userId,
+          organization_id: event.data.organizationId ?? null,
           secret_hash: secretHash,
           settings: JSON.stringify(settings),
           source,

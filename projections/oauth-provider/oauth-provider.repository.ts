@@ -8,6 +8,7 @@ import type { OAuthConsentRow, OAuthGrantRow } from './oauth-provider.table.js'
 export type StoredClient = {
   clientId: string
   userId: string | null
+  organizationId: string | null
   secretHash: string | null
   settings: ClientSettings
   source: string
@@ -18,6 +19,7 @@ export type StoredClient = {
 const toClient = (row: {
   client_id: string
   user_id: string | null
+  organization_id: string | null
   secret_hash: string | null
   settings: string
   source: string
@@ -26,6 +28,7 @@ const toClient = (row: {
 }): StoredClient => ({
   clientId: row.client_id,
   userId: row.user_id,
+  organizationId: row.organization_id,
   secretHash: row.secret_hash,
   settings: JSON.parse(row.settings) as ClientSettings,
   source: row.source,
@@ -45,10 +48,15 @@ export const findClient = async (
   return row && toClient(row)
 }
 
-/** Every client, or a person's own (`userId`). */
-export const listClients = async (db: Kysely<Database>, userId: string | null): Promise<StoredClient[]> => {
+/** Every client, a person's own (`userId`), or an organization's (`organizationId`). */
+export const listClients = async (
+  db: Kysely<Database>,
+  userId: string | null,
+  organizationId: string | null = null,
+): Promise<StoredClient[]> => {
   let query = db.selectFrom('oauth_clients').selectAll().orderBy('created_at')
-  if (userId !== null) query = query.where('user_id', '=', userId)
+  if (organizationId !== null) query = query.where('organization_id', '=', organizationId)
+  else if (userId !== null) query = query.where('user_id', '=', userId)
   return (await query.execute()).map(toClient)
 }
 

@@ -7,6 +7,8 @@ import type { Kysely, Selectable } from 'kysely'
 export type OAuthClientsTable = {
   client_id: string
   user_id: string | null
+  /** The organization that owns the client (the plugin's `reference_id`). */
+  organization_id: string | null
   secret_hash: string | null
   /** ClientSettings (domain/oauth-provider/oauth-client.ts) as JSON. */
   settings: string
@@ -78,6 +80,19 @@ export const oauthProviderMigration = {
       .createIndex('oauth_grants_user_client')
       .on('oauth_grants')
       .columns(['user_id', 'client_id'])
+      .execute()
+  },
+}
+
+/** Clients owned by an organization (issue 35): `organization_id`, null for the others. */
+export const oauthClientOrganizationsMigration = {
+  // biome-ignore lint/suspicious/noExplicitAny: migrations are written against an untyped schema
+  async up(db: Kysely<any>): Promise<void> {
+    await db.schema.alterTable('oauth_clients').addColumn('organization_id', 'text').execute()
+    await db.schema
+      .createIndex('oauth_clients_organization')
+      .on('oauth_clients')
+      .column('organization_id')
       .execute()
   },
 }

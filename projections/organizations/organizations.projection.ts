@@ -3,6 +3,7 @@
 
 import type { OrganizationEvent } from '../../domain/organization/organization.events.js'
 import type { UserEvent } from '../../domain/user/user.events.js'
+import { recordClientActivity } from '../oauth-provider/oauth-client-activity.js'
 import type { Projection } from '../projection.js'
 import { recordDirectoryActivity } from '../scim/scim-activity.js'
 import { organizationActivityDetails } from './organization-activity.js'
@@ -25,6 +26,7 @@ export const organizationsProjection: Projection = {
     if (event.type.startsWith('organization.'))
       await recordActivity(trx, recorded, event as OrganizationEvent)
     if (event.type.startsWith('scim.')) await recordDirectoryActivity(trx, recorded)
+    if (event.type.startsWith('oauth-client.')) await recordClientActivity(trx, recorded)
     switch (event.type) {
       case 'organization.created': {
         const { organizationId, name, slug, logo, metadata, createdAt } = event.data

@@ -13,13 +13,23 @@ type Props = {
   initial: ClientDraft
   /** A new client chooses public or confidential; an existing one cannot change it. */
   choosesKind: boolean
+  /** Whether the form offers "trusted" (skip consent): only operators may grant it. */
+  offersTrust?: boolean
   submitLabel: string
   onSubmit: (draft: ClientDraft) => Promise<void>
   onCancel?: () => void
 }
 
 /** A client's name, redirect URIs (one a line), kind, and whether it is trusted (skips consent). */
-export const ClientForm = ({ label, initial, choosesKind, submitLabel, onSubmit, onCancel }: Props) => {
+export const ClientForm = ({
+  label,
+  initial,
+  choosesKind,
+  offersTrust = true,
+  submitLabel,
+  onSubmit,
+  onCancel,
+}: Props) => {
   const [name, setName] = useState(initial.client_name)
   const [uris, setUris] = useState(initial.redirect_uris.join('\n'))
   const [kind, setKind] = useState<'confidential' | 'public'>(
@@ -97,13 +107,15 @@ export const ClientForm = ({ label, initial, choosesKind, submitLabel, onSubmit,
           ]}
         />
       ) : null}
-      <Checkbox
-        label="Trusted first-party application"
-        name="skip_consent"
-        checked={trusted}
-        onChange={setTrusted}
-        hint="People are not asked for consent. Only for applications you run yourselves."
-      />
+      {offersTrust ? (
+        <Checkbox
+          label="Trusted first-party application"
+          name="skip_consent"
+          checked={trusted}
+          onChange={setTrusted}
+          hint="People are not asked for consent. Only for applications you run yourselves."
+        />
+      ) : null}
       <FormActions>
         <SubmitButton pending={pending} pendingLabel="Saving…">
           {submitLabel}

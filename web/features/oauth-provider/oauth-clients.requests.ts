@@ -35,18 +35,33 @@ const call = async <T>(path: string, body?: unknown): Promise<T> => {
   )
 }
 
-export const listClients = () => call<OAuthClient[]>('/oauth2/get-clients')
+/** Whose clients: every one (operators, in the console), or one organization's (`reference_id`). */
+export type ClientScope = { organizationId: string | null }
 
-export const createClient = (fields: ClientFields & { confidential: boolean }) =>
-  call<OAuthClient>('/admin/oauth2/create-client', {
+export const listClients = ({ organizationId }: ClientScope) =>
+  call<OAuthClient[]>(
+    organizationId === null
+      ? '/oauth2/get-clients'
+      : `/oauth2/get-clients?reference_id=${encodeURIComponent(organizationId)}`,
+  )
+
+export const createClient = (
+  fields: ClientFields & { confidential: boolean },
+  { organizationId }: ClientScope,
+) => {
+  const common = {
     client_name: fields.client_name,
     redirect_uris: fields.redirect_uris,
-    skip_consent: fields.skip_consent,
     grant_types: ['authorization_code', 'refresh_token'],
     token_endpoint_auth_method: fields.confidential ? 'client_secret_basic' : 'none',
-  })
+  }
+  // An organization's clients are registered as its own and never skip consent (only operators may).
+  return organizationId === null
+    ? call<OAuthClient>('/admin/oauth2/create-client', { ...common, skip_consent: fields.skip_consent })
+    : call<OAuthClient>('/oauth2/create-client', { ...common, reference_id: organizationId })
+}
 
-export const updateClient = (clientId: string, fields: ClientFields) =>
+export const updateClient = (clientId: string, fields: Partial<ClientFields>) =>
   call<OAuthClient>('/oauth2/update-client', { client_id: clientId, update: fields })
 
 export const rotateSecret = (clientId: string) =>

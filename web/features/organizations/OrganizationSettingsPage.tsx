@@ -9,6 +9,7 @@ import { PageHeading } from '../../ui/PageHeading.js'
 import { type FormErrors, fieldErrors, noErrors } from '../errors/form-errors.js'
 import { checkRequired } from '../forms/checks.js'
 import { IMAGE_URL_MAX } from '../forms/limits.js'
+import { OrganizationApplications } from '../oauth-provider/OrganizationApplications.js'
 import { OrganizationSso } from '../sso/OrganizationSso.js'
 import { OrganizationWebhooks } from '../webhooks/OrganizationWebhooks.js'
 import { CustomRoles } from './CustomRoles.js'
@@ -235,6 +236,7 @@ export const OrganizationSettingsPage = () => {
       {may(context, 'organization:update') ? <OrganizationSso context={context} /> : null}
       {may(context, 'organization:update') ? <DirectorySync context={context} /> : null}
       <OrganizationWebhooks context={context} />
+      <OrganizationApplications context={context} />
       {may(context, 'organization:delete') ? <DeleteOrganization context={context} /> : null}
     </RequirePermission>
   )

@@ -110,6 +110,12 @@ const sentenceOf = (item: OrganizationActivityItem, people: People): string => {
       return `${who} created a directory sync token`
     case 'scim.credential-revoked':
       return `${who} revoked a directory sync token`
+    case 'oauth-client.registered':
+      return `${who} registered the application ${text(item, 'name') ?? text(item, 'clientId') ?? ''}`.trim()
+    case 'oauth-client.updated':
+    case 'oauth-client.secret-rotated':
+    case 'oauth-client.deleted':
+      return `${who} ${{ updated: 'changed', 'secret-rotated': 'replaced the secret of', deleted: 'deleted' }[item.type.slice(13)] ?? 'changed'} an application`
     default:
       return `${who}: ${item.type.replace(/^organization\./, '').replace(/-/g, ' ')}`
   }
