@@ -37,6 +37,7 @@ import { sessionLastUseMigration } from './sessions/session-last-use.js'
 import { sessionPlaceMigration, sessionsMigration } from './sessions/sessions.table.js'
 import { ssoProvidersMigration } from './sso/sso-providers.table.js'
 import { samlAssertionClaimsMigration } from './sso-saml/saml-assertion-claims.js'
+import { usersLastSeenMigration } from './users/last-seen.js'
 import { usernamesMigration, usersMigration } from './users/users.table.js'
 import { webhookEndpointsMigration } from './webhooks/webhook-endpoints.table.js'
 import { webhookResendsMigration } from './webhooks/webhook-resends.table.js'
@@ -87,5 +88,6 @@ export const readModelMigrations: Record<string, Migration> = {
   '2026-11-28T18:00:00Z_webhook-resends': webhookResendsMigration,
   '2026-11-28T18:10:00Z_scim-groups': scimGroupsMigration,
   '2026-11-28T19:40:00Z_api-key-last-four': apiKeyLastFourMigration,
+  '2026-11-28T21:39:37Z_users-last-seen': usersLastSeenMigration,
   '2026-11-28T21:44:00Z_oauth-client-organizations': oauthClientOrganizationsMigration,
 }

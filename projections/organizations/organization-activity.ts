@@ -31,5 +31,10 @@ const SHOWN: Record<OrganizationEvent['type'], readonly string[] | null> = {
 /** The entry's details, or null for an event the feed does not show. */
 export const organizationActivityDetails = (event: OrganizationEvent): Record<string, unknown> | null => {
   const keys = SHOWN[event.type]
-  return keys ? pick(event.data as Record<string, unknown>, keys) : null
+  if (!keys) return null
+  const details = pick(event.data as Record<string, unknown>, keys)
+  // The team made with the organization (create-team sets `updatedAt`; the default team has none).
+  if (event.type === 'organization.team-created' && event.data.updatedAt === undefined)
+    return { ...details, defaultTeam: true }
+  return details
 }

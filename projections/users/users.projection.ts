@@ -3,6 +3,7 @@
 import { sql } from 'kysely'
 import type { UserEvent } from '../../domain/user/user.events.js'
 import type { Projection } from '../projection.js'
+import { applyLastSeen } from './last-seen.js'
 import type { UserRow } from './users.table.js'
 
 export const CREDENTIAL_PROVIDER = 'credential'
@@ -65,6 +66,7 @@ export const registeredUserRow = (data: Registered['data'], at: Date): UserRow =
   ban_expires: null,
   created_at: at,
   updated_at: at,
+  last_seen_at: null,
 })
 
 const touchUser = (trx: Trx, userId: string, changes: object, at: Date) =>
@@ -82,6 +84,7 @@ export const usersProjection: Projection = {
     // events read with nulls where these tables need values: a replay leaves no row for it. The
     // deletion itself still applies, in case it is projected only after the erasure.
     if (recorded.metadata.erased && recorded.type !== 'user.deleted') return
+    if (recorded.type === 'session.started') return applyLastSeen(trx, recorded)
     const event = recorded as unknown as UserEvent & typeof recorded
     const at = new Date(recorded.metadata.at)
     switch (event.type) {

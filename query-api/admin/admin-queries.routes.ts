@@ -11,12 +11,23 @@ import { ANY_ROUTE_ERRORS, errorResponses } from '../../infra/http/openapi.js'
 import { listActivityOfUser } from '../../projections/activity/activity.repository.js'
 import { listAdminActions } from '../../projections/admin/admin-actions.js'
 import { findUserById } from '../../projections/users/users.repository.js'
+import type { UserRow } from '../../projections/users/users.table.js'
 import { decodeCursor, encodeCursor } from '../activity/activity.routes.js'
 import type { QueryContext } from '../context.js'
 import { FILTER_OPERATORS, type ListUsersQuery, listUsers } from './list-users.js'
 import { userOverview } from './user-overview.js'
 
 const MAX_PAGE = 1000
+
+/** A user as the operator reads one: better-auth's fields and Tessera's `lastSeenAt` (null: never). */
+const AdminUserSchema = Type.Object({
+  ...UserSchema.properties,
+  lastSeenAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+})
+const adminUserJson = (user: UserRow) => ({
+  ...userJson(user),
+  lastSeenAt: user.last_seen_at?.toISOString() ?? null,
+})
 const Count = Type.String({ pattern: '^[0-9]{1,9}$' })
 
 const ListUsersQuerySchema = Type.Object(
@@ -80,7 +91,7 @@ export const adminQueryRoutes =
           response: {
             ...errorResponses(...ANY_ROUTE_ERRORS, 'UNAUTHORIZED', 'YOU_ARE_NOT_ALLOWED_TO_LIST_USERS'),
             200: Type.Object({
-              users: Type.Array(UserSchema),
+              users: Type.Array(AdminUserSchema),
               total: Type.Number(),
               limit: Type.Optional(Type.Number()),
               offset: Type.Optional(Type.Number()),
@@ -100,7 +111,7 @@ export const adminQueryRoutes =
         }
         const page = await listUsers(ctx.db, query)
         return {
-          users: page.users.map(userJson),
+          users: page.users.map(adminUserJson),
           total: page.total,
           ...(limit !== undefined ? { limit } : {}),
           ...(offset !== undefined ? { offset } : {}),
@@ -117,7 +128,7 @@ export const adminQueryRoutes =
           querystring: Type.Object({ id: Type.String({ maxLength: 256 }) }, { additionalProperties: false }),
           response: {
             ...ONE_USER_ERRORS,
-            200: UserSchema,
+            200: AdminUserSchema,
           },
         },
       },
@@ -125,7 +136,7 @@ export const adminQueryRoutes =
         await guard.authorize(request, reply, { user: ['get'] }, 'YOU_ARE_NOT_ALLOWED_TO_GET_USER')
         const user = await findUserById(ctx.db, request.query.id)
         if (!user) throw AUTH_ERRORS.error('USER_NOT_FOUND')
-        return userJson(user)
+        return adminUserJson(user)
       },
     )
 

@@ -51,11 +51,13 @@ const COLUMNS = {
   banExpires: 'ban_expires',
   createdAt: 'created_at',
   updatedAt: 'updated_at',
+  // Tessera's own: the latest session the person started (projections/users/last-seen.ts).
+  lastSeenAt: 'last_seen_at',
 } as const
 type Column = (typeof COLUMNS)[keyof typeof COLUMNS]
 
 const BOOLEAN_COLUMNS: readonly Column[] = ['email_verified', 'banned']
-const DATE_COLUMNS: readonly Column[] = ['ban_expires', 'created_at', 'updated_at']
+const DATE_COLUMNS: readonly Column[] = ['ban_expires', 'created_at', 'updated_at', 'last_seen_at']
 
 const columnOf = (field: string): Column | null =>
   Object.hasOwn(COLUMNS, field) ? COLUMNS[field as keyof typeof COLUMNS] : null
@@ -102,6 +104,16 @@ const filterOn = (column: Column, operator: FilterOperator, raw: ListUsersQuery[
 export type UserPage = { users: UserRow[]; total: number }
 
 /**
+ * The order's expression, as the indexes of last-seen.ts hold it: a role as shown (the default
+ * one for none), and the never-seen after everyone seen when the most recent come first.
+ */
+const orderOf = (column: Column, direction: 'asc' | 'desc') => {
+  if (column === 'role') return sql`coalesce(role, ${sql.lit(DEFAULT_ROLE)}) ${sql.raw(direction)}`
+  if (column === 'last_seen_at' && direction === 'desc') return sql`last_seen_at desc nulls last`
+  return sql`${sql.ref(column)} ${sql.raw(direction)}`
+}
+
+/**
  * The page and count statements a query runs, or null when it names a field or operator the
  * users table does not know. Kept apart from running them so a test can EXPLAIN what is sent.
  */
@@ -135,7 +147,7 @@ export const listUsersStatements = (db: Kysely<Database>, query: ListUsersQuery)
     .selectAll()
   // A stable order under paging: the id breaks ties.
   page = sortColumn
-    ? page.orderBy(sortColumn, query.sortDirection ?? 'asc').orderBy('id', 'asc')
+    ? page.orderBy(orderOf(sortColumn, query.sortDirection ?? 'asc')).orderBy('id', 'asc')
     : page.orderBy('created_at', 'asc').orderBy('id', 'asc')
   if (query.limit !== undefined) page = page.limit(query.limit)
   if (query.offset !== undefined) page = page.offset(query.offset)

@@ -20,6 +20,7 @@ import {
   listOrganizationsOfUser,
 } from '../../../projections/organizations/organizations.repository.js'
 import type { OrganizationRow } from '../../../projections/organizations/organizations.table.js'
+import { withInviteeAddresses } from './activity-addresses.js'
 import { type OrganizationQueryContext, SIGNED_IN } from './route-context.js'
 
 /** An opaque position in the feed: the last entry's place in the log. */
@@ -120,14 +121,17 @@ export const organizationsQueryRoutes =
         )
         const page = rows.slice(0, limit)
         const last = page.at(-1)
+        const entries = page.map((row) => ({
+          id: row.id,
+          type: row.type,
+          actorUserId: row.actor_user_id,
+          details: JSON.parse(row.details) as Record<string, unknown>,
+          at: row.at.toISOString(),
+        }))
+        // Whom an invitation was for, to those who may invite (owners and admins by default).
+        const mayInvite = hasPermission(own.role, { invitation: ['create'] }, custom)
         return {
-          entries: page.map((row) => ({
-            id: row.id,
-            type: row.type,
-            actorUserId: row.actor_user_id,
-            details: JSON.parse(row.details) as Record<string, unknown>,
-            at: row.at.toISOString(),
-          })),
+          entries: mayInvite ? await withInviteeAddresses(ctx.db, organizationId, entries) : entries,
           nextCursor: rows.length > limit && last ? encodeCursor(last.position) : null,
         }
       },

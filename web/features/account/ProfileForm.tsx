@@ -8,7 +8,7 @@ import { type FormErrors, fieldErrors, noErrors, placeError } from '../errors/fo
 import { checkRequired } from '../forms/checks.js'
 import { IMAGE_URL_MAX, NAME_MAX } from '../forms/limits.js'
 import type { User } from '../session/session.api.js'
-import { draftOf, dropDraft, isSessionEndedError, keepDraft } from '../session/session-ended.js'
+import { DraftRestored, useDraft } from '../session/use-draft.js'
 import { checkUsername, UsernameField } from '../username/UsernameField.js'
 import { useUpdateUserMutation } from './account.api.js'
 import { type ImageState, useImageCheck } from './use-image-check.js'
@@ -83,10 +83,10 @@ const Preview = ({ url, onResult }: { url: string; onResult: (state: ImageState)
 export const ProfileForm = ({ user }: { user: User }) => {
   const [updateUser, { isLoading }] = useUpdateUserMutation()
   // What was typed when the session ended under the person's feet, kept in this tab.
-  const [draft] = useState(() => draftOf<ProfileDraft>('profile', user.id))
-  const [name, setName] = useState(draft?.name ?? user.name)
-  const [username, setUsername] = useState(draft?.username ?? shownUsername(user))
-  const [image, setImage] = useState(draft?.image ?? user.image ?? '')
+  const draft = useDraft<ProfileDraft>('profile', user.id)
+  const [name, setName] = useState(draft.kept?.name ?? user.name)
+  const [username, setUsername] = useState(draft.kept?.username ?? shownUsername(user))
+  const [image, setImage] = useState(draft.kept?.image ?? user.image ?? '')
   const [errors, setErrors] = useState<FormErrors<Field>>(noErrors())
   const [saved, setSaved] = useState<string | null>(null)
   const check = useImageCheck()
@@ -129,21 +129,17 @@ export const ProfileForm = ({ user }: { user: User }) => {
     if (!(await pictureLoads(body.image))) return
     try {
       await updateUser(body).unwrap()
-      dropDraft('profile', user.id)
+      draft.saved()
       setSaved('Your profile is saved.')
     } catch (error) {
-      if (isSessionEndedError(error)) keepDraft('profile', user.id, { name, username, image })
+      draft.keepIfSessionEnded(error, { name, username, image })
       setErrors(placeError<Field>(error, USERNAME_CODES, ['name', 'username', 'image']))
     }
   }
 
   return (
     <Form label="Profile" onSubmit={onSubmit} errors={errors}>
-      {draft ? (
-        <Notice tone="info" live="none">
-          Your session ended before these changes were saved: they are back below. Check them and save.
-        </Notice>
-      ) : null}
+      <DraftRestored draft={draft} />
       <TextField
         label="Name"
         name="name"

@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { fakeApi } from '../../test/fake-api.js'
 import { renderWithProviders } from '../../test/render.js'
+import { AdminUserPage } from './AdminUserPage.js'
 import { AdminUsersPage } from './AdminUsersPage.js'
 import type { AdminUser } from './admin.api.js'
 
@@ -82,5 +83,50 @@ describe('the operator directory', () => {
     await user.selectOptions(screen.getByLabelText('Show'), 'admin')
     expect(latest()?.get('filterField')).toBe('role')
     expect(latest()?.get('filterOperator')).toBe('contains')
+  })
+
+  it('says when each person was last seen, or that they never signed in, and sorts by it or by role', async () => {
+    const api = fakeApi({
+      'GET /admin/list-users': {
+        body: {
+          users: [person(1, { lastSeenAt: '2026-01-12T08:00:00.000Z' }), person(2, { lastSeenAt: null })],
+          total: 2,
+        },
+      },
+    })
+    const { user } = renderWithProviders(<AdminUsersPage />)
+    await screen.findByRole('heading', { name: '2 users' })
+    const [seen, never] = screen.getAllByRole('listitem') as [HTMLElement, HTMLElement]
+    const lastSeen = within(seen)
+      .getByText(/Last seen/)
+      .querySelector('time')
+    expect(lastSeen?.getAttribute('datetime')).toBe('2026-01-12T08:00:00.000Z')
+    expect(within(never).getByText(/Never signed in/)).toBeDefined()
+    expect(within(never).queryByText(/Last seen/)).toBeNull()
+
+    const latest = () => api.to('GET', '/admin/list-users').at(-1)?.query
+    await user.selectOptions(screen.getByLabelText('Order'), 'seen')
+    expect(await screen.findByText('Everyone, recently seen first.')).toBeDefined()
+    expect(latest()?.get('sortBy')).toBe('lastSeenAt')
+    expect(latest()?.get('sortDirection')).toBe('desc')
+    await user.selectOptions(screen.getByLabelText('Order'), 'role')
+    expect(await screen.findByText('Everyone, role, a to z.')).toBeDefined()
+    expect(latest()?.get('sortBy')).toBe('role')
+    expect(latest()?.get('sortDirection')).toBe('asc')
+  })
+
+  it("shows on a person's page when they were last seen", async () => {
+    fakeApi({
+      'GET /admin/get-user': { body: person(3, { lastSeenAt: '2026-01-12T08:00:00.000Z' }) },
+      'GET /admin/user-overview': { body: { accounts: [], organizations: [] } },
+      'POST /admin/list-user-sessions': { body: { sessions: [] } },
+      'GET /admin/user-activity': { body: { items: [], nextCursor: null } },
+    })
+    renderWithProviders(<AdminUserPage />, { route: '/admin/users/u3', path: '/admin/users/:userId' })
+    const term = await screen.findByText('Last seen')
+    expect(term.tagName).toBe('DT')
+    expect(term.nextElementSibling?.querySelector('time')?.getAttribute('datetime')).toBe(
+      '2026-01-12T08:00:00.000Z',
+    )
   })
 })

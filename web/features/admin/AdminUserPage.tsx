@@ -212,6 +212,8 @@ export const AdminUserPage = () => {
           <dd>
             <Time value={user.createdAt} />
           </dd>
+          <dt>Last seen</dt>
+          <dd>{user.lastSeenAt ? <Time value={user.lastSeenAt} /> : 'Never signed in'}</dd>
         </dl>
       </Card>
       <RoleAndPasswordCard key={user.role} user={user} />

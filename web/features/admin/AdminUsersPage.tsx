@@ -95,9 +95,21 @@ const DirectoryRow = ({ user }: { user: AdminUser }) => (
     ))}
     <span className="muted admin-user-created">
       Joined <Time value={user.createdAt} />
+      {' · '}
+      <LastSeen user={user} />
     </span>
   </li>
 )
+
+/** When the person last signed in, or that they never have. */
+export const LastSeen = ({ user }: { user: AdminUser }) =>
+  user.lastSeenAt ? (
+    <span>
+      Last seen <Time value={user.lastSeenAt} />
+    </span>
+  ) : (
+    <span>Never signed in</span>
+  )
 
 const Pager = ({
   offset,

@@ -10,6 +10,8 @@ export type AdminUser = User & {
   banned: boolean
   banReason: string | null
   banExpires: string | null
+  /** Tessera's own: the latest session the person started; null when they never signed in. */
+  lastSeenAt?: string | null
 }
 
 export type AdminSession = Session & { impersonatedBy: string | null }

@@ -2,7 +2,7 @@
 /// one filter (`filterField`/`filterValue`/`filterOperator`) and one sort (`sortBy`/`sortDirection`).
 
 export type UserFilter = 'all' | 'banned' | 'unverified' | 'admin'
-export type UserSort = 'newest' | 'oldest' | 'name' | 'email'
+export type UserSort = 'newest' | 'oldest' | 'seen' | 'name' | 'email' | 'role'
 
 export const FILTERS: readonly { value: UserFilter; label: string }[] = [
   { value: 'all', label: 'Everyone' },
@@ -14,8 +14,10 @@ export const FILTERS: readonly { value: UserFilter; label: string }[] = [
 export const SORTS: readonly { value: UserSort; label: string }[] = [
   { value: 'newest', label: 'Newest first' },
   { value: 'oldest', label: 'Oldest first' },
+  { value: 'seen', label: 'Recently seen first' },
   { value: 'name', label: 'Name, A to Z' },
   { value: 'email', label: 'Email, A to Z' },
+  { value: 'role', label: 'Role, A to Z' },
 ]
 
 const FILTER_PARAMS: Record<UserFilter, Record<string, string>> = {
@@ -30,7 +32,10 @@ const SORT_PARAMS: Record<UserSort, { sortBy: string; sortDirection: 'asc' | 'de
   newest: { sortBy: 'createdAt', sortDirection: 'desc' },
   oldest: { sortBy: 'createdAt', sortDirection: 'asc' },
   name: { sortBy: 'name', sortDirection: 'asc' },
+  // Those who never signed in come last (list-users.ts).
+  seen: { sortBy: 'lastSeenAt', sortDirection: 'desc' },
   email: { sortBy: 'email', sortDirection: 'asc' },
+  role: { sortBy: 'role', sortDirection: 'asc' },
 }
 
 export const directoryParams = (filter: UserFilter, sort: UserSort) => ({

@@ -4,6 +4,7 @@ import { SelectField, TextField } from '../../ui/Field.js'
 import { Form, FormActions } from '../../ui/Form.js'
 import { Notice } from '../../ui/Notice.js'
 import { type FormErrors, fieldErrors, noErrors, placeError } from '../errors/form-errors.js'
+import { DraftRestored, useDraft } from '../session/use-draft.js'
 import { type KeyOwner, useCreateApiKeyMutation } from './api-keys.api.js'
 
 type Field = 'name' | 'expiresIn' | 'prefix'
@@ -82,9 +83,12 @@ const NewKey = ({ secret, name, onDone }: { secret: string; name: string; onDone
 
 export const CreateApiKeyForm = ({ owner, onCreated }: { owner?: KeyOwner; onCreated: () => void }) => {
   const [create, { isLoading }] = useCreateApiKeyMutation()
-  const [name, setName] = useState('')
-  const [expiry, setExpiry] = useState<Expiry>(String(90 * DAY) as Expiry)
-  const [prefix, setPrefix] = useState('')
+  const draft = useDraft<Record<Field, string>>(`api-key:${owner?.organizationId ?? 'own'}`)
+  const [name, setName] = useState(draft.kept?.name ?? '')
+  const [expiry, setExpiry] = useState<Expiry>(
+    EXPIRY.find((option) => option.value === draft.kept?.expiresIn)?.value ?? (String(90 * DAY) as Expiry),
+  )
+  const [prefix, setPrefix] = useState(draft.kept?.prefix ?? '')
   const [errors, setErrors] = useState<FormErrors<Field>>(noErrors())
   const [created, setCreated] = useState<{ key: string; name: string } | null>(null)
 
@@ -103,11 +107,13 @@ export const CreateApiKeyForm = ({ owner, onCreated }: { owner?: KeyOwner; onCre
         ...(expiry === 'never' ? {} : { expiresIn: Number(expiry) }),
         ...(prefix.trim() === '' ? {} : { prefix: prefix.trim() }),
       }).unwrap()
+      draft.saved()
       setCreated({ key: answer.key, name: answer.name ?? '' })
       setName('')
       setPrefix('')
       onCreated()
     } catch (error) {
+      draft.keepIfSessionEnded(error, { name, expiresIn: expiry, prefix })
       setErrors(placeError<Field>(error, CODES, ['name', 'expiresIn', 'prefix']))
     }
   }
@@ -115,6 +121,7 @@ export const CreateApiKeyForm = ({ owner, onCreated }: { owner?: KeyOwner; onCre
   if (created) return <NewKey secret={created.key} name={created.name} onDone={() => setCreated(null)} />
   return (
     <Form label="Create an API key" onSubmit={onSubmit} errors={errors}>
+      <DraftRestored draft={draft} />
       <TextField
         label="Name"
         name="name"

@@ -9,6 +9,7 @@ import { Time } from '../../ui/Time.js'
 import { type FormErrors, fieldErrors, noErrors } from '../errors/form-errors.js'
 import { checkEmail } from '../forms/checks.js'
 import { EMAIL_MAX } from '../forms/limits.js'
+import { DraftRestored, useDraft } from '../session/use-draft.js'
 import { type OrganizationContext, useOrganization } from './organization-context.js'
 import { organizationMessageFor, placeOrganizationError } from './organization-messages.js'
 import { type Invitation, useCancelInvitationMutation, useInviteMemberMutation } from './organizations.api.js'
@@ -32,9 +33,12 @@ const InviteForm = ({ context }: { context: OrganizationContext }) => {
   const roles = assignableRoles(context.me?.role ?? '')
   const teams = organization.teams ?? []
   const [invite, { isLoading }] = useInviteMemberMutation()
-  const [email, setEmail] = useState('')
-  const [role, setRole] = useState<BuiltInRole>('member')
-  const [teamId, setTeamId] = useState(NO_TEAM)
+  const draft = useDraft<Record<Field, string>>(`invitation:${organization.id}`, context.user.id)
+  const [email, setEmail] = useState(draft.kept?.email ?? '')
+  const [role, setRole] = useState<BuiltInRole>(roles.find((value) => value === draft.kept?.role) ?? 'member')
+  const [teamId, setTeamId] = useState(
+    teams.some((team) => team.id === draft.kept?.teamId) ? (draft.kept?.teamId ?? NO_TEAM) : NO_TEAM,
+  )
   const [errors, setErrors] = useState<FormErrors<Field>>(noErrors())
   const [sent, setSent] = useState<string | null>(null)
 
@@ -54,9 +58,11 @@ const InviteForm = ({ context }: { context: OrganizationContext }) => {
         role,
         ...(teamId === NO_TEAM ? {} : { teamId }),
       }).unwrap()
+      draft.saved()
       setEmail('')
       setSent(`Invitation sent to ${address}. It works for 48 hours.`)
     } catch (error) {
+      draft.keepIfSessionEnded(error, { email, role, teamId })
       setErrors(placeOrganizationError<Field>(error, FIELD_OF_CODE, ['email', 'role', 'teamId']))
     }
   }
@@ -67,6 +73,7 @@ const InviteForm = ({ context }: { context: OrganizationContext }) => {
       description="They get a mail with a link to accept. The link works for 48 hours."
     >
       <Form label="Invite someone" onSubmit={onSubmit} errors={errors}>
+        <DraftRestored draft={draft} />
         <TextField
           label="Email address"
           name="email"

@@ -10,6 +10,7 @@ import { type FormErrors, fieldErrors, noErrors } from '../errors/form-errors.js
 import { checkRequired } from '../forms/checks.js'
 import { IMAGE_URL_MAX } from '../forms/limits.js'
 import { OrganizationApplications } from '../oauth-provider/OrganizationApplications.js'
+import { DraftRestored, useDraft } from '../session/use-draft.js'
 import { OrganizationSso } from '../sso/OrganizationSso.js'
 import { OrganizationWebhooks } from '../webhooks/OrganizationWebhooks.js'
 import { CustomRoles } from './CustomRoles.js'
@@ -42,9 +43,10 @@ const checkLogo = (logo: string): string | null => {
 const DetailsForm = ({ context }: { context: OrganizationContext }) => {
   const { organization } = context
   const [update, { isLoading }] = useUpdateOrganizationMutation()
-  const [name, setName] = useState(organization.name)
-  const [slug, setSlug] = useState(organization.slug)
-  const [logo, setLogo] = useState(organization.logo ?? '')
+  const draft = useDraft<Record<Field, string>>(`organization-details:${organization.id}`, context.user.id)
+  const [name, setName] = useState(draft.kept?.name ?? organization.name)
+  const [slug, setSlug] = useState(draft.kept?.slug ?? organization.slug)
+  const [logo, setLogo] = useState(draft.kept?.logo ?? organization.logo ?? '')
   const [errors, setErrors] = useState<FormErrors<Field>>(noErrors())
   const [saved, setSaved] = useState<string | null>(null)
   const availability = useSlugAvailability(slug, organization.slug)
@@ -71,8 +73,10 @@ const DetailsForm = ({ context }: { context: OrganizationContext }) => {
     }
     try {
       await update({ organizationId: organization.id, data }).unwrap()
+      draft.saved()
       setSaved('The organization is saved.')
     } catch (error) {
+      draft.keepIfSessionEnded(error, { name, slug, logo })
       setErrors(placeOrganizationError<Field>(error, FIELD_OF_CODE, ['name', 'slug', 'logo']))
     }
   }
@@ -85,6 +89,7 @@ const DetailsForm = ({ context }: { context: OrganizationContext }) => {
       }
     >
       <Form label="Organization details" onSubmit={onSubmit} errors={errors}>
+        <DraftRestored draft={draft} />
         <TextField
           label="Organization name"
           name="name"

@@ -23,6 +23,20 @@ describe('organization activity wording', () => {
     )
   })
 
+  it('says the team made with the organization is its default team, and whom an invitation was for', () => {
+    const made = entry('organization.team-created', 'user-1', { name: 'Acme', defaultTeam: true })
+    expect(describeOrganizationActivity(made, people)).toBe('Ada Lovelace created the default team Acme')
+    const later = entry('organization.team-created', 'user-1', { name: 'Engines' })
+    expect(describeOrganizationActivity(later, people)).toBe('Ada Lovelace created the team Engines')
+    const invited = entry('organization.invitation-created', 'user-1', {
+      email: 'bob@example.com',
+      role: 'member',
+    })
+    expect(describeOrganizationActivity(invited, people)).toBe(
+      'Ada Lovelace invited bob@example.com as Member',
+    )
+  })
+
   it('starts upright when the person is erased', () => {
     const gone = entry('organization.member-removed', null, { reason: 'left' })
     expect(describeOrganizationActivity(gone, people)).toBe('A member left the organization')

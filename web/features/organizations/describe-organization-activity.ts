@@ -83,7 +83,7 @@ const sentenceOf = (item: OrganizationActivityItem, people: People): string => {
     case 'organization.invitation-canceled':
       return `${who} cancelled an invitation${text(item, 'email') ? ` to ${text(item, 'email')}` : ''}`
     case 'organization.team-created':
-      return `${who} created the team ${teamOf(item, people)}`
+      return `${who} created the ${item.details?.defaultTeam === true ? 'default ' : ''}team ${teamOf(item, people)}`
     case 'organization.team-updated':
       return `${who} renamed a team to ${teamOf(item, people)}`
     case 'organization.team-removed':
