@@ -23,6 +23,7 @@ export type Kind =
   | 'oauth2/userinfo'
   | 'update-user'
   | 'webhook delivery'
+  | 'webhook replay'
 
 /** One request to send and how to tell that its answer is right. */
 export type Shot = {

@@ -25,12 +25,17 @@ import {
 import { receiverTls } from './receiver-tls.js'
 import type { BenchUser } from './seed.js'
 import { isRecord, JSON_HEADERS, parse, rotate } from './shots.js'
+import { measureReplay } from './webhook-speed.js'
 
 const DRAIN_MS = 10_000
 const CONNECTIONS = 16
 export const WEBHOOK_USERS = 16
 
-export type WebhookSetup = { users: readonly BenchUser[]; receiver: Receiver | undefined }
+export type WebhookSetup = {
+  users: readonly BenchUser[]
+  receiver: Receiver | undefined
+  endpointId?: string
+}
 
 type Receiver = { url: string; onName(listener: (name: string, at: number) => void): void; server: Server }
 
@@ -75,7 +80,8 @@ export const seedWebhooks = async (baseUrl: string, users: readonly BenchUser[])
     receiver.server.close()
     throw new Error(`webhook/create failed: ${response.status} ${await response.text()}`)
   }
-  return { users: users.slice(0, WEBHOOK_USERS), receiver }
+  const { endpoint } = (await response.json()) as { endpoint: { id: string } }
+  return { users: users.slice(0, WEBHOOK_USERS), receiver, endpointId: endpoint.id }
 }
 
 const updateShots = (users: readonly BenchUser[], answeredAt: Map<string, number>) => {
@@ -166,7 +172,18 @@ const measureDeliveries = async (
   )
   await waitForDeliveries(answeredAt, receivedAt)
   const deliveries = deliveryStats(answeredAt, receivedAt, span, spec.durationSeconds)
-  return { ...result, byKind: { ...result.byKind, 'webhook delivery': deliveries } }
+  // Then the same updates again, all at once (bench/webhook-speed.ts).
+  const replay = setup.endpointId
+    ? await measureReplay(baseUrl, setup.endpointId, setup.receiver.onName, new Set(receivedAt.keys()))
+    : undefined
+  return {
+    ...result,
+    byKind: {
+      ...result.byKind,
+      'webhook delivery': deliveries,
+      ...(replay ? { 'webhook replay': replay } : {}),
+    },
+  }
 }
 
 export const webhookScenarios = (setup: WebhookSetup, timing: Timing): ScenarioSpec[] => {

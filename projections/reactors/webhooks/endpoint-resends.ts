@@ -70,8 +70,7 @@ export const runResends = async (
     if (deps.isStopped()) return
     const event = await messageOf(deps.store, resend)
     const body = event ? messageBody(state.endpoint, event) : null
-    if (event && body)
-      await sendAttempt(db, deps, state, event, body.text, { attempt: 1, resendId: resend.id })
+    if (event && body) await sendAttempt(db, deps, state, event, body, { attempt: 1, resendId: resend.id })
     else await refused(db, deps, state, resend)
   }
 }

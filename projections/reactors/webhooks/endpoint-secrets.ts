@@ -6,7 +6,9 @@ import { fold } from '../../../domain/shared/decider.js'
 import { type WebhookEvent, webhookDecider, webhookStream } from '../../../domain/webhook/webhook.js'
 import { ConcurrencyError, type EventStore } from '../../../infra/event-store/event-store.js'
 
-export const secretsOf = async (store: EventStore, endpointId: string, now: Date): Promise<string[]> => {
+type SigningKeys = { current: string | null; previous: { secret: string; until: Date } | null }
+
+const signingKeysOf = async (store: EventStore, endpointId: string): Promise<SigningKeys> => {
   let current: string | null = null
   let previous: { secret: string; until: Date } | null = null
   for (const event of (await store.readStream(webhookStream(endpointId))) as unknown as WebhookEvent[]) {
@@ -16,9 +18,43 @@ export const secretsOf = async (store: EventStore, endpointId: string, now: Date
       current = event.data.secret
     }
   }
+  return { current, previous }
+}
+
+const signingAt = ({ current, previous }: SigningKeys, now: Date): string[] => {
   const secrets = current === null ? [] : [current]
   if (previous && previous.until > now) secrets.push(previous.secret)
   return secrets
+}
+
+export const secretsOf = async (store: EventStore, endpointId: string, now: Date): Promise<string[]> =>
+  signingAt(await signingKeysOf(store, endpointId), now)
+
+/** How long a process trusts the keys it read, when it does not apply the rotation itself. */
+const KEYS_TTL_MS = 5000
+
+/**
+ * The keys of each endpoint, read from its stream once rather than on every run of its worker.
+ * `forget` drops an endpoint's (the reactor calls it for every `webhook.*` event it sees applied);
+ * a rotation applied by another process is picked up within KEYS_TTL_MS, while the previous
+ * secret still signs.
+ */
+export const createSecretsCache = (store: EventStore) => {
+  const cache = new Map<string, { keys: Promise<SigningKeys>; readAt: number }>()
+  return {
+    async secrets(endpointId: string, now: Date): Promise<string[]> {
+      let entry = cache.get(endpointId)
+      if (!entry || performance.now() - entry.readAt > KEYS_TTL_MS) {
+        entry = { keys: signingKeysOf(store, endpointId), readAt: performance.now() }
+        cache.set(endpointId, entry)
+        entry.keys.catch(() => cache.delete(endpointId))
+      }
+      return signingAt(await entry.keys, now)
+    },
+    forget(endpointId: string) {
+      cache.delete(endpointId)
+    },
+  }
 }
 
 /**

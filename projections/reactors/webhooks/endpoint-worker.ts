@@ -4,6 +4,11 @@
 /// in order per endpoint. A failure leaves the checkpoint before the event and sets when to try
 /// again (retry-schedule.ts); every attempt is recorded. A replay request (read model) moves the
 /// checkpoint back. Resend requests go first, even while a retry is awaited (endpoint-resends.ts).
+///
+/// Throughput: the log is read a page at a time, and the page's attempts are written together with
+/// the checkpoint they reach in one statement (after the page, a failure, or a second at most), so a
+/// delivery costs its HTTP request and no round trip to the database of its own. A crash between
+/// writes sends the unwritten page's events again, in order, with the same webhook-id.
 
 import type { Kysely } from 'kysely'
 import {
@@ -19,11 +24,16 @@ import { eventTypesOf, findEndpoint } from '../../webhooks/webhook-endpoints.rep
 import type { WebhookEndpointRow } from '../../webhooks/webhook-endpoints.table.js'
 import type { AddressPolicy } from './address-guard.js'
 import { runResends } from './endpoint-resends.js'
-import { secretsOf } from './endpoint-secrets.js'
 import type { AgentPool } from './post-webhook.js'
 import { nextAttempt, type RetrySchedule } from './retry-schedule.js'
-import { type Attempting, messageBody, sendAttempt } from './send-attempt.js'
-import { readProgress, saveProgress, type WebhookProgressRow } from './webhook-deliveries.table.js'
+import { type Attempting, attemptOnce, messageBody } from './send-attempt.js'
+import {
+  readProgress,
+  saveDeliveries,
+  saveProgress,
+  type WebhookDeliveriesTable,
+  type WebhookProgressRow,
+} from './webhook-deliveries.table.js'
 
 export type WorkerDeps = {
   store: EventStore
@@ -33,6 +43,8 @@ export type WorkerDeps = {
   now: () => Date
   random: () => number
   batchSize: number
+  /** The secrets that sign for the endpoint at `now` (endpoint-secrets.ts). */
+  secrets(endpointId: string, now: Date): Promise<string[]>
   /** Called when the retry period is over: disables the endpoint and tells its owner. */
   giveUp(endpoint: WebhookEndpointRow, failingSince: Date): Promise<void>
   isStopped(): boolean
@@ -68,22 +80,41 @@ const startingProgress = async (
 /** The body an event makes for this endpoint, or null when the endpoint does not receive it. */
 export const bodyFor = (endpoint: WebhookEndpointRow, types: ReadonlySet<string>, event: RecordedEvent) => {
   const body = messageBody(endpoint, event)
-  return body !== null && types.has(body.type) ? body.text : null
+  return body !== null && types.has(body.type) ? body : null
 }
 
-/** After a failed attempt: the next one scheduled, or the endpoint given up. */
+/** Attempts made and the checkpoint reached, not yet written. */
+type Unsaved = { attempts: WebhookDeliveriesTable[]; progress: WebhookProgressRow; since: number }
+
+const FLUSH_ATTEMPTS = 500
+const FLUSH_AFTER_MS = 1000
+
+const flush = async (db: Kysely<Database>, unsaved: Unsaved, saved: { position: string }) => {
+  if (unsaved.attempts.length === 0 && unsaved.progress.position === saved.position) return
+  await saveDeliveries(db, unsaved.attempts, unsaved.progress)
+  saved.position = unsaved.progress.position
+  unsaved.attempts = []
+  unsaved.since = performance.now()
+}
+
+const flushDue = (unsaved: Unsaved) =>
+  unsaved.attempts.length >= FLUSH_ATTEMPTS || performance.now() - unsaved.since >= FLUSH_AFTER_MS
+
+/** After a failed attempt: the next one scheduled (written with the unsaved attempts), or the endpoint given up. */
 const afterFailure = async (
   db: Kysely<Database>,
   deps: WorkerDeps,
-  { endpoint, progress }: Attempting,
+  endpoint: WebhookEndpointRow,
+  unsaved: Unsaved,
   position: GlobalPosition,
 ): Promise<RunOutcome> => {
   const now = deps.now()
+  const { progress } = unsaved
   const failures = progress.failures + 1
   const failingSince = progress.failing_since ?? now
   const next = nextAttempt(deps.schedule, failures, failingSince, now, deps.random())
   const stuck = { ...progress, position: formatPosition(position), failures, failing_since: failingSince }
-  await saveProgress(db, { ...stuck, next_attempt_at: next === 'give-up' ? null : next })
+  await saveDeliveries(db, unsaved.attempts, { ...stuck, next_attempt_at: next === 'give-up' ? null : next })
   if (next !== 'give-up') return { kind: 'retry', at: next }
   await deps.giveUp(endpoint, failingSince)
   return IDLE
@@ -102,36 +133,47 @@ export const runEndpoint = async (
   db: Kysely<Database>,
   deps: WorkerDeps,
   endpointId: string,
+  options: { resends: boolean } = { resends: true },
 ): Promise<RunOutcome> => {
   const endpoint = await findEndpoint(db, endpointId)
   if (!endpoint?.enabled) return IDLE
-  let progress = await startingProgress(db, endpoint)
+  const progress = await startingProgress(db, endpoint)
   const now = deps.now()
-  const state: Attempting = { endpoint, secrets: await secretsOf(deps.store, endpointId, now), progress }
-  await runResends(db, deps, state)
+  const state: Attempting = { endpoint, secrets: await deps.secrets(endpointId, now), progress }
+  if (options.resends) await runResends(db, deps, state)
   if (progress.next_attempt_at && progress.next_attempt_at > now)
     return { kind: 'retry', at: progress.next_attempt_at }
-  const types = new Set(eventTypesOf(endpoint))
-  let position = parsePosition(progress.position) ?? START
+  return deliverFrom(db, deps, state)
+}
+
+const deliverFrom = async (
+  db: Kysely<Database>,
+  deps: WorkerDeps,
+  state: Attempting,
+): Promise<RunOutcome> => {
+  const types = new Set(eventTypesOf(state.endpoint))
+  const saved = { position: state.progress.position }
+  const unsaved: Unsaved = { attempts: [], progress: state.progress, since: performance.now() }
+  let position = parsePosition(state.progress.position) ?? START
   while (!deps.isStopped()) {
-    const batch = await deps.store.readAll(position, deps.batchSize)
-    for (const event of batch) {
-      const body = bodyFor(endpoint, types, event)
+    const page = await deps.store.readAll(position, deps.batchSize)
+    for (const event of page) {
+      const body = bodyFor(state.endpoint, types, event)
       if (body !== null) {
         if (deps.isStopped()) break
-        state.progress = progress
-        const sent = await sendAttempt(db, deps, state, event, body, { attempt: progress.failures + 1 })
-        if (!sent) return afterFailure(db, deps, state, position)
-        progress = delivered(progress, event.position)
-        await saveProgress(db, progress)
+        const attempting = { ...state, progress: unsaved.progress }
+        const mark = { attempt: unsaved.progress.failures + 1 }
+        const attempt = await attemptOnce(deps, attempting, event, body, mark)
+        unsaved.attempts.push(attempt)
+        if (!attempt.ok) return afterFailure(db, deps, state.endpoint, unsaved, position)
       }
       position = event.position
+      unsaved.progress = delivered(unsaved.progress, position)
+      if (flushDue(unsaved)) await flush(db, unsaved, saved)
     }
-    if (formatPosition(position) !== progress.position) {
-      progress = delivered(progress, position)
-      await saveProgress(db, progress)
-    }
-    if (batch.length < deps.batchSize) break
+    await flush(db, unsaved, saved)
+    if (page.length < deps.batchSize) break
   }
+  await flush(db, unsaved, saved)
   return IDLE
 }

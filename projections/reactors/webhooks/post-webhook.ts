@@ -53,12 +53,19 @@ export const postWebhook = async (
     const target = new URL(url)
     const pinned = await resolveTarget(policy, target)
     const agent = agents.agentFor(target.protocol, pinned.address)
-    const status = await send(target, pinned, agent, headers, body, timeoutMs)
+    // A kept-alive connection the endpoint closed as the request went out fails before the endpoint
+    // saw anything: sent again once, on a new connection to the same address.
+    const status = await send(target, pinned, agent, headers, body, timeoutMs).catch((error: unknown) => {
+      if (!(error instanceof ReusedSocketError)) throw error
+      return send(target, pinned, agent, headers, body, timeoutMs)
+    })
     return done(status, null)
   } catch (error) {
     return done(null, error instanceof Error ? error.message.slice(0, 500) : String(error))
   }
 }
+
+class ReusedSocketError extends Error {}
 
 const send = (
   target: URL,
@@ -98,6 +105,10 @@ const send = (
     const timer = setTimeout(() => request.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs)
     request.on('close', () => clearTimeout(timer))
     request.on('timeout', () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)))
-    request.on('error', reject)
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        request.reusedSocket && error.code === 'ECONNRESET' ? new ReusedSocketError(error.message) : error,
+      ),
+    )
     request.end(body)
   })

@@ -1,5 +1,7 @@
 /// One attempt at one message: the body an event makes for an endpoint, signed (Standard Webhooks)
-/// with every secret that signs now, posted, and recorded as an attempt whatever came back.
+/// with every secret that signs now, posted, and recorded as an attempt whatever came back. The
+/// log's own deliveries keep their attempt rows and write them with the checkpoint, several at once
+/// (endpoint-worker.ts); a resend writes its own at once (`sendAttempt`).
 
 import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
@@ -11,7 +13,11 @@ import type { WebhookEndpointRow } from '../../webhooks/webhook-endpoints.table.
 import type { AddressPolicy } from './address-guard.js'
 import { type AgentPool, postWebhook } from './post-webhook.js'
 import { signatureHeader } from './signature.js'
-import { recordAttempt, type WebhookProgressRow } from './webhook-deliveries.table.js'
+import {
+  recordAttempt,
+  type WebhookDeliveriesTable,
+  type WebhookProgressRow,
+} from './webhook-deliveries.table.js'
 
 export type SendDeps = { policy: AddressPolicy; agents: AgentPool; now: () => Date }
 
@@ -35,15 +41,14 @@ export const messageBody = (
 const replayFrom = (position: GlobalPosition): string | null =>
   position.seq > 0n ? encodeCursor({ tx: position.tx, seq: position.seq - 1n }) : null
 
-/** Sends one event and records the attempt; true when the endpoint acknowledged it (2xx). */
-export const sendAttempt = async (
-  db: Kysely<Database>,
+/** Sends one event; the attempt as it is to be recorded (`ok`: the endpoint acknowledged it, 2xx). */
+export const attemptOnce = async (
   deps: SendDeps,
   { endpoint, secrets }: Attempting,
   event: RecordedEvent,
-  body: string,
+  body: { type: string; text: string },
   mark: { attempt: number; resendId?: string },
-): Promise<boolean> => {
+): Promise<WebhookDeliveriesTable> => {
   const at = deps.now()
   const timestamp = Math.floor(at.getTime() / 1000)
   // The event's id is the message id: the same on every retry, replay and resend (the receiver's
@@ -51,15 +56,15 @@ export const sendAttempt = async (
   const headers = {
     'webhook-id': event.id,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': signatureHeader(secrets, event.id, timestamp, body),
+    'webhook-signature': signatureHeader(secrets, event.id, timestamp, body.text),
     'user-agent': 'Tessera-Webhooks/1',
   }
-  const result = await postWebhook(deps.policy, endpoint.url, headers, body, deps.agents)
-  await recordAttempt(db, {
+  const result = await postWebhook(deps.policy, endpoint.url, headers, body.text, deps.agents)
+  return {
     id: randomUUID(),
     endpoint_id: endpoint.id,
     event_id: event.id,
-    event_type: JSON.parse(body).type,
+    event_type: body.type,
     attempt: mark.attempt,
     ok: result.ok,
     status: result.status,
@@ -68,6 +73,19 @@ export const sendAttempt = async (
     latency_ms: result.latencyMs,
     replay_from: replayFrom(event.position),
     resend_id: mark.resendId ?? null,
-  })
-  return result.ok
+  }
+}
+
+/** Sends one event and records the attempt at once; true when the endpoint acknowledged it. */
+export const sendAttempt = async (
+  db: Kysely<Database>,
+  deps: SendDeps,
+  state: Attempting,
+  event: RecordedEvent,
+  body: { type: string; text: string },
+  mark: { attempt: number; resendId?: string },
+): Promise<boolean> => {
+  const attempt = await attemptOnce(deps, state, event, body, mark)
+  await recordAttempt(db, attempt)
+  return attempt.ok
 }

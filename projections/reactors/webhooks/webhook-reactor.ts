@@ -14,6 +14,7 @@ import { allEndpoints } from '../../webhooks/webhook-endpoints.repository.js'
 import type { WebhookEndpointRow } from '../../webhooks/webhook-endpoints.table.js'
 import { withAdvisoryLock } from '../mail/advisory-lock.js'
 import type { AddressPolicy } from './address-guard.js'
+import { createSecretsCache } from './endpoint-secrets.js'
 import { type RunOutcome, runEndpoint, type WorkerDeps } from './endpoint-worker.js'
 import { createAgentPool } from './post-webhook.js'
 import { DEFAULT_RETRY_SCHEDULE, type RetrySchedule } from './retry-schedule.js'
@@ -55,7 +56,11 @@ type Worker = {
   again: boolean
   timer: NodeJS.Timeout | null
   retryAt: Date | null
+  /** Resend requests may be waiting (at start, and after a `webhook.resend-requested`). */
+  resends: boolean
 }
+
+const newWorker = (): Worker => ({ running: null, again: false, timer: null, retryAt: null, resends: true })
 
 const PURGE_EVERY_MS = 3600_000
 
@@ -67,11 +72,18 @@ const resentTo = (events: readonly RecordedEvent[]): Set<string> =>
       .map((event) => (event.data as { endpointId: string }).endpointId),
   )
 
+/** Endpoints whose own events (a rotation, a change) were just applied. */
+const changedEndpoints = (events: readonly RecordedEvent[]): string[] =>
+  events
+    .filter((event) => event.type.startsWith('webhook.'))
+    .map((event) => (event.data as { endpointId: string }).endpointId)
+
 export const createWebhookReactor = (options: WebhookReactorOptions): WebhookReactor => {
   const { db, logger } = options
   const now = options.now ?? (() => new Date())
   const workers = new Map<string, Worker>()
   const agents = createAgentPool()
+  const keys = createSecretsCache(options.store)
   let stopped = true
   let unsubscribe: (() => void) | null = null
   let poll: NodeJS.Timeout | null = null
@@ -83,7 +95,8 @@ export const createWebhookReactor = (options: WebhookReactorOptions): WebhookRea
     schedule: options.schedule ?? DEFAULT_RETRY_SCHEDULE,
     now,
     random: options.random ?? Math.random,
-    batchSize: options.batchSize ?? 200,
+    batchSize: options.batchSize ?? 500,
+    secrets: keys.secrets,
     isStopped: () => stopped,
     giveUp: async (endpoint, failingSince) => {
       if (!(await options.disable(endpoint.id, failingSince))) return
@@ -102,10 +115,24 @@ export const createWebhookReactor = (options: WebhookReactorOptions): WebhookRea
     },
   }
 
-  const runOnce = async (endpointId: string): Promise<RunOutcome | 'busy'> =>
-    options.lock === 'in-process'
-      ? runEndpoint(db, deps, endpointId)
-      : withAdvisoryLock(db, `tessera-webhook:${endpointId}`, (q) => runEndpoint(q, deps, endpointId))
+  const runOnce = async (endpointId: string, worker: Worker): Promise<RunOutcome | 'busy'> => {
+    // Taken before the run: a request applied while it runs sets it again for the next one.
+    const run = { resends: worker.resends }
+    worker.resends = false
+    try {
+      const outcome =
+        options.lock === 'in-process'
+          ? await runEndpoint(db, deps, endpointId, run)
+          : await withAdvisoryLock(db, `tessera-webhook:${endpointId}`, (q) =>
+              runEndpoint(q, deps, endpointId, run),
+            )
+      if (outcome === 'busy') worker.resends ||= run.resends
+      return outcome
+    } catch (error) {
+      worker.resends ||= run.resends
+      throw error
+    }
+  }
 
   const pump = (endpointId: string, worker: Worker): Promise<void> => {
     if (worker.running) {
@@ -117,7 +144,7 @@ export const createWebhookReactor = (options: WebhookReactorOptions): WebhookRea
       try {
         do {
           worker.again = false
-          outcome = await runOnce(endpointId)
+          outcome = await runOnce(endpointId, worker)
         } while (worker.again && outcome !== 'busy' && outcome.kind === 'idle' && !stopped)
       } catch (error) {
         logger.warn({ err: error, endpointId }, 'webhook delivery run failed; trying again shortly')
@@ -154,8 +181,7 @@ export const createWebhookReactor = (options: WebhookReactorOptions): WebhookRea
         if (worker.timer) clearTimeout(worker.timer)
         workers.delete(id)
       }
-    for (const id of ids)
-      if (!workers.has(id)) workers.set(id, { running: null, again: false, timer: null, retryAt: null })
+    for (const id of ids) if (!workers.has(id)) workers.set(id, newWorker())
   }
 
   const wakeAll = async (rescan: boolean) => {
@@ -179,11 +205,15 @@ export const createWebhookReactor = (options: WebhookReactorOptions): WebhookRea
     async start() {
       stopped = false
       unsubscribe = options.onReadModelsAdvance((events) => {
-        void wakeAll(events.some((event) => event.type.startsWith('webhook.')))
+        const changed = changedEndpoints(events)
+        for (const id of changed) keys.forget(id)
         for (const id of resentTo(events)) {
           const worker = workers.get(id)
-          if (worker) void pump(id, worker)
+          if (!worker) continue
+          worker.resends = true
+          void pump(id, worker)
         }
+        void wakeAll(changed.length > 0)
       })
       poll = setInterval(() => void wakeAll(true), options.pollIntervalMs ?? 5000)
       poll.unref()
