@@ -69,7 +69,12 @@ const attributeStatement = (attributes: Record<string, string | undefined>): str
     )
     .join('')}</saml:AttributeStatement>`
 
-export const startTestIdp = async (spMetadataXml: () => string, keys: TestKeyPair): Promise<TestIdp> => {
+export const startTestIdp = async (
+  spMetadataXml: () => string,
+  keys: TestKeyPair,
+  /** An IdP that wants signed AuthnRequests checks each against the SP metadata's signing certificate. */
+  options: { wantAuthnRequestsSigned?: boolean } = {},
+): Promise<TestIdp> => {
   let user = { email: 'ada@example.com' } as { email: string; givenName?: string; surname?: string }
   let overrides: AnswerOverrides = {}
   const server: Server = createServer((req, res) => {
@@ -90,6 +95,7 @@ export const startTestIdp = async (spMetadataXml: () => string, keys: TestKeyPai
       { Binding: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect', Location: `${origin}/sso` },
     ],
     nameIDFormat: ['urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress'],
+    wantAuthnRequestsSigned: options.wantAuthnRequestsSigned === true,
   })
 
   const answer = async (path: string): Promise<string> => {
