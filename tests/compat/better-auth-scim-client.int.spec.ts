@@ -152,7 +152,7 @@ describe('better-auth 1.7.5 client on the SCIM plugin’s routes against Tessera
       })
     }
     const nobody = await idp.$fetch<ScimList>(scimUrl('/Users'), {
-      query: { filter: 'externalId eq "okta-00u1JILL"' },
+      query: { filter: 'externalId eq "okta-00u1nobody"' },
     })
     expect(nobody.data).toMatchObject({ totalResults: 0, itemsPerPage: 0, Resources: [] })
 

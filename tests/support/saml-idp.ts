@@ -101,8 +101,13 @@ export const startTestIdp = async (
   const answer = async (path: string): Promise<string> => {
     const url = new URL(path, origin)
     const sp = samlify.ServiceProvider({ metadata: spMetadataXml() })
+    // A signed request is checked over its query as sent (SAMLRequest, RelayState, SigAlg), not re-encoded.
+    const octetString = (url.search.slice(1).split('&') ?? [])
+      .filter((pair) => /^(SAMLRequest|RelayState|SigAlg)=/.test(pair))
+      .join('&')
     const request = await idp.parseLoginRequest(sp, 'redirect', {
       query: Object.fromEntries(url.searchParams),
+      octetString,
     })
     const now = new Date()
     const later = new Date(now.getTime() + 5 * 60_000).toISOString()
