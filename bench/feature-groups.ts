@@ -41,11 +41,8 @@ export const featureGroups: readonly ScenarioGroup[] = [
     usersNeeded: 1,
     needsFeatures: true,
     runsOn: BOTH,
-    unseeded: { userNames: [] } as ScimDirectory,
-    seed: ({ baseUrl, users, email }) =>
-      seedScimDirectory(baseUrl, users[0], count('BENCH_SCIM_USERS', SCIM_USERS_DEFAULT), (n) =>
-        email('scim', n),
-      ),
+    unseeded: { userNames: [], newUserName: String } as ScimDirectory,
+    seed: (target) => seedScimDirectory(target, count('BENCH_SCIM_USERS', SCIM_USERS_DEFAULT)),
     scenarios: (directory, { timing }) => scimScenarios(directory, timing),
   }),
   // better-auth 1.7.5 has no webhooks.

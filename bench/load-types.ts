@@ -18,6 +18,7 @@ export type Kind =
   | 'passkey/verify-authentication'
   | 'scim/Users filter'
   | 'scim/Users list'
+  | 'scim/Users create'
   | 'oauth2/token'
   | 'oauth2/introspect'
   | 'oauth2/userinfo'

@@ -166,12 +166,32 @@ const issue33 = ({ tessera, betterAuth }: DatabaseRuns): TargetCheck[] => {
   ]
 }
 
+/** Issue 36: SCIM over a directory of 10,000 (bench/scim.ts; set for PostgreSQL). */
+const issue36 = (tessera: RunResult): TargetCheck[] => {
+  const at = check(36, tessera.database === 'PostgreSQL')
+  return [
+    at(
+      'scim/Users filter c16 p99 ms',
+      p99(stats(tessera, 'scim/Users filter c16', 'scim/Users filter')),
+      '<',
+      25,
+    ),
+    at(
+      'scim/Users create c16 req/s',
+      served(stats(tessera, 'scim/Users create c16', 'scim/Users create')),
+      '>=',
+      200,
+    ),
+  ]
+}
+
 export const checkTargets = (runs: DatabaseRuns): TargetCheck[] => [
   ...issue2(runs.tessera),
   ...issue8(runs),
   ...issue11(runs.tessera),
   ...issue14(runs.tessera),
   ...issue33(runs),
+  ...issue36(runs.tessera),
 ]
 
 const pad = (value: string, width: number) => value.padEnd(width)

@@ -26,6 +26,7 @@ import type { CommandContext } from '../context.js'
 import { addMember } from '../organization/organizations.js'
 import { handlePart } from '../shared/handle.js'
 import { runUserCommand } from '../shared/run-user-command.js'
+import { oneAtATime, retryingConcurrency } from './one-at-a-time.js'
 import type { ScimUserInput, ScimUserResource } from './scim-resource.js'
 
 /** The role a provisioned person gets in the organization. */
@@ -85,11 +86,15 @@ export const createScimUser = async (
       ),
     ]),
   )
-  await addMember(
-    ctx,
-    origin,
-    { kind: 'server', actor: scimActor(principal) },
-    { userId, role: SCIM_MEMBER_ROLE, organizationId },
+  await oneAtATime(ctx, organizationId, () =>
+    retryingConcurrency(() =>
+      addMember(
+        ctx,
+        origin,
+        { kind: 'server', actor: scimActor(principal) },
+        { userId, role: SCIM_MEMBER_ROLE, organizationId },
+      ),
+    ),
   )
   return mustFind(ctx, principal, userId)
 }

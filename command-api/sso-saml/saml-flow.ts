@@ -5,6 +5,7 @@
 /// through any SSO provider (complete-sso-sign-in.ts). IdP-initiated answers (no RelayState) are
 /// refused: nothing would bind them to a request (a departure, listed in the README).
 
+import { DomainError } from '../../domain/shared/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { SSO_ERRORS } from '../../domain/sso/sso-errors.js'
 import type { ActiveProvider } from '../../domain/sso/sso-provider.js'
@@ -42,6 +43,8 @@ export const samlConfigOf = (row: SsoProviderRow, provider: ActiveProvider | nul
   }
 }
 
+const UNSIGNABLE = 'authnRequestsSigned is enabled but no privateKey provided in spMetadata or samlConfig'
+
 export type SamlStartBody = {
   callbackURL: string
   errorCallbackURL?: string | undefined
@@ -55,8 +58,12 @@ export const startSamlFlow = async (
   provider: ActiveProvider,
   body: SamlStartBody,
 ) => {
+  const config = samlConfigOf(row, provider)
+  // samlify would sign with no key and fail deep inside: refused here in the plugin's words.
+  if (config.authnRequestsSigned && !config.spMetadata?.privateKey && !config.privateKey)
+    throw new DomainError('SAML_CONFIG_INVALID', 400, UNSIGNABLE)
   const relayState = newRelayState()
-  const started = startSamlSignIn(samlConfigOf(row, provider), { baseUrl: samlBaseUrl(ctx), relayState })
+  const started = startSamlSignIn(config, { baseUrl: samlBaseUrl(ctx), relayState })
   const cookie = await saveRelayState(ctx, relayState, {
     providerId: row.provider_id,
     requestId: started.requestId,

@@ -15,7 +15,9 @@ import type { CommandContext } from '../context.js'
 import { withError } from '../shared/error-redirect.js'
 import { ssoErrors } from '../sso/sso.routes.js'
 import { ProviderId } from '../sso/sso-schemas.js'
-import { finishSamlFlow, samlMetadataOf } from './saml-flow.js'
+import { acsUrl } from './saml-config.js'
+import { finishSamlFlow, samlBaseUrl, samlMetadataOf } from './saml-flow.js'
+import { BOUNCE_FIELD, needsSameSiteBounce, sendRelayBounce } from './saml-relay-bounce.js'
 import { relayCookieName } from './saml-relay-state.js'
 
 const TAGS = ['Single sign-on']
@@ -24,6 +26,7 @@ const AcsBody = Type.Object(
   {
     SAMLResponse: Type.Optional(Type.String({ maxLength: 4 * 1024 * 1024 })),
     RelayState: Type.Optional(Type.String({ maxLength: 1024 })),
+    [BOUNCE_FIELD]: Type.Optional(Type.Literal('1')),
   },
   { additionalProperties: true },
 )
@@ -56,12 +59,22 @@ export const samlRoutes =
             302: Type.Null({
               description: 'Redirect: the callbackURL, or the error URL with error and error_description',
             }),
+            200: Type.String({
+              description:
+                'The relay cookie stayed home (plain http): a page that posts the answer again same-site',
+            }),
           },
         },
       },
       async (request, reply) => {
         const samlResponse = request.body.SAMLResponse
         if (!samlResponse) throw SSO_ERRORS.error('SAML_RESPONSE_REQUIRED')
+        const { RelayState, [BOUNCE_FIELD]: bounced } = request.body
+        if (RelayState && needsSameSiteBounce({ cookie: request.cookies[relayCookie], bounced }))
+          return sendRelayBounce(reply, acsUrl(request.params, samlBaseUrl(ctx)), {
+            SAMLResponse: samlResponse,
+            RelayState,
+          })
         const outcome = await finishSamlFlow(ctx, originOf(request), {
           providerId: request.params.providerId,
           samlResponse,

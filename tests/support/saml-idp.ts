@@ -69,7 +69,12 @@ const attributeStatement = (attributes: Record<string, string | undefined>): str
     )
     .join('')}</saml:AttributeStatement>`
 
-export const startTestIdp = async (spMetadataXml: () => string, keys: TestKeyPair): Promise<TestIdp> => {
+export const startTestIdp = async (
+  spMetadataXml: () => string,
+  keys: TestKeyPair,
+  /** An IdP that wants signed AuthnRequests checks each against the SP metadata's signing certificate. */
+  options: { wantAuthnRequestsSigned?: boolean } = {},
+): Promise<TestIdp> => {
   let user = { email: 'ada@example.com' } as { email: string; givenName?: string; surname?: string }
   let overrides: AnswerOverrides = {}
   const server: Server = createServer((req, res) => {
@@ -90,13 +95,19 @@ export const startTestIdp = async (spMetadataXml: () => string, keys: TestKeyPai
       { Binding: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect', Location: `${origin}/sso` },
     ],
     nameIDFormat: ['urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress'],
+    wantAuthnRequestsSigned: options.wantAuthnRequestsSigned === true,
   })
 
   const answer = async (path: string): Promise<string> => {
     const url = new URL(path, origin)
     const sp = samlify.ServiceProvider({ metadata: spMetadataXml() })
+    // A signed request is checked over its query as sent (SAMLRequest, RelayState, SigAlg), not re-encoded.
+    const octetString = (url.search.slice(1).split('&') ?? [])
+      .filter((pair) => /^(SAMLRequest|RelayState|SigAlg)=/.test(pair))
+      .join('&')
     const request = await idp.parseLoginRequest(sp, 'redirect', {
       query: Object.fromEntries(url.searchParams),
+      octetString,
     })
     const now = new Date()
     const later = new Date(now.getTime() + 5 * 60_000).toISOString()
