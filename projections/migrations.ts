@@ -32,6 +32,7 @@ import { scimUsersMigration } from './scim/scim-users.table.js'
 import { sessionAmrMigration } from './sessions/session-amr.js'
 import { sessionLastUseMigration } from './sessions/session-last-use.js'
 import { sessionPlaceMigration, sessionsMigration } from './sessions/sessions.table.js'
+import { ssoProviderDomainsMigration } from './sso/sso-provider-domains.migration.js'
 import { ssoProvidersMigration } from './sso/sso-providers.table.js'
 import { samlAssertionClaimsMigration } from './sso-saml/saml-assertion-claims.js'
 import { usernamesMigration, usersMigration } from './users/users.table.js'
@@ -84,4 +85,5 @@ export const readModelMigrations: Record<string, Migration> = {
   '2026-11-28T18:00:00Z_webhook-resends': webhookResendsMigration,
   '2026-11-28T18:10:00Z_scim-groups': scimGroupsMigration,
   '2026-11-28T19:40:00Z_api-key-last-four': apiKeyLastFourMigration,
+  '2026-11-28T21:45:14Z_sso-provider-domains': ssoProviderDomainsMigration,
 }
