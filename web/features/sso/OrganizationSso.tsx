@@ -27,7 +27,7 @@ import './sso.css'
 const checkProblem = (error: unknown): string => {
   if (!isApiError(error) || error.code !== 'DOMAIN_VERIFICATION_FAILED') return messageFor(error)
   const domain = /for (\S+)\. Try again later$/.exec(error.message)?.[1]
-  return `The record${domain ? ` for ${domain}` : ''} was not found yet. DNS changes can take a while to spread; check again later.`
+  return `The record was not found yet${domain ? ` under ${domain}` : ''}. DNS changes can take a while to spread; check again later.`
 }
 
 const verifiedOf = (provider: SsoProviderSummary) =>
