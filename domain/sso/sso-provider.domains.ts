@@ -6,9 +6,45 @@
 import { DomainError } from '../shared/errors.js'
 import { parseDomains } from './sso-domains.js'
 import { SSO_ERRORS } from './sso-errors.js'
-import type { ActiveProvider, SsoProviderCommand, SsoProviderEvent } from './sso-provider.js'
 
-type Command<T extends SsoProviderCommand['type']> = Extract<SsoProviderCommand, { type: T }>
+/** The provider as these rules see it (sso-provider.ts's active state has it all). */
+type ActiveProvider = {
+  providerId: string
+  organizationId: string
+  domain: string
+  verifiedDomains: string[]
+  ssoRequiredDomains: string[]
+  verification: { token: string; expiresAt: string } | null
+}
+
+type Ids = { providerId: string; organizationId: string }
+
+/** The events of these rules (part of sso-provider.ts's event union). */
+export type SsoDomainEvent =
+  | {
+      type: 'sso-provider.domain-verification-requested'
+      // The token is published in DNS by design: it proves control of the zone, not of an account.
+      data: Ids & { domain: string; token: string; expiresAt: string }
+    }
+  /** One per domain proved (before domains were lists, the provider's only domain). */
+  | { type: 'sso-provider.domain-verified'; data: Ids & { domain: string; verifiedAt: string } }
+  /** One per domain whose requirement changes. */
+  | { type: 'sso-provider.sso-requirement-set'; data: Ids & { domain: string; required: boolean } }
+
+type SsoProviderEvent = SsoDomainEvent
+
+type Commands = {
+  'verify-domain': {
+    now: string
+    /** For each domain still to prove, the TXT records found at `<identifier>.<domain>`. */
+    records: Readonly<Record<string, readonly string[]>>
+    identifier: string
+  }
+  'request-domain-verification': { now: string; token: string; expiresAt: string }
+  'set-sso-requirement': { now: string; required: boolean; domain: string | null }
+}
+
+type Command<T extends keyof Commands> = Commands[T]
 
 /** Whether every domain of the provider is proved (the plugin's `domainVerified`). */
 export const allVerified = (provider: Pick<ActiveProvider, 'domain' | 'verifiedDomains'>): boolean =>

@@ -9,7 +9,13 @@
 import type { Decider } from '../shared/decider.js'
 import { parseDomains } from './sso-domains.js'
 import { SSO_ERRORS } from './sso-errors.js'
-import { allVerified, requestVerification, requireSso, verify } from './sso-provider.domains.js'
+import {
+  allVerified,
+  requestVerification,
+  requireSso,
+  type SsoDomainEvent,
+  verify,
+} from './sso-provider.domains.js'
 import {
   mayManage,
   type OidcSettings,
@@ -51,15 +57,7 @@ export type SsoProviderEvent =
         }
     }
   | { type: 'sso-provider.deleted'; data: Ids & { deletedAt: string } }
-  | {
-      type: 'sso-provider.domain-verification-requested'
-      // The token is published in DNS by design: it proves control of the zone, not of an account.
-      data: Ids & { domain: string; token: string; expiresAt: string }
-    }
-  /** One per domain proved (before domains were lists, the provider's only domain). */
-  | { type: 'sso-provider.domain-verified'; data: Ids & { domain: string; verifiedAt: string } }
-  /** One per domain whose requirement changes. */
-  | { type: 'sso-provider.sso-requirement-set'; data: Ids & { domain: string; required: boolean } }
+  | SsoDomainEvent
 
 /// Commands
 
