@@ -161,7 +161,9 @@ describe.skipIf(!hasChromium)('sign in with SSO in Chromium through a real OpenI
     expect(await checkBothSchemes(page, 'sso-settings-pending')).toEqual({ axe: {}, overflow: {} })
 
     await pending.getByRole('button', { name: 'Check now' }).click()
-    await pending.getByRole('alert').filter({ hasText: 'The record was not found yet' }).waitFor()
+    const refusal = pending.locator('.organization-sso-pending').getByRole('alert')
+    await refusal.waitFor()
+    expect(await refusal.textContent()).toMatch(/The record .*was not found yet/)
     dns.txt.set(`${name}.acme-eu.test`, [value])
     await pending.getByRole('button', { name: 'Check now' }).click()
     await pending.getByRole('list').getByText('Verified').waitFor()
