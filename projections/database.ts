@@ -25,6 +25,7 @@ import type { CheckpointsTable } from './runner/checkpoints.table.js'
 import type { ScimGroupMembersTable, ScimGroupsTable } from './scim/scim-groups.table.js'
 import type { ScimUsersTable } from './scim/scim-users.table.js'
 import type { SessionsTable } from './sessions/sessions.table.js'
+import type { SsoProviderDomainsTable } from './sso/sso-provider-domains.migration.js'
 import type { SsoProvidersTable } from './sso/sso-providers.table.js'
 import type { AccountsTable, UsersTable } from './users/users.table.js'
 import type { WebhookEndpointsTable } from './webhooks/webhook-endpoints.table.js'
@@ -57,5 +58,6 @@ export type Database = {
   scim_groups: ScimGroupsTable
   scim_group_members: ScimGroupMembersTable
   sso_providers: SsoProvidersTable
+  sso_provider_domains: SsoProviderDomainsTable
   webhook_resends: WebhookResendsTable
 }

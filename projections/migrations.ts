@@ -35,6 +35,7 @@ import { scimUsersMigration } from './scim/scim-users.table.js'
 import { sessionAmrMigration } from './sessions/session-amr.js'
 import { sessionLastUseMigration } from './sessions/session-last-use.js'
 import { sessionPlaceMigration, sessionsMigration } from './sessions/sessions.table.js'
+import { ssoProviderDomainsMigration } from './sso/sso-provider-domains.migration.js'
 import { ssoProvidersMigration } from './sso/sso-providers.table.js'
 import { samlAssertionClaimsMigration } from './sso-saml/saml-assertion-claims.js'
 import { usersLastSeenMigration } from './users/last-seen.js'
@@ -90,4 +91,5 @@ export const readModelMigrations: Record<string, Migration> = {
   '2026-11-28T19:40:00Z_api-key-last-four': apiKeyLastFourMigration,
   '2026-11-28T21:39:37Z_users-last-seen': usersLastSeenMigration,
   '2026-11-28T21:44:00Z_oauth-client-organizations': oauthClientOrganizationsMigration,
+  '2026-11-28T21:45:14Z_sso-provider-domains': ssoProviderDomainsMigration,
 }

@@ -26,6 +26,7 @@ import {
 } from '../../projections/scim/scim-groups.repository.js'
 import type { CommandContext } from '../context.js'
 import { handlePart } from '../shared/handle.js'
+import { refuseTeamSide } from './scim-group-team-check.js'
 
 export type ScimGroupInput = { displayName: string; externalId: string | null; members: string[] }
 
@@ -130,8 +131,10 @@ export const createScimGroup = async (
     organizationId,
     connectionId,
     provisioned,
+    teamsEnabled: ctx.config.organization.teams.enabled,
     ...input,
   }
+  await refuseTeamSide(ctx, scimGroupStream(groupId), organizationId, command)
   const [group] = await uniquely(() =>
     ctx.handle.together([
       groupPart(metadata, groupId, command, true),
@@ -168,7 +171,14 @@ export const changeScimGroup = async (
   const { connectionId, organizationId } = principal
   const named = operations.flatMap((operation) => ('userIds' in operation ? operation.userIds : []))
   const provisioned = await provisionedAmong(ctx.db, connectionId, [...new Set(named)])
-  const command: ScimGroupCommand = { type: 'change-scim-group', connectionId, provisioned, operations }
+  const command: ScimGroupCommand = {
+    type: 'change-scim-group',
+    connectionId,
+    provisioned,
+    operations,
+    teamsEnabled: ctx.config.organization.teams.enabled,
+  }
+  await refuseTeamSide(ctx, scimGroupStream(groupId), organizationId, command)
   const name = renamedTo(operations)
   const rename = teamPart(ctx, metadata, organizationId, {
     type: 'update-team',

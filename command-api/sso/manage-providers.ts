@@ -6,9 +6,11 @@
 import type { Static } from 'typebox'
 import { fold } from '../../domain/shared/decider.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
+import { joinDomains, parseDomains } from '../../domain/sso/sso-domains.js'
 import { SSO_ERRORS } from '../../domain/sso/sso-errors.js'
 import {
   mayManage,
+  pendingDomains,
   type SsoProviderEvent,
   ssoProviderDecider,
   ssoProviderStream,
@@ -85,7 +87,7 @@ export const updateSsoProvider = async (
   await runSsoCommand(ctx, origin, caller, body.providerId, {
     type: 'update-sso-provider',
     ...(body.issuer ? { issuer: body.issuer } : {}),
-    ...(body.domain ? { domain: body.domain.toLowerCase() } : {}),
+    ...(body.domain ? { domain: joinDomains(parseDomains(body.domain)) } : {}),
     // A config for the protocol the provider lacks goes to the decider, which refuses it.
     ...(body.oidcConfig ? { oidcConfig: oidcConfig ?? (body.oidcConfig as never) } : {}),
     ...(body.samlConfig ? { samlConfig: saml?.settings ?? (body.samlConfig as never) } : {}),
@@ -149,8 +151,11 @@ export const verifyDomain = async (
     ssoProviderDecider,
     (await ctx.store.readStream(ssoProviderStream(providerId))) as unknown as SsoProviderEvent[],
   )
-  const pending = state.status === 'active' && !state.domainVerified && state.verification !== null
-  const records = pending && identifier.length <= 63 ? await lookup(`${identifier}.${row.domain}`) : []
+  // Each domain still to prove is looked up (in turn, as the plugin does); none when nothing is pending.
+  const pending = state.status === 'active' && state.verification !== null ? pendingDomains(state) : []
+  const records: Record<string, string[]> = {}
+  if (identifier.length <= 63)
+    for (const domain of pending) records[domain] = await lookup(`${identifier}.${domain}`)
   await runSsoCommand(ctx, origin, caller, providerId, {
     type: 'verify-domain',
     records,
@@ -166,11 +171,13 @@ export const setSsoRequirement = async (
   caller: SsoCaller,
   providerId: string,
   required: boolean,
+  domain: string | null,
 ) => {
   const row = await accessible(ctx, caller, providerId)
   await runSsoCommand(ctx, origin, caller, providerId, {
     type: 'set-sso-requirement',
     required,
+    domain,
     manager: await managerOf(ctx, caller, row.organization_id),
     now: ctx.clock().toISOString(),
   })

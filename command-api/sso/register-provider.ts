@@ -5,6 +5,7 @@
 import type { Static } from 'typebox'
 import { DomainError } from '../../domain/shared/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
+import { joinDomains, parseDomains } from '../../domain/sso/sso-domains.js'
 import { SSO_ERRORS } from '../../domain/sso/sso-errors.js'
 import {
   mayManage,
@@ -159,7 +160,7 @@ export const registerSsoProvider = async (
     organizationId,
     userId,
     issuer: body.issuer,
-    domain: body.domain.toLowerCase(),
+    domain: joinDomains(parseDomains(body.domain)),
     oidcConfig,
     samlConfig: saml?.settings ?? null,
     verification,

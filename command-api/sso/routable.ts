@@ -1,12 +1,16 @@
 /// A provider's row as the sign-in rules (domain/sso/sso-sign-in-policy.ts) see it.
 
+import { parseDomains } from '../../domain/sso/sso-domains.js'
 import type { RoutableProvider } from '../../domain/sso/sso-sign-in-policy.js'
 import type { SsoProviderRow } from '../../projections/sso/sso-providers.table.js'
 
+const list = (text: string): string[] => JSON.parse(text) as string[]
+
 export const routableOf = (row: SsoProviderRow): RoutableProvider => ({
   providerId: row.provider_id,
-  domain: row.domain,
+  domains: parseDomains(row.domain),
   domainVerified: row.domain_verified,
-  ssoRequired: row.sso_required,
+  verifiedDomains: list(row.verified_domains),
+  ssoRequiredDomains: list(row.sso_required_domains),
   protocols: { oidc: row.oidc_config !== null, saml: row.saml_config !== null },
 })

@@ -51,8 +51,11 @@ export const sanitizedProviderJson = (config: Config, row: SsoProviderRow) => {
     domain: row.domain,
     organizationId: row.organization_id,
     domainVerified: row.domain_verified,
-    // Tessera's: whether the organization requires this provider for its domain.
+    // Tessera's: whether the organization requires this provider for some domain, and per domain
+    // which are verified and which require it (`domain` may list several, comma-separated).
     ssoRequired: row.sso_required,
+    verifiedDomains: JSON.parse(row.verified_domains) as string[],
+    ssoRequiredDomains: JSON.parse(row.sso_required_domains) as string[],
     ...(oidc ? { oidcConfig: sanitizedOidc(oidc) } : {}),
     ...(saml ? { samlConfig: sanitizedSaml(saml) } : {}),
     spMetadataUrl: `${config.baseUrl}${config.basePath}/sso/saml2/sp/metadata?providerId=${encodeURIComponent(row.provider_id)}`,

@@ -13,11 +13,14 @@ export const ProviderId = Type.String({
   maxLength: 64,
   pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$',
 })
-/** One email domain (the plugin also takes a comma-separated list; Tessera one domain per provider). */
-export const Domain = Type.String({
+const ONE_DOMAIN = '(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]{2,63}'
+/** One email domain. */
+export const Domain = Type.String({ minLength: 3, maxLength: 253, pattern: `^${ONE_DOMAIN}$` })
+/** One email domain or a comma-separated list of them, as the plugin takes (`acme.com,acme.de`). */
+export const DomainList = Type.String({
   minLength: 3,
-  maxLength: 253,
-  pattern: '^(?=.{1,253}$)([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]{2,63}$',
+  maxLength: 2048,
+  pattern: `^\\s*${ONE_DOMAIN}(?:\\s*,\\s*${ONE_DOMAIN})*\\s*$`,
 })
 
 const OidcMapping = Type.Object(
@@ -111,7 +114,7 @@ export const RegisterBody = Type.Object(
   {
     providerId: ProviderId,
     issuer: Url,
-    domain: Domain,
+    domain: DomainList,
     oidcConfig: Type.Optional(OidcConfigBody),
     samlConfig: Type.Optional(SamlConfigBody),
     organizationId: Type.Optional(Text(256)),
@@ -124,7 +127,7 @@ export const UpdateBody = Type.Object(
   {
     providerId: ProviderId,
     issuer: Type.Optional(Url),
-    domain: Type.Optional(Domain),
+    domain: Type.Optional(DomainList),
     oidcConfig: Type.Optional(OidcConfigUpdateBody),
     samlConfig: Type.Optional(SamlConfigUpdateBody),
   },
@@ -133,7 +136,11 @@ export const UpdateBody = Type.Object(
 
 export const ProviderBody = Type.Object({ providerId: ProviderId }, Strict)
 
-export const RequireSsoBody = Type.Object({ providerId: ProviderId, required: Type.Boolean() }, Strict)
+/** `domain`: one of the provider's domains (Tessera's); absent: every one of them. */
+export const RequireSsoBody = Type.Object(
+  { providerId: ProviderId, required: Type.Boolean(), domain: Type.Optional(Domain) },
+  Strict,
+)
 
 export const SignInSsoBody = Type.Object(
   {

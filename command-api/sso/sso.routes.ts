@@ -215,10 +215,14 @@ export const ssoRoutes =
       {
         schema: {
           summary:
-            "Tessera's: require sign-in through this provider for its verified domain (password and social refused)",
+            "Tessera's: require sign-in through this provider for one verified domain, or all of them (password and social refused)",
           tags: TAGS,
           body: RequireSsoBody,
-          response: { ...access, ...ssoErrors('SSO_REQUIREMENT_NEEDS_VERIFIED_DOMAIN'), 200: Json },
+          response: {
+            ...access,
+            ...ssoErrors('SSO_REQUIREMENT_NEEDS_VERIFIED_DOMAIN', 'SSO_DOMAIN_NOT_FOUND'),
+            200: Json,
+          },
         },
       },
       async (request, reply) =>
@@ -228,6 +232,7 @@ export const ssoRoutes =
           await callerOf(request, reply),
           request.body.providerId,
           request.body.required,
+          request.body.domain ?? null,
         ),
     )
 

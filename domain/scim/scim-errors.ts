@@ -16,6 +16,11 @@ export const SCIM_ERRORS = defineErrors({
   /** A member is not a person the same connection provisioned. */
   SCIM_GROUP_MEMBER_INVALID: [400, 'One or more Group members are invalid'],
   SCIM_GROUP_TOO_MANY_MEMBERS: [400, 'Groups cannot contain more than 1000 direct members'],
+  /** Groups are the organization's teams: with teams turned off there is nothing to map them to. */
+  SCIM_GROUPS_NEED_TEAMS: [
+    403,
+    'Groups map to teams, and teams are turned off for this organization; provision Users only',
+  ],
   USER_DEACTIVATED: [403, 'Your account has been deactivated by your organization'],
   SCIM_CREDENTIAL_NOT_FOUND: [404, 'Managed SCIM credential not found'],
   SCIM_CREDENTIAL_ALREADY_REVOKED: [409, 'Managed SCIM credential is already revoked'],

@@ -56,6 +56,8 @@ type Facts = {
   connectionId: string
   /** Of the user ids the call names, those the connection provisioned (read at the edge). */
   provisioned: string[]
+  /** Whether the organization has teams (each group is one); absent: on. */
+  teamsEnabled?: boolean
 }
 
 export type ScimGroupCommand =
@@ -180,6 +182,7 @@ const change = (
 export const decide = (command: ScimGroupCommand, state: ScimGroup): ScimGroupEvent[] => {
   switch (command.type) {
     case 'create-scim-group': {
+      if (command.teamsEnabled === false) throw SCIM_ERRORS.error('SCIM_GROUPS_NEED_TEAMS')
       if (state.status !== 'none') throw SCIM_ERRORS.error('SCIM_GROUP_ALREADY_EXISTS')
       const members = [...new Set(command.members)]
       checkedMembers(new Set(members), members, command.provisioned)
@@ -193,6 +196,7 @@ export const decide = (command: ScimGroupCommand, state: ScimGroup): ScimGroupEv
       ]
     }
     case 'change-scim-group':
+      if (command.teamsEnabled === false) throw SCIM_ERRORS.error('SCIM_GROUPS_NEED_TEAMS')
       return change(command, state)
     case 'delete-scim-group': {
       const group = ownedBy(state, command.connectionId)

@@ -38,6 +38,13 @@ describe('scim-group decider', () => {
     given([])
       .when({ ...create, displayName: '  ' })
       .thenThrows('SCIM_GROUP_DISPLAY_NAME_EMPTY', { status: 400 })
+    // Groups are teams: with teams turned off, neither a new group nor a change is taken.
+    given([])
+      .when({ ...create, teamsEnabled: false })
+      .thenThrows('SCIM_GROUPS_NEED_TEAMS', { status: 403 })
+    given([created])
+      .when({ ...change([{ op: 'set-display-name', value: 'Ops' }]), teamsEnabled: false })
+      .thenThrows('SCIM_GROUPS_NEED_TEAMS', { status: 403 })
   })
 
   it('applies a patch to the group as its events have it: only the difference is recorded', () => {

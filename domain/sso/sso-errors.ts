@@ -56,6 +56,8 @@ export const SSO_ERRORS = defineErrors({
     403,
     'Single sign-on can be required only for a verified domain; verify the domain first',
   ],
+  /** Tessera's: a require-SSO change names a domain the provider does not have. */
+  SSO_DOMAIN_NOT_FOUND: [404, 'The domain is not one of the provider’s domains'],
   UNTRUSTED_IDP_ADDRESS: [
     400,
     "The identity provider's address is loopback or private and its origin is not trusted",

@@ -1,12 +1,21 @@
-/// An organization's enterprise identity provider (OpenID Connect or SAML 2.0), bound to an email
-/// domain, as `@better-auth/sso` registers it. Stream: `sso-provider-<providerId>`. Its secrets (the
+/// An organization's enterprise identity provider (OpenID Connect or SAML 2.0), bound to one or
+/// more email domains (a comma-separated `domain`, domain/sso/sso-domains.ts), as `@better-auth/sso`
+/// registers it. Stream: `sso-provider-<providerId>`. Its secrets (the
 /// OIDC client secret, SAML private keys) travel in an event of their own whose subject is the
 /// provider itself, so they are sealed under the provider's own key and outlive whoever registered
-/// it. The domain is proved by a DNS TXT record when the deployment asks for verification; only a
-/// verified domain may be required to sign in through the provider.
+/// it. Each domain is proved by a DNS TXT record when the deployment asks for verification
+/// (sso-provider.domains.ts); only a verified domain may be required to sign in through the provider.
 
 import type { Decider } from '../shared/decider.js'
+import { parseDomains } from './sso-domains.js'
 import { SSO_ERRORS } from './sso-errors.js'
+import {
+  allVerified,
+  requestVerification,
+  requireSso,
+  type SsoDomainEvent,
+  verify,
+} from './sso-provider.domains.js'
 import {
   mayManage,
   type OidcSettings,
@@ -15,6 +24,7 @@ import {
   type SsoManager,
 } from './sso-settings.js'
 
+export { allVerified, pendingDomains } from './sso-provider.domains.js'
 export * from './sso-settings.js'
 
 export const ssoProviderStream = (providerId: string): string => `sso-provider-${providerId}`
@@ -36,16 +46,18 @@ export type SsoProviderEvent =
   | { type: 'sso-provider.secrets-set'; data: { providerId: string } & ProviderSecrets }
   | {
       type: 'sso-provider.updated'
-      data: Ids & Shape & { fields: string[]; domainVerified: boolean; updatedAt: string }
+      data: Ids &
+        Shape & {
+          fields: string[]
+          /** Every domain verified after the change (the plugin's `domainVerified`). */
+          domainVerified: boolean
+          /** The domains still verified; absent on events written before domains were lists. */
+          verifiedDomains?: string[]
+          updatedAt: string
+        }
     }
   | { type: 'sso-provider.deleted'; data: Ids & { deletedAt: string } }
-  | {
-      type: 'sso-provider.domain-verification-requested'
-      // The token is published in DNS by design: it proves control of the zone, not of an account.
-      data: Ids & { domain: string; token: string; expiresAt: string }
-    }
-  | { type: 'sso-provider.domain-verified'; data: Ids & { domain: string; verifiedAt: string } }
-  | { type: 'sso-provider.sso-requirement-set'; data: Ids & { domain: string; required: boolean } }
+  | SsoDomainEvent
 
 /// Commands
 
@@ -81,11 +93,16 @@ export type SsoProviderCommand =
   | (Managed & { type: 'request-domain-verification'; token: string; expiresAt: string })
   | (Managed & {
       type: 'verify-domain'
-      /** The TXT records found at `<identifier>.<domain>`, each joined into one text. */
-      records: readonly string[]
+      /** For each domain still to prove, the TXT records found at `<identifier>.<domain>`. */
+      records: Readonly<Record<string, readonly string[]>>
       identifier: string
     })
-  | (Managed & { type: 'set-sso-requirement'; required: boolean })
+  | (Managed & {
+      type: 'set-sso-requirement'
+      required: boolean
+      /** One of the provider's domains; null: every one of them. */
+      domain: string | null
+    })
 
 /// State
 
@@ -94,10 +111,15 @@ export type ActiveProvider = Ids &
     status: 'active'
     userId: string | null
     secrets: ProviderSecrets
-    domainVerified: boolean
+    /** The proved domains, a subset of `domain`'s. */
+    verifiedDomains: string[]
     verification: { token: string; expiresAt: string } | null
-    ssoRequired: boolean
+    /** The verified domains whose people must sign in through this provider. */
+    ssoRequiredDomains: string[]
   }
+
+const without = (list: readonly string[], gone: readonly string[]) => list.filter((x) => !gone.includes(x))
+const adding = (list: readonly string[], more: readonly string[]) => [...new Set([...list, ...more])]
 
 export type SsoProvider = { status: 'none' } | ActiveProvider | { status: 'deleted' }
 
@@ -114,9 +136,9 @@ export const evolve = (state: SsoProvider, event: SsoProviderEvent): SsoProvider
       status: 'active',
       ...data,
       secrets: NO_SECRETS,
-      domainVerified: false,
+      verifiedDomains: [],
       verification: null,
-      ssoRequired: false,
+      ssoRequiredDomains: [],
     }
   }
   if (state.status !== 'active') return state
@@ -127,25 +149,39 @@ export const evolve = (state: SsoProvider, event: SsoProviderEvent): SsoProvider
     }
     case 'sso-provider.updated': {
       const { issuer, domain, oidcConfig, samlConfig, domainVerified } = event.data
-      const moved = domain !== state.domain
+      const verifiedDomains = event.data.verifiedDomains ?? (domainVerified ? parseDomains(domain) : [])
       return {
         ...state,
         issuer,
         domain,
         oidcConfig,
         samlConfig,
-        domainVerified,
-        ...(moved ? { verification: null, ssoRequired: false } : {}),
+        verifiedDomains,
+        ssoRequiredDomains: state.ssoRequiredDomains.filter((kept) => verifiedDomains.includes(kept)),
+        ...(domain !== state.domain ? { verification: null } : {}),
       }
     }
     case 'sso-provider.deleted':
       return { status: 'deleted' }
     case 'sso-provider.domain-verification-requested':
       return { ...state, verification: { token: event.data.token, expiresAt: event.data.expiresAt } }
-    case 'sso-provider.domain-verified':
-      return { ...state, domainVerified: true, verification: null }
-    case 'sso-provider.sso-requirement-set':
-      return { ...state, ssoRequired: event.data.required }
+    case 'sso-provider.domain-verified': {
+      const next = {
+        ...state,
+        verifiedDomains: adding(state.verifiedDomains, parseDomains(event.data.domain)),
+      }
+      return allVerified(next) ? { ...next, verification: null } : next
+    }
+    case 'sso-provider.sso-requirement-set': {
+      const domains = parseDomains(event.data.domain)
+      const { ssoRequiredDomains } = state
+      return {
+        ...state,
+        ssoRequiredDomains: event.data.required
+          ? adding(ssoRequiredDomains, domains)
+          : without(ssoRequiredDomains, domains),
+      }
+    }
   }
 }
 
@@ -194,8 +230,10 @@ const update = (command: Update, provider: ActiveProvider): SsoProviderEvent[] =
   if (command.oidcConfig && !provider.oidcConfig) throw SSO_ERRORS.error('CANNOT_UPDATE_OIDC_CONFIG')
   if (command.samlConfig && !provider.samlConfig) throw SSO_ERRORS.error('CANNOT_UPDATE_SAML_CONFIG')
   const domain = command.domain ?? provider.domain
-  // A new domain has to be proved again (and is no longer required to use SSO until it is).
-  const domainVerified = provider.domainVerified && domain === provider.domain
+  // A domain kept stays proved; a new one has to be proved (and cannot be required until it is).
+  const domains = parseDomains(domain)
+  const verifiedDomains = provider.verifiedDomains.filter((kept) => domains.includes(kept))
+  const domainVerified = domains.every((each) => verifiedDomains.includes(each))
   const { providerId, organizationId } = provider
   const events: SsoProviderEvent[] = [
     {
@@ -209,6 +247,7 @@ const update = (command: Update, provider: ActiveProvider): SsoProviderEvent[] =
         samlConfig: command.samlConfig ?? provider.samlConfig,
         fields: [...fields, ...Object.keys(command.secrets ?? {})].sort(),
         domainVerified,
+        verifiedDomains,
         updatedAt: command.now,
       },
     },
@@ -219,61 +258,6 @@ const update = (command: Update, provider: ActiveProvider): SsoProviderEvent[] =
       data: { providerId, ...provider.secrets, ...command.secrets },
     })
   return events
-}
-
-const verify = (
-  command: Extract<SsoProviderCommand, { type: 'verify-domain' }>,
-  provider: ActiveProvider,
-): SsoProviderEvent[] => {
-  if (provider.domainVerified) throw SSO_ERRORS.error('DOMAIN_VERIFIED')
-  if (command.identifier.length > 63) throw SSO_ERRORS.error('IDENTIFIER_TOO_LONG')
-  const pending = provider.verification
-  if (!pending || pending.expiresAt <= command.now) throw SSO_ERRORS.error('NO_PENDING_VERIFICATION')
-  const expected = `${command.identifier}=${pending.token}`
-  const found = command.records.some(
-    (record) => record.trim() === expected || record.trim() === pending.token,
-  )
-  if (!found) throw SSO_ERRORS.error('DOMAIN_VERIFICATION_FAILED')
-  const { providerId, organizationId, domain } = provider
-  return [
-    {
-      type: 'sso-provider.domain-verified',
-      data: { providerId, organizationId, domain, verifiedAt: command.now },
-    },
-  ]
-}
-
-const requestVerification = (
-  command: Extract<SsoProviderCommand, { type: 'request-domain-verification' }>,
-  provider: ActiveProvider,
-): SsoProviderEvent[] => {
-  if (provider.domainVerified) throw SSO_ERRORS.error('DOMAIN_VERIFIED')
-  // A pending token stays valid: the same one is answered again (the DNS record may be in place).
-  if (provider.verification && provider.verification.expiresAt > command.now) return []
-  const { providerId, organizationId, domain } = provider
-  const { token, expiresAt } = command
-  return [
-    {
-      type: 'sso-provider.domain-verification-requested',
-      data: { providerId, organizationId, domain, token, expiresAt },
-    },
-  ]
-}
-
-const requireSso = (
-  command: Extract<SsoProviderCommand, { type: 'set-sso-requirement' }>,
-  provider: ActiveProvider,
-): SsoProviderEvent[] => {
-  if (command.required && !provider.domainVerified)
-    throw SSO_ERRORS.error('SSO_REQUIREMENT_NEEDS_VERIFIED_DOMAIN')
-  if (provider.ssoRequired === command.required) return []
-  const { providerId, organizationId, domain } = provider
-  return [
-    {
-      type: 'sso-provider.sso-requirement-set',
-      data: { providerId, organizationId, domain, required: command.required },
-    },
-  ]
 }
 
 export const decide = (command: SsoProviderCommand, state: SsoProvider): SsoProviderEvent[] => {

@@ -95,7 +95,13 @@ describe('SSO provider', () => {
 
   it('verifies the domain only with the published TXT record, before the token expires', () => {
     const verify = (records: string[], now = NOW) =>
-      ({ type: 'verify-domain', records, identifier, manager: OWNER, now }) as const
+      ({
+        type: 'verify-domain',
+        records: { 'acme.test': records },
+        identifier,
+        manager: OWNER,
+        now,
+      }) as const
     given([registered, requested])
       .when(verify([`${identifier}=tok`]))
       .then([verified])
@@ -117,7 +123,13 @@ describe('SSO provider', () => {
   })
 
   it('requires SSO only for a verified domain, and a new domain drops the requirement', () => {
-    const requireSso = { type: 'set-sso-requirement', required: true, manager: OWNER, now: NOW } as const
+    const requireSso = {
+      type: 'set-sso-requirement',
+      required: true,
+      domain: null,
+      manager: OWNER,
+      now: NOW,
+    } as const
     given([registered, requested]).when(requireSso).thenThrows('SSO_REQUIREMENT_NEEDS_VERIFIED_DOMAIN')
     const set: SsoProviderEvent = {
       type: 'sso-provider.sso-requirement-set',
@@ -138,21 +150,22 @@ describe('SSO provider', () => {
       ssoProviderDecider.evolve,
       ssoProviderDecider.initialState(),
     )
-    expect(after).toMatchObject({ domainVerified: false, ssoRequired: false })
+    expect(after).toMatchObject({ verifiedDomains: [], ssoRequiredDomains: [] })
   })
 
   it('refuses password sign-in only for addresses in a verified, SSO-required domain', () => {
     const provider = {
       providerId: 'acme-sso',
-      domain: 'acme.test',
+      domains: ['acme.test'],
       domainVerified: true,
-      ssoRequired: true,
+      verifiedDomains: ['acme.test'],
+      ssoRequiredDomains: ['acme.test'],
       protocols: { oidc: true, saml: false },
     }
     expect(() => refuseUnlessSsoAllows('ada@acme.test', [provider], '/sign-in/sso')).toThrow(/sign-in\/sso/)
     expect(() => refuseUnlessSsoAllows('ada@eu.acme.test', [provider], '/sign-in/sso')).toThrow()
     expect(() => refuseUnlessSsoAllows('ada@notacme.test', [provider], '/sign-in/sso')).not.toThrow()
-    const unverified = { ...provider, domainVerified: false }
+    const unverified = { ...provider, domainVerified: false, verifiedDomains: [] }
     expect(() => refuseUnlessSsoAllows('ada@acme.test', [unverified], '/sign-in/sso')).not.toThrow()
   })
 })

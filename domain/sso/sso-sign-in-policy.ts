@@ -3,13 +3,18 @@
 /// sign in through SSO rather than with a password or a social account.
 
 import { DomainError } from '../shared/errors.js'
+import { hostOf, matchingDomain } from './sso-domains.js'
 import { SSO_ERRORS } from './sso-errors.js'
 
 export type RoutableProvider = {
   providerId: string
-  domain: string
+  /** The provider's domains (its comma-separated `domain`, parsed). */
+  domains: string[]
+  /** Every domain proved (the plugin's `domainVerified`). */
   domainVerified: boolean
-  ssoRequired: boolean
+  verifiedDomains: string[]
+  /** The verified domains whose people must sign in through this provider. */
+  ssoRequiredDomains: string[]
   protocols: { oidc: boolean; saml: boolean }
 }
 
@@ -28,21 +33,16 @@ export const protocolFor = (
   return provider.protocols.oidc && request.providerType !== 'saml' ? 'oidc' : 'saml'
 }
 
-/** Whether `email` sits in `domain` (the domain itself or a subdomain of it). */
-export const inDomain = (email: string, domain: string): boolean => {
-  const at = email.lastIndexOf('@')
-  if (at < 0) return false
-  const host = email.slice(at + 1).toLowerCase()
-  const root = domain.toLowerCase()
-  return host === root || host.endsWith(`.${root}`)
-}
+/** Whether `email` sits in one of `domains` (the domain itself or a subdomain of it). */
+export const inDomain = (email: string, domains: readonly string[]): boolean =>
+  matchingDomain(hostOf(email), domains) !== null
 
 /**
  * The provider vouches for an address (links it to an existing account, updates it) only for its
- * own verified domain: with verification off, anyone could register a provider for any domain.
+ * own verified domains: with verification off, anyone could register a provider for any domain.
  */
 export const isTrustedFor = (provider: RoutableProvider, email: string): boolean =>
-  provider.domainVerified && inDomain(email, provider.domain)
+  inDomain(email, provider.verifiedDomains)
 
 /** Refuses a password or social sign-in for an address whose organization requires SSO. */
 export const refuseUnlessSsoAllows = (
@@ -50,7 +50,9 @@ export const refuseUnlessSsoAllows = (
   providers: readonly RoutableProvider[],
   signInPath: string,
 ): void => {
-  const required = providers.find((provider) => provider.ssoRequired && isTrustedFor(provider, email))
+  const required = providers.find(
+    (provider) => inDomain(email, provider.ssoRequiredDomains) && isTrustedFor(provider, email),
+  )
   if (!required) return
   const { code, status, message } = SSO_ERRORS.SSO_REQUIRED
   throw new DomainError(

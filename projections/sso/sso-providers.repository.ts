@@ -26,7 +26,7 @@ export const findSsoProviderOfOrganization = async (
     .orderBy('provider_id')
     .executeTakeFirst()) ?? null
 
-/** Providers whose domain is the address's domain or one it sits under (`eu.acme.com` → `acme.com`). */
+/** Providers with a domain that is the address's domain or one it sits under (`eu.acme.com` → `acme.com`). */
 export const findSsoProvidersForDomain = async (
   db: Kysely<Database>,
   domain: string,
@@ -35,13 +35,19 @@ export const findSsoProvidersForDomain = async (
   const candidates = labels.slice(0, -1).map((_, index) => labels.slice(index).join('.'))
   if (candidates.length === 0) return []
   const rows = await db
-    .selectFrom('sso_providers')
-    .selectAll()
-    .where('domain', 'in', candidates)
-    .orderBy('provider_id')
+    .selectFrom('sso_provider_domains')
+    .innerJoin('sso_providers', 'sso_providers.provider_id', 'sso_provider_domains.provider_id')
+    .selectAll('sso_providers')
+    .select('sso_provider_domains.domain as matched')
+    .where('sso_provider_domains.domain', 'in', candidates)
+    .orderBy('sso_providers.provider_id')
     .execute()
-  // The most specific domain first.
-  return rows.sort((a, b) => b.domain.length - a.domain.length)
+  // The most specific domain first; a provider once (by its most specific match).
+  const seen = new Set<string>()
+  return rows
+    .sort((a, b) => b.matched.length - a.matched.length)
+    .filter((row) => !seen.has(row.provider_id) && seen.add(row.provider_id))
+    .map(({ matched: _matched, ...row }) => row)
 }
 
 export const listSsoProvidersOfOrganizations = async (

@@ -2,17 +2,22 @@
 /// domain) and the provider routes list them. No secret lives here: the client secret and private
 /// keys stay sealed in the provider's stream and are read from it when a sign-in needs them.
 
-import type { Kysely, Selectable } from 'kysely'
+import type { Generated, Kysely, Selectable } from 'kysely'
 
 export type SsoProvidersTable = {
   provider_id: string
   organization_id: string
   user_id: string | null
   issuer: string
-  /** Lowercase, as an email's domain is compared. */
+  /** Lowercase, as an email's domain is compared; comma-separated when the provider has several. */
   domain: string
+  /** Every domain verified (the plugin's `domainVerified`). */
   domain_verified: boolean
+  /** Some domain requires SSO. */
   sso_required: boolean
+  /** JSON arrays of domains (sso-provider-domains.migration.ts). */
+  verified_domains: Generated<string>
+  sso_required_domains: Generated<string>
   /** JSON of the stored settings (domain/sso/sso-settings.ts), null for the other protocol. */
   oidc_config: string | null
   saml_config: string | null

@@ -57,6 +57,17 @@ describe.skipIf(!hasChromium)('sign in with SSO in Chromium through a real OpenI
     return { owner, organizationId: String(organization.id) }
   }
 
+  /** The owner's session, as the API set it, for Chromium's cookie jar. */
+  const ownerCookies = () =>
+    acme.owner
+      .jarOf(baseUrl)
+      .header()
+      .split('; ')
+      .map((pair) => {
+        const at = pair.indexOf('=')
+        return { name: pair.slice(0, at), value: pair.slice(at + 1), url: baseUrl }
+      })
+
   const newPage = async (): Promise<Page> => {
     const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 800 } })
     context.setDefaultTimeout(15_000)
@@ -141,7 +152,7 @@ describe.skipIf(!hasChromium)('sign in with SSO in Chromium through a real OpenI
     await page.goto(`/account/organizations/${acme.organizationId}/settings`)
     const providers = page.getByRole('list', { name: 'Identity providers' })
     await providers.getByText('acme-eu.test').waitFor()
-    const pending = providers.getByRole('listitem').filter({ hasText: 'acme-eu.test' })
+    const pending = providers.locator('li.organization-sso-provider').filter({ hasText: 'acme-eu.test' })
     await pending.getByRole('button', { name: 'Show the DNS record to add' }).click()
     const name = '_better-auth-token-acme-eu'
     await pending.getByText(`${name}.acme-eu.test`).waitFor()
@@ -150,11 +161,43 @@ describe.skipIf(!hasChromium)('sign in with SSO in Chromium through a real OpenI
     expect(await checkBothSchemes(page, 'sso-settings-pending')).toEqual({ axe: {}, overflow: {} })
 
     await pending.getByRole('button', { name: 'Check now' }).click()
-    await pending.getByRole('alert').filter({ hasText: 'The record was not found yet' }).waitFor()
+    const refusal = pending.locator('.organization-sso-pending').getByRole('alert')
+    await refusal.waitFor()
+    expect(await refusal.textContent()).toMatch(/The record .*was not found yet/)
     dns.txt.set(`${name}.acme-eu.test`, [value])
     await pending.getByRole('button', { name: 'Check now' }).click()
-    await providers.getByRole('listitem').filter({ hasText: 'acme-eu.test' }).getByText('Verified').waitFor()
+    await pending.getByRole('list').getByText('Verified').waitFor()
     expect(await checkBothSchemes(page, 'sso-settings-verified')).toEqual({ axe: {}, overflow: {} })
+    await page.context().close()
+  })
+
+  it('adds a provider from the settings for two domains, in words when refused, and shows its setup', async () => {
+    const page = await newPage()
+    await page.context().addCookies(ownerCookies())
+    await page.goto(`/account/organizations/${acme.organizationId}/settings`)
+    await page.getByRole('button', { name: 'Add an identity provider' }).click()
+    const form = page.getByRole('form', { name: 'Add an identity provider' })
+    await form.getByLabel('Provider name').fill('acme-okta')
+    await form.getByLabel('Email domains').fill('acme.example, acme.org')
+    await form.getByLabel('Issuer').fill('https://idp.invalid')
+    await form.getByLabel('Client ID').fill(provider.clientId)
+    await form.getByLabel('Client secret').fill(provider.clientSecret)
+    await form.getByRole('button', { name: 'Add provider' }).click()
+    await form.getByText('discovery document could not be read', { exact: false }).first().waitFor()
+    expect(await checkBothSchemes(page, 'sso-add-refused')).toEqual({ axe: {}, overflow: {} })
+
+    await form.getByLabel('Issuer').fill(provider.issuer)
+    await form.getByRole('button', { name: 'Add provider' }).click()
+    const added = page.locator('.notice').filter({ hasText: 'acme-okta is added.' })
+    await added.waitFor()
+    await added.getByText(`${baseUrl}/api/auth/sso/callback/acme-okta`).waitFor()
+    await added.getByText('_better-auth-token-acme-okta.acme.example').waitFor()
+    await added.getByText('_better-auth-token-acme-okta.acme.org').waitFor()
+    const providers = page.getByRole('list', { name: 'Domains of acme-okta' })
+    expect(await providers.getByText('Not verified').count()).toBe(2)
+    expect(await checkBothSchemes(page, 'sso-added')).toEqual({ axe: {}, overflow: {} })
+    const listed = await (await page.request.get('/api/auth/sso/get-provider?providerId=acme-okta')).json()
+    expect(listed).toMatchObject({ domain: 'acme.example,acme.org', organizationId: acme.organizationId })
     await page.context().close()
   })
 })

@@ -3,29 +3,37 @@ import { Badge } from '../../ui/Badge.js'
 import { Button } from '../../ui/Button.js'
 import { Card } from '../../ui/Card.js'
 import { Notice } from '../../ui/Notice.js'
-import { usePortalConfig } from '../config/config.api.js'
 import { isApiError } from '../errors/api-error.js'
 import { messageFor } from '../errors/messages.js'
 import type { OrganizationContext } from '../organizations/organization-context.js'
+import { AddSsoProvider } from './AddSsoProvider.js'
 import {
+  domainsOf,
+  type RegisteredSsoProvider,
   type SsoProviderSummary,
-  txtRecordFor,
   useListSsoProvidersQuery,
   useRequestDomainVerificationMutation,
+  useSetSsoRequirementMutation,
   useVerifyDomainMutation,
 } from './organization-sso.api.js'
+import { SetupDetails, setupOf, TxtRecords } from './ProviderSetup.js'
 import './sso.css'
 
-/// "Single sign-on" in the organization's settings, read-only: its identity providers, each with
-/// its email domain and whether that domain is verified; for a pending one, the DNS TXT record to
-/// publish and a "Check now" that asks the server to look it up.
+/// "Single sign-on" in the organization's settings: its identity providers, each with what the
+/// IdP needs from us and its email domains (verified or not, SSO required or not); for pending
+/// domains, the DNS TXT records and a "Check now"; and "Add an identity provider".
 
-const checkProblem = (error: unknown): string =>
-  isApiError(error) && error.code === 'DOMAIN_VERIFICATION_FAILED'
-    ? 'The record was not found yet. DNS changes can take a while to spread; check again later.'
-    : messageFor(error)
+/** A missing record in words, naming the domain the server could not prove (its message names it). */
+const checkProblem = (error: unknown): string => {
+  if (!isApiError(error) || error.code !== 'DOMAIN_VERIFICATION_FAILED') return messageFor(error)
+  const domain = /for (\S+)\. Try again later$/.exec(error.message)?.[1]
+  return `The record was not found yet${domain ? ` under ${domain}` : ''}. DNS changes can take a while to spread; check again later.`
+}
 
-const PendingDomain = ({
+const verifiedOf = (provider: SsoProviderSummary) =>
+  provider.verifiedDomains ?? (provider.domainVerified ? domainsOf(provider) : [])
+
+const PendingDomains = ({
   provider,
   onVerified,
 }: {
@@ -36,9 +44,7 @@ const PendingDomain = ({
   const [verify, verifying] = useVerifyDomainMutation()
   const [problem, setProblem] = useState<string | null>(null)
   const token = requested.data?.domainVerificationToken
-  const prefix = usePortalConfig()?.sso.domainVerificationPrefix
-  const record = token ? txtRecordFor(provider, token, prefix) : null
-
+  const pending = domainsOf(provider).filter((domain) => !verifiedOf(provider).includes(domain))
   const check = async () => {
     setProblem(null)
     try {
@@ -48,20 +54,10 @@ const PendingDomain = ({
       setProblem(checkProblem(error))
     }
   }
-
   return (
     <div className="organization-sso-pending">
-      {record ? (
-        <dl className="organization-sso-record">
-          <dt>TXT record name</dt>
-          <dd>
-            <code>{record.name}</code>
-          </dd>
-          <dt>Value</dt>
-          <dd>
-            <code>{record.value}</code>
-          </dd>
-        </dl>
+      {token ? (
+        <TxtRecords provider={provider} token={token} pending={pending} />
       ) : (
         <Button
           size="small"
@@ -80,28 +76,75 @@ const PendingDomain = ({
   )
 }
 
-const ProviderRow = ({ provider, onVerified }: { provider: SsoProviderSummary; onVerified: () => void }) => (
+type DomainProps = { provider: SsoProviderSummary; domain: string; onChanged: () => void }
+
+const DomainRow = ({ provider, domain, onChanged }: DomainProps) => {
+  const [setRequirement, { isLoading, error }] = useSetSsoRequirementMutation()
+  const verified = verifiedOf(provider).includes(domain)
+  const required =
+    provider.ssoRequiredDomains?.includes(domain) ?? (provider.ssoRequired === true && verified)
+  return (
+    <li>
+      <span className="organization-sso-value">{domain}</span>{' '}
+      {verified ? <Badge tone="success">Verified</Badge> : <Badge tone="warning">Not verified</Badge>}
+      {required ? <span className="muted small"> · SSO required for this domain</span> : null}
+      {verified ? (
+        <Button
+          size="small"
+          pending={isLoading}
+          onClick={async () => {
+            const answer = await setRequirement({
+              providerId: provider.providerId,
+              domain,
+              required: !required,
+            })
+            if ('data' in answer) onChanged()
+          }}
+        >
+          {required ? `Stop requiring SSO for ${domain}` : `Require SSO for ${domain}`}
+        </Button>
+      ) : null}
+      <Notice tone="error">{error ? messageFor(error) : null}</Notice>
+    </li>
+  )
+}
+
+const ProviderRow = ({ provider, onChanged }: { provider: SsoProviderSummary; onChanged: () => void }) => (
   <li className="organization-sso-provider">
     <p>
       <strong>{provider.providerId}</strong>{' '}
       <span className="muted small">{provider.type.toUpperCase()}</span>
     </p>
     <p className="muted small organization-sso-value">{provider.issuer}</p>
-    <p>
-      <span className="organization-sso-value">{provider.domain}</span>{' '}
-      {provider.domainVerified ? (
-        <Badge tone="success">Verified</Badge>
-      ) : (
-        <Badge tone="warning">Not verified</Badge>
-      )}
-      {provider.ssoRequired ? <span className="muted small"> · SSO required for this domain</span> : null}
-    </p>
-    {provider.domainVerified ? null : <PendingDomain provider={provider} onVerified={onVerified} />}
+    <SetupDetails entries={setupOf(provider, window.location.origin)} />
+    <ul className="organization-sso-domains" aria-label={`Domains of ${provider.providerId}`}>
+      {domainsOf(provider).map((domain) => (
+        <DomainRow key={domain} provider={provider} domain={domain} onChanged={onChanged} />
+      ))}
+    </ul>
+    {provider.domainVerified ? null : <PendingDomains provider={provider} onVerified={onChanged} />}
   </li>
+)
+
+const Added = ({ provider }: { provider: RegisteredSsoProvider }) => (
+  <Notice tone="success" title={`${provider.providerId} is added.`}>
+    <p>Give your identity provider these details:</p>
+    <SetupDetails
+      entries={setupOf({ ...provider, type: provider.samlConfig ? 'saml' : 'oidc' }, window.location.origin)}
+    />
+    {provider.domainVerificationToken ? (
+      <>
+        <p>Then prove the domains are yours: add these DNS records, and choose “Check now” below.</p>
+        <TxtRecords provider={provider} token={provider.domainVerificationToken} />
+      </>
+    ) : null}
+  </Notice>
 )
 
 export const OrganizationSso = ({ context }: { context: OrganizationContext }) => {
   const list = useListSsoProvidersQuery()
+  const [adding, setAdding] = useState(false)
+  const [added, setAdded] = useState<RegisteredSsoProvider | null>(null)
   const providers = (list.data?.providers ?? []).filter(
     (provider) => provider.organizationId === context.organization.id,
   )
@@ -111,6 +154,7 @@ export const OrganizationSso = ({ context }: { context: OrganizationContext }) =
       description="The identity providers the organization’s people sign in with, by email domain."
     >
       <Notice tone="error">{list.error ? messageFor(list.error) : null}</Notice>
+      {added ? <Added provider={added} /> : null}
       {list.isLoading ? (
         <p className="muted">Loading…</p>
       ) : providers.length === 0 ? (
@@ -118,9 +162,24 @@ export const OrganizationSso = ({ context }: { context: OrganizationContext }) =
       ) : (
         <ul className="organization-sso-providers" aria-label="Identity providers">
           {providers.map((provider) => (
-            <ProviderRow key={provider.providerId} provider={provider} onVerified={() => list.refetch()} />
+            <ProviderRow key={provider.providerId} provider={provider} onChanged={() => list.refetch()} />
           ))}
         </ul>
+      )}
+      {adding ? (
+        <AddSsoProvider
+          organizationId={context.organization.id}
+          onCancel={() => setAdding(false)}
+          onAdded={(provider) => {
+            setAdded(provider)
+            setAdding(false)
+            list.refetch()
+          }}
+        />
+      ) : (
+        <Button variant="primary" onClick={() => setAdding(true)}>
+          Add an identity provider
+        </Button>
       )}
     </Card>
   )

@@ -57,7 +57,7 @@ describe("the organization's single sign-on", () => {
     expect(list.textContent).toContain('corp.test')
     expect(list.textContent).toContain('SSO required for this domain')
     expect(list.textContent).not.toContain('elsewhere.test')
-    const pending = within(list).getByText('acme.test').closest('li') as HTMLElement
+    const pending = within(list).getByText('acme.test').closest('.organization-sso-provider') as HTMLElement
     expect(within(pending).getByText('Not verified')).toBeTruthy()
 
     await user.click(within(pending).getByRole('button', { name: 'Show the DNS record to add' }))
