@@ -2,6 +2,7 @@
 /// An allowlist: ids, roles, names and reasons, never an address (the invitee's is personal data).
 
 import type { OrganizationEvent } from '../../domain/organization/organization.events.js'
+import { commaSeparated } from '../../domain/organization/organization.upcasters.js'
 
 const pick = (data: Record<string, unknown>, keys: readonly string[]) =>
   Object.fromEntries(keys.filter((key) => data[key] !== undefined).map((key) => [key, data[key]]))
@@ -31,5 +32,6 @@ const SHOWN: Record<OrganizationEvent['type'], readonly string[] | null> = {
 /** The entry's details, or null for an event the feed does not show. */
 export const organizationActivityDetails = (event: OrganizationEvent): Record<string, unknown> | null => {
   const keys = SHOWN[event.type]
-  return keys ? pick(event.data as Record<string, unknown>, keys) : null
+  // Roles and team ids as the feed showed them before events carried arrays.
+  return keys ? pick(commaSeparated(event.data), keys) : null
 }
