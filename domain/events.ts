@@ -20,6 +20,7 @@ import {
 } from './oauth-provider/oauth-provider.declarations.js'
 import { ORGANIZATION_EVENT_DECLARATIONS } from './organization/organization.declarations.js'
 import type { OrganizationEvent } from './organization/organization.events.js'
+import { ORGANIZATION_EVENT_VERSIONS } from './organization/organization.upcasters.js'
 import { PASSKEY_EVENT_DECLARATIONS } from './passkey/passkey.declarations.js'
 import type { PasskeyEvent } from './passkey/passkey.js'
 import {
@@ -34,6 +35,7 @@ import { SESSION_EVENT_DECLARATIONS } from './session/session.declarations.js'
 import type { SessionEvent } from './session/session.js'
 import type { EventDeclaration } from './shared/event-declaration.js'
 import type { EventMetadata } from './shared/metadata.js'
+import { type EventVersionings, stampWith, upcastWith } from './shared/upcasting.js'
 import { SIGNING_KEY_EVENT_DECLARATIONS } from './signing-key/signing-key.declarations.js'
 import type { SigningKeyEvent } from './signing-key/signing-key.js'
 import { SSO_PROVIDER_EVENT_DECLARATIONS } from './sso/sso.declarations.js'
@@ -104,3 +106,12 @@ export const knownEventTypes = (): readonly string[] => [...DECLARATIONS.keys()]
 /** Whose personal data an event holds (see `EventDeclaration.subject`); null for unknown types. */
 export const subjectOf = (event: { type: string; data: object; metadata: EventMetadata }): string | null =>
   declarationOf(event.type)?.subject(event.data as Record<string, unknown>, event.metadata) ?? null
+
+/** Every event type past its first version, with the upcasters from each older one (shared/upcasting.ts). */
+const VERSIONS: EventVersionings = { ...ORGANIZATION_EVENT_VERSIONS }
+
+/** An event read from the log, in its type's current shape: what every reader is given. */
+export const upcastEvent = upcastWith(VERSIONS)
+
+/** An event about to be appended, with its type's current version in its metadata. */
+export const stampEventVersion = stampWith(VERSIONS)

@@ -19,6 +19,7 @@ import {
   type ProviderTokens,
   providerAccountKey,
 } from '../../domain/linked-accounts/linked-accounts.js'
+import type { LinkConsent } from '../../domain/linked-accounts/linking-rules.js'
 import { DomainError } from '../../domain/shared/errors.js'
 import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
 import { isValidEmail, normalizeEmail } from '../../domain/user/email.js'
@@ -113,6 +114,7 @@ const linkCommand = (
   ctx: CommandContext,
   userId: string,
   { provider, profile, tokens }: Found,
+  consent?: LinkConsent,
 ): LinkAccount => ({
   type: 'link-account',
   userId,
@@ -122,6 +124,7 @@ const linkCommand = (
   email: profile.email,
   tokens: storedTokens(tokens),
   now: ctx.clock().toISOString(),
+  ...(consent ? { consent } : {}),
 })
 
 const linkPart = (
@@ -130,12 +133,13 @@ const linkPart = (
   userId: string,
   { provider, profile, tokens }: Found,
   staleOwner: string | null,
+  consent?: LinkConsent,
   newStream = false,
 ) =>
   handlePart(
     linkedAccountsDecider,
     linkedAccountsStream(userId),
-    linkCommand(ctx, userId, { provider, profile, tokens }),
+    linkCommand(ctx, userId, { provider, profile, tokens }, consent),
     {
       metadata: metadataFor(origin, { type: 'user', userId }, ctx.clock()),
       claims: (events) => [
@@ -146,16 +150,29 @@ const linkPart = (
     },
   )
 
+/** The flow's error code for each linking rule the decider refused by (linking-rules.ts), per way of linking. */
+type RefusalCodes = Partial<Record<string, string>>
+const IMPLICIT_REFUSALS: RefusalCodes = { ACCOUNT_NOT_LINKED: 'account_not_linked' }
+const LINK_FLOW_REFUSALS: RefusalCodes = {
+  LINKING_NOT_ALLOWED: 'unable_to_link_account',
+  LINKING_DIFFERENT_EMAILS_NOT_ALLOWED: 'email_does_not_match',
+  ACCOUNT_LINKED_TO_ANOTHER_USER: 'account_already_linked_to_different_user',
+}
+const ID_TOKEN_REFUSALS: RefusalCodes = { ...LINK_FLOW_REFUSALS, LINKING_NOT_ALLOWED: 'linking_not_allowed' }
+
 const linkAccount = async (
   ctx: CommandContext,
   origin: RequestOrigin,
   userId: string,
   found: Found,
   staleOwner: string | null,
+  consent?: { facts: LinkConsent; refusals: RefusalCodes },
 ) => {
   try {
-    await ctx.handle.together([linkPart(ctx, origin, userId, found, staleOwner)])
+    await ctx.handle.together([linkPart(ctx, origin, userId, found, staleOwner, consent?.facts)])
   } catch (error) {
+    const refusal = error instanceof DomainError ? consent?.refusals[error.code] : undefined
+    if (refusal) throw new SocialFlowError(refusal)
     if (error instanceof UniqueClaimConflictError)
       throw new SocialFlowError('account_already_linked_to_different_user')
     // A user has one account per provider (domain/linked-accounts): another one of it cannot link.
@@ -221,14 +238,18 @@ export const signInWithProvider = async (
   const existing = await findUserByEmail(ctx.db, email)
   if (existing) {
     const linking = linkingOf(ctx)
-    if (
-      !vouches(ctx, found) ||
-      (linking.requireLocalEmailVerified && !existing.email_verified) ||
-      !linking.enabled ||
-      linking.disableImplicitLinking
-    )
-      throw new SocialFlowError('account_not_linked')
-    await linkAccount(ctx, origin, existing.id, found, owner.staleOwner)
+    const facts: LinkConsent = {
+      how: 'implicit',
+      vouched: vouches(ctx, found),
+      linkingEnabled: linking.enabled,
+      implicitLinkingDisabled: linking.disableImplicitLinking,
+      requireLocalEmailVerified: linking.requireLocalEmailVerified,
+      localEmailVerified: existing.email_verified,
+    }
+    await linkAccount(ctx, origin, existing.id, found, owner.staleOwner, {
+      facts,
+      refusals: IMPLICIT_REFUSALS,
+    })
     await adoptVerification(ctx, origin, existing, found)
     if (linking.updateUserInfoOnLink) await copyNameAndImage(ctx, origin, existing.id, found.profile)
     if (settings.overrideUserInfoOnSignIn) await overrideUserInfo(ctx, origin, existing, found.profile)
@@ -288,50 +309,49 @@ const finishSignUp = async (ctx: CommandContext, origin: RequestOrigin, userId: 
 }
 
 /**
- * Attaches the provider account to the signed-in user who started a link flow (better-auth's
- * order: the provider must vouch and linking be on, then the same address unless different ones
- * are allowed, then the account must not be another user's).
+ * Attaches the provider account to the signed-in user who started a link flow. The linked-accounts
+ * decider refuses (linking-rules.ts, better-auth's order): the provider must vouch and linking be
+ * on, then the same address unless different ones are allowed, then the account must not be
+ * another user's.
  */
-export const linkToUser = async (
+export const linkToUser = (
   ctx: CommandContext,
   origin: RequestOrigin,
   link: { userId: string; email: string },
   found: Found,
-): Promise<void> => {
-  const linking = linkingOf(ctx)
-  if (!vouches(ctx, found) || !linking.enabled) throw new SocialFlowError('unable_to_link_account')
-  const email = found.profile.email?.toLowerCase()
-  if (email !== link.email.toLowerCase() && !linking.allowDifferentEmails)
-    throw new SocialFlowError('email_does_not_match')
-  await attach(ctx, origin, link.userId, found)
-}
-
-/** Links (or renews) the account for `userId`, refusing one that belongs to someone else. */
-const attach = async (ctx: CommandContext, origin: RequestOrigin, userId: string, found: Found) => {
-  const owner = await ownerOf(ctx, found.provider.id, found.profile.id)
-  if (owner.user && owner.user.id !== userId)
-    throw new SocialFlowError('account_already_linked_to_different_user')
-  await linkAccount(ctx, origin, userId, found, owner.staleOwner)
-  if (linkingOf(ctx).updateUserInfoOnLink) await copyNameAndImage(ctx, origin, userId, found.profile)
-}
+): Promise<void> => attach(ctx, origin, link, found, 'link-flow')
 
 /**
- * link-social with an id token, in better-auth's order: an account already linked to this user
- * only renews its tokens; one of another user is refused; then the provider must vouch and
- * linking be on, and the address match unless different ones are allowed.
+ * link-social with an id token, in better-auth's order (decided likewise): an account already
+ * linked to this user only renews its tokens; one of another user is refused; then the provider
+ * must vouch and linking be on, and the address match unless different ones are allowed.
  */
-export const linkIdTokenAccount = async (
+export const linkIdTokenAccount = (
   ctx: CommandContext,
   origin: RequestOrigin,
   link: { userId: string; email: string },
   found: Found,
-): Promise<void> => {
+): Promise<void> => attach(ctx, origin, link, found, 'id-token')
+
+/** Links (or renews) the account for the user, with the facts the linking rules need. */
+const attach = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  link: { userId: string; email: string },
+  found: Found,
+  how: 'link-flow' | 'id-token',
+) => {
   const owner = await ownerOf(ctx, found.provider.id, found.profile.id)
-  if (owner.user?.id === link.userId) return attach(ctx, origin, link.userId, found)
-  if (owner.user) throw new SocialFlowError('account_already_linked_to_different_user')
   const linking = linkingOf(ctx)
-  if (!vouches(ctx, found) || !linking.enabled) throw new SocialFlowError('linking_not_allowed')
-  if (found.profile.email?.toLowerCase() !== link.email.toLowerCase() && !linking.allowDifferentEmails)
-    throw new SocialFlowError('email_does_not_match')
-  await attach(ctx, origin, link.userId, found)
+  const facts: LinkConsent = {
+    how,
+    vouched: vouches(ctx, found),
+    linkingEnabled: linking.enabled,
+    sameEmail: found.profile.email?.toLowerCase() === link.email.toLowerCase(),
+    allowDifferentEmails: linking.allowDifferentEmails,
+    ownerUserId: owner.user?.id ?? null,
+  }
+  const refusals = how === 'id-token' ? ID_TOKEN_REFUSALS : LINK_FLOW_REFUSALS
+  await linkAccount(ctx, origin, link.userId, found, owner.staleOwner, { facts, refusals })
+  if (linking.updateUserInfoOnLink) await copyNameAndImage(ctx, origin, link.userId, found.profile)
 }

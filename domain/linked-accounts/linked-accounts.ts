@@ -9,6 +9,7 @@
 
 import { AUTH_ERRORS } from '../errors.js'
 import type { Decider } from '../shared/decider.js'
+import { type LinkConsent, refuseDisallowedLink } from './linking-rules.js'
 
 export const linkedAccountsStream = (userId: string): string => `linked-accounts-${userId}`
 
@@ -68,6 +69,8 @@ export type LinkedAccountCommand =
       email: string | null
       tokens: ProviderTokens
       now: string
+      /** The linking rules' facts when a person links the account (linking-rules.ts); none on sign-up. */
+      consent?: LinkConsent
     }
   | { type: 'update-tokens'; accountId: string; tokens: ProviderTokens; now: string }
   | {
@@ -140,7 +143,8 @@ const keepKnown = (current: ProviderTokens, next: ProviderTokens): ProviderToken
 const decide = (command: LinkedAccountCommand, state: LinkedAccounts): LinkedAccountEvent[] => {
   switch (command.type) {
     case 'link-account': {
-      const { type: _, tokens, now, ...link } = command
+      const { type: _, tokens, now, consent, ...link } = command
+      if (consent) refuseDisallowedLink(link.userId, consent)
       const same = state.accounts.find(
         (account) =>
           account.providerId === link.providerId && account.providerAccountId === link.providerAccountId,

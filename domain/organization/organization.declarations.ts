@@ -14,6 +14,7 @@ import type { EventDeclarations } from '../shared/event-declaration.js'
 import { subjectIsDataUser as member } from '../shared/event-declaration.js'
 import type { EventMetadata } from '../shared/metadata.js'
 import type { OrganizationEvent } from './organization.events.js'
+import { commaSeparated } from './organization.upcasters.js'
 
 const actor = (_data: unknown, metadata: EventMetadata): string | null =>
   metadata.actor.type === 'user' ? metadata.actor.userId : null
@@ -42,7 +43,8 @@ export const ORGANIZATION_EVENT_DECLARATIONS: EventDeclarations<OrganizationEven
   'organization.member-added': {
     subject: member,
     personal: [],
-    activity: { details: ({ organizationId, role }) => ({ organizationId, role }) },
+    // The feed shows roles as better-auth's one text, as it did before events carried arrays.
+    activity: { details: ({ organizationId, roles }) => ({ organizationId, role: roles.join(',') }) },
     invalidates: 'nothing',
   },
   'organization.member-removed': {
@@ -55,7 +57,10 @@ export const ORGANIZATION_EVENT_DECLARATIONS: EventDeclarations<OrganizationEven
     subject: member,
     personal: [],
     activity: {
-      details: ({ organizationId, role, previousRole }) => ({ organizationId, role, previousRole }),
+      details: (data) => {
+        const { organizationId, role, previousRole } = commaSeparated(data)
+        return { organizationId, role, previousRole }
+      },
     },
     invalidates: 'nothing',
   },

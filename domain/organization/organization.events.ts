@@ -38,7 +38,8 @@ export type OrganizationEvent =
         organizationId: string
         memberId: string
         userId: string
-        role: string
+        /** Version 2 (organization.upcasters.ts): was `role`, the roles comma-separated. */
+        roles: string[]
         createdAt: string
         /** The invitation this membership came from, if any. */
         invitationId: string | null
@@ -63,7 +64,14 @@ export type OrganizationEvent =
     }
   | {
       type: 'organization.member-role-updated'
-      data: { organizationId: string; memberId: string; userId: string; role: string; previousRole: string }
+      /** Version 2: was `role` and `previousRole`, comma-separated. */
+      data: {
+        organizationId: string
+        memberId: string
+        userId: string
+        roles: string[]
+        previousRoles: string[]
+      }
     }
   | {
       type: 'organization.invitation-created'
@@ -73,9 +81,10 @@ export type OrganizationEvent =
         /** Lowercased; sealed under the invitee's key (`inviteeSubject`), not the inviter's. */
         email: string
         inviteeSubject: string
-        role: string
-        /** Comma-separated team ids, as better-auth stores them; null for none. */
-        teamId: string | null
+        /** Version 2: was `role`, comma-separated. */
+        roles: string[]
+        /** Version 2: was `teamId`, comma-separated as better-auth stores them, null for none. */
+        teamIds: string[]
         inviterId: string
         expiresAt: string
         createdAt: string

@@ -27,7 +27,7 @@ export const create = (
         organizationId,
         memberId,
         userId,
-        role: policy.creatorRole,
+        roles: [policy.creatorRole],
         createdAt: now,
         invitationId: null,
         ...seatOf(seat),

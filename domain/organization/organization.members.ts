@@ -20,7 +20,7 @@ export const memberAddition = (
     memberId: string
     userId: string
     seat: number | null
-    role: string
+    roles: readonly string[]
     now: string
     invitationId: string | null
   },
@@ -28,14 +28,14 @@ export const memberAddition = (
 ): OrganizationEvent => {
   if (memberOfUser(state, input.userId)) fail('USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION')
   if (state.members.size >= policy.membershipLimit) fail('ORGANIZATION_MEMBERSHIP_LIMIT_REACHED')
-  const { memberId, userId, seat, role, now, invitationId } = input
+  const { memberId, userId, seat, roles, now, invitationId } = input
   return {
     type: 'organization.member-added',
     data: {
       organizationId: state.organizationId,
       memberId,
       userId,
-      role,
+      roles: [...roles],
       createdAt: now,
       invitationId,
       ...seatOf(seat),
@@ -59,11 +59,7 @@ export const addMember = (
   // better-auth's order: an existing member, then the team, then the membership limit.
   if (memberOfUser(state, command.userId)) fail('USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION')
   if (command.teamId !== null && !state.teams.has(command.teamId)) fail('TEAM_NOT_FOUND')
-  const added = memberAddition(
-    state,
-    { ...command, role: command.roles.join(','), invitationId: null },
-    policy,
-  )
+  const added = memberAddition(state, { ...command, invitationId: null }, policy)
   const teams =
     command.teamId !== null && policy.teams.enabled
       ? teamAddition(state, { ...command, teamId: command.teamId }, policy)
@@ -137,8 +133,7 @@ export const updateMemberRole = (
   if (isCreator(target.role, policy) && !settingCreator && ownerCount(state, policy) <= 1)
     fail('YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER')
   assertKnownRoles(state, command.roles)
-  const role = command.roles.join(',')
-  if (role === target.role) return []
+  if (command.roles.join(',') === target.role) return []
   return [
     {
       type: 'organization.member-role-updated',
@@ -146,8 +141,8 @@ export const updateMemberRole = (
         organizationId: state.organizationId,
         memberId: target.memberId,
         userId: target.userId,
-        role,
-        previousRole: target.role,
+        roles: [...command.roles],
+        previousRoles: [...target.roles],
       },
     },
   ]

@@ -33,7 +33,7 @@ const given = (history: readonly OrganizationEvent[], under: Partial<Organizatio
 
 const memberAdded = (memberId: string, userId: string, role: string): OrganizationEvent => ({
   type: 'organization.member-added',
-  data: { organizationId: O, memberId, userId, role, createdAt: T0, invitationId: null },
+  data: { organizationId: O, memberId, userId, roles: role.split(','), createdAt: T0, invitationId: null },
 })
 const acme: OrganizationEvent[] = [
   {
@@ -58,8 +58,8 @@ const invited: OrganizationEvent = {
     invitationId: 'i1',
     email: 'new@example.com',
     inviteeSubject: 'invitee-1',
-    role: 'member',
-    teamId: null,
+    roles: ['member'],
+    teamIds: [],
     inviterId: 'u-owner',
     expiresAt: '2030-01-03T00:00:00.000Z',
     createdAt: T0,
@@ -213,7 +213,7 @@ const expectAnswered = (type: 'accept-invitation' | 'reject-invitation'): Organi
             organizationId: O,
             memberId: 'm-new',
             userId: 'u-new',
-            role: 'member',
+            roles: ['member'],
             createdAt: T0,
             invitationId: 'i1',
           },

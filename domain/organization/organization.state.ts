@@ -10,6 +10,8 @@ import { rolesOf, type Statements } from './permissions.js'
 export type Member = {
   memberId: string
   userId: string
+  roles: readonly string[]
+  /** `roles` as better-auth's one text (comma-separated), which the permission rules read. */
   role: string
   seat: number | null
   createdAt: string
@@ -18,8 +20,9 @@ export type Invitation = {
   invitationId: string
   email: string
   inviteeSubject: string
+  roles: readonly string[]
   role: string
-  teamIds: string[]
+  teamIds: readonly string[]
   status: 'pending' | 'accepted' | 'rejected' | 'canceled'
   inviterId: string
   expiresAt: string
@@ -97,8 +100,9 @@ const evolveActive = (state: ActiveOrganization, event: OrganizationEvent): Acti
       return { ...state, name, slug, logo, metadata }
     }
     case 'organization.member-added': {
-      const { memberId, userId, role, seat, createdAt } = event.data
-      const member = { memberId, userId, role, seat: seat ?? null, createdAt }
+      const { memberId, userId, roles, seat, createdAt } = event.data
+      // The permission rules read better-auth's one text of roles (permissions.ts `rolesOf`).
+      const member = { memberId, userId, roles, role: roles.join(','), seat: seat ?? null, createdAt }
       return { ...state, members: withEntry(state.members, memberId, member) }
     }
     case 'organization.member-removed': {
@@ -113,18 +117,20 @@ const evolveActive = (state: ActiveOrganization, event: OrganizationEvent): Acti
         ...state,
         members: updated(state.members, event.data.memberId, (member) => ({
           ...member,
-          role: event.data.role,
+          roles: event.data.roles,
+          role: event.data.roles.join(','),
         })),
       }
     case 'organization.invitation-created': {
-      const { invitationId, email, inviteeSubject, role, teamId, inviterId, expiresAt, createdAt } =
+      const { invitationId, email, inviteeSubject, roles, teamIds, inviterId, expiresAt, createdAt } =
         event.data
       const invitation: Invitation = {
         invitationId,
         email,
         inviteeSubject,
-        role,
-        teamIds: teamId ? teamId.split(',') : [],
+        roles,
+        role: roles.join(','),
+        teamIds,
         status: 'pending',
         inviterId,
         expiresAt,

@@ -45,7 +45,7 @@ const created: OrganizationEvent = {
 }
 const memberAdded = (memberId: string, userId: string, role: string): OrganizationEvent => ({
   type: 'organization.member-added',
-  data: { organizationId: O, memberId, userId, role, createdAt: T0, invitationId: null },
+  data: { organizationId: O, memberId, userId, roles: role.split(','), createdAt: T0, invitationId: null },
 })
 const teamCreated = (teamId: string, name = teamId): OrganizationEvent => ({
   type: 'organization.team-created',
@@ -67,8 +67,8 @@ const invited = (
     invitationId,
     email,
     inviteeSubject: `invitee-${email}`,
-    role,
-    teamId,
+    roles: role.split(','),
+    teamIds: teamId ? teamId.split(',') : [],
     inviterId: 'u-owner',
     expiresAt: at(48),
     createdAt: T0,
@@ -325,8 +325,8 @@ describe('organization: members', () => {
             organizationId: O,
             memberId: 'm-member',
             userId: 'u-member',
-            role: 'admin,member',
-            previousRole: 'member',
+            roles: ['admin', 'member'],
+            previousRoles: ['member'],
           },
         },
       ]))
@@ -498,7 +498,7 @@ describe('organization: invitations', () => {
             organizationId: O,
             memberId: 'm-new',
             userId: 'u-new',
-            role: 'admin',
+            roles: ['admin'],
             createdAt: at(47),
             invitationId: 'i1',
           },

@@ -9,6 +9,7 @@
 /// so a payload read after an erasure carries ids and types only.
 
 import { declarationOf } from '../events.js'
+import { commaSeparated } from '../organization/organization.upcasters.js'
 import type { EventMetadata } from '../shared/metadata.js'
 
 /** The catalogue's version, sent with every event so a receiver can tell an older shape. */
@@ -19,14 +20,17 @@ export type PublicEntry = {
   type: string
   subject: string
   fields: readonly string[]
+  /** The data as the public payload names it, when the internal shape differs (`role`, not `roles`). */
+  view?: (data: object) => Record<string, unknown>
 }
 
-const expose = (source: string, type: string, subject: string, fields: readonly string[]): PublicEntry => ({
-  source,
-  type,
-  subject,
-  fields,
-})
+const expose = (
+  source: string,
+  type: string,
+  subject: string,
+  fields: readonly string[],
+  view?: PublicEntry['view'],
+): PublicEntry => ({ source, type, subject, fields, ...(view ? { view } : {}) })
 
 const ORG = ['organizationId'] as const
 
@@ -56,28 +60,34 @@ export const PUBLIC_EVENTS: readonly PublicEntry[] = [
   ]),
   expose('organization.updated', 'organization.updated', 'organizationId', [...ORG, 'name', 'slug']),
   expose('organization.deleted', 'organization.deleted', 'organizationId', [...ORG, 'slug']),
-  expose('organization.member-added', 'member.created', 'memberId', [...ORG, 'memberId', 'userId', 'role']),
-  expose('organization.member-role-updated', 'member.updated', 'memberId', [
-    ...ORG,
+  // Internally roles and team ids are arrays (version 2); the payload keeps better-auth's text.
+  expose(
+    'organization.member-added',
+    'member.created',
     'memberId',
-    'userId',
-    'role',
-    'previousRole',
-  ]),
+    [...ORG, 'memberId', 'userId', 'role'],
+    commaSeparated,
+  ),
+  expose(
+    'organization.member-role-updated',
+    'member.updated',
+    'memberId',
+    [...ORG, 'memberId', 'userId', 'role', 'previousRole'],
+    commaSeparated,
+  ),
   expose('organization.member-removed', 'member.deleted', 'memberId', [
     ...ORG,
     'memberId',
     'userId',
     'reason',
   ]),
-  expose('organization.invitation-created', 'invitation.created', 'invitationId', [
-    ...ORG,
+  expose(
+    'organization.invitation-created',
+    'invitation.created',
     'invitationId',
-    'email',
-    'role',
-    'inviterId',
-    'expiresAt',
-  ]),
+    [...ORG, 'invitationId', 'email', 'role', 'inviterId', 'expiresAt'],
+    commaSeparated,
+  ),
   expose('organization.invitation-renewed', 'invitation.renewed', 'invitationId', [
     ...ORG,
     'invitationId',
@@ -170,7 +180,7 @@ type SourceEvent = { id: string; type: string; data: object; metadata: EventMeta
 export const toPublicEvent = (event: SourceEvent): PublicEvent | null => {
   const entry = BY_SOURCE.get(event.type)
   if (!entry) return null
-  const source = event.data as Record<string, unknown>
+  const source = entry.view ? entry.view(event.data) : (event.data as Record<string, unknown>)
   const personal = new Set(declarationOf(event.type)?.personal ?? [])
   const data: Record<string, unknown> = {}
   for (const field of entry.fields) {

@@ -28,6 +28,11 @@ export type EventMetadata = {
    * personal fields, `ip` and `userAgent` included, then read as null. Never written.
    */
   erased?: boolean
+  /**
+   * The version of the event's data shape (domain/shared/upcasting.ts), stamped on append for a type
+   * past its first version; absent means 1. Reads see it current: older events are upcast.
+   */
+  schemaVersion?: number
 }
 
 /**

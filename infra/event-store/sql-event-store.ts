@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto'
 import { EventEmitter } from 'node:events'
 import { type Kysely, sql, type Transaction } from 'kysely'
+import { stampEventVersion, upcastEvent } from '../../domain/events.js'
 import type { EventMetadata } from '../../domain/shared/metadata.js'
 import {
   type AppendOptions,
@@ -37,16 +38,18 @@ type EventRow = {
   recorded_at: Date
 }
 
-const toRecorded = (row: EventRow): RecordedEvent => ({
-  id: row.event_id,
-  type: row.type,
-  data: row.data,
-  metadata: row.metadata,
-  streamId: row.stream_id,
-  streamVersion: row.stream_version,
-  position: { tx: BigInt(row.tx_id), seq: BigInt(row.seq) },
-  recordedAt: new Date(row.recorded_at),
-})
+// Events of an older version are read in their type's current shape (domain/shared/upcasting.ts).
+const toRecorded = (row: EventRow): RecordedEvent =>
+  upcastEvent({
+    id: row.event_id,
+    type: row.type,
+    data: row.data,
+    metadata: row.metadata,
+    streamId: row.stream_id,
+    streamVersion: row.stream_version,
+    position: { tx: BigInt(row.tx_id), seq: BigInt(row.seq) },
+    recordedAt: new Date(row.recorded_at),
+  })
 
 // The text aliases shadow the columns in ORDER BY, which binds bare names to output columns first:
 // order by the qualified columns, or `999` sorts after `1000`.
@@ -103,9 +106,11 @@ export const createSqlEventStore = (db: Db, options: SqlEventStoreOptions = {}):
   const singleBackend = options.singleBackend === true
   const { inline } = options
 
-  const appendAll = async (appends: readonly StreamAppend[]): Promise<AppendResult[]> => {
-    if (appends.length === 0 || appends.some(({ events }) => events.length === 0))
+  const appendAll = async (unstamped: readonly StreamAppend[]): Promise<AppendResult[]> => {
+    if (unstamped.length === 0 || unstamped.some(({ events }) => events.length === 0))
       throw new Error('an append needs at least one event')
+    // Each event says which version of its type's shape it is written in.
+    const appends = unstamped.map((part) => ({ ...part, events: part.events.map(stampEventVersion) }))
     const events = appends.flatMap((part) => part.events)
     // The first statement locks every stream of the transaction, in one order whoever appends, so
     // two transactions appending to the same streams never wait on each other crosswise.

@@ -331,7 +331,7 @@ const EVERY_EVENT: ExampleEvent[] = [
       organizationId: 'org-1',
       memberId: 'm1',
       userId: USER,
-      role: 'member',
+      roles: ['member'],
       createdAt: 'now',
       invitationId: 'inv-1',
     },
@@ -342,7 +342,7 @@ const EVERY_EVENT: ExampleEvent[] = [
   },
   {
     type: 'organization.member-role-updated',
-    data: { organizationId: 'org-1', memberId: 'm1', userId: USER, role: 'admin', previousRole: 'member' },
+    data: { organizationId: 'org-1', memberId: 'm1', userId: USER, roles: ['admin'], previousRoles: ['member'] },
   },
   {
     type: 'organization.invitation-created',
@@ -351,8 +351,8 @@ const EVERY_EVENT: ExampleEvent[] = [
       invitationId: 'inv-1',
       email: 'a@x.test',
       inviteeSubject: 'invitee-a',
-      role: 'member',
-      teamId: 'team-1',
+      roles: ['member'],
+      teamIds: ['team-1'],
       inviterId: 'user-2',
       expiresAt: 'later',
       createdAt: 'now',

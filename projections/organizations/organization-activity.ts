@@ -2,6 +2,7 @@
 /// An allowlist: ids, roles, names and reasons, never an address (the invitee's is personal data).
 
 import type { OrganizationEvent } from '../../domain/organization/organization.events.js'
+import { commaSeparated } from '../../domain/organization/organization.upcasters.js'
 
 const pick = (data: Record<string, unknown>, keys: readonly string[]) =>
   Object.fromEntries(keys.filter((key) => data[key] !== undefined).map((key) => [key, data[key]]))
@@ -32,7 +33,8 @@ const SHOWN: Record<OrganizationEvent['type'], readonly string[] | null> = {
 export const organizationActivityDetails = (event: OrganizationEvent): Record<string, unknown> | null => {
   const keys = SHOWN[event.type]
   if (!keys) return null
-  const details = pick(event.data as Record<string, unknown>, keys)
+  // Roles and team ids as the feed showed them before events carried arrays.
+  const details = pick(commaSeparated(event.data), keys)
   // The team made with the organization (create-team sets `updatedAt`; the default team has none).
   if (event.type === 'organization.team-created' && event.data.updatedAt === undefined)
     return { ...details, defaultTeam: true }

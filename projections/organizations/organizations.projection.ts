@@ -65,14 +65,15 @@ export const organizationsProjection: Projection = {
         return
       }
       case 'organization.member-added': {
-        const { organizationId, memberId, userId, role, createdAt } = event.data
+        const { organizationId, memberId, userId, roles, createdAt } = event.data
         await trx
           .insertInto('organization_members')
           .values({
             id: memberId,
             organization_id: organizationId,
             user_id: userId,
-            role,
+            // better-auth's column: the roles as one comma-separated text.
+            role: roles.join(','),
             created_at: new Date(createdAt),
           })
           .execute()
@@ -91,12 +92,12 @@ export const organizationsProjection: Projection = {
       case 'organization.member-role-updated':
         await trx
           .updateTable('organization_members')
-          .set({ role: event.data.role })
+          .set({ role: event.data.roles.join(',') })
           .where('id', '=', event.data.memberId)
           .execute()
         return
       case 'organization.invitation-created': {
-        const { organizationId, invitationId, email, role, teamId, inviterId, expiresAt, createdAt } =
+        const { organizationId, invitationId, email, roles, teamIds, inviterId, expiresAt, createdAt } =
           event.data
         await trx
           .insertInto('organization_invitations')
@@ -105,9 +106,9 @@ export const organizationsProjection: Projection = {
             organization_id: organizationId,
             // Null once the invitee's key is destroyed (a replay after erasure).
             email: email ?? '',
-            role,
+            role: roles.join(','),
             status: 'pending',
-            team_id: teamId,
+            team_id: teamIds.length > 0 ? teamIds.join(',') : null,
             inviter_id: inviterId,
             expires_at: new Date(expiresAt),
             created_at: new Date(createdAt),

@@ -5,6 +5,7 @@
 /// its own tools, and on the first record of an append the unique-claim operations it made
 /// (`claims`), which is what lets a later reader repair a claim a crash left half done (claims.ts).
 
+import { stampEventVersion, upcastEvent } from '../../../domain/events.js'
 import type { EventMetadata } from '../../../domain/shared/metadata.js'
 import { type EventToAppend, type RecordedEvent, START, type UniqueClaim } from '../event-store.js'
 import type { LogRecord, NewRecord } from './kurrent-log.js'
@@ -18,7 +19,9 @@ type Envelope = {
   $causationId?: string
 }
 
-export const recordOf = (event: EventToAppend, claims: readonly UniqueClaim[] = []): NewRecord => {
+export const recordOf = (unstamped: EventToAppend, claims: readonly UniqueClaim[] = []): NewRecord => {
+  // Each event says which version of its type's shape it is written in (domain/shared/upcasting.ts).
+  const event = stampEventVersion(unstamped)
   const envelope: Envelope = {
     tessera: event.metadata,
     $correlationId: event.metadata.correlationId,
@@ -41,7 +44,8 @@ export const recordedEventOf = (record: LogRecord, names: StreamNames): Recorded
     record.data === null
   )
     return null
-  return {
+  // Events of an older version are read in their type's current shape.
+  return upcastEvent({
     id: record.id,
     type: record.type,
     data: record.data,
@@ -52,7 +56,7 @@ export const recordedEventOf = (record: LogRecord, names: StreamNames): Recorded
     // nothing on the command path reads (it uses versions).
     position: record.position ? globalPositionOf(record.position) : START,
     recordedAt: record.created,
-  }
+  })
 }
 
 /** The claim operations an append recorded on its first record; [] on any other record. */
