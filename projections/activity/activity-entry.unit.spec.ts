@@ -342,7 +342,13 @@ const EVERY_EVENT: ExampleEvent[] = [
   },
   {
     type: 'organization.member-role-updated',
-    data: { organizationId: 'org-1', memberId: 'm1', userId: USER, roles: ['admin'], previousRoles: ['member'] },
+    data: {
+      organizationId: 'org-1',
+      memberId: 'm1',
+      userId: USER,
+      roles: ['admin'],
+      previousRoles: ['member'],
+    },
   },
   {
     type: 'organization.invitation-created',
