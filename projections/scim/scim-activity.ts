@@ -1,6 +1,6 @@
 /// Directory sync in the organization's audit feed: each provisioning call and each credential
 /// minted or revoked shows to the organization's owners and admins, with the SCIM credential that
-/// acted (`by`). Ids and attribute names only: a userName or address is personal data.
+/// acted (`by`). Ids, attribute names and group names only: a userName or address is personal data.
 
 import type { Transaction } from 'kysely'
 import type { RecordedEvent } from '../../infra/event-store/event-store.js'
@@ -12,10 +12,10 @@ const SHOWN: Record<string, readonly string[]> = {
   'scim.user-deactivated': ['userId', 'connectionId'],
   'scim.user-reactivated': ['userId', 'connectionId'],
   'scim.user-deprovisioned': ['userId', 'connectionId'],
-  'scim.group-created': ['groupId', 'connectionId', 'members'],
-  'scim.group-updated': ['groupId', 'connectionId'],
+  'scim.group-created': ['groupId', 'connectionId', 'members', 'displayName'],
+  'scim.group-updated': ['groupId', 'connectionId', 'displayName', 'previousDisplayName'],
   'scim.group-members-changed': ['groupId', 'connectionId', 'added', 'removed'],
-  'scim.group-deleted': ['groupId', 'connectionId'],
+  'scim.group-deleted': ['groupId', 'connectionId', 'displayName'],
   'scim.credential-issued': ['connectionId', 'credentialId', 'scopes', 'expiresAt'],
   'scim.credential-revoked': ['connectionId', 'credentialId'],
 }

@@ -209,6 +209,8 @@ describe('SCIM 2.0 Groups (pglite)', () => {
     )
     for (const type of ['scim.group-created', 'scim.group-members-changed', 'scim.group-deleted'])
       expect(feed, `${type} in the organization's activity`).toContain(type)
+    // The group's name, which the portal says, even after the group (its team) is gone.
+    expect(feed).toContain('"displayName":"Engineers"')
   })
 
   it('lists with `displayName eq` (case-insensitively), pages, and keeps each connection to its own groups', async () => {

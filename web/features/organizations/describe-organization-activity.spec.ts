@@ -37,6 +37,25 @@ describe('organization activity wording', () => {
     )
   })
 
+  it("words a directory's group changes, naming the group by its name or its team", () => {
+    const by = { connectionId: 'okta', by: 'scim:okta/c1' }
+    const said = (type: string, details: Record<string, unknown>) =>
+      describeOrganizationActivity(entry(type, null, { groupId: 'team-1', ...by, ...details }), people)
+    expect(said('scim.group-created', { displayName: 'Pilots', members: [] })).toBe(
+      'The directory created the group Pilots',
+    )
+    expect(said('scim.group-updated', { displayName: 'Crew', previousDisplayName: 'Pilots' })).toBe(
+      'The directory renamed the group Pilots to Crew',
+    )
+    expect(said('scim.group-members-changed', { added: ['u1', 'u2'], removed: ['u3'] })).toBe(
+      'The directory added 2 people to the group Engines and took 1 person out',
+    )
+    expect(said('scim.group-members-changed', { added: [], removed: ['u3'] })).toBe(
+      'The directory took 1 person out of the group Engines',
+    )
+    expect(said('scim.group-deleted', {})).toBe('The directory removed the group Engines')
+  })
+
   it('starts upright when the person is erased', () => {
     const gone = entry('organization.member-removed', null, { reason: 'left' })
     expect(describeOrganizationActivity(gone, people)).toBe('A member left the organization')

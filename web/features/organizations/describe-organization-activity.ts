@@ -48,6 +48,31 @@ const DIRECTORY_VERBS: Readonly<Record<string, string>> = {
   'scim.user-deprovisioned': 'removed',
 }
 
+const count = (item: OrganizationActivityItem, key: string): number => {
+  const value = item.details?.[key]
+  return Array.isArray(value) ? value.length : 0
+}
+
+const people = (n: number) => (n === 1 ? '1 person' : `${n} people`)
+
+/** What a directory did to a group (a team of the organization, with the group's id). */
+const directoryGroupChange = (item: OrganizationActivityItem, known: People): string => {
+  const group = text(item, 'displayName') ?? known.teamName(text(item, 'groupId')) ?? 'a group'
+  if (item.type === 'scim.group-created') return `created the group ${group}`
+  if (item.type === 'scim.group-deleted') return `removed the group ${group}`
+  if (item.type === 'scim.group-updated') {
+    const before = text(item, 'previousDisplayName')
+    return before && before !== group
+      ? `renamed the group ${before} to ${group}`
+      : `updated the group ${group}`
+  }
+  const [added, removed] = [count(item, 'added'), count(item, 'removed')]
+  if (added && removed) return `added ${people(added)} to the group ${group} and took ${people(removed)} out`
+  if (added) return `added ${people(added)} to the group ${group}`
+  if (removed) return `took ${people(removed)} out of the group ${group}`
+  return `changed the members of the group ${group}`
+}
+
 /** The entry's sentence, upright even when it starts with an erased person's "a member". */
 export const describeOrganizationActivity = (item: OrganizationActivityItem, people: People): string =>
   upright(sentenceOf(item, people))
@@ -106,6 +131,11 @@ const sentenceOf = (item: OrganizationActivityItem, people: People): string => {
     case 'scim.user-reactivated':
     case 'scim.user-deprovisioned':
       return `The directory ${DIRECTORY_VERBS[item.type]} ${subjectName(item, people)}`
+    case 'scim.group-created':
+    case 'scim.group-updated':
+    case 'scim.group-members-changed':
+    case 'scim.group-deleted':
+      return `The directory ${directoryGroupChange(item, people)}`
     case 'scim.credential-issued':
       return `${who} created a directory sync token`
     case 'scim.credential-revoked':
