@@ -41,6 +41,21 @@ const Connection = Type.Object({
   status: Type.String(),
 })
 
+/** Tessera's addition: what the connection provisioned (the portal's Directory sync). */
+const Directory = Type.Object({
+  lastSyncAt: Type.Union([Type.String(), Type.Null()]),
+  provisioned: Type.Object({ total: Type.Integer(), active: Type.Integer() }),
+  latestPeople: Type.Array(
+    Type.Object({
+      userId: Type.String(),
+      name: Type.String(),
+      email: Type.String(),
+      active: Type.Boolean(),
+      updatedAt: Type.String(),
+    }),
+  ),
+})
+
 const scimErrors = (...codes: ScimErrorCode[]) =>
   Object.fromEntries(
     codes.map((code) => [SCIM_ERRORS[code].status, errorBody(`\`${code}\`: ${SCIM_ERRORS[code].message}`)]),
@@ -117,7 +132,8 @@ export const scimCredentialRoutes =
       '/scim/list-managed-connections',
       {
         schema: {
-          summary: "The organization's directory connection and its tokens (never a token itself)",
+          summary:
+            "The organization's directory connection, its tokens (never a token itself) and what it provisioned",
           tags: TAGS,
           querystring: Type.Object({ organizationId: OrganizationId }),
           response: {
@@ -125,7 +141,11 @@ export const scimCredentialRoutes =
             ...scimErrors('YOU_ARE_NOT_ALLOWED_TO_MANAGE_SCIM'),
             200: Type.Object({
               connections: Type.Array(
-                Type.Object({ ...Connection.properties, credentials: Type.Array(Credential) }),
+                Type.Object({
+                  ...Connection.properties,
+                  credentials: Type.Array(Credential),
+                  ...Directory.properties,
+                }),
               ),
             }),
           },

@@ -18,6 +18,10 @@ import { MANAGED_CREDENTIAL_PREFIX } from '../../http/scim/scim-auth.js'
 import { ALPHANUMERIC, randomToken, sha256Hex } from '../../infra/crypto/tokens.js'
 import { findMember } from '../../projections/organizations/organizations.repository.js'
 import { type ScimCredentialRow, scimCredentialsOf } from '../../projections/scim/scim-inline.js'
+import {
+  type ConnectionDirectory,
+  connectionDirectory,
+} from '../../projections/scim/scim-users.repository.js'
 import type { CommandContext } from '../context.js'
 
 export const MANAGED_CONNECTION_PREFIX = 'ba_scim_connection_'
@@ -147,14 +151,28 @@ export const listScimConnections = async (
   const rows = await scimCredentialsOf(ctx.db, organizationId)
   const now = ctx.clock()
   const first = rows[0]
+  if (!first) return { connections: [] }
+  const directory = await connectionDirectory(ctx.db, organizationId, first.connection_id)
   return {
-    connections: first
-      ? [
-          {
-            ...connectionJson(organizationId, first.connection_id),
-            credentials: rows.map((row) => credentialJson(row, now)),
-          },
-        ]
-      : [],
+    connections: [
+      {
+        ...connectionJson(organizationId, first.connection_id),
+        credentials: rows.map((row) => credentialJson(row, now)),
+        ...directoryJson(directory),
+      },
+    ],
   }
 }
+
+/** Beyond the plugin's answer: what the connection provisioned, for the portal's Directory sync. */
+const directoryJson = (directory: ConnectionDirectory) => ({
+  lastSyncAt: directory.lastSyncAt?.toISOString() ?? null,
+  provisioned: { total: directory.total, active: directory.active },
+  latestPeople: directory.latest.map((person) => ({
+    userId: person.user_id,
+    name: person.name,
+    email: person.email,
+    active: person.active,
+    updatedAt: person.updated_at.toISOString(),
+  })),
+})

@@ -1,6 +1,6 @@
 /// Queries over `scim_users`, always within one connection: a connection sees only its own people.
 
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import type { Database } from '../database.js'
 
 type Db = Kysely<Database>
@@ -79,4 +79,50 @@ export const listScimUsers = async (
     .limit(page.count)
     .execute()
   return { total, rows }
+}
+
+/** What a connection has done, for the organization's owners: its people and its last change. */
+export type ConnectionDirectory = {
+  total: number
+  active: number
+  /** When the directory last changed someone or a group (null: never). */
+  lastSyncAt: Date | null
+  /** The people it changed most recently, newest first. */
+  latest: ScimUserView[]
+}
+
+const asDate = (value: unknown): Date | null =>
+  value === null || value === undefined ? null : new Date(value as string | Date)
+
+export const connectionDirectory = async (
+  db: Db,
+  organizationId: string,
+  connectionId: string,
+  latest = 20,
+): Promise<ConnectionDirectory> => {
+  const counts = await db
+    .selectFrom('scim_users')
+    .select([sql<string>`count(*)`.as('total'), sql<string>`count(*) filter (where active)`.as('active')])
+    .where('connection_id', '=', connectionId)
+    .executeTakeFirstOrThrow()
+  // The audit feed keeps every provisioning step, removals and groups included (scim-activity.ts).
+  const synced = await db
+    .selectFrom('organization_activity')
+    .select(sql<Date | string | null>`max(at)`.as('at'))
+    .where('organization_id', '=', organizationId)
+    .where('type', 'like', 'scim.%')
+    .where('type', 'not like', 'scim.credential-%')
+    .where(sql<boolean>`(details::jsonb ->> 'connectionId') = ${connectionId}`)
+    .executeTakeFirst()
+  const people = await viewQuery(db, connectionId)
+    .orderBy('scim_users.updated_at', 'desc')
+    .orderBy('scim_users.user_id')
+    .limit(latest)
+    .execute()
+  return {
+    total: Number(counts.total),
+    active: Number(counts.active),
+    lastSyncAt: asDate(synced?.at),
+    latest: people,
+  }
 }

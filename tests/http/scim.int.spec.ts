@@ -324,6 +324,14 @@ describe('SCIM 2.0 provisioning (pglite)', () => {
       ],
     })
     expect(JSON.stringify(listed.json)).not.toContain(token)
+    // What the connection provisioned, and when it last changed someone (the portal's Directory sync).
+    type Listed = { provisioned: unknown; latestPeople: unknown; lastSyncAt: string }
+    const [managed] = (listed.json as { connections: [Listed] }).connections
+    expect(managed.provisioned).toEqual({ total: 1, active: 1 })
+    expect(managed.latestPeople).toEqual([
+      expect.objectContaining({ userId: provisioned.json.id, email: 'managed@acme.test', active: true }),
+    ])
+    expect(Date.parse(managed.lastSyncAt)).toBeGreaterThan(Date.now() - 60_000)
 
     const member = await signUp(tessera, 'plainmember')
     await tessera.api.request(

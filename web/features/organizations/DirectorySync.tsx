@@ -12,6 +12,7 @@ import {
   useRevokeDirectoryTokenMutation,
 } from './directory-sync.api.js'
 import type { OrganizationContext } from './organization-context.js'
+import { ProvisionedPeople } from './ProvisionedPeople.js'
 
 /// Directory sync (SCIM 2.0): the address and the tokens an identity provider (Okta, Entra ID)
 /// provisions the organization's people with. A new token shows once, when it is made; the list
@@ -57,6 +58,7 @@ export const DirectorySync = ({ context }: { context: OrganizationContext }) => 
   const [mint, minted] = useMintDirectoryTokenMutation()
   const [shown, setShown] = useState<string | null>(null)
   const credentials = list.data?.connections.flatMap((connection) => connection.credentials) ?? []
+  const connection = list.data?.connections[0]
   const create = async () => {
     const answer = await mint({ organizationId })
     if ('data' in answer && answer.data) {
@@ -95,6 +97,9 @@ export const DirectorySync = ({ context }: { context: OrganizationContext }) => 
       <Button variant="primary" pending={minted.isLoading} onClick={create}>
         Create a token
       </Button>
+      {connection?.provisioned ? (
+        <ProvisionedPeople directory={connection} organizationId={organizationId} />
+      ) : null}
     </Card>
   )
 }

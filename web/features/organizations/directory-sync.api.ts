@@ -12,10 +12,17 @@ export type DirectoryCredential = {
 
 export type DirectoryConnection = { connectionId: string; provisioningDomainId: string; status: string }
 
+/** What the connection provisioned (Tessera's addition to the plugin's list). */
+export type DirectoryActivity = {
+  lastSyncAt: string | null
+  provisioned: { total: number; active: number }
+  latestPeople: { userId: string; name: string; email: string; active: boolean; updatedAt: string }[]
+}
+
 export const directorySyncApi = api.injectEndpoints({
   endpoints: (build) => ({
     listDirectoryConnections: build.query<
-      { connections: (DirectoryConnection & { credentials: DirectoryCredential[] })[] },
+      { connections: (DirectoryConnection & DirectoryActivity & { credentials: DirectoryCredential[] })[] },
       string
     >({
       query: (organizationId) => ({ url: '/scim/list-managed-connections', params: { organizationId } }),
