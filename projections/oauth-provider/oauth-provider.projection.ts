@@ -1,5 +1,6 @@
 /// Projects clients, consents and grants. A deleted user's consents and grants go with them; a
-/// deleted client's rows go too (its grants were revoked by the deletion's use case).
+/// deleted client's rows go too (its grants were revoked by the deletion's use case); a deleted
+/// organization's clients go with it, with their consents and grants, as its API keys do.
 
 import type { Transaction } from 'kysely'
 import type { OAuthClientEvent } from '../../domain/oauth-provider/oauth-client.js'
@@ -115,6 +116,17 @@ export const oauthProviderProjection: Projection = {
       const { userId } = recorded.data as { userId: string }
       await trx.deleteFrom('oauth_consents').where('user_id', '=', userId).execute()
       await trx.deleteFrom('oauth_grants').where('user_id', '=', userId).execute()
+      return
+    }
+    if (recorded.type === 'organization.deleted') {
+      const { organizationId } = recorded.data as { organizationId: string }
+      const owned = trx
+        .selectFrom('oauth_clients')
+        .select('client_id')
+        .where('organization_id', '=', organizationId)
+      await trx.deleteFrom('oauth_consents').where('client_id', 'in', owned).execute()
+      await trx.deleteFrom('oauth_grants').where('client_id', 'in', owned).execute()
+      await trx.deleteFrom('oauth_clients').where('organization_id', '=', organizationId).execute()
       return
     }
     if (recorded.type.startsWith('oauth-client.'))

@@ -179,4 +179,27 @@ describe("an organization's OAuth clients", () => {
     expect(back.searchParams.get('state')).toBe('org-state')
     expect(back.searchParams.get('code')).toBeTruthy()
   })
+
+  it('go with their organization when it is deleted: no consent page, no token', async () => {
+    const doomed = await organizationOf(owner, 'Doomed Ltd')
+    const made = await registerFor(owner, doomed, 'Doomed app')
+    expect(made.status, made.body).toBe(201)
+    const { client_id, client_secret } = made.json as Required<Client>
+    const askToken = () =>
+      fetch(`${tessera.baseUrl}/api/auth/oauth2/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'client_credentials', client_id, client_secret }),
+      }).then(async (response) => ({ status: response.status, json: await response.json() }))
+    // While the organization lives, the client authenticates (the grant itself is not one it has).
+    expect((await askToken()).json).not.toMatchObject({ error: 'invalid_client' })
+    expect((await member.get(`/oauth2/public-client?client_id=${client_id}`)).status).toBe(200)
+
+    const deleted = await owner.post('/organization/delete', { organizationId: doomed })
+    expect(deleted.status, deleted.body).toBe(200)
+    expect((await member.get(`/oauth2/public-client?client_id=${client_id}`)).status).toBe(404)
+    const refused = await askToken()
+    expect(refused.status).toBe(401)
+    expect(refused.json).toMatchObject({ error: 'invalid_client' })
+  })
 })
