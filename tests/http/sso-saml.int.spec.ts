@@ -185,6 +185,34 @@ describe('single sign-on through an organization SAML identity provider (pglite)
     expect(claims.length).toBeGreaterThanOrEqual(1)
   })
 
+  it('on plain http, where the Lax relay cookie stays behind on the IdP’s POST, bounces once from our origin and signs in', async () => {
+    const browser = webBrowser()
+    const form = await startAtIdp(browser, 'joan@acme.test')
+    // What a browser holds after `/sign-in/sso` on http: a Lax cookie (None needs Secure, i.e. https).
+    const relay = browser.jarOf(form.action).header()
+    expect(relay).toContain('better-auth.relay_state=')
+    expect(relay).not.toContain('__Secure-')
+    // The IdP's cross-site POST, as a browser sends it: without that Lax cookie.
+    const first = await fetch(form.action, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: new URL(idp.ssoUrl).origin,
+        'sec-fetch-site': 'cross-site',
+      },
+      body: new URLSearchParams({ SAMLResponse: form.samlResponse, RelayState: form.relayState ?? '' }),
+    })
+    expect(first.status).toBe(200)
+    expect(first.headers.get('content-type')).toContain('text/html')
+    expect(first.headers.get('content-security-policy')).toContain("form-action 'self'")
+    expect(await session(browser)).toBeNull()
+    // The page posts the same fields again from our origin: same-site, so the cookie comes along.
+    const landed = await bounceAgain(browser, form.action, await first.text())
+    expect([landed.status, landed.location]).toEqual([302, '/dashboard'])
+    expect((await session(browser))?.user.email).toBe('joan@acme.test')
+  })
+
   it('signs in through a provider registered with nothing but the IdP metadata XML', async () => {
     const registered = await post(owner, '/sso/register', {
       providerId: 'beta-saml',
