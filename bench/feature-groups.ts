@@ -3,6 +3,7 @@
 /// (bench/features-config.ts) and each needing only a handful of the seeded users.
 
 import { BOTH, group, nothingToSeed, type ScenarioGroup, TESSERA_ONLY } from './groups.js'
+import { type OAuthSetup, oauthScenarios, seedOAuth } from './oauth.js'
 import { passkeyScenarios } from './passkey.js'
 import { SCIM_USERS_DEFAULT, type ScimDirectory, scimScenarios, seedScimDirectory } from './scim.js'
 import { seedTotpUsers, TOTP_USERS_DEFAULT, type TotpUser, twoFactorScenarios } from './two-factor.js'
@@ -44,6 +45,15 @@ export const featureGroups: readonly ScenarioGroup[] = [
     unseeded: { userNames: [], newUserName: String } as ScimDirectory,
     seed: (target) => seedScimDirectory(target, count('BENCH_SCIM_USERS', SCIM_USERS_DEFAULT)),
     scenarios: (directory, { timing }) => scimScenarios(directory, timing),
+  }),
+  group({
+    group: 'oauth',
+    usersNeeded: 1,
+    needsFeatures: true,
+    runsOn: BOTH,
+    unseeded: { basic: '', accessTokens: [], refreshTokens: [] } as OAuthSetup,
+    seed: seedOAuth,
+    scenarios: (setup, { timing }) => oauthScenarios(setup, timing),
   }),
   // better-auth 1.7.5 has no webhooks.
   group({

@@ -166,6 +166,34 @@ const issue33 = ({ tessera, betterAuth }: DatabaseRuns): TargetCheck[] => {
   ]
 }
 
+/** Issue 35: refresh and introspection at 5× better-auth; introspection p99 under 10 ms (PostgreSQL). */
+const issue35 = ({ tessera, betterAuth }: DatabaseRuns): TargetCheck[] => {
+  const refresh = (run: RunResult | null) => served(stats(run, 'oauth2/token refresh c16', 'oauth2/token'))
+  const introspect = (run: RunResult | null) =>
+    served(stats(run, 'oauth2/introspect c16', 'oauth2/introspect'))
+  const onPostgres = check(35, tessera.database === 'PostgreSQL')
+  return [
+    onPostgres(
+      'oauth2/token refresh c16 rate ÷ better-auth',
+      ratio(refresh(tessera), refresh(betterAuth)),
+      '>=',
+      5,
+    ),
+    onPostgres(
+      'oauth2/introspect c16 rate ÷ better-auth',
+      ratio(introspect(tessera), introspect(betterAuth)),
+      '>=',
+      5,
+    ),
+    onPostgres(
+      'oauth2/introspect c16 p99 ms',
+      p99(stats(tessera, 'oauth2/introspect c16', 'oauth2/introspect')),
+      '<',
+      10,
+    ),
+  ]
+}
+
 /** Issue 36: SCIM over a directory of 10,000 (bench/scim.ts; set for PostgreSQL). */
 const issue36 = (tessera: RunResult): TargetCheck[] => {
   const at = check(36, tessera.database === 'PostgreSQL')
@@ -191,6 +219,7 @@ export const checkTargets = (runs: DatabaseRuns): TargetCheck[] => [
   ...issue11(runs.tessera),
   ...issue14(runs.tessera),
   ...issue33(runs),
+  ...issue35(runs),
   ...issue36(runs.tessera),
 ]
 
