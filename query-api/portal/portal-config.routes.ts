@@ -15,6 +15,8 @@ const PortalConfig = Type.Object({
   branding: PortalBranding,
   /** The label of the DNS TXT record an SSO domain is verified by (`sso.domainVerification.tokenPrefix`). */
   sso: Type.Object({ domainVerificationPrefix: Type.String() }),
+  /** Whether Tessera is an OpenID provider here (`oauthProvider`): else no application is offered. */
+  oauthProvider: Type.Object({ enabled: Type.Boolean() }),
 })
 
 export const portalConfigRoutes =
@@ -31,6 +33,7 @@ export const portalConfigRoutes =
       changeEmail: { enabled: user.changeEmail.enabled },
       branding: portalBranding(config.branding),
       sso: { domainVerificationPrefix: config.sso.domainVerification.tokenPrefix },
+      oauthProvider: { enabled: config.oauthProvider.enabled },
     }
     app.get(
       '/portal-config',

@@ -46,10 +46,12 @@ describe('branding', { timeout: 360_000 }, () => {
         backLink: { label: 'Acme', url: 'https://app.acme.example' },
       },
       // The portal shows the SSO domain's TXT record with the prefix the server checks.
-      { sso: { domainVerification: { tokenPrefix: 'acme-verify' } } },
+      { sso: { domainVerification: { tokenPrefix: 'acme-verify' } }, oauthProvider: {} },
     )
     const config = await server.api.request('GET', '/portal-config')
     expect((config.json as { sso: unknown }).sso).toEqual({ domainVerificationPrefix: 'acme-verify' })
+    // The portal offers an organization's applications only where Tessera is an OpenID provider.
+    expect((config.json as { oauthProvider: unknown }).oauthProvider).toEqual({ enabled: true })
     expect(config.status).toBe(200)
     expect((config.json as { branding: unknown }).branding).toEqual({
       productName: 'Acme Accounts',
@@ -72,6 +74,7 @@ describe('branding', { timeout: 360_000 }, () => {
       backLink: null,
     })
     expect((config.json as { sso: unknown }).sso).toEqual({ domainVerificationPrefix: 'better-auth-token' })
+    expect((config.json as { oauthProvider: unknown }).oauthProvider).toEqual({ enabled: false })
     const mail = await signUpMail(server, 'bea@example.com')
     expect(mail.subject).toBe('Verify your email address')
     expect(mail.text).toContain('— Tessera')

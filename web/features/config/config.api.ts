@@ -10,6 +10,7 @@ export type PortalConfig = {
   deleteUser: { enabled: boolean; immediate: boolean }
   changeEmail: { enabled: boolean }
   sso: { domainVerificationPrefix: string }
+  oauthProvider: { enabled: boolean }
 }
 
 export const configApi = api.injectEndpoints({

@@ -17,9 +17,10 @@ const client = (id: string, name: string) => ({
   reference_id: 'org-1',
 })
 
-const serve = (permissions: Record<string, string[]>) => {
+const serve = (permissions: Record<string, string[]>, providing = true) => {
   let clients = [client('c1', 'Acme CRM')]
   return fakeApi({
+    'GET /portal-config': { body: { oauthProvider: { enabled: providing } } },
     'GET /organization/get-full-organization': { body: fullOrganization({ members: [ADA, GRACE] }) },
     'GET /organization/viewer': {
       body: { role: 'owner', permissions, features: { teams: true, customRoles: false } },
@@ -86,6 +87,16 @@ describe('the organization’s applications', { timeout: 30_000 }, () => {
     const api = serve({ organization: ['update'], ac: ['read'] })
     renderOrganizations('/account/organizations/org-1/settings')
     expect(await screen.findByRole('heading', { name: 'Details' })).toBeTruthy()
+    await waitFor(() => expect(api.to('GET', '/organization/viewer')).not.toEqual([]))
+    expect(screen.queryByRole('region', { name: 'Applications' })).toBeNull()
+    expect(api.to('GET', '/oauth2/get-clients')).toEqual([])
+  })
+
+  it('is not shown where Tessera is no OpenID provider, even to an owner', async () => {
+    const api = serve(OWNER, false)
+    renderOrganizations('/account/organizations/org-1/settings')
+    expect(await screen.findByRole('heading', { name: 'Details' })).toBeTruthy()
+    await waitFor(() => expect(api.to('GET', '/portal-config')).not.toEqual([]))
     await waitFor(() => expect(api.to('GET', '/organization/viewer')).not.toEqual([]))
     expect(screen.queryByRole('region', { name: 'Applications' })).toBeNull()
     expect(api.to('GET', '/oauth2/get-clients')).toEqual([])
