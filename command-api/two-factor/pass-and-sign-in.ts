@@ -7,7 +7,6 @@
 /// outcome (a wrong code, a refusal, a ban, a concurrent change) goes the ordinary way.
 
 import { secondStepAmr } from '../../domain/session/amr.js'
-import { fold } from '../../domain/shared/decider.js'
 import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
 import {
   type TwoFactor,
@@ -22,19 +21,7 @@ import { refuseDeactivatedUser } from '../scim/refuse-deactivated.js'
 import { newSession, type StartedSession } from '../sessions/start-session.js'
 import { handlePart } from '../shared/handle.js'
 import { refuseBannedUser } from '../shared/refuse-banned.js'
-
-/** The aggregate as the log has it now, and the version that was read at. */
-export type LoadedTwoFactor = { state: TwoFactor; version: number | 'no_stream' }
-
-export const loadTwoFactorAt = async (
-  store: CommandContext['store'],
-  userId: string,
-): Promise<LoadedTwoFactor> => {
-  const history = await store.readStream(twoFactorStream(userId))
-  // The stream holds only this aggregate's events: they were written through its decider.
-  const state = fold(twoFactorDecider, history as unknown as TwoFactorEvent[])
-  return { state, version: history.at(-1)?.streamVersion ?? 'no_stream' }
-}
+import type { LoadedTwoFactor } from './run-two-factor.js'
 
 /** What the decider would record, or null when it refuses by throwing. */
 const foresee = (command: TwoFactorCommand, state: TwoFactor): TwoFactorEvent[] | null => {

@@ -21,9 +21,20 @@ import type { CommandContext } from '../context.js'
 export const loadTwoFactor = async (
   store: Pick<EventStore, 'readStream'>,
   userId: string,
-): Promise<TwoFactor> =>
+): Promise<TwoFactor> => (await loadTwoFactorAt(store, userId)).state
+
+/** The aggregate as the log has it now, and the version it was read at (for an append pinned to it). */
+export type LoadedTwoFactor = { state: TwoFactor; version: number | 'no_stream' }
+
+export const loadTwoFactorAt = async (
+  store: Pick<EventStore, 'readStream'>,
+  userId: string,
+): Promise<LoadedTwoFactor> => {
+  const history = await store.readStream(twoFactorStream(userId))
   // The stream holds only this aggregate's events: they were written through its decider.
-  fold(twoFactorDecider, (await store.readStream(twoFactorStream(userId))) as unknown as TwoFactorEvent[])
+  const state = fold(twoFactorDecider, history as unknown as TwoFactorEvent[])
+  return { state, version: history.at(-1)?.streamVersion ?? 'no_stream' }
+}
 
 export const runTwoFactorCommand = (
   ctx: Pick<CommandContext, 'handle' | 'clock'>,

@@ -20,8 +20,8 @@ import { base32Decode, matchingStep } from '../../infra/crypto/totp.js'
 import { backupCodeHash, mailedCode, mailedCodeHash } from '../../infra/crypto/two-factor-codes.js'
 import type { CommandContext } from '../context.js'
 import { type StartedSession, startSession } from '../sessions/start-session.js'
-import { loadTwoFactorAt, passAndStartSession } from './pass-and-sign-in.js'
-import { runTwoFactorCommand } from './run-two-factor.js'
+import { passAndStartSession } from './pass-and-sign-in.js'
+import { loadTwoFactorAt, runTwoFactorCommand } from './run-two-factor.js'
 
 /** Who presents the code: a live session, or the sign-in the two-factor cookie names. */
 export type CodeCaller =
