@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { Badge } from '../../ui/Badge.js'
 import { Button } from '../../ui/Button.js'
 import { Card } from '../../ui/Card.js'
+import { FormActions } from '../../ui/Form.js'
 import { Notice } from '../../ui/Notice.js'
 import { Time } from '../../ui/Time.js'
 import { isApiError } from '../errors/api-error.js'
@@ -94,9 +95,12 @@ export const DirectorySync = ({ context }: { context: OrganizationContext }) => 
           ))}
         </ul>
       )}
-      <Button variant="primary" pending={minted.isLoading} onClick={create}>
-        Create a token
-      </Button>
+      {/* In the row of actions, as on every card: a bare button in the card's column spans its width. */}
+      <FormActions>
+        <Button variant="primary" pending={minted.isLoading} onClick={create}>
+          Create a token
+        </Button>
+      </FormActions>
       {connection?.provisioned ? (
         <ProvisionedPeople directory={connection} organizationId={organizationId} />
       ) : null}
