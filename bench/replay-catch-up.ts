@@ -3,7 +3,8 @@
 /// - `replay`: what `tessera replay` does (app/cli/commands.ts calls the same `replay`);
 /// - `catch-up`: a projector that was stopped while events went on being written starts again and
 ///   applies what it missed, as `tessera serve --role projector` would on start.
-/// Prints `{"events":N,"seconds":S}`: the events applied and the seconds it took, start-up left out.
+/// Prints `{"events":N,"seconds":S,"cpuSeconds":C}`: the events applied, the seconds it took and the
+/// CPU this process spent on it (its threads together), start-up left out.
 
 import { databaseTargetOf, openEventStore } from '../app/server/tessera.js'
 import { loadConfig } from '../infra/config/config.js'
@@ -26,15 +27,19 @@ const main = async () => {
       projections: readModelProjections,
       group: GROUP,
       singleBackend: database.kind === 'pglite',
+      // BENCH_REPLAY_BATCH: events per batch, to compare with the projector's default.
+      ...(process.env.BENCH_REPLAY_BATCH ? { batchSize: Number(process.env.BENCH_REPLAY_BATCH) } : {}),
     }
     const rebuild = process.argv[2] === 'replay'
     const before = rebuild ? START : await readCheckpoint(database.db, GROUP)
     const { eventsAfter } = await store.head(before, Number.MAX_SAFE_INTEGER)
     const started = process.hrtime.bigint()
+    const cpu = process.cpuUsage()
     if (rebuild) await replay(options)
     else await createProjector(options).catchUp()
     const seconds = Number(process.hrtime.bigint() - started) / 1e9
-    console.log(JSON.stringify({ events: eventsAfter, seconds }))
+    const { user, system } = process.cpuUsage(cpu)
+    console.log(JSON.stringify({ events: eventsAfter, seconds, cpuSeconds: (user + system) / 1e6 }))
   } finally {
     await store.close()
     await database.close()

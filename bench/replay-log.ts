@@ -48,7 +48,8 @@ export const vary = (value: string, copy: number): string => {
   return `${value.slice(0, Math.max(0, value.length - suffix.length))}${suffix}`
 }
 
-const varied = (value: unknown, copy: number, key = ''): unknown => {
+/** `value` with every id, hash, address and slug in it varied for `copy`. */
+export const varied = (value: unknown, copy: number, key = ''): unknown => {
   if (typeof value === 'string')
     return VARIED_KEY.test(key) && !KEPT_KEY.test(key) ? vary(value, copy) : value
   if (Array.isArray(value)) return value.map((item) => varied(item, copy))

@@ -52,8 +52,11 @@ const call = async (baseUrl: string, path: string, body: object, headers: Record
   return answer
 }
 
+/** The template's person and the session their sign-up opened (still alive: get-session's to read). */
+export type TemplatePerson = { userId: string; cookie: string }
+
 /** One person's life, as the real mix of the log: what each of these routes appends. */
-const livePattern = async (baseUrl: string): Promise<void> => {
+const livePattern = async (baseUrl: string): Promise<TemplatePerson> => {
   const email = `replay-${randomBytes(4).toString('hex')}@example.com`
   const signUp = await call(baseUrl, '/sign-up/email', {
     name: 'Replay Bench',
@@ -65,10 +68,13 @@ const livePattern = async (baseUrl: string): Promise<void> => {
   await call(baseUrl, '/organization/create', { name: 'Replay Org', slug: email.split('@')[0] ?? '' }, cookie)
   await call(baseUrl, '/api-key/create', { name: 'replay' }, cookie)
   await call(baseUrl, '/sign-out', {}, { cookie: signIn.cookie ?? '' })
+  const userId = (signUp.body as { user?: { id?: string } } | null)?.user?.id
+  if (!userId || !signUp.cookie) throw new Error('sign-up answered without a user or a session cookie')
+  return { userId, cookie: signUp.cookie }
 }
 
 /** Starts Tessera on the target (migrating it), records the pattern once, and stops it. */
-export const recordTemplate = async (target: TemplateTarget): Promise<void> => {
+export const recordTemplate = async (target: TemplateTarget): Promise<TemplatePerson> => {
   const port = await freePort()
   const server = await startProgram({
     label: 'tessera (replay template)',
@@ -80,7 +86,7 @@ export const recordTemplate = async (target: TemplateTarget): Promise<void> => {
     nodeArgs: [],
   })
   try {
-    await livePattern(server.baseUrl)
+    return await livePattern(server.baseUrl)
   } finally {
     await server.stop()
   }

@@ -1,7 +1,7 @@
 /// The cost of the log as it grows (issue 31): `BENCH_REPLAY=1 npm run bench` runs this alone.
 /// 1. A real Tessera records one person's life over HTTP (replay-template.ts).
-/// 2. That pattern is copied into a log of BENCH_REPLAY_EVENTS events (1,000,000) through the event
-///    store's append path (replay-log.ts).
+/// 2. That pattern is copied into a log of BENCH_REPLAY_EVENTS events (1,000,000), written as event
+///    rows in bulk, each copy's personal data sealed under its own key (replay-bulk.ts).
 /// 3. `tessera replay`'s rebuild of every read model from it (the same `replay` the command calls,
 ///    replay-catch-up.ts), in a process of its own: events/s and that process's peak RSS (VmHWM).
 /// 4. BENCH_REPLAY_CATCH_UP more events (100,000) are written while no projector runs, then a
@@ -17,10 +17,13 @@ import { fileURLToPath } from 'node:url'
 import { databaseTargetOf, openEventStore } from '../app/server/tessera.js'
 import { loadConfig } from '../infra/config/config.js'
 import { openDatabase } from '../infra/db/database.js'
+import { measureCpu } from './cpu.js'
 import { startEmbeddedPostgres } from './embedded-postgres.js'
-import { generateLog, readTemplate, type Template } from './replay-log.js'
+import { bulkGenerateLog } from './replay-bulk.js'
+import { readTemplate, type Template } from './replay-log.js'
 import { runTimed } from './replay-process.js'
-import { recordTemplate, type TemplateTarget, tesseraEnv } from './replay-template.js'
+import { driveGetSession, startApiServer } from './replay-serving.js'
+import { recordTemplate, type TemplatePerson, type TemplateTarget, tesseraEnv } from './replay-template.js'
 
 const MAIN = fileURLToPath(new URL('../app/cli/main.js', import.meta.url))
 const STEP = fileURLToPath(new URL('./replay-catch-up.js', import.meta.url))
@@ -40,7 +43,6 @@ const count = (env: NodeJS.ProcessEnv, name: string, fallback: number): number =
 const settingsOf = (env: NodeJS.ProcessEnv) => ({
   events: count(env, 'BENCH_REPLAY_EVENTS', 1_000_000),
   catchUp: count(env, 'BENCH_REPLAY_CATCH_UP', 100_000),
-  copiesPerAppend: count(env, 'BENCH_REPLAY_COPIES_PER_APPEND', 20),
   databaseUrl: env.BENCH_DATABASE_URL?.trim() || undefined,
   embeddedPostgres: env.BENCH_EMBEDDED_POSTGRES === '1',
 })
@@ -49,13 +51,17 @@ const settingsOf = (env: NodeJS.ProcessEnv) => ({
 const withStore = async <T>(
   target: TemplateTarget,
   cwd: string,
-  work: (store: Awaited<ReturnType<typeof openEventStore>>['store']) => Promise<T>,
+  work: (
+    store: Awaited<ReturnType<typeof openEventStore>>['store'],
+    database: Awaited<ReturnType<typeof openDatabase>>,
+    secret: string,
+  ) => Promise<T>,
 ) => {
   const config = loadConfig(tesseraEnv(target, 3000), { cwd })
   const database = await openDatabase(databaseTargetOf(config))
   const { store } = await openEventStore(database, config)
   try {
-    return await work(store)
+    return await work(store, database, config.secret)
   } finally {
     await store.close()
     await database.close()
@@ -68,16 +74,15 @@ const generate = async (
   template: Template | null,
   events: number,
   firstCopy: number,
-  copiesPerAppend: number,
 ) =>
-  withStore(target, cwd, async (store) => {
+  withStore(target, cwd, async (store, database, secret) => {
     const pattern = template ?? (await readTemplate(store))
     const started = Date.now()
     let reportedAt = started
-    const result = await generateLog(store, pattern, {
+    const result = await bulkGenerateLog(database.db, pattern, {
       events,
       firstCopy,
-      copiesPerAppend,
+      secret,
       progress: (written) => {
         if (Date.now() - reportedAt < 10_000) return
         reportedAt = Date.now()
@@ -93,12 +98,29 @@ const generate = async (
 
 const perSecond = (events: number, seconds: number) => Math.round(events / seconds)
 
-/** One step in a process of its own: events/s over the step itself, the process's wall time and peak RSS. */
-const timedStep = async (step: 'replay' | 'catch-up', dir: string, target: TemplateTarget) => {
-  const run = await runTimed([STEP, step], dir, tesseraEnv(target, 3000))
-  const { events, seconds } = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '') as {
+/** `BENCH_REPLAY_PROFILE=<dir>`: each step writes a V8 CPU profile there (`node --cpu-prof`). */
+const profileArgs = (): string[] => {
+  const dir = process.env.BENCH_REPLAY_PROFILE?.trim()
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []
+}
+
+/**
+ * One step in a process of its own: events/s over the step itself, the process's wall time and
+ * peak RSS, and where the CPU went: the step's process, and the database's processes (when known).
+ */
+const timedStep = async (
+  step: 'replay' | 'catch-up',
+  dir: string,
+  target: TemplateTarget,
+  databasePid: () => number | undefined,
+) => {
+  const cpu = measureCpu({ serverPid: process.pid, databasePid }, cpus().length)
+  const run = await runTimed([...profileArgs(), STEP, step], dir, tesseraEnv(target, 3000))
+  const { database } = cpu()
+  const { events, seconds, cpuSeconds } = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '') as {
     events: number
     seconds: number
+    cpuSeconds: number
   }
   return {
     events,
@@ -106,6 +128,40 @@ const timedStep = async (step: 'replay' | 'catch-up', dir: string, target: Templ
     eventsPerSecond: perSecond(events, seconds),
     processSeconds: run.seconds,
     peakRssMb: Math.round(run.peakRssMb),
+    /** CPU milliseconds per 1,000 events: the step's Node process, and the database (0 when unknown). */
+    nodeCpuMsPerThousand: Math.round((cpuSeconds * 1e6) / events),
+    databaseCpuMsPerThousand: Math.round((database * run.seconds * 1e6) / events),
+  }
+}
+
+const SERVING_QUIET_SECONDS = 5
+
+/**
+ * The catch-up step; on PostgreSQL, with get-session served by a Tessera of role `api` meanwhile,
+ * measured first on the quiet database, then while the catch-up runs (PGlite is one process's).
+ */
+const catchUpWhileServing = async (
+  label: string,
+  dir: string,
+  target: TemplateTarget,
+  databasePid: () => number | undefined,
+  person: TemplatePerson,
+) => {
+  if (!target.databaseUrl)
+    return { catchUp: await timedStep('catch-up', dir, target, databasePid), serving: null }
+  const server = await startApiServer(MAIN, dir, (port) => tesseraEnv(target, port))
+  try {
+    const quietRun = driveGetSession(server.baseUrl, person.cookie, person.userId)
+    await new Promise((resolve) => setTimeout(resolve, SERVING_QUIET_SECONDS * 1000))
+    const quiet = await quietRun()
+    console.log(`${label}: get-session on the quiet database: ${JSON.stringify(quiet)}`)
+    if (quiet.wrong > 0) console.log(`${label}: the api server said:\n${server.output()}`)
+    const duringRun = driveGetSession(server.baseUrl, person.cookie, person.userId)
+    const catchUp = await timedStep('catch-up', dir, target, databasePid)
+    const during = await duringRun()
+    return { catchUp, serving: { quiet, during } }
+  } finally {
+    await server.stop()
   }
 }
 
@@ -114,6 +170,7 @@ const benchReplayOn = async (
   label: string,
   databaseUrl: string | undefined,
   settings: ReturnType<typeof settingsOf>,
+  databasePid: () => number | undefined = () => undefined,
 ) => {
   const dir = await mkdtemp(join(tmpdir(), 'tessera-replay-bench-'))
   const target: TemplateTarget = {
@@ -124,18 +181,18 @@ const benchReplayOn = async (
   }
   try {
     console.log(`\n${label}: recording the pattern over HTTP…`)
-    await recordTemplate(target)
+    const person = await recordTemplate(target)
     console.log(`${label}: writing ${settings.events.toLocaleString('en')} events…`)
-    const log = await generate(target, dir, null, settings.events, 1, settings.copiesPerAppend)
+    const log = await generate(target, dir, null, settings.events, 1)
     const total = log.written + log.template.events
     console.log(`${label}: tessera replay over ${total.toLocaleString('en')} events…`)
-    const replay = await timedStep('replay', dir, target)
+    const replay = await timedStep('replay', dir, target, databasePid)
     console.log(
       `${label}: writing ${settings.catchUp.toLocaleString('en')} events with no projector running…`,
     )
-    await generate(target, dir, log.template, settings.catchUp, log.nextCopy, settings.copiesPerAppend)
+    await generate(target, dir, log.template, settings.catchUp, log.nextCopy)
     console.log(`${label}: a projector catching up…`)
-    const catchUp = await timedStep('catch-up', dir, target)
+    const { catchUp, serving } = await catchUpWhileServing(label, dir, target, databasePid, person)
     return {
       database: label,
       patternEvents: log.template.events,
@@ -146,6 +203,7 @@ const benchReplayOn = async (
       },
       replay,
       catchUp,
+      serving,
     }
   } finally {
     await rm(dir, { recursive: true, force: true })
@@ -161,13 +219,26 @@ const report = (run: ReplayFigures) => {
   console.log(
     `\n${run.database} — log of ${replay.events.toLocaleString('en')} events (a pattern of ${run.patternEvents} per person)`,
   )
-  console.log(`  generated       ${run.generated.eventsPerSecond}/s through the append path`)
+  console.log(`  generated       ${run.generated.eventsPerSecond}/s written in bulk`)
   console.log(
     `  tessera replay  ${replay.seconds.toFixed(1)} s (${replay.processSeconds.toFixed(1)} s with the process's start), ${replay.eventsPerSecond} events/s (target ≥ ${TARGETS.eventsPerSecond} on PostgreSQL: ${verdict(replay.eventsPerSecond >= TARGETS.eventsPerSecond)}), peak RSS ${replay.peakRssMb} MB (target ≤ ${TARGETS.peakRssMb}: ${verdict(replay.peakRssMb <= TARGETS.peakRssMb)})`,
   )
   console.log(
     `  catch-up        ${catchUp.events.toLocaleString('en')} events in ${catchUp.seconds.toFixed(1)} s (${catchUp.processSeconds.toFixed(1)} s with the start), ${catchUp.eventsPerSecond} events/s, peak RSS ${catchUp.peakRssMb} MB`,
   )
+  if (run.serving) {
+    const { quiet, during } = run.serving
+    const figures = (f: typeof quiet) =>
+      `${f.perSecond}/s, p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms${f.wrong > 0 ? `, ${f.wrong} WRONG` : ''}`
+    console.log(`  get-session c8  quiet: ${figures(quiet)}; during the catch-up: ${figures(during)}`)
+  }
+  for (const [name, step] of [
+    ['replay', replay],
+    ['catch-up', catchUp],
+  ] as const)
+    console.log(
+      `  CPU per 1,000 events (${name}): ${step.nodeCpuMsPerThousand} ms in Node, ${step.databaseCpuMsPerThousand} ms in the database`,
+    )
 }
 
 /** `BENCH_REPLAY=1 npm run bench`: the replay bench alone, on PGlite or PostgreSQL as asked. */
@@ -180,7 +251,7 @@ export const runReplayBench = async (env: NodeJS.ProcessEnv): Promise<void> => {
   else if (settings.embeddedPostgres) {
     const server = await startEmbeddedPostgres()
     try {
-      runs.push(await benchReplayOn('PostgreSQL (embedded)', server.url, settings))
+      runs.push(await benchReplayOn('PostgreSQL (embedded)', server.url, settings, () => server.pid()))
     } finally {
       await server.stop()
     }

@@ -17,32 +17,22 @@ export const sqlLiteral = (value: unknown): string => {
   return pg.escapeLiteral(typeof prepared === 'string' ? prepared : `\\x${prepared.toString('hex')}`)
 }
 
+// A quoted string or identifier (copied as it is; an unterminated one is refused), or a `$n`.
+const TOKEN = /'[^']*'?|"[^"]*"?|\$(\d+)/g
+
 /**
  * `sql` with each `$n` replaced by the literal of `parameters[n - 1]`. Quoted strings and quoted
- * identifiers of the text are copied as they are; a `$n` without a parameter is refused.
+ * identifiers of the text are copied as they are; a `$n` without a parameter is refused. One
+ * regular-expression pass: a replay inlines megabytes of statements.
  */
-export const inlineParameters = (sql: string, parameters: readonly unknown[]): string => {
-  let out = ''
-  let i = 0
-  while (i < sql.length) {
-    const char = sql[i] as string
-    if (char === "'" || char === '"') {
-      const end = sql.indexOf(char, i + 1)
-      if (end === -1) throw new Error('an unterminated quote in a statement to inline')
-      out += sql.slice(i, end + 1)
-      i = end + 1
-      continue
+export const inlineParameters = (sql: string, parameters: readonly unknown[]): string =>
+  sql.replace(TOKEN, (token: string, digits: string | undefined) => {
+    if (digits === undefined) {
+      if (token.length < 2 || token.at(-1) !== token[0])
+        throw new Error('an unterminated quote in a statement to inline')
+      return token
     }
-    const param = char === '$' ? /^\$(\d+)/.exec(sql.slice(i, i + 12)) : null
-    if (!param) {
-      out += char
-      i += 1
-      continue
-    }
-    const index = Number(param[1]) - 1
-    if (index < 0 || index >= parameters.length) throw new Error(`no parameter for ${param[0]}`)
-    out += sqlLiteral(parameters[index])
-    i += param[0].length
-  }
-  return out
-}
+    const index = Number(digits) - 1
+    if (index < 0 || index >= parameters.length) throw new Error(`no parameter for ${token}`)
+    return sqlLiteral(parameters[index])
+  })

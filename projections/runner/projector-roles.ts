@@ -41,6 +41,38 @@ type ApplierOptions = ProjectorOptions & { group: string; batchSize: number }
 export const batchApplier = (options: ApplierOptions, tracker: CheckpointTracker): ProjectorRole => {
   const { db, store, group, batchSize } = options
   let skipped: Set<string> | null = null
+  /** The read of the batch after the one being applied, started before applying it. */
+  let ahead: { after: GlobalPosition; read: Promise<RecordedEvent[] | null> } | null = null
+
+  /**
+   * The batch after `expected`: the read started ahead when it was from there and came back full.
+   * A full read of the log is a prefix of what follows `expected` whenever it was made (the log
+   * only shows events of finished transactions); a short one may have been cut by the transaction
+   * this projector had open then, so it is made again.
+   */
+  const readBatch = async (expected: GlobalPosition): Promise<RecordedEvent[]> => {
+    const started = ahead
+    ahead = null
+    if (started && comparePositions(started.after, expected) === 0) {
+      const read = await started.read
+      if (read?.length === batchSize) return read
+    }
+    return store.readAll(expected, batchSize)
+  }
+
+  /**
+   * A full batch is likely followed by more (a replay, a catch-up): the next read goes to the
+   * database while this batch is applied, so that the log's decoding in Node and the batch's writes
+   * in the database overlap. Its failure only means reading again.
+   */
+  const readAhead = (read: readonly RecordedEvent[], suspectId: string | null) => {
+    const last = read.at(-1)
+    if (suspectId !== null || read.length < batchSize || !last) return
+    ahead = {
+      after: last.position,
+      read: store.readAll(last.position, batchSize).catch(() => null),
+    }
+  }
 
   /**
    * Another instance moved the stored checkpoint from `expected` to `stored` while we read `batch`.
@@ -86,10 +118,11 @@ export const batchApplier = (options: ApplierOptions, tracker: CheckpointTracker
   const applyBatch = async (suspectId: string | null): Promise<boolean> => {
     skipped ??= await readSkippedEventIds(db, group)
     const expected = tracker.current()
-    const read = await store.readAll(expected, batchSize)
+    const read = await readBatch(expected)
     const batch = withoutSuspect(read, suspectId)
     const last = batch.at(-1)
     if (!last) return rewoundUnderUs()
+    readAhead(read, suspectId)
     const movedTo = await applyBatchInTransaction(db, {
       group,
       projections: options.projections,

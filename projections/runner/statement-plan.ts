@@ -8,6 +8,11 @@
 /// ahead of an earlier statement that only reads its table, or that inserts other rows into it;
 /// it never goes ahead of an UPDATE or DELETE of its table, of anything its own event did to that
 /// table, or of a write to a table it reads (an INSERT ... SELECT).
+///
+/// A DELETE by keys alone (`where "a" = $1 and "b" = $2`) reads nothing but the rows it removes:
+/// two of them commute, so keyed deletes of one table share a wave unless an insert, an update or
+/// a reader of the table comes between them, and those of one shape go as one statement
+/// (`where ("a", "b") in ((…), (…))`).
 
 /** One deferred write: its text and parameters, what it writes and reads. */
 export type Deferred = {
@@ -21,6 +26,8 @@ export type Deferred = {
   reads: ReadonlySet<string>
   /** Inserts with one key merge into one statement: `head` + the rows' tuples, comma-separated + `tail`. */
   merge: { key: string; head: string; row: string; tail: string } | null
+  /** A DELETE by keys alone: `head` (up to `where`), the key columns, each one's parameter index. */
+  keyed: { key: string; head: string; columns: readonly string[]; indexes: readonly number[] } | null
   onConflict: boolean
 }
 
@@ -32,6 +39,8 @@ const INSERT = new RegExp(String.raw`^\s*insert\s+into\s+${name}\s*(\([^)]*\))\s
 const ROW = /(?<=\bvalues\s*)\(\s*\$\d+(?:::\w+)?(?:\s*,\s*\$\d+(?:::\w+)?)*\s*\)/i
 const UPDATE = new RegExp(String.raw`^\s*update\s+${name}\s+set\b`, 'i')
 const DELETE = new RegExp(String.raw`^\s*delete\s+from\s+${name}`, 'i')
+const KEYED_DELETE = /^(\s*delete\s+from\s+"?[A-Za-z_]\w*"?\s+where\s+)(.*)$/is
+const KEY_TERM = /^\s*("?[A-Za-z_]\w*"?)\s*=\s*\$(\d+)\s*$/
 const READ_TABLE = new RegExp(String.raw`\b(?:from|join|using)\s+${name}`, 'gi')
 
 const tablesRead = (text: string): Set<string> =>
@@ -72,19 +81,34 @@ const shapeOf = (sql: string): Shape | null => {
             tail: sql.slice(tuple.index + tuple[0].length),
           }
         : null
-    return { kind: 'insert', table, reads, merge, onConflict }
+    return { kind: 'insert', table, reads, merge, onConflict, keyed: null }
   }
   const change = UPDATE.exec(sql) ?? DELETE.exec(sql)
   if (!change) return null
   const table = change[1] as string
   const reads = tablesRead(sql)
   reads.add(table)
-  return { kind: 'change', table, reads, merge: null, onConflict: false }
+  return { kind: 'change', table, reads, merge: null, onConflict: false, keyed: keyedDelete(sql) }
+}
+
+/** `delete from t where "a" = $1 and "b" = $2`: its head and keys; null for any other DELETE. */
+const keyedDelete = (sql: string): Deferred['keyed'] => {
+  const parts = KEYED_DELETE.exec(sql)
+  if (!parts) return null
+  const [, head, where] = parts as unknown as [string, string, string]
+  const terms = where.split(/\band\b/i).map((term) => KEY_TERM.exec(term))
+  if (terms.some((term) => term === null)) return null
+  const columns = terms.map((term) => (term as RegExpExecArray)[1] as string)
+  const indexes = terms.map((term) => Number((term as RegExpExecArray)[2]) - 1)
+  if (new Set(indexes).size !== indexes.length || new Set(columns).size !== columns.length) return null
+  return { key: `delete\u0000${head}${columns.join(',')}`, head, columns, indexes }
 }
 
 type TableWaves = {
   /** Highest wave of a write, a read, an UPDATE/DELETE of the table; of its inserts by shape and ON CONFLICT. */
   write: number
+  /** Highest wave of a write other than a keyed DELETE. */
+  kept: number
   read: number
   change: number
   insertByShape: Map<string, { wave: number; onConflict: boolean }>
@@ -99,7 +123,7 @@ export const wavesOf = (writes: readonly Deferred[]): number[] => {
   const of = (table: string): TableWaves => {
     const known = tables.get(table)
     if (known) return known
-    const fresh: TableWaves = { write: -1, read: -1, change: -1, insertByShape: new Map() }
+    const fresh: TableWaves = { write: -1, kept: -1, read: -1, change: -1, insertByShape: new Map() }
     tables.set(table, fresh)
     return fresh
   }
@@ -109,6 +133,15 @@ export const wavesOf = (writes: readonly Deferred[]): number[] => {
   return writes.map((write, index) => {
     if (write.event !== event) [event, eventTouched] = [write.event, new Map()]
     const own = of(write.table)
+    if (write.keyed) {
+      // Reads only the rows it removes: after what put rows there or read the table, not after
+      // another keyed delete.
+      const wave = Math.max(own.kept, own.read) + 1
+      own.write = Math.max(own.write, wave)
+      own.change = Math.max(own.change, wave)
+      eventTouched.set(write.table, Math.max(eventTouched.get(write.table) ?? -1, wave))
+      return wave
+    }
     let after = Math.max(-1, ...[...write.reads].map((table) => of(table).write))
     if (write.kind === 'change') after = Math.max(after, own.write, own.read)
     else {
@@ -119,6 +152,7 @@ export const wavesOf = (writes: readonly Deferred[]): number[] => {
     }
     const wave = after + 1
     own.write = Math.max(own.write, wave)
+    own.kept = Math.max(own.kept, wave)
     if (write.kind === 'change') own.change = Math.max(own.change, wave)
     else {
       const shape = write.merge?.key ?? `#${index}`
@@ -142,7 +176,7 @@ export const planStatements = (writes: readonly Deferred[]): Statement[] => {
   const waves = wavesOf(writes)
   const groups = new Map<string, Deferred[]>()
   writes.forEach((write, index) => {
-    const key = `${waves[index]}\u0000${write.merge?.key ?? `#${index}`}`
+    const key = `${waves[index]}\u0000${write.merge?.key ?? write.keyed?.key ?? `#${index}`}`
     const group = groups.get(key)
     if (group) group.push(write)
     else groups.set(key, [write])
@@ -155,6 +189,7 @@ export const planStatements = (writes: readonly Deferred[]): Statement[] => {
 
 const mergeGroup = (group: readonly Deferred[]): Statement[] => {
   const first = group[0] as Deferred
+  if (group.length > 1 && first.keyed) return mergeDeletes(group, first.keyed)
   if (group.length === 1 || !first.merge) return group.map(({ sql, parameters }) => ({ sql, parameters }))
   const statements: Statement[] = []
   for (let start = 0; start < group.length; ) {
@@ -176,6 +211,24 @@ const mergeGroup = (group: readonly Deferred[]): Statement[] => {
     const { head, tail } = first.merge
     statements.push({ sql: `${head}${rows.join(', ')}${tail}`, parameters })
     start = end
+  }
+  return statements
+}
+
+/** Keyed deletes of one shape as one: `where "a" in ($1, $2)`, or `where ("a", "b") in (($1, $2), …)`. */
+const mergeDeletes = (group: readonly Deferred[], keyed: NonNullable<Deferred['keyed']>): Statement[] => {
+  const width = keyed.columns.length
+  const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / width))
+  const statements: Statement[] = []
+  for (let start = 0; start < group.length; start += perStatement) {
+    const rows = group.slice(start, start + perStatement)
+    const parameters = rows.flatMap((write) => keyed.indexes.map((index) => write.parameters[index]))
+    const tuples = rows.map((_, row) => {
+      const places = keyed.columns.map((_, column) => `$${row * width + column + 1}`)
+      return width === 1 ? places[0] : `(${places.join(', ')})`
+    })
+    const target = width === 1 ? keyed.columns[0] : `(${keyed.columns.join(', ')})`
+    statements.push({ sql: `${keyed.head}${target} in (${tuples.join(', ')})`, parameters })
   }
   return statements
 }

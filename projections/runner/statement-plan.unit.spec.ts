@@ -111,5 +111,26 @@ describe('planStatements', () => {
     const plan = planStatements(many)
     expect(plan.length).toBe(2)
     expect(plan.reduce((sum, statement) => sum + statement.parameters.length, 0)).toBe(40_000)
+    // 20,000 writes: seconds on a machine shared by many processes.
+  }, 30_000)
+
+  it('merges keyed deletes of one table across events unless a write or a read of it comes between', () => {
+    const plan = planStatements([insertSession('s1', 0), deleteSession('s1', 1), deleteSession('s2', 2)])
+    expect(plan).toEqual([
+      { sql: 'insert into "sessions" ("id", "user_id") values ($1, $2)', parameters: ['s1', 'u'] },
+      { sql: 'delete from "sessions" where "id" in ($1, $2)', parameters: ['s1', 's2'] },
+    ])
+    // The insert between them keeps the second delete after it (it may remove that very row).
+    expect(wavesOf([deleteSession('a', 0), insertSession('b', 1), deleteSession('b', 2)])).toEqual([0, 1, 2])
+  })
+
+  it('merges deletes keyed by several columns as row values, and keys only plain equalities', () => {
+    const pair = (a: string, b: string, event: number) =>
+      classify('delete from "t" where "a" = $1 and "b" = $2', [a, b], event) as Deferred
+    expect(planStatements([pair('x', '1', 0), pair('y', '2', 1)])).toEqual([
+      { sql: 'delete from "t" where ("a", "b") in (($1, $2), ($3, $4))', parameters: ['x', '1', 'y', '2'] },
+    ])
+    expect(classify('delete from "t" where "a" = $1 and "b" < $2', ['x', 1], 0)?.keyed).toBeNull()
+    expect(classify('delete from t where a in (select a from u where b = $1)', ['x'], 0)?.keyed).toBeNull()
   })
 })

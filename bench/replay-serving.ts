@@ -1,0 +1,114 @@
+/// Serving while a projector catches up (issue 31): a Tessera that serves and does not project
+/// (`serve --role api`) answers get-session for the template's person, once on a quiet database and
+/// once while the catch-up process applies what the projector missed. Closed loop over keep-alive
+/// connections; every answer is checked (the session's user must come back).
+
+import { type ChildProcess, spawn } from 'node:child_process'
+import { freePort } from './server.js'
+
+const READY_TIMEOUT_MS = 60_000
+
+export type ApiServer = {
+  baseUrl: string
+  /** The end of what the server wrote (its error logs), to show when answers were wrong. */
+  output(): string
+  stop(): Promise<void>
+}
+
+/** `node <main> serve --role api` in `cwd` with `env` (its PORT set here); resolves once it answers. */
+export const startApiServer = async (
+  main: string,
+  cwd: string,
+  env: (port: number) => NodeJS.ProcessEnv,
+): Promise<ApiServer> => {
+  const port = await freePort()
+  const child: ChildProcess = spawn(process.execPath, [main, 'serve', '--role', 'api'], {
+    cwd,
+    env: env(port),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const errors: string[] = []
+  const keep = (chunk: Buffer) => {
+    errors.push(chunk.toString('utf8'))
+    if (errors.length > 50) errors.shift()
+  }
+  child.stdout?.on('data', keep)
+  child.stderr?.on('data', keep)
+  const output = () => errors.join('').slice(-3000)
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const baseUrl = `http://127.0.0.1:${port}`
+  const stop = async () => {
+    child.kill('SIGTERM')
+    await exited
+  }
+  const deadline = Date.now() + READY_TIMEOUT_MS
+  for (;;) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop()
+      throw new Error(`the api server did not start:\n${output()}`)
+    }
+    const ok = await fetch(`${baseUrl}/api/auth/ok`).then(
+      (response) => response.ok,
+      () => false,
+    )
+    if (ok) return { baseUrl, output, stop }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+export type ServingFigures = {
+  requests: number
+  seconds: number
+  perSecond: number
+  p50Ms: number
+  p99Ms: number
+  /** Answers that were not the session (or not 200), and the first of them. */
+  wrong: number
+  firstWrong: string | null
+}
+
+const percentile = (sorted: readonly number[], p: number) =>
+  sorted.length === 0 ? 0 : (sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] as number)
+
+/** Starts `connections` loops of get-session with `cookie`; the returned function stops them and tells. */
+export const driveGetSession = (baseUrl: string, cookie: string, userId: string, connections = 8) => {
+  const latencies: number[] = []
+  let wrong = 0
+  let firstWrong: string | null = null
+  const fail = (what: string) => {
+    wrong += 1
+    firstWrong ??= what.slice(0, 200)
+  }
+  let running = true
+  const started = performance.now()
+  const loop = async () => {
+    while (running) {
+      const sent = performance.now()
+      try {
+        const response = await fetch(`${baseUrl}/api/auth/get-session`, { headers: { cookie } })
+        const text = await response.text()
+        const body = JSON.parse(text) as { user?: { id?: string } } | null
+        if (response.status !== 200 || body?.user?.id !== userId) fail(`${response.status} ${text}`)
+        else latencies.push(performance.now() - sent)
+      } catch (error) {
+        fail(String(error))
+      }
+    }
+  }
+  const loops = Array.from({ length: connections }, loop)
+  return async (): Promise<ServingFigures> => {
+    running = false
+    await Promise.all(loops)
+    const seconds = (performance.now() - started) / 1000
+    const sorted = [...latencies].sort((a, b) => a - b)
+    return {
+      requests: latencies.length,
+      seconds,
+      perSecond: Math.round(latencies.length / seconds),
+      p50Ms: Number(percentile(sorted, 0.5).toFixed(1)),
+      p99Ms: Number(percentile(sorted, 0.99).toFixed(1)),
+      wrong,
+      firstWrong,
+    }
+  }
+}
