@@ -8,6 +8,7 @@
 import { appendFileSync } from 'node:fs'
 import http from 'node:http'
 import { createRequire } from 'node:module'
+import { isMainThread } from 'node:worker_threads'
 
 const file = process.env.BENCH_QUERY_COUNT_FILE
 
@@ -21,7 +22,8 @@ const shapeOf = (text: string): string => {
   return `${verb} ${[...new Set(tables)].join(',')}`.trim()
 }
 
-if (file) {
+// The main thread only: the server's worker threads (password hashing) load it too.
+if (file && isMainThread) {
   const require = createRequire(import.meta.url)
   const pg = require('pg') as { Client: { prototype: { query: QueryFn } } }
   const shapes = new Map<string, number>()
