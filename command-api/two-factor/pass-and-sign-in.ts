@@ -15,7 +15,9 @@ import {
   twoFactorDecider,
   twoFactorStream,
 } from '../../domain/two-factor/two-factor.js'
+import { banStanding } from '../../domain/user/ban.js'
 import { ConcurrencyError } from '../../infra/event-store/event-store.js'
+import type { UserStanding } from '../../projections/users/user-standing.js'
 import type { CommandContext } from '../context.js'
 import { refuseDeactivatedUser } from '../scim/refuse-deactivated.js'
 import { newSession, type StartedSession } from '../sessions/start-session.js'
@@ -33,6 +35,38 @@ const foresee = (command: TwoFactorCommand, state: TwoFactor): TwoFactorEvent[] 
 }
 
 /**
+ * Whether the person may have a session now: neither banned (an expired ban goes the ordinary way,
+ * which lifts it) nor deactivated. `standing` was read beside the stream, as fresh as the checks of
+ * `startSession`; without a row (the read model has not caught up) those checks run as they would.
+ */
+const mayStartSession = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  userId: string,
+  standing: UserStanding | undefined,
+): Promise<boolean> => {
+  if (standing) {
+    const { banned, ban_expires } = standing.user
+    return !standing.deactivated && banStanding({ banned, banExpires: ban_expires }, ctx.clock()) === 'none'
+  }
+  return Promise.all([refuseBannedUser(ctx, origin, userId), refuseDeactivatedUser(ctx, userId)]).then(
+    () => true,
+    () => false,
+  )
+}
+
+/**
+ * The decider primed with the state folded at the version the append is pinned to: `handle` decides
+ * on it without reading the stream a second time (`newStream` skips the read on the first attempt;
+ * the pinned version makes a stream that moved meanwhile fail the append instead of being decided
+ * on, and a pinned append is never retried).
+ */
+const primedWith = (state: TwoFactor): typeof twoFactorDecider => ({
+  ...twoFactorDecider,
+  initialState: () => state,
+})
+
+/**
  * The session of a sign-in whose code passes, appended with the acceptance; null when the command
  * would not pass a challenge, the person may not have a session, or the stream moved since it was
  * read: the caller then runs the command the ordinary way, which decides and refuses as before.
@@ -42,29 +76,23 @@ export const passAndStartSession = async (
   origin: RequestOrigin,
   userId: string,
   command: TwoFactorCommand,
-  loaded: LoadedTwoFactor,
+  { loaded, standing }: { loaded: LoadedTwoFactor; standing: UserStanding | undefined },
 ): Promise<StartedSession | null> => {
   if (loaded.version === 'no_stream') return null
   const passed = foresee(command, loaded.state)?.find((event) => event.type === 'two-factor.challenge-passed')
   if (passed?.type !== 'two-factor.challenge-passed') return null
   // A person who may not have a session: the ordinary way records the code, then refuses.
-  const mayStart = await Promise.all([
-    refuseBannedUser(ctx, origin, userId),
-    refuseDeactivatedUser(ctx, userId),
-  ]).then(
-    () => true,
-    () => false,
-  )
-  if (!mayStart) return null
+  if (!(await mayStartSession(ctx, origin, userId, standing))) return null
   const { part, started } = newSession(ctx, origin, {
     userId,
     rememberMe: passed.data.rememberMe,
     amr: secondStepAmr(passed.data.firstFactor, passed.data.method),
   })
   const metadata = metadataFor(origin, { type: 'user', userId }, ctx.clock())
-  const pass = handlePart(twoFactorDecider, twoFactorStream(userId), command, {
+  const pass = handlePart(primedWith(loaded.state), twoFactorStream(userId), command, {
     metadata,
     expectedVersion: loaded.version,
+    newStream: true,
   })
   try {
     await ctx.handle.together([pass, part])

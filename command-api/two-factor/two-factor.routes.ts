@@ -92,7 +92,8 @@ export const twoFactorRoutes =
         const { token, user } = authOf(request)
         return { ...(input.startsSession ? { token } : {}), user: userJson(user) }
       }
-      const user = await findUserById(ctx.db, caller.userId)
+      // The row read beside the stream when the sign-in passed in one append; else read now.
+      const user = outcome.user ?? (await findUserById(ctx.db, caller.userId))
       if (!user) throw AUTH_ERRORS.error('INVALID_TWO_FACTOR_COOKIE')
       if (!outcome.session) return { user: userJson(user) }
       setSessionCookie(reply, outcome.session, settings)

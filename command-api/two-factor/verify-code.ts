@@ -18,6 +18,8 @@ import { newRequestId } from '../../infra/crypto/derived-tokens.js'
 import { sessionToken, sha256Hex } from '../../infra/crypto/tokens.js'
 import { base32Decode, matchingStep } from '../../infra/crypto/totp.js'
 import { backupCodeHash, mailedCode, mailedCodeHash } from '../../infra/crypto/two-factor-codes.js'
+import { findUserStanding } from '../../projections/users/user-standing.js'
+import type { UserRow } from '../../projections/users/users.table.js'
 import type { CommandContext } from '../context.js'
 import { type StartedSession, startSession } from '../sessions/start-session.js'
 import { passAndStartSession } from './pass-and-sign-in.js'
@@ -36,11 +38,26 @@ export type CodeInput = {
   startsSession: boolean
 }
 
-/** For a finished sign-in: its session, and the trust cookie's token when the device is now trusted. */
-export type CodeOutcome = { session: StartedSession | null; trustToken: string | null }
+/**
+ * For a finished sign-in: its session, the trust cookie's token when the device is now trusted, and
+ * the person's row when it was read on the way (the answer shows it), else null.
+ */
+export type CodeOutcome = { session: StartedSession | null; trustToken: string | null; user: UserRow | null }
 
 const challengeOf = (caller: CodeCaller): ChallengeRef | null =>
   caller.kind === 'challenge' ? { challengeHash: sha256Hex(caller.token) } : null
+
+/** Only a sign-in can trust its device: a signed-in person has passed that point already. */
+const trustFor = (ctx: CommandContext, challenge: ChallengeRef | null, input: CodeInput, now: Date) => {
+  const trustToken = challenge && input.trustDevice ? sessionToken() : null
+  const trust: NewTrust | null = trustToken
+    ? {
+        deviceHash: sha256Hex(trustToken),
+        expiresAt: new Date(now.getTime() + ctx.config.twoFactor.trustDeviceMaxAge * 1000).toISOString(),
+      }
+    : null
+  return { trustToken, trust }
+}
 
 export const verifyCode = async (
   ctx: CommandContext,
@@ -50,34 +67,43 @@ export const verifyCode = async (
 ): Promise<CodeOutcome> => {
   const now = ctx.clock()
   const challenge = challengeOf(caller)
-  // Only a sign-in can trust its device: a signed-in person has passed that point already.
-  const trustToken = challenge && input.trustDevice ? sessionToken() : null
-  const trust: NewTrust | null = trustToken
-    ? {
-        deviceHash: sha256Hex(trustToken),
-        expiresAt: new Date(now.getTime() + ctx.config.twoFactor.trustDeviceMaxAge * 1000).toISOString(),
-      }
-    : null
+  const { trustToken, trust } = trustFor(ctx, challenge, input, now)
   const check = { userId: caller.userId, now: now.toISOString(), challenge, trust }
-  const loaded = await loadTwoFactorAt(ctx.store, caller.userId)
+  const signsIn = challenge !== null && input.startsSession
+  // A sign-in reads whether the person may have a session (and the row its answer shows) beside
+  // the stream, not after it.
+  const [loaded, standing] = await Promise.all([
+    loadTwoFactorAt(ctx.store, caller.userId),
+    signsIn ? findUserStanding(ctx.db, caller.userId) : undefined,
+  ])
   const command = commandFor(ctx, loaded.state, input, check, now)
   // A sign-in whose code passes: the acceptance and the session in one append.
-  if (challenge && input.startsSession) {
-    const session = await passAndStartSession(ctx, origin, caller.userId, command, loaded)
-    if (session) return { session, trustToken }
+  if (signsIn) {
+    const session = await passAndStartSession(ctx, origin, caller.userId, command, { loaded, standing })
+    if (session) return { session, trustToken, user: standing?.user ?? null }
   }
-  const { events } = await runTwoFactorCommand(ctx, origin, caller.userId, command)
+  const session = await decideThenStart(ctx, origin, caller.userId, command, input.startsSession)
+  return session ? { session, trustToken, user: null } : { session: null, trustToken: null, user: null }
+}
+
+/** The ordinary way: the command decided on the stream as it is now, then the session, if it passed. */
+const decideThenStart = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  userId: string,
+  command: TwoFactorCommand,
+  startsSession: boolean,
+): Promise<StartedSession | null> => {
+  const { events } = await runTwoFactorCommand(ctx, origin, userId, command)
   const refusal = refusalIn(events)
   if (refusal) throw refusal
   const passed = events.find((event) => event.type === 'two-factor.challenge-passed')
-  if (passed?.type !== 'two-factor.challenge-passed' || !input.startsSession)
-    return { session: null, trustToken: null }
-  const session = await startSession(ctx, origin, {
-    userId: caller.userId,
+  if (passed?.type !== 'two-factor.challenge-passed' || !startsSession) return null
+  return startSession(ctx, origin, {
+    userId,
     rememberMe: passed.data.rememberMe,
     amr: secondStepAmr(passed.data.firstFactor, passed.data.method),
   })
-  return { session, trustToken }
 }
 
 type Check = { userId: string; now: string; challenge: ChallengeRef | null; trust: NewTrust | null }
