@@ -14,9 +14,9 @@ import {
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import { sessionDecider, sessionStream } from '../../domain/session/session.js'
 import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
+import type { SessionWithUser } from '../../http/ports/session-lookup.js'
+import type { KnownUser } from '../../http/ports/user-lookup.js'
 import type { FoundSession } from '../../http/sessions/resolve-session.js'
-import type { SessionWithUser } from '../../projections/sessions/sessions.repository.js'
-import type { UserRow } from '../../projections/users/users.table.js'
 import type { CommandContext } from '../context.js'
 import { type StartedSession, startSession } from '../sessions/start-session.js'
 import { existingUser } from './manage-users.js'
@@ -24,7 +24,7 @@ import { existingUser } from './manage-users.js'
 /** The admin options (`admin` in the config file), and how long the session lasts (seconds). */
 export type ImpersonationOptions = AdminPolicy & { lifetimeSeconds?: number }
 
-export type Impersonation = { session: StartedSession; user: UserRow; expiresAt: Date }
+export type Impersonation = { session: StartedSession; user: KnownUser; expiresAt: Date }
 
 export const impersonateUser = async (
   ctx: CommandContext,

@@ -7,7 +7,6 @@ import { AUTH_ERRORS } from '../../domain/errors.js'
 import { DomainError } from '../../domain/shared/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { banStanding } from '../../domain/user/ban.js'
-import { findBanOf } from '../../projections/users/users.repository.js'
 import type { CommandContext } from '../context.js'
 import { runUserCommand } from './run-user-command.js'
 
@@ -20,7 +19,7 @@ export const refuseBannedUser = async (
   origin: RequestOrigin,
   userId: string,
 ): Promise<void> => {
-  const user = await findBanOf(ctx.db, userId)
+  const user = await ctx.lookups.users.banOf(userId)
   if (!user) return
   const now = ctx.clock()
   const standing = banStanding({ banned: user.banned, banExpires: user.ban_expires }, now)

@@ -25,11 +25,10 @@ import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js
 import { isValidEmail, normalizeEmail } from '../../domain/user/email.js'
 import type { UserEvent } from '../../domain/user/user.events.js'
 import { userStream } from '../../domain/user/user.js'
+import type { KnownUser } from '../../http/ports/user-lookup.js'
 import { newId } from '../../infra/crypto/tokens.js'
 import { type UniqueClaim, UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
 import type { ExchangedTokens, ProviderProfile, SocialProvider } from '../../infra/oauth/oauth-client.js'
-import { findUserByEmail, findUserById } from '../../projections/users/users.repository.js'
-import type { UserRow } from '../../projections/users/users.table.js'
 import type { CommandContext } from '../context.js'
 import { grantAdminIfListed } from '../shared/admin-emails.js'
 import { handlePart } from '../shared/handle.js'
@@ -51,7 +50,7 @@ export class SocialFlowError extends Error {
  * The provider vouched for the person: the first factor passed, no session yet. The route passes it
  * through the second-step gate (`gateSignIn`), as every other first factor does.
  */
-export type SocialSignInResult = { user: UserRow; isNewUser: boolean }
+export type SocialSignInResult = { user: KnownUser; isNewUser: boolean }
 
 export const storedTokens = (tokens: ExchangedTokens): ProviderTokens => ({
   accessToken: tokens.accessToken,
@@ -92,7 +91,7 @@ const ownerOf = async (ctx: CommandContext, providerId: string, providerAccountI
     providerAccountKey(providerId, providerAccountId),
   )
   if (ownerId === null) return { user: null, staleOwner: null }
-  const user = await findUserById(ctx.db, ownerId)
+  const user = await ctx.lookups.users.byId(ownerId)
   return user ? { user, staleOwner: null } : { user: null, staleOwner: ownerId }
 }
 
@@ -188,7 +187,12 @@ const isLinked = async (ctx: CommandContext, userId: string, { provider, profile
   )
 
 /** better-auth verifies the local address when the provider verified the same one. */
-const adoptVerification = async (ctx: CommandContext, origin: RequestOrigin, user: UserRow, found: Found) => {
+const adoptVerification = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  user: KnownUser,
+  found: Found,
+) => {
   if (!found.profile.emailVerified || user.email_verified) return
   if (addressOf(found.profile) !== user.email) return
   await runUserCommand(ctx, origin, user.id, { type: 'verify-email', email: user.email })
@@ -199,7 +203,7 @@ const signedIn = async (
   userId: string,
   isNewUser: boolean,
 ): Promise<SocialSignInResult> => {
-  const user = await findUserById(ctx.db, userId)
+  const user = await ctx.lookups.users.byId(userId)
   if (!user) throw new SocialFlowError('unable_to_create_session')
   return { user, isNewUser }
 }
@@ -235,7 +239,7 @@ export const signInWithProvider = async (
     if (settings.overrideUserInfoOnSignIn) await overrideUserInfo(ctx, origin, user, found.profile)
     return signedIn(ctx, user.id, unfinished)
   }
-  const existing = await findUserByEmail(ctx.db, email)
+  const existing = await ctx.lookups.users.byEmail(email)
   if (existing) {
     const linking = linkingOf(ctx)
     const facts: LinkConsent = {
