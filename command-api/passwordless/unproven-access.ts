@@ -32,6 +32,8 @@ export const revokeUnprovenAccess = async (
         accountId: account.accountId,
         hasPassword: false,
         allowUnlinkingAll: true,
+        // Not a person's request from a session: proving the address by mail clears what was unproven.
+        sessionFresh: true,
         now: ctx.clock().toISOString(),
       },
       { metadata: metadataFor(origin, actor, ctx.clock()), claims: linkedAccountClaims },
