@@ -259,16 +259,26 @@ export const signInWithProvider = async (
     if (settings.overrideUserInfoOnSignIn) await overrideUserInfo(ctx, origin, existing, found.profile)
     return signedIn(ctx, existing.id, false)
   }
-  if (settings.disableSignUp || (settings.disableImplicitSignUp && !request.requestSignUp))
-    throw new SocialFlowError('signup_disabled')
-  const userId = await signUp(ctx, origin, email, found, owner.staleOwner, request.callbackURL ?? null)
+  const userId = await signUp(ctx, origin, email, found, owner.staleOwner, request)
   return signedIn(ctx, userId, true)
+}
+
+/** The provider's options on making new accounts, for the linking rules to decide by. */
+const signUpConsent = (ctx: CommandContext, providerId: string, request: SignInRequest): LinkConsent => {
+  const settings = settingsOf(ctx, providerId)
+  return {
+    how: 'sign-up',
+    signUpDisabled: settings.disableSignUp,
+    implicitSignUpDisabled: settings.disableImplicitSignUp,
+    signUpRequested: request.requestSignUp,
+  }
 }
 
 /**
  * The user, with the claims on their address and on the provider account, and the link, appended
  * together; the provider's word on the address counts as verification (`emailVerified` from the
- * start). Then the admin role when ADMIN_EMAILS lists that verified address.
+ * start). Then the admin role when ADMIN_EMAILS lists that verified address. Whether the provider
+ * may make a new account at all is the linking rules' (linking-rules.ts), from its options.
  */
 const signUp = async (
   ctx: CommandContext,
@@ -276,9 +286,10 @@ const signUp = async (
   email: string,
   found: Found,
   staleOwner: string | null,
-  callbackURL: string | null,
+  request: SignInRequest,
 ): Promise<string> => {
   const { provider, profile, tokens } = found
+  const consent = signUpConsent(ctx, provider.id, request)
   const userId = newId()
   const registered = await registerWithProviderAccount(
     ctx,
@@ -292,15 +303,18 @@ const signUp = async (
       // As better-auth: an address the provider does not vouch for gets a verification link when
       // the deployment sends one on sign-up (the decider sends none for a verified address).
       sendVerification: ctx.config.emailVerification.sendOnSignUp,
-      callbackURL,
+      callbackURL: request.callbackURL ?? null,
       providerId: provider.id,
       providerAccountId: profile.id,
       releases: releaseStale(found, staleOwner),
-      link: linkCommand(ctx, userId, { provider, profile, tokens }),
+      link: linkCommand(ctx, userId, { provider, profile, tokens }, consent),
     },
     // Someone signed up with this address, or this provider account, a moment ago.
     () => new SocialFlowError('unable_to_create_user'),
-  )
+  ).catch((error: unknown) => {
+    const refused = error instanceof DomainError && error.code === 'PROVIDER_SIGN_UP_DISABLED'
+    throw refused ? new SocialFlowError('signup_disabled') : error
+  })
   await grantAdminIfListed(ctx, origin, userId, registered)
   return userId
 }
