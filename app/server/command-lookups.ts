@@ -21,6 +21,7 @@ import {
   findPasskeyById,
   listPasskeysOfUser,
 } from '../../projections/passkeys/passkeys.repository.js'
+import { isDeactivated } from '../../projections/scim/scim-inline.js'
 import {
   findSessionById,
   findSessionByTokenHash,
@@ -77,6 +78,7 @@ export const commandLookupsOver = (db: Kysely<Database>): CommandLookups => ({
     credentialByEmail: (email) => findCredentialByEmail(db, email),
     credentialByUsername: (username) => findCredentialByUsername(db, username),
     banOf: (userId) => findBanOf(db, userId),
+    isDeactivated: (userId) => isDeactivated(db, userId),
     passwordHashOf: (userId) => findPasswordHash(db, userId),
     registeredRow: registeredUserRow,
   },

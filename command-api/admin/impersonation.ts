@@ -6,11 +6,7 @@
 /// carries both identities (the session's user as actor, `impersonatedBy` in the metadata, see
 /// infra/http/request-metadata.ts), and reads in the person's activity as support acting for them.
 
-import {
-  type AdminPolicy,
-  IMPERSONATION_SECONDS,
-  impersonationRefusal,
-} from '../../domain/admin/permissions.js'
+import { type AdminPolicy, IMPERSONATION_SECONDS } from '../../domain/admin/permissions.js'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import { sessionDecider, sessionStream } from '../../domain/session/session.js'
 import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
@@ -34,9 +30,7 @@ export const impersonateUser = async (
   options: ImpersonationOptions = {},
 ): Promise<Impersonation> => {
   const target = await existingUser(ctx, targetUserId)
-  const refusal = impersonationRefusal(operator.user, target, options)
-  if (refusal === 'not-allowed') throw AUTH_ERRORS.error('YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS')
-  if (refusal === 'target-is-admin') throw AUTH_ERRORS.error('YOU_CANNOT_IMPERSONATE_ADMINS')
+  const { lifetimeSeconds: _, ...policy } = options
   const lifetimeSeconds = options.lifetimeSeconds ?? IMPERSONATION_SECONDS
   const expiresAt = new Date(ctx.clock().getTime() + lifetimeSeconds * 1000)
   // Not remembered: the cookie ends with the browser and the session never slides past its hour.
@@ -45,6 +39,12 @@ export const impersonateUser = async (
     rememberMe: false,
     impersonatedBy: operator.user.id,
     lifetimeSeconds,
+    // Whether this operator may act as this person is the session decider's rule.
+    impersonation: {
+      operator: { id: operator.user.id, role: operator.user.role },
+      target: { id: target.id, role: target.role },
+      policy,
+    },
   })
   return { session, user: target, expiresAt }
 }

@@ -23,6 +23,8 @@ export type UserLookup = {
   credentialByUsername(username: string): Promise<FoundCredential | undefined>
   /** Only the person's ban (a check on every sign-in, which needs none of the rest). */
   banOf(userId: string): Promise<Pick<KnownUser, 'banned' | 'ban_expires'> | undefined>
+  /** A directory (SCIM) keeps the person deactivated: the inline record, current on every instance. */
+  isDeactivated(userId: string): Promise<boolean>
   /** The hash of the person's password; null when they have none (or do not exist). */
   passwordHashOf(userId: string): Promise<string | null>
   /** The row `user.registered` makes, so a sign-up answers without reading its own write back. */
