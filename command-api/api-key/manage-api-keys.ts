@@ -44,10 +44,10 @@ export const createApiKey = async (
     enableMetadata: ctx.config.apiKey.enableMetadata,
     now,
   })
-  // A backend may name anyone; the key must still belong to someone who exists.
-  if (caller.kind === 'server' && !(await ctx.lookups.users.byId(caller.userId)))
-    throw AUTH_ERRORS.error('USER_NOT_FOUND')
-  if (organizationId !== undefined)
+  // A backend may name anyone; the decider refuses a key for someone who does not exist, before
+  // the organization's permission (which such a user could not hold).
+  const userExists = caller.kind === 'user' || (await ctx.lookups.users.byId(caller.userId)) !== undefined
+  if (organizationId !== undefined && userExists)
     await assertMayManageOrganizationKeys(ctx, caller.userId, organizationId, 'create')
   const owner: ApiKeyOwner =
     organizationId === undefined ? { userId: caller.userId } : { userId: null, organizationId }
@@ -67,6 +67,7 @@ export const createApiKey = async (
       keyHash,
       settings,
       now: now.toISOString(),
+      userExists,
     },
     { metadata: metadataFor(origin, actorOf(caller), now) },
   )
