@@ -5,6 +5,7 @@
 import type { Kysely } from 'kysely'
 import type { OrganizationDecider } from '../domain/organization/organization.js'
 import type { SecondFactorCheck } from '../http/guards/admin-caller.js'
+import type { CommandLookups } from '../http/ports/command-lookups.js'
 import type { SessionResolver } from '../http/sessions/resolve-session.js'
 import type { Config } from '../infra/config/config.js'
 import type { EventStore } from '../infra/event-store/event-store.js'
@@ -41,4 +42,6 @@ export type CommandContext = {
   secondFactors?: SecondFactorCheck
   /** Takes a SAML assertion id once, durably, until `expiresAt` (projections/sso-saml); false on a replay. */
   samlAssertionClaims?: (claimId: string, expiresAt: Date, now: Date) => Promise<boolean>
+  /** What use cases read of read models, as ports (http/ports/command-lookups.ts), not repositories. */
+  lookups: CommandLookups
 }

@@ -49,6 +49,7 @@ import { claimSamlAssertion } from '../../projections/sso-saml/saml-assertion-cl
 import { createReadiness } from '../../query-api/health/readiness.js'
 import { migrateTessera, openTesseraDatabase, type TesseraDatabase } from '../database.js'
 import { type BuildAppOptions, buildApp } from './app.js'
+import { commandLookupsOver } from './command-lookups.js'
 import type { AppContext } from './context.js'
 import { inline } from './inline-projection.js'
 import { createTesseraWebhookReactor } from './webhook-wiring.js'
@@ -188,9 +189,10 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
         (error: unknown) => (error instanceof SubjectErasedError ? false : Promise.reject(error)),
       ),
   }
+  const lookups = commandLookupsOver(database.db)
   const jwtKeys =
     role !== 'projector' && config.jwt.enabled
-      ? createTesseraJwtKeys({ config, logger, db: database.db, handle, clock, projector, projects })
+      ? createTesseraJwtKeys({ config, logger, lookups, handle, clock, projector, projects })
       : null
   const apiKeyUses = createApiKeyUses(
     () => ctx,
@@ -223,6 +225,7 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
       apiKeyCache,
       apiKeyUses,
       organizations,
+      lookups,
     }),
     jwt: jwtKeys,
     serverApi: serverKeyGuardsFor(config, clock, logger),
@@ -232,6 +235,7 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
     samlAssertionClaims: (claimId, expiresAt, now) =>
       claimSamlAssertion(database.db, claimId, expiresAt, now),
     readYourWrites,
+    lookups,
     readiness: createReadiness({
       db: database.db,
       store,
@@ -376,7 +380,7 @@ const createTesseraJwtKeys = ({
   projects,
   logger,
   ...ctx
-}: Pick<AppContext, 'config' | 'db' | 'handle' | 'clock' | 'projector'> & {
+}: Pick<AppContext, 'config' | 'lookups' | 'handle' | 'clock' | 'projector'> & {
   logger: Logger
   projects: boolean
 }): JwtKeySet => {

@@ -10,7 +10,6 @@ import { limitRecipient } from '../../infra/http/rate-limit.js'
 import { acceptsHtml, withQuery } from '../../infra/http/redirect.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import { clearSessionCookies, setSessionCookie } from '../../infra/http/session-cookie.js'
-import { findUserById } from '../../projections/users/users.repository.js'
 import type { CommandContext } from '../context.js'
 import { changeEmail } from './change-email.js'
 import { changePassword } from './credentials.js'
@@ -118,7 +117,7 @@ export const accountRoutes =
           revokeOtherSessions: revokeOtherSessions === true,
         })
         if (session) setSessionCookie(reply, session, ctx.sessions.cookieSettings)
-        const user = (await findUserById(ctx.db, auth.user.id)) ?? auth.user
+        const user = (await ctx.lookups.users.byId(auth.user.id)) ?? auth.user
         return { token: session?.token ?? null, user: userJson(user) }
       },
     )

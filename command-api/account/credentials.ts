@@ -5,8 +5,6 @@ import { assertPasswordPolicy } from '../../domain/user/password-policy.js'
 import type { FoundSession } from '../../http/sessions/resolve-session.js'
 import { hashPassword, samePassword, verifyPassword } from '../../infra/crypto/password.js'
 import { newId } from '../../infra/crypto/tokens.js'
-import { listSessionsOfUser } from '../../projections/sessions/sessions.repository.js'
-import { findPasswordHash } from '../../projections/users/users.repository.js'
 import type { CommandContext } from '../context.js'
 import { passwordLimits } from '../email-password/sign-up.js'
 import { revokeSession } from '../sessions/end-session.js'
@@ -23,7 +21,7 @@ export const changePassword = async (
   assertPasswordPolicy(input.newPassword, passwordLimits(ctx))
   const userId = auth.user.id
   // No password to match: the decider refuses (CREDENTIAL_ACCOUNT_NOT_FOUND) before it looks at one.
-  const stored = await findPasswordHash(ctx.db, userId)
+  const stored = await ctx.lookups.users.passwordHashOf(userId)
   const [currentPasswordMatches, passwordHash] = await Promise.all([
     stored ? verifyPassword(stored, input.currentPassword) : false,
     hashPassword(input.newPassword),
@@ -40,7 +38,7 @@ export const changePassword = async (
   if (!input.revokeOtherSessions) return { session: null }
   // Every session ends, this one too, and the caller gets a fresh one: a stolen copy of the old
   // cookie is worthless afterwards.
-  for (const session of await listSessionsOfUser(ctx.db, userId))
+  for (const session of await ctx.lookups.sessions.ofUser(userId))
     await revokeSession(ctx, origin, {
       sessionId: session.id,
       requestedBy: userId,

@@ -11,8 +11,6 @@ import type { FoundSession } from '../../http/sessions/resolve-session.js'
 import { issueToken } from '../../infra/crypto/derived-tokens.js'
 import { verifyPassword } from '../../infra/crypto/password.js'
 import { newId, sha256Hex } from '../../infra/crypto/tokens.js'
-import { findOneTimeToken } from '../../projections/one-time-tokens/one-time-tokens.repository.js'
-import { findPasswordHash } from '../../projections/users/users.repository.js'
 import type { CommandContext } from '../context.js'
 import { afterAccountDeletion, beforeAccountDeletion } from '../organization/account-deletion.js'
 import { runUserCommand } from '../shared/run-user-command.js'
@@ -29,7 +27,7 @@ const proofOf = async (
   password: string | null,
 ): Promise<OwnerProof> => {
   if (password !== null) {
-    const stored = await findPasswordHash(ctx.db, auth.user.id)
+    const stored = await ctx.lookups.users.passwordHashOf(auth.user.id)
     return { kind: 'password', matches: stored ? await verifyPassword(stored, password) : false }
   }
   const freshAge = ctx.config.session.freshAge
@@ -95,7 +93,7 @@ export const deleteAccount = async (
  * token carries about 165 random bits: nobody learns anything by probing for live ones.
  */
 export const deletionLinkIsLive = async (ctx: CommandContext, token: string): Promise<boolean> => {
-  const found = await findOneTimeToken(ctx.db, sha256Hex(token), 'delete-account')
+  const found = await ctx.lookups.oneTimeTokens.find(sha256Hex(token), 'delete-account')
   return found !== undefined && found.expires_at.getTime() > ctx.clock().getTime()
 }
 
@@ -110,7 +108,7 @@ export const deleteWithToken = async (
   token: string,
 ): Promise<void> => {
   const tokenHash = sha256Hex(token)
-  const found = await findOneTimeToken(ctx.db, tokenHash, 'delete-account')
+  const found = await ctx.lookups.oneTimeTokens.find(tokenHash, 'delete-account')
   if (!found || found.user_id !== auth.user.id) throw errorWithStatus('INVALID_TOKEN', 404)
   try {
     await deleteNow(ctx, origin, auth.user.id, { kind: 'token', tokenHash, now: ctx.clock().toISOString() })

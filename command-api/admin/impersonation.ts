@@ -6,17 +6,13 @@
 /// carries both identities (the session's user as actor, `impersonatedBy` in the metadata, see
 /// infra/http/request-metadata.ts), and reads in the person's activity as support acting for them.
 
-import {
-  type AdminPolicy,
-  IMPERSONATION_SECONDS,
-  impersonationRefusal,
-} from '../../domain/admin/permissions.js'
+import { type AdminPolicy, IMPERSONATION_SECONDS } from '../../domain/admin/permissions.js'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import { sessionDecider, sessionStream } from '../../domain/session/session.js'
 import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
+import type { SessionWithUser } from '../../http/ports/session-lookup.js'
+import type { KnownUser } from '../../http/ports/user-lookup.js'
 import type { FoundSession } from '../../http/sessions/resolve-session.js'
-import type { SessionWithUser } from '../../projections/sessions/sessions.repository.js'
-import type { UserRow } from '../../projections/users/users.table.js'
 import type { CommandContext } from '../context.js'
 import { type StartedSession, startSession } from '../sessions/start-session.js'
 import { existingUser } from './manage-users.js'
@@ -24,7 +20,7 @@ import { existingUser } from './manage-users.js'
 /** The admin options (`admin` in the config file), and how long the session lasts (seconds). */
 export type ImpersonationOptions = AdminPolicy & { lifetimeSeconds?: number }
 
-export type Impersonation = { session: StartedSession; user: UserRow; expiresAt: Date }
+export type Impersonation = { session: StartedSession; user: KnownUser; expiresAt: Date }
 
 export const impersonateUser = async (
   ctx: CommandContext,
@@ -34,9 +30,7 @@ export const impersonateUser = async (
   options: ImpersonationOptions = {},
 ): Promise<Impersonation> => {
   const target = await existingUser(ctx, targetUserId)
-  const refusal = impersonationRefusal(operator.user, target, options)
-  if (refusal === 'not-allowed') throw AUTH_ERRORS.error('YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS')
-  if (refusal === 'target-is-admin') throw AUTH_ERRORS.error('YOU_CANNOT_IMPERSONATE_ADMINS')
+  const { lifetimeSeconds: _, ...policy } = options
   const lifetimeSeconds = options.lifetimeSeconds ?? IMPERSONATION_SECONDS
   const expiresAt = new Date(ctx.clock().getTime() + lifetimeSeconds * 1000)
   // Not remembered: the cookie ends with the browser and the session never slides past its hour.
@@ -45,6 +39,12 @@ export const impersonateUser = async (
     rememberMe: false,
     impersonatedBy: operator.user.id,
     lifetimeSeconds,
+    // Whether this operator may act as this person is the session decider's rule.
+    impersonation: {
+      operator: { id: operator.user.id, role: operator.user.role },
+      target: { id: target.id, role: target.role },
+      policy,
+    },
   })
   return { session, user: target, expiresAt }
 }

@@ -4,7 +4,6 @@
 import { sessionDecider, sessionStream } from '../../domain/session/session.js'
 import { type Actor, metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
 import { sha256Hex } from '../../infra/crypto/tokens.js'
-import { findSessionById, listSessionsOfUser } from '../../projections/sessions/sessions.repository.js'
 import type { CommandContext } from '../context.js'
 
 const revokeById = async (ctx: CommandContext, origin: RequestOrigin, actor: Actor, sessionId: string) => {
@@ -17,15 +16,10 @@ const revokeById = async (ctx: CommandContext, origin: RequestOrigin, actor: Act
   )
 }
 
-const sessionIdOf = async (db: CommandContext['db'], handle: string): Promise<string | null> => {
-  const byId = await findSessionById(db, handle)
+const sessionIdOf = async ({ lookups }: CommandContext, handle: string): Promise<string | null> => {
+  const byId = await lookups.sessions.byId(handle)
   if (byId) return byId.id
-  const byToken = await db
-    .selectFrom('sessions')
-    .select('id')
-    .where('token_hash', '=', sha256Hex(handle))
-    .executeTakeFirst()
-  return byToken?.id ?? null
+  return lookups.sessions.idByTokenHash(sha256Hex(handle))
 }
 
 /** As better-auth: success whether or not the session still existed. */
@@ -35,7 +29,7 @@ export const revokeUserSessionByAdmin = async (
   actor: Actor,
   handle: string,
 ): Promise<void> => {
-  const sessionId = await sessionIdOf(ctx.db, handle)
+  const sessionId = await sessionIdOf(ctx, handle)
   if (sessionId) await revokeById(ctx, origin, actor, sessionId)
 }
 
@@ -45,6 +39,6 @@ export const revokeUserSessionsByAdmin = async (
   actor: Actor,
   userId: string,
 ): Promise<void> => {
-  for (const session of await listSessionsOfUser(ctx.db, userId))
+  for (const session of await ctx.lookups.sessions.ofUser(userId))
     await revokeById(ctx, origin, actor, session.id)
 }

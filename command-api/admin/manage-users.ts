@@ -9,11 +9,10 @@ import { isValidEmail, normalizeEmail } from '../../domain/user/email.js'
 import { assertPasswordPolicy } from '../../domain/user/password-policy.js'
 import { claimConflictError, USERNAME_CLAIM_SCOPE, type UserCommand } from '../../domain/user/user.js'
 import { signUpUsernames } from '../../domain/user/username.js'
+import type { KnownUser } from '../../http/ports/user-lookup.js'
 import { hashPassword } from '../../infra/crypto/password.js'
 import { newId } from '../../infra/crypto/tokens.js'
 import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
-import { findUserByEmail, findUserById } from '../../projections/users/users.repository.js'
-import type { UserRow } from '../../projections/users/users.table.js'
 import type { CommandContext } from '../context.js'
 import { passwordLimits } from '../email-password/sign-up.js'
 import { afterAccountDeletion, beforeAccountDeletion } from '../organization/account-deletion.js'
@@ -31,8 +30,8 @@ export const checkedRoles = (role: unknown): string => {
   return joinRoles(roles as string[])
 }
 
-export const existingUser = async (ctx: CommandContext, userId: string): Promise<UserRow> => {
-  const user = await findUserById(ctx.db, userId)
+export const existingUser = async (ctx: CommandContext, userId: string): Promise<KnownUser> => {
+  const user = await ctx.lookups.users.byId(userId)
   if (!user) throw AUTH_ERRORS.error('USER_NOT_FOUND')
   return user
 }
@@ -75,12 +74,12 @@ export const createUserByAdmin = async (
   origin: RequestOrigin,
   actor: Actor,
   input: CreateUserInput,
-): Promise<UserRow> => {
+): Promise<KnownUser> => {
   const email = normalizeEmail(input.email)
   if (!isValidEmail(email)) throw AUTH_ERRORS.error('INVALID_EMAIL')
   if (input.password !== null) assertPasswordPolicy(input.password, passwordLimits(ctx))
   // As better-auth's admin route: an address in use is a 400 here (sign-up says 422).
-  if (await findUserByEmail(ctx.db, email))
+  if (await ctx.lookups.users.byEmail(email))
     throw errorWithStatus('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL', 400)
   // Sign-up's username rules and uniqueness (better-auth's username plugin checks them as it creates).
   const limits = usernameLimits(ctx)
@@ -134,7 +133,7 @@ export const setRoleByAdmin = async (
   origin: RequestOrigin,
   actor: Actor,
   { userId, role }: { userId: string; role: string },
-): Promise<UserRow> => {
+): Promise<KnownUser> => {
   // An unknown user is refused by the decider (USER_NOT_FOUND), as for every command below.
   await runUserCommand(ctx, origin, userId, { type: 'set-role', role }, actor)
   return reread(ctx, userId)
@@ -151,7 +150,7 @@ export const banUserByAdmin = async (
   origin: RequestOrigin,
   actor: Actor,
   { userId, banReason, banExpiresIn }: BanInput,
-): Promise<UserRow> => {
+): Promise<KnownUser> => {
   // The config's defaults (better-auth's defaultBanReason, defaultBanExpiresIn) stand in for what
   // the operator left out.
   const { defaultBanReason, defaultBanExpiresIn } = ctx.config.admin
@@ -176,7 +175,7 @@ export const unbanUserByAdmin = async (
   origin: RequestOrigin,
   actor: Actor,
   userId: string,
-): Promise<UserRow> => {
+): Promise<KnownUser> => {
   await runUserCommand(ctx, origin, userId, { type: 'unban-user' }, actor)
   return reread(ctx, userId)
 }
@@ -245,19 +244,21 @@ export const updateUserByAdmin = async (
   actor: Actor,
   userId: string,
   data: AdminUserUpdate,
-): Promise<UserRow> => {
+): Promise<KnownUser> => {
   const user = await existingUser(ctx, userId)
   const run = (command: Parameters<typeof runUserCommand>[3]) =>
     runUserCommand(ctx, origin, userId, command, actor)
   if (data.email !== undefined || data.emailVerified !== undefined) {
     const email = data.email === undefined ? user.email : normalizeEmail(data.email)
     if (!isValidEmail(email)) throw AUTH_ERRORS.error('INVALID_EMAIL')
-    const holder = email === user.email ? user : await findUserByEmail(ctx.db, email)
-    if (holder && holder.id !== userId) throw errorWithStatus('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL', 400)
+    // Someone else's address: the store's claim on it refuses the change (400, as better-auth's
+    // admin route), not a look at the read model first, which may trail the log.
     await run({
       type: 'admin-set-email',
       newEmail: email,
       emailVerified: data.emailVerified ?? user.email_verified,
+    }).catch((error: unknown) => {
+      throw takenError(error)
     })
   }
   if (data.name !== undefined || data.image !== undefined) {

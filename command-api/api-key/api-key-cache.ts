@@ -12,9 +12,9 @@
 /// event, normally milliseconds) is held by the database: metered and rate-limited keys are counted
 /// by an UPDATE guarded by the inline refusal columns, so they stop at the commit everywhere.
 
+import type { VerifiableApiKey } from '../../http/ports/api-key-records.js'
 import { type ApiKeyJson, apiKeyJson } from '../../http/presenters/api-key-json.js'
 import type { RecordedEvent } from '../../infra/event-store/event-store.js'
-import type { VerifiableApiKey } from '../../projections/api-keys/api-keys.repository.js'
 
 const MAX_ENTRIES = 50_000
 

@@ -8,7 +8,6 @@ import { API_KEY_LIMITS } from '../../domain/api-key/api-key-rules.js'
 import { errorWithStatus } from '../../domain/errors.js'
 import { API_KEY_HEADER, type ApiKeySessionPort } from '../../http/ports/api-key-session-port.js'
 import { originOf } from '../../infra/http/request-metadata.js'
-import { findUserById } from '../../projections/users/users.repository.js'
 import type { CommandContext } from '../context.js'
 import { refuseBannedUser } from '../shared/refuse-banned.js'
 import { verifyApiKey } from './verify-api-key.js'
@@ -39,7 +38,7 @@ export const apiKeySessionsFor = (context: () => CommandContext): ApiKeySessionP
       )
     }
     // An organization's key is nobody's session (better-auth refuses it too, 401).
-    const user = answer.key.userId === null ? null : await findUserById(ctx.db, answer.key.userId)
+    const user = answer.key.userId === null ? null : await ctx.lookups.users.byId(answer.key.userId)
     if (!user) throw errorWithStatus('INVALID_API_KEY', 401)
     // A banned owner's keys open no session (403 BANNED_USER), as no other way in does.
     await refuseBannedUser(ctx, originOf(request), user.id)

@@ -16,15 +16,8 @@
 
 import { apiKeyDecider, apiKeyStream, type UseSummary } from '../../domain/api-key/api-key.js'
 import { type Actor, metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
+import type { ApiKeyRecords, BufferedUses } from '../../http/ports/api-key-records.js'
 import { newId } from '../../infra/crypto/tokens.js'
-import {
-  addBufferedUses,
-  type BufferedUses,
-  giveBackUses,
-  sweepRevokedUsage,
-  takeUnrecordedUses,
-  takeUsageSummary,
-} from '../../projections/api-keys/api-keys.repository.js'
 import type { CommandContext } from '../context.js'
 import type { ApiKeyUses } from './api-key-uses.port.js'
 
@@ -44,7 +37,7 @@ const housekeepingOrigin = (): RequestOrigin => ({ requestId: newId(), ip: null,
 const SYSTEM: Actor = { type: 'system' }
 
 export const createApiKeyUses = (
-  context: () => Pick<CommandContext, 'db' | 'handle' | 'clock'>,
+  context: () => Pick<CommandContext, 'lookups' | 'handle' | 'clock'>,
   onError: (error: unknown, doing: string) => void,
 ): ApiKeyUses => {
   let buffer = new Map<string, BufferedUses>()
@@ -62,11 +55,13 @@ export const createApiKeyUses = (
     )
   }
 
-  const appendDueSummaries = async (rows: Awaited<ReturnType<typeof addBufferedUses>>): Promise<void> => {
+  const appendDueSummaries = async (
+    rows: Awaited<ReturnType<ApiKeyRecords['addBufferedUses']>>,
+  ): Promise<void> => {
     const ctx = context()
     const now = ctx.clock()
     for (const row of rows) {
-      const summary = await takeUsageSummary(ctx.db, row, now, USAGE_SUMMARY_EVERY_MS)
+      const summary = await ctx.lookups.apiKeys.takeUsageSummary(row, now, USAGE_SUMMARY_EVERY_MS)
       if (summary)
         await recordUses(row.key_id, {
           count: summary.count,
@@ -97,9 +92,9 @@ export const createApiKeyUses = (
         if (buffer.size === 0) return
         const uses = [...buffer.values()]
         buffer = new Map()
-        let rows: Awaited<ReturnType<typeof addBufferedUses>>
+        let rows: Awaited<ReturnType<ApiKeyRecords['addBufferedUses']>>
         try {
-          rows = await addBufferedUses(context().db, uses)
+          rows = await context().lookups.apiKeys.addBufferedUses(uses)
         } catch (error) {
           keepForLater(uses)
           throw error
@@ -112,7 +107,10 @@ export const createApiKeyUses = (
   const sweep = async () => {
     const ctx = context()
     const now = ctx.clock()
-    const rows = await sweepRevokedUsage(ctx.db, new Date(now.getTime() - REVOKED_ROW_GRACE_MS), SWEEP_BATCH)
+    const rows = await ctx.lookups.apiKeys.sweepRevokedUsage(
+      new Date(now.getTime() - REVOKED_ROW_GRACE_MS),
+      SWEEP_BATCH,
+    )
     for (const row of rows)
       if (row.unrecorded_uses > 0 && row.unrecorded_since)
         await recordUses(row.key_id, {
@@ -138,10 +136,12 @@ export const createApiKeyUses = (
       const held = buffer.get(keyId)
       if (!held) return
       buffer.delete(keyId)
-      await addBufferedUses(context().db, [held]).catch((error: unknown) => {
-        keepForLater([held])
-        throw error
-      })
+      await context()
+        .lookups.apiKeys.addBufferedUses([held])
+        .catch((error: unknown) => {
+          keepForLater([held])
+          throw error
+        })
     },
     start() {
       if (flushTimer) return
@@ -170,12 +170,12 @@ export const createApiKeyUses = (
  * are put back for whoever records them.
  */
 export const closingUses = async (
-  ctx: Pick<CommandContext, 'db' | 'clock' | 'apiKeyUses'>,
+  ctx: Pick<CommandContext, 'lookups' | 'clock' | 'apiKeyUses'>,
   keyId: string,
   end: (unrecorded: UseSummary | undefined) => Promise<{ events: readonly { type: string }[] }>,
 ): Promise<void> => {
   await ctx.apiKeyUses.flushKey(keyId)
-  const taken = await takeUnrecordedUses(ctx.db, keyId)
+  const taken = await ctx.lookups.apiKeys.takeUnrecordedUses(keyId)
   const unrecorded = taken
     ? { count: taken.count, from: taken.from.toISOString(), to: ctx.clock().toISOString() }
     : undefined
@@ -184,6 +184,6 @@ export const closingUses = async (
     const { events } = await end(unrecorded)
     recorded = events.some((event) => event.type === 'api-key.used')
   } finally {
-    if (taken && !recorded) await giveBackUses(ctx.db, keyId, taken)
+    if (taken && !recorded) await ctx.lookups.apiKeys.giveBackUses(keyId, taken)
   }
 }

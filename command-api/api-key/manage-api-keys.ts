@@ -17,8 +17,6 @@ import { type Actor, metadataFor, type RequestOrigin } from '../../domain/shared
 import { assertMayManageOrganizationKeys } from '../../http/guards/organization-key-access.js'
 import { type ApiKeyJson, apiKeyJson } from '../../http/presenters/api-key-json.js'
 import { newId } from '../../infra/crypto/tokens.js'
-import { findApiKeyById } from '../../projections/api-keys/api-keys.repository.js'
-import { findUserById } from '../../projections/users/users.repository.js'
 import type { CommandContext } from '../context.js'
 import { newApiKey } from './api-key-secret.js'
 import { closingUses } from './api-key-uses.js'
@@ -30,7 +28,7 @@ const actorOf = (caller: ApiKeyCaller): Actor =>
   caller.kind === 'user' ? { type: 'user', userId: caller.userId } : caller.actor
 
 const readBack = async (ctx: CommandContext, keyId: string): Promise<ApiKeyJson> => {
-  const row = await findApiKeyById(ctx.db, keyId)
+  const row = await ctx.lookups.apiKeys.byId(keyId)
   if (!row) throw AUTH_ERRORS.error('KEY_NOT_FOUND')
   return apiKeyJson(row)
 }
@@ -46,10 +44,10 @@ export const createApiKey = async (
     enableMetadata: ctx.config.apiKey.enableMetadata,
     now,
   })
-  // A backend may name anyone; the key must still belong to someone who exists.
-  if (caller.kind === 'server' && !(await findUserById(ctx.db, caller.userId)))
-    throw AUTH_ERRORS.error('USER_NOT_FOUND')
-  if (organizationId !== undefined)
+  // A backend may name anyone; the decider refuses a key for someone who does not exist, before
+  // the organization's permission (which such a user could not hold).
+  const userExists = caller.kind === 'user' || (await ctx.lookups.users.byId(caller.userId)) !== undefined
+  if (organizationId !== undefined && userExists)
     await assertMayManageOrganizationKeys(ctx, caller.userId, organizationId, 'create')
   const owner: ApiKeyOwner =
     organizationId === undefined ? { userId: caller.userId } : { userId: null, organizationId }
@@ -69,6 +67,7 @@ export const createApiKey = async (
       keyHash,
       settings,
       now: now.toISOString(),
+      userExists,
     },
     { metadata: metadataFor(origin, actorOf(caller), now) },
   )
@@ -85,7 +84,7 @@ const ownerFor = async (
   keyId: string,
   action: ApiKeyAction,
 ): Promise<ApiKeyOwner> => {
-  const row = await findApiKeyById(ctx.db, keyId)
+  const row = await ctx.lookups.apiKeys.byId(keyId)
   if (row && row.organization_id !== null) {
     await assertMayManageOrganizationKeys(ctx, caller.userId, row.organization_id, action)
     return { userId: null, organizationId: row.organization_id }

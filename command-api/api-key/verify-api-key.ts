@@ -14,12 +14,6 @@ import { type ApiKeyCommand, apiKeyDecider, apiKeyStream } from '../../domain/ap
 import { grantsPermissions } from '../../domain/api-key/api-key-rules.js'
 import { type Actor, metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
 import type { ApiKeyJson } from '../../http/presenters/api-key-json.js'
-import {
-  consumeUse,
-  findUsage,
-  findVerifiableKey,
-  takeUsageSummary,
-} from '../../projections/api-keys/api-keys.repository.js'
 import type { CommandContext } from '../context.js'
 import { type CachedApiKey, cachedKeyOf } from './api-key-cache.js'
 import { hashApiKey } from './api-key-secret.js'
@@ -48,7 +42,7 @@ const keyFor = async (ctx: CommandContext, keyHash: string): Promise<CachedApiKe
   const cached = cache?.get(keyHash)
   if (cached) return cached
   const generation = cache?.generation() ?? 0
-  const row = await findVerifiableKey(ctx.db, keyHash)
+  const row = await ctx.lookups.apiKeys.verifiableByHash(keyHash)
   if (!row) return null
   const key = cachedKeyOf(row)
   cache?.set(keyHash, key, generation)
@@ -86,8 +80,7 @@ export const verifyApiKey = async (
     ctx.apiKeyUses.count(key.id, now)
     return { valid: true, error: null, key: { ...key.json, lastRequest: now.toISOString() } }
   }
-  const usage = await consumeUse(
-    ctx.db,
+  const usage = await ctx.lookups.apiKeys.consumeUse(
     {
       keyId: key.id,
       createdAt: key.createdAt,
@@ -98,7 +91,7 @@ export const verifyApiKey = async (
     now,
   )
   if (!usage) return whyRefused(ctx, key, now, housekeeping)
-  const summary = await takeUsageSummary(ctx.db, usage, now, USAGE_SUMMARY_EVERY_MS)
+  const summary = await ctx.lookups.apiKeys.takeUsageSummary(usage, now, USAGE_SUMMARY_EVERY_MS)
   if (summary)
     await housekeeping({
       type: 'record-api-key-use',
@@ -126,7 +119,7 @@ const whyRefused = async (
   now: Date,
   housekeeping: Housekeeping,
 ): Promise<VerifyAnswer> => {
-  const usage = await findUsage(ctx.db, key.id)
+  const usage = await ctx.lookups.apiKeys.usageOf(key.id)
   // Deleted, expired or its owner gone since it was read (on any instance) reads as unknown.
   if (!usage || usage.revoked_at !== null) return INVALID()
   if (usage.disabled) return DISABLED()

@@ -8,7 +8,6 @@ import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { isValidEmail, normalizeEmail } from '../../domain/user/email.js'
 import type { FoundSession } from '../../http/sessions/resolve-session.js'
 import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
-import { findUserByEmail } from '../../projections/users/users.repository.js'
 import type { CommandContext } from '../context.js'
 import { runUserCommand } from '../shared/run-user-command.js'
 import { enterCode, issueCode } from './otp-codes.js'
@@ -41,7 +40,7 @@ export const requestEmailChangeOtp = async (
     const slot = { otpType: 'email-verification', email: move.currentEmail } as const
     await enterCode(ctx, origin, slot, input.otp, true)
   }
-  const taken = await findUserByEmail(ctx.db, move.newEmail)
+  const taken = await ctx.lookups.users.byEmail(move.newEmail)
   if (taken) return async () => {}
   const slot = { otpType: 'change-email', email: move.currentEmail, newEmail: move.newEmail } as const
   return () => issueCode(ctx, origin, slot, auth.user.id)
@@ -57,7 +56,7 @@ export const changeEmailWithOtp = async (
   const move = checkedMove(ctx, auth, input.newEmail)
   const slot = { otpType: 'change-email', email: move.currentEmail, newEmail: move.newEmail } as const
   await enterCode(ctx, origin, slot, input.otp, true)
-  if (await findUserByEmail(ctx.db, move.newEmail)) throw AUTH_ERRORS.error('EMAIL_ALREADY_IN_USE')
+  if (await ctx.lookups.users.byEmail(move.newEmail)) throw AUTH_ERRORS.error('EMAIL_ALREADY_IN_USE')
   try {
     await runUserCommand(ctx, origin, auth.user.id, { type: 'change-email-by-code', ...move })
   } catch (error) {

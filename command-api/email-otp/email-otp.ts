@@ -8,11 +8,9 @@ import { AUTH_ERRORS, errorWithStatus } from '../../domain/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { isValidEmail, normalizeEmail } from '../../domain/user/email.js'
 import { assertPasswordPolicy } from '../../domain/user/password-policy.js'
+import type { KnownUser } from '../../http/ports/user-lookup.js'
 import { hashPassword } from '../../infra/crypto/password.js'
 import { newId } from '../../infra/crypto/tokens.js'
-import { listSessionsOfUser } from '../../projections/sessions/sessions.repository.js'
-import { findUserByEmail, findUserById } from '../../projections/users/users.repository.js'
-import type { UserRow } from '../../projections/users/users.table.js'
 import type { CommandContext } from '../context.js'
 import { passwordLimits } from '../email-password/sign-up.js'
 import { accountOfProvenAddress } from '../passwordless/proven-address.js'
@@ -54,7 +52,7 @@ const codeFor = async (
   email: string,
   otpType: Exclude<OtpType, 'change-email'>,
 ): Promise<Later> => {
-  const user = await findUserByEmail(ctx.db, email)
+  const user = await ctx.lookups.users.byEmail(email)
   const mailsStrangers = otpType === 'sign-in' && !ctx.config.emailOTP.disableSignUp
   if (!user && !mailsStrangers) return nothing
   return () => issueCode(ctx, origin, { otpType, email }, user?.id ?? null)
@@ -69,7 +67,7 @@ export const checkVerificationOtp = async (
   const email = checkedEmail(input.email)
   await enterCode(ctx, origin, { otpType: input.type, email }, input.otp, false)
   // Whoever holds a right code read it in the address's mail: telling them about the account is safe.
-  if (!(await findUserByEmail(ctx.db, email))) throw errorWithStatus('USER_NOT_FOUND', 400)
+  if (!(await ctx.lookups.users.byEmail(email))) throw errorWithStatus('USER_NOT_FOUND', 400)
 }
 
 /** POST /sign-in/email-otp: the account of the address (made when sign-up is allowed), to sign in. */
@@ -77,7 +75,7 @@ export const accountForSignInCode = async (
   ctx: CommandContext,
   origin: RequestOrigin,
   input: { email: string; otp: string; name: string | null; image: string | null },
-): Promise<UserRow> => {
+): Promise<KnownUser> => {
   const email = normalizeEmail(input.email)
   await enterCode(ctx, origin, { otpType: 'sign-in', email }, input.otp, true)
   const { disableSignUp } = ctx.config.emailOTP
@@ -92,13 +90,13 @@ export const verifyEmailWithCode = async (
   ctx: CommandContext,
   origin: RequestOrigin,
   input: { email: string; otp: string },
-): Promise<UserRow> => {
+): Promise<KnownUser> => {
   const email = checkedEmail(input.email)
   await enterCode(ctx, origin, { otpType: 'email-verification', email }, input.otp, true)
-  const user = await findUserByEmail(ctx.db, email)
+  const user = await ctx.lookups.users.byEmail(email)
   if (!user) throw errorWithStatus('USER_NOT_FOUND', 400)
   await runUserCommand(ctx, origin, user.id, { type: 'verify-email', email }, { type: 'anonymous' })
-  return (await findUserById(ctx.db, user.id)) ?? user
+  return (await ctx.lookups.users.byId(user.id)) ?? user
 }
 
 /**
@@ -113,7 +111,7 @@ export const resetPasswordWithCode = async (
   const email = normalizeEmail(input.email)
   assertPasswordPolicy(input.password, passwordLimits(ctx))
   const codeHash = await enterCode(ctx, origin, { otpType: 'forget-password', email }, input.otp, true)
-  const user = await findUserByEmail(ctx.db, email)
+  const user = await ctx.lookups.users.byEmail(email)
   if (!user) throw errorWithStatus('USER_NOT_FOUND', 400)
   const passwordHash = await hashPassword(input.password)
   const actor = { type: 'anonymous' } as const
@@ -124,6 +122,6 @@ export const resetPasswordWithCode = async (
     { type: 'reset-password-by-code', codeHash, accountId: newId(), passwordHash },
     actor,
   )
-  for (const session of await listSessionsOfUser(ctx.db, user.id))
+  for (const session of await ctx.lookups.sessions.ofUser(user.id))
     await revokeSessionAs(ctx, origin, { sessionId: session.id, actor, reason: 'password-reset' })
 }

@@ -4,7 +4,6 @@
 
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { originOf } from '../../infra/http/request-metadata.js'
-import { findUserByEmail } from '../../projections/users/users.repository.js'
 import type { CommandContext } from '../context.js'
 import { issueCode } from './otp-codes.js'
 
@@ -19,7 +18,7 @@ export const verificationCodeOnSignUp =
     const email = (request.body as { email?: unknown } | undefined)?.email
     if (typeof email !== 'string') return
     try {
-      const user = await findUserByEmail(ctx.db, email.trim().toLowerCase())
+      const user = await ctx.lookups.users.byEmail(email.trim().toLowerCase())
       if (!user || user.email_verified) return
       await issueCode(ctx, originOf(request), { otpType: 'email-verification', email: user.email }, user.id)
     } catch (error) {

@@ -5,8 +5,8 @@
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { isValidEmail, normalizeEmail } from '../../domain/user/email.js'
+import type { FoundCredential } from '../../http/ports/user-lookup.js'
 import { burnPasswordCheck, verifyPassword } from '../../infra/crypto/password.js'
-import { type FoundCredential, findCredentialByEmail } from '../../projections/users/users.repository.js'
 import type { CommandContext } from '../context.js'
 import { RefusalWithRecord } from '../shared/refuse-then-record.js'
 import { runUserCommand } from '../shared/run-user-command.js'
@@ -23,13 +23,13 @@ export const signIn = async (
   origin: RequestOrigin,
   input: SignInInput,
 ): Promise<SignedIn> => {
-  const { config, db } = ctx
+  const { config, lookups } = ctx
   if (!config.emailAndPassword.enabled) throw AUTH_ERRORS.error('EMAIL_PASSWORD_DISABLED')
   // A malformed address says nothing about which accounts exist: 400, as better-auth answers it.
   if (!isValidEmail(input.email)) throw AUTH_ERRORS.error('INVALID_EMAIL')
   // An organization that requires SSO for this address's verified domain (command-api/sso).
   await refuseWhenSsoRequired(ctx, normalizeEmail(input.email))
-  const found = await findCredentialByEmail(db, normalizeEmail(input.email))
+  const found = await lookups.users.credentialByEmail(normalizeEmail(input.email))
   return signInWithPassword(ctx, origin, found, input, 'INVALID_EMAIL_OR_PASSWORD')
 }
 

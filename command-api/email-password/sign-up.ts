@@ -15,12 +15,10 @@ import {
   userStream,
 } from '../../domain/user/user.js'
 import { signUpUsernames } from '../../domain/user/username.js'
+import type { KnownUser } from '../../http/ports/user-lookup.js'
 import { hashPassword } from '../../infra/crypto/password.js'
 import { newId } from '../../infra/crypto/tokens.js'
 import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
-import { registeredUserRow } from '../../projections/users/users.projection.js'
-import { findUserById } from '../../projections/users/users.repository.js'
-import type { UserRow } from '../../projections/users/users.table.js'
 import type { CommandContext } from '../context.js'
 import { newSession, type StartedSession } from '../sessions/start-session.js'
 import { grantAdminIfListed } from '../shared/admin-emails.js'
@@ -49,8 +47,8 @@ export const signUp = async (
   ctx: CommandContext,
   origin: RequestOrigin,
   input: SignUpInput,
-): Promise<{ session: StartedSession | null; user: UserRow }> => {
-  const { config, store, handle, clock, db } = ctx
+): Promise<{ session: StartedSession | null; user: KnownUser }> => {
+  const { config, store, handle, clock, lookups } = ctx
   if (!config.emailAndPassword.enabled) throw AUTH_ERRORS.error('EMAIL_PASSWORD_SIGN_UP_DISABLED')
   // Username first, as better-auth's username plugin checks it ahead of the sign-up itself.
   const limits = usernameLimits(ctx)
@@ -103,8 +101,8 @@ export const signUp = async (
   const event = registered.find((candidate) => candidate.type === 'user.registered')
   const user =
     !roleSet && event?.type === 'user.registered'
-      ? registeredUserRow(event.data, new Date(metadata.at))
-      : await findUserById(db, userId)
+      ? lookups.users.registeredRow(event.data, new Date(metadata.at))
+      : await lookups.users.byId(userId)
   if (!user) throw AUTH_ERRORS.error('FAILED_TO_CREATE_USER')
   return { session: session?.started ?? null, user }
 }

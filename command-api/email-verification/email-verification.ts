@@ -8,7 +8,6 @@ import type { FoundSession } from '../../http/sessions/resolve-session.js'
 import { acceptedSecrets } from '../../infra/config/config.js'
 import { verifyEmailToken } from '../../infra/crypto/email-token.js'
 import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
-import { findUserByEmail } from '../../projections/users/users.repository.js'
 import type { CommandContext } from '../context.js'
 import { type StartedSession, startSession } from '../sessions/start-session.js'
 import { runUserCommand } from '../shared/run-user-command.js'
@@ -39,7 +38,7 @@ export const sendVerificationEmail = async (
     return async () => {}
   }
   // Signed out: the same answer whether or not the address exists or is verified.
-  const user = await findUserByEmail(ctx.db, normalizeEmail(email))
+  const user = await ctx.lookups.users.byEmail(normalizeEmail(email))
   if (!user || user.email_verified) return async () => {}
   return async () => {
     await runUserCommand(
@@ -65,7 +64,7 @@ export const followVerificationLink = async (
   if (check.status === 'expired') return { ok: false, error: 'token_expired' }
   if (check.status === 'invalid') return { ok: false, error: 'invalid_token' }
   const { email, updateTo, purpose } = check.claims
-  const user = await findUserByEmail(ctx.db, email)
+  const user = await ctx.lookups.users.byEmail(email)
   if (!user) return { ok: false, error: 'user_not_found' }
   try {
     if (purpose === 'verify-email') {

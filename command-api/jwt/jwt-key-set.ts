@@ -11,15 +11,15 @@
 import { randomUUID } from 'node:crypto'
 import type { JWK } from 'jose'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
+import type { CommandLookups } from '../../http/ports/command-lookups.js'
 import type { JwtIssuer } from '../../http/ports/jwt-issuer.js'
+import type { StoredSigningKey } from '../../http/ports/signing-key-lookup.js'
 import { acceptedSecrets } from '../../infra/config/config.js'
 import { FieldDecryptionError } from '../../infra/crypto/data-keys.js'
 import { activeKey, needsRotation, publishedKeys } from '../../infra/crypto/jwt/key-set.js'
 import { openPrivateKey } from '../../infra/crypto/jwt/sealed-key.js'
 import { createJwtSigner } from '../../infra/crypto/jwt/signer.js'
 import { isJwtAlgorithm, type PublicSigningKey, type SigningKey } from '../../infra/crypto/jwt/signing-key.js'
-import { listSigningKeys } from '../../projections/jwks/jwks.repository.js'
-import type { JwkRow } from '../../projections/jwks/jwks.table.js'
 import type { CommandContext } from '../context.js'
 import { ensureSigningKey, rotateSigningKey } from './signing-keys.js'
 
@@ -33,7 +33,7 @@ const WAIT_FOR_WINNER_MS = 5000
 const WAIT_STEP_MS = 25
 
 export type JwtKeySetOptions = {
-  ctx: Pick<CommandContext, 'config' | 'db' | 'handle' | 'clock'>
+  ctx: Pick<CommandContext, 'config' | 'handle' | 'clock'> & { lookups: Pick<CommandLookups, 'signingKeys'> }
   /** Re-read the keys this often; null when `refresh` is called on every signing-key event. */
   refreshIntervalMs: number | null
   logger: { error(obj: object, msg: string): void }
@@ -59,14 +59,14 @@ type Keys = {
 const systemOrigin = (): RequestOrigin => ({ requestId: randomUUID(), ip: null, userAgent: null })
 
 export const createJwtKeySet = ({ ctx, refreshIntervalMs, logger }: JwtKeySetOptions): JwtKeySet => {
-  const { config, db, clock } = ctx
+  const { config, lookups, clock } = ctx
   const { lifetimeSeconds, rotationIntervalSeconds } = config.jwt
   let keys: Keys | null = null
   let stale = true
   let loading: Promise<Keys> | null = null
   let ensuring: Promise<Keys> | null = null
 
-  const toKeys = (rows: readonly JwkRow[]): Keys => {
+  const toKeys = (rows: readonly StoredSigningKey[]): Keys => {
     const all = rows.map(publicKeyOf)
     const signing: SigningKey[] = []
     let lost = false
@@ -84,14 +84,16 @@ export const createJwtKeySet = ({ ctx, refreshIntervalMs, logger }: JwtKeySetOpt
   }
 
   // An accepted secret (current, or retired by a rotation) opens the sealed half.
-  const openKey = (row: JwkRow): JWK => openPrivateKey(row.private_key, acceptedSecrets(config), row.kid)
+  const openKey = (row: StoredSigningKey): JWK =>
+    openPrivateKey(row.private_key, acceptedSecrets(config), row.kid)
 
   /** Reads the keys afresh; a read already running may predate the change, so it is not reused. */
   const reload = async (): Promise<Keys> => {
     if (loading) await loading.catch(() => undefined)
     if (!loading) {
       stale = false
-      loading = listSigningKeys(db)
+      loading = lookups.signingKeys
+        .all()
         .then((rows) => {
           keys = toKeys(rows)
           return keys
@@ -202,7 +204,7 @@ export const createJwtKeySet = ({ ctx, refreshIntervalMs, logger }: JwtKeySetOpt
   }
 }
 
-const publicKeyOf = (row: JwkRow): PublicSigningKey => {
+const publicKeyOf = (row: StoredSigningKey): PublicSigningKey => {
   if (!isJwtAlgorithm(row.alg)) throw new Error(`signing key ${row.kid} has an unknown algorithm ${row.alg}`)
   return {
     kid: row.kid,

@@ -12,7 +12,6 @@ import { firstLoginOriginHook } from '../../infra/http/origin-check.js'
 import { limitRecipient } from '../../infra/http/rate-limit.js'
 import { withQuery } from '../../infra/http/redirect.js'
 import { originOf } from '../../infra/http/request-metadata.js'
-import { findSessionByTokenHash } from '../../projections/sessions/sessions.repository.js'
 import type { CommandContext } from '../context.js'
 import { answerSignIn, TwoFactorRedirectSchema } from '../email-password/signed-in-answer.js'
 import { secondStepUrl } from '../oauth-provider/continuation.js'
@@ -145,7 +144,7 @@ const verify = async (
       : answer
   if (query.callbackURL)
     return reply.redirect(account.isNew ? query.newUserCallbackURL || query.callbackURL : query.callbackURL)
-  const found = await findSessionByTokenHash(ctx.db, sha256Hex(answer.token))
+  const found = await ctx.lookups.sessions.byTokenHash(sha256Hex(answer.token))
   if (!found) throw new Error('a session just started is not in the read model')
   return { token: answer.token, user: answer.user, session: sessionJson(found.session, answer.token) }
 }

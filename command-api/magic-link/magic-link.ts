@@ -13,7 +13,6 @@ import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js
 import { isValidEmail, normalizeEmail } from '../../domain/user/email.js'
 import { issueToken } from '../../infra/crypto/derived-tokens.js'
 import { sha256Hex } from '../../infra/crypto/tokens.js'
-import { findUserByEmail } from '../../projections/users/users.repository.js'
 import type { CommandContext } from '../context.js'
 import { addressSubjectOf } from '../passwordless/proven-address.js'
 
@@ -37,7 +36,7 @@ export const requestMagicLink = async (
   // better-auth's body schema refuses a malformed address before anything else (400).
   if (!isValidEmail(input.email)) throw invalidBodyField('email', 'Invalid email address')
   const email = normalizeEmail(input.email)
-  const user = await findUserByEmail(ctx.db, email)
+  const user = await ctx.lookups.users.byEmail(email)
   return async () => {
     const { requestId, tokenHash } = issueToken(ctx.config.secret, 'magic-link')
     const now = ctx.clock()

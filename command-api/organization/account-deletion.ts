@@ -9,11 +9,6 @@
 
 import { rolesOf } from '../../domain/organization/permissions.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
-import {
-  listMembers,
-  listOrganizationsOfUser,
-} from '../../projections/organizations/organizations.repository.js'
-import { findUserById } from '../../projections/users/users.repository.js'
 import type { CommandContext } from '../context.js'
 import { inviteeSubjectsToErase, runOrganizationCommand } from './organization-command.js'
 
@@ -32,14 +27,14 @@ export const beforeAccountDeletion = async (
   userId: string,
 ): Promise<DepartingMember> => {
   const creatorRole = ctx.config.organization.creatorRole
-  const organizations = await listOrganizationsOfUser(ctx.db, userId)
+  const organizations = await ctx.lookups.organizations.listOrganizationsOfUser(userId)
   const soleOwnerOf: string[] = []
   for (const organization of organizations) {
-    const { members } = await listMembers(ctx.db, organization.id, { limit: 10_000 })
+    const { members } = await ctx.lookups.organizations.listMembers(organization.id, { limit: 10_000 })
     const owners = members.filter((member) => rolesOf(member.role).includes(creatorRole))
     if (owners.length === 1 && owners[0]?.user_id === userId) soleOwnerOf.push(organization.id)
   }
-  const user = await findUserById(ctx.db, userId)
+  const user = await ctx.lookups.users.byId(userId)
   return {
     userId,
     organizationIds: organizations.map((organization) => organization.id),

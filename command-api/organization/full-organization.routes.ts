@@ -14,6 +14,7 @@ import {
   type CacheProjector,
   subscribedOrganizationCache,
 } from '../../http/organization/organization-cache.js'
+import type { OrganizationRow } from '../../http/ports/organization-lookup.js'
 import {
   CountedTeamSchema,
   countedTeamJson,
@@ -28,15 +29,6 @@ import { authOf, sessionGuards } from '../../http/sessions/require-session.js'
 import type { FoundSession } from '../../http/sessions/resolve-session.js'
 import { ANY_ROUTE_ERRORS, errorResponses } from '../../infra/http/openapi.js'
 import { originOf } from '../../infra/http/request-metadata.js'
-import {
-  findMember,
-  findOrganization,
-  findOrganizationBySlug,
-  listFirstMembers,
-  listInvitations,
-  listTeamsWithMemberCounts,
-} from '../../projections/organizations/organizations.repository.js'
-import type { OrganizationRow } from '../../projections/organizations/organizations.table.js'
 import type { CommandContext } from '../context.js'
 import { setSessionContext } from './organization-command.js'
 
@@ -62,14 +54,16 @@ const memberOrganization = async (
 ) => {
   const fromSession = !query.organizationSlug && !query.organizationId
   const organization = query.organizationSlug
-    ? await findOrganizationBySlug(ctx.db, query.organizationSlug)
-    : await findOrganization(ctx.db, query.organizationId || (auth.session.active_organization_id as string))
+    ? await ctx.lookups.organizations.findOrganizationBySlug(query.organizationSlug)
+    : await ctx.lookups.organizations.findOrganization(
+        query.organizationId || (auth.session.active_organization_id as string),
+      )
   if (!organization) {
     // A deleted organization that was the session's own is cleared too (better-auth leaves it).
     if (fromSession) await setSessionContext(ctx, origin, auth, null, null)
     throw AUTH_ERRORS.error('ORGANIZATION_NOT_FOUND')
   }
-  if (await findMember(ctx.db, organization.id, auth.user.id)) return organization
+  if (await ctx.lookups.organizations.findMember(organization.id, auth.user.id)) return organization
   // better-auth clears the active organization of whoever asks about one they are not a member of.
   await setSessionContext(ctx, origin, auth, null, null)
   throw errorWithStatus('USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION', 403)
@@ -94,9 +88,11 @@ export const fullOrganizationRoutes =
       serialize: (answer: FullOrganization) => Buffer,
     ) => {
       const [{ members, complete }, invitations, teams] = await Promise.all([
-        listFirstMembers(ctx.db, organization.id, limit),
-        listInvitations(ctx.db, organization.id),
-        teamsOn ? listTeamsWithMemberCounts(ctx.db, organization.id) : Promise.resolve(null),
+        ctx.lookups.organizations.listFirstMembers(organization.id, limit),
+        ctx.lookups.organizations.listInvitations(organization.id),
+        teamsOn
+          ? ctx.lookups.organizations.listTeamsWithMemberCounts(organization.id)
+          : Promise.resolve(null),
       ])
       const answer: FullOrganization = {
         ...organizationJson(organization),
@@ -115,7 +111,7 @@ export const fullOrganizationRoutes =
       const entry = cache.get(organizationId, limit)
       if (!entry) return null
       if (entry.memberUserIds) return entry.memberUserIds.has(userId) ? entry.answer : null
-      return (await findMember(ctx.db, organizationId, userId)) ? entry.answer : null
+      return (await ctx.lookups.organizations.findMember(organizationId, userId)) ? entry.answer : null
     }
 
     app.get(

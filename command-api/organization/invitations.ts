@@ -7,12 +7,10 @@
 import { AUTH_ERRORS, invalidBodyField } from '../../domain/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { parseEmail } from '../../domain/user/email.js'
+import type { InvitationRow, MemberRow } from '../../http/ports/organization-lookup.js'
 import type { FoundSession } from '../../http/sessions/resolve-session.js'
 import { newId } from '../../infra/crypto/tokens.js'
 import { SubjectErasedError } from '../../infra/event-store/personal-data/keyring.js'
-import { findInvitation } from '../../projections/organizations/organizations.repository.js'
-import type { InvitationRow, MemberRow } from '../../projections/organizations/organizations.table.js'
-import { findUserByEmail } from '../../projections/users/users.repository.js'
 import type { CommandContext } from '../context.js'
 import { withMembershipSeat } from './membership-seats.js'
 import { activeOf, invitationAnswer, memberAnswer } from './organization-answers.js'
@@ -45,7 +43,7 @@ export const inviteMember = async (
   const roles = normalizeRoles(input.role)
   if (roles.length === 0) throw invalidBodyField('role', 'must name at least one role')
   const teamIds = (input.teamId === undefined ? [] : [input.teamId].flat()).filter((id) => id.length > 0)
-  const invitee = await findUserByEmail(ctx.db, email)
+  const invitee = await ctx.lookups.users.byEmail(email)
   const invitationId = newId()
   const invite = async () =>
     runOrganizationCommand(
@@ -79,7 +77,7 @@ export const inviteMember = async (
 
 /** The organization an invitation belongs to; null when no invitation has that id. */
 const organizationOfInvitation = async (ctx: CommandContext, invitationId: string) =>
-  (await findInvitation(ctx.db, invitationId))?.organization_id ?? null
+  (await ctx.lookups.organizations.findInvitation(invitationId))?.organization_id ?? null
 
 export const acceptInvitation = async (
   ctx: CommandContext,
@@ -87,7 +85,7 @@ export const acceptInvitation = async (
   auth: FoundSession,
   invitationId: string,
 ): Promise<{ invitation: InvitationRow; member: MemberRow }> => {
-  const invitation = await findInvitation(ctx.db, invitationId)
+  const invitation = await ctx.lookups.organizations.findInvitation(invitationId)
   const memberId = newId()
   // Fresh ids for the teams the invitation names (the decider skips teams gone meanwhile).
   const teamMemberIds = (invitation?.team_id ? invitation.team_id.split(',') : []).map(() => newId())

@@ -3,21 +3,21 @@
 /// until an event of that organization, or any user event, is applied. Only found members are kept:
 /// a refusal always reads the read model.
 
-import type { Kysely } from 'kysely'
 import {
   type CacheProjector,
   subscribedOrganizationCache,
 } from '../../http/organization/organization-cache.js'
-import type { Database } from '../../projections/database.js'
-import { findMember } from '../../projections/organizations/organizations.repository.js'
-import type { MemberRow } from '../../projections/organizations/organizations.table.js'
+import type { MemberRow, OrganizationLookup } from '../../http/ports/organization-lookup.js'
 
 export type KeptMembers = {
   find(organizationId: string, userId: string): Promise<MemberRow | undefined>
   stop(): void
 }
 
-export const keptMembers = (db: Kysely<Database>, projector: CacheProjector): KeptMembers => {
+export const keptMembers = (
+  findMember: OrganizationLookup['findMember'],
+  projector: CacheProjector,
+): KeptMembers => {
   const { cache, unsubscribe } = subscribedOrganizationCache<MemberRow>(projector)
   return {
     async find(organizationId, userId) {
@@ -25,7 +25,7 @@ export const keptMembers = (db: Kysely<Database>, projector: CacheProjector): Ke
       const kept = cache.get(organizationId, variant)
       if (kept) return kept.answer
       const generation = cache.generation()
-      const member = await findMember(db, organizationId, userId)
+      const member = await findMember(organizationId, userId)
       if (member)
         cache.set(organizationId, variant, { answer: member, memberUserIds: null, size: 1 }, generation)
       return member

@@ -16,7 +16,6 @@
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import { MEMBERSHIP_SEAT_SCOPE, membershipSeatValue } from '../../domain/organization/organization.js'
 import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
-import { countOrganizationsOfUser } from '../../projections/organizations/organizations.repository.js'
 import type { CommandContext } from '../context.js'
 
 /** `create` must find a seat below the limit; `join` (accept, add-member) takes any free seat. */
@@ -66,7 +65,7 @@ export const withMembershipSeat = async <T>(
   if (limit === null) return append(null)
   const atLimit = () => AUTH_ERRORS.error('YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS')
   for (let attempt = 0; ; attempt++) {
-    const held = await countOrganizationsOfUser(ctx.db, userId)
+    const held = await ctx.lookups.organizations.countOrganizationsOfUser(userId)
     if (purpose === 'create' && held >= limit) throw atLimit()
     const seat = await freeSeat(ctx, userId, held, purpose === 'create' ? limit : null)
     if (seat === null) throw atLimit()

@@ -2,7 +2,7 @@
 /// presenters take rows): a command never reads back the row its own events caused.
 
 import type { ActiveOrganization, Organization } from '../../domain/organization/organization.js'
-import type { InvitationRow, MemberRow } from '../../projections/organizations/organizations.table.js'
+import type { InvitationRow, MemberRow } from '../../http/ports/organization-lookup.js'
 
 /**
  * What the decision just made or touched: its absence means the decider and this edge disagree on

@@ -16,7 +16,7 @@ export const organizationRoutes =
   (ctx: OrganizationRoutesContext): FastifyPluginAsyncTypebox =>
   async (app) => {
     await app.register(fullOrganizationRoutes(ctx))
-    const members = keptMembers(ctx.db, ctx.projector)
+    const members = keptMembers(ctx.lookups.organizations.findMember, ctx.projector)
     app.addHook('onClose', async () => members.stop())
     await app.register(organizationsRoutes(ctx, members))
     await app.register(membersRoutes(ctx))

@@ -4,19 +4,9 @@
 
 import { AUTH_ERRORS, errorWithStatus, invalidBodyField } from '../../domain/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
+import type { MemberRow, MemberWithUser, OrganizationRow } from '../../http/ports/organization-lookup.js'
 import type { FoundSession } from '../../http/sessions/resolve-session.js'
 import { newId } from '../../infra/crypto/tokens.js'
-import {
-  findMember,
-  findMemberByEmail,
-  findMemberById,
-  findMemberWithUser,
-  findOrganization,
-  findOrganizationBySlug,
-  type MemberWithUser,
-} from '../../projections/organizations/organizations.repository.js'
-import type { MemberRow, OrganizationRow } from '../../projections/organizations/organizations.table.js'
-import { findUserById } from '../../projections/users/users.repository.js'
 import type { CommandContext } from '../context.js'
 import { withMembershipSeat } from './membership-seats.js'
 import { decided, memberAnswer } from './organization-answers.js'
@@ -89,7 +79,7 @@ export const createOrganization = async (
     )
   }
   return {
-    organization: await mustFind(findOrganization(ctx.db, organizationId)),
+    organization: await mustFind(ctx.lookups.organizations.findOrganization(organizationId)),
     member: memberAnswer(state, memberId),
   }
 }
@@ -122,7 +112,7 @@ export const updateOrganization = async (
     },
     { type: 'user', userId: auth.user.id },
   )
-  return mustFind(findOrganization(ctx.db, organizationId))
+  return mustFind(ctx.lookups.organizations.findOrganization(organizationId))
 }
 
 export const deleteOrganization = async (
@@ -132,7 +122,7 @@ export const deleteOrganization = async (
   organizationId: string,
 ): Promise<OrganizationRow> => {
   // The answer is the organization as it was; its rows go with it.
-  const before = await findOrganization(ctx.db, organizationId)
+  const before = await ctx.lookups.organizations.findOrganization(organizationId)
   await runOrganizationCommand(
     ctx,
     origin,
@@ -160,17 +150,17 @@ export const setActiveOrganization = async (
   }
   let organizationId = input.organizationId
   if (!organizationId && input.organizationSlug) {
-    const bySlug = await findOrganizationBySlug(ctx.db, input.organizationSlug)
+    const bySlug = await ctx.lookups.organizations.findOrganizationBySlug(input.organizationSlug)
     if (!bySlug) throw AUTH_ERRORS.error('ORGANIZATION_NOT_FOUND')
     organizationId = bySlug.id
   }
   organizationId ||= auth.session.active_organization_id ?? undefined
   if (!organizationId) return null
-  if (!(await findMember(ctx.db, organizationId, auth.user.id))) {
+  if (!(await ctx.lookups.organizations.findMember(organizationId, auth.user.id))) {
     await setSessionContext(ctx, origin, auth, null, null)
     throw errorWithStatus('USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION', 403)
   }
-  const organization = await findOrganization(ctx.db, organizationId)
+  const organization = await ctx.lookups.organizations.findOrganization(organizationId)
   if (!organization) throw AUTH_ERRORS.error('ORGANIZATION_NOT_FOUND')
   // Another organization's team does not follow the switch.
   const teamId = auth.session.active_organization_id === organizationId ? auth.session.active_team_id : null
@@ -184,7 +174,7 @@ export const leaveOrganization = async (
   auth: FoundSession,
   organizationId: string,
 ): Promise<MemberWithUser> => {
-  const member = await findMemberWithUser(ctx.db, organizationId, auth.user.id)
+  const member = await ctx.lookups.organizations.findMemberWithUser(organizationId, auth.user.id)
   await runOrganizationCommand(
     ctx,
     origin,
@@ -207,8 +197,8 @@ export const removeMember = async (
   const byEmail = input.memberIdOrEmail.includes('@')
   // Read before it goes: the answer is the member as it was.
   const target = byEmail
-    ? await findMemberByEmail(ctx.db, organizationId, input.memberIdOrEmail)
-    : await findMemberById(ctx.db, input.memberIdOrEmail)
+    ? await ctx.lookups.organizations.findMemberByEmail(organizationId, input.memberIdOrEmail)
+    : await ctx.lookups.organizations.findMemberById(input.memberIdOrEmail)
   await runOrganizationCommand(
     ctx,
     origin,
@@ -235,7 +225,7 @@ export const updateMemberRole = async (
   const organizationId =
     caller.kind === 'user' ? targetOrganization(caller.session, input.organizationId) : input.organizationId
   if (!organizationId) throw AUTH_ERRORS.error('NO_ACTIVE_ORGANIZATION')
-  const named = await findMemberById(ctx.db, input.memberId)
+  const named = await ctx.lookups.organizations.findMemberById(input.memberId)
   const { state } = await runOrganizationCommand(
     ctx,
     origin,
@@ -276,7 +266,7 @@ export const addMember = async (
   const organizationId =
     input.organizationId || (caller.kind === 'user' ? caller.session.session.active_organization_id : null)
   if (!organizationId) throw AUTH_ERRORS.error('NO_ACTIVE_ORGANIZATION')
-  const userExists = (await findUserById(ctx.db, input.userId)) !== undefined
+  const userExists = (await ctx.lookups.users.byId(input.userId)) !== undefined
   const memberId = newId()
   const { state } = await withMembershipSeat(ctx, input.userId, 'join', (seat) =>
     runOrganizationCommand(

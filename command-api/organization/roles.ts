@@ -4,15 +4,14 @@
 import { AUTH_ERRORS, errorWithStatus } from '../../domain/errors.js'
 import type { PermissionStatements } from '../../domain/organization/organization.events.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
+import type { RoleRow } from '../../http/ports/organization-lookup.js'
 import type { FoundSession } from '../../http/sessions/resolve-session.js'
 import { newId } from '../../infra/crypto/tokens.js'
-import { listRoles } from '../../projections/organizations/organizations.repository.js'
-import type { RoleRow } from '../../projections/organizations/organizations.table.js'
 import type { CommandContext } from '../context.js'
 import { runOrganizationCommand } from './organization-command.js'
 
 const roleNamed = async (ctx: CommandContext, organizationId: string, idOrName: string) => {
-  const roles = await listRoles(ctx.db, organizationId)
+  const roles = await ctx.lookups.organizations.listRoles(organizationId)
   const row = roles.find((role) => role.id === idOrName) ?? roles.find((role) => role.role === idOrName)
   if (!row) throw AUTH_ERRORS.error('INTERNAL_SERVER_ERROR')
   return row

@@ -3,10 +3,9 @@
 
 import { AUTH_ERRORS, errorWithStatus } from '../../domain/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
+import type { TeamMemberRow, TeamRow } from '../../http/ports/organization-lookup.js'
 import type { FoundSession } from '../../http/sessions/resolve-session.js'
 import { newId } from '../../infra/crypto/tokens.js'
-import { findTeam, findTeamMember } from '../../projections/organizations/organizations.repository.js'
-import type { TeamMemberRow, TeamRow } from '../../projections/organizations/organizations.table.js'
 import type { CommandContext } from '../context.js'
 import {
   actorOf,
@@ -26,13 +25,13 @@ const organizationOf = (caller: Caller, named: string | undefined): string => {
 
 /** A team of that organization, else TEAM_NOT_FOUND (a team id of another organization included). */
 const teamIn = async (ctx: CommandContext, organizationId: string, teamId: string): Promise<TeamRow> => {
-  const team = await findTeam(ctx.db, teamId)
+  const team = await ctx.lookups.organizations.findTeam(teamId)
   if (!team || team.organization_id !== organizationId) throw AUTH_ERRORS.error('TEAM_NOT_FOUND')
   return team
 }
 
 const reread = async (ctx: CommandContext, teamId: string): Promise<TeamRow> => {
-  const team = await findTeam(ctx.db, teamId)
+  const team = await ctx.lookups.organizations.findTeam(teamId)
   if (!team) throw AUTH_ERRORS.error('INTERNAL_SERVER_ERROR')
   return team
 }
@@ -111,7 +110,8 @@ export const addTeamMember = async (
   caller: Caller,
   input: { teamId: string; userId: string; organizationId?: string },
 ): Promise<TeamMemberRow> => {
-  const named = input.organizationId ?? (await findTeam(ctx.db, input.teamId))?.organization_id
+  const named =
+    input.organizationId ?? (await ctx.lookups.organizations.findTeam(input.teamId))?.organization_id
   const organizationId = organizationOf(caller, named)
   await runOrganizationCommand(
     ctx,
@@ -127,7 +127,7 @@ export const addTeamMember = async (
     },
     actorOf(caller),
   )
-  const row = await findTeamMember(ctx.db, input.teamId, input.userId)
+  const row = await ctx.lookups.organizations.findTeamMember(input.teamId, input.userId)
   if (!row) throw AUTH_ERRORS.error('INTERNAL_SERVER_ERROR')
   return row
 }
@@ -138,7 +138,8 @@ export const removeTeamMember = async (
   caller: Caller,
   input: { teamId: string; userId: string; organizationId?: string },
 ): Promise<void> => {
-  const named = input.organizationId ?? (await findTeam(ctx.db, input.teamId))?.organization_id
+  const named =
+    input.organizationId ?? (await ctx.lookups.organizations.findTeam(input.teamId))?.organization_id
   const organizationId = organizationOf(caller, named)
   await runOrganizationCommand(
     ctx,
@@ -170,7 +171,7 @@ export const setActiveTeam = async (
   if (!wanted) return null
   if (!organizationId) throw AUTH_ERRORS.error('NO_ACTIVE_ORGANIZATION')
   const team = await teamIn(ctx, organizationId, wanted)
-  if (!(await findTeamMember(ctx.db, team.id, auth.user.id)))
+  if (!(await ctx.lookups.organizations.findTeamMember(team.id, auth.user.id)))
     throw errorWithStatus('USER_IS_NOT_A_MEMBER_OF_THE_TEAM', 403)
   await setSessionContext(ctx, origin, auth, organizationId, team.id)
   return team

@@ -14,11 +14,7 @@ import {
 import { AUTH_ERRORS, errorWithStatus } from '../../domain/errors.js'
 import { passkeyDecider, passkeyStream, useWasAccepted } from '../../domain/passkey/passkey.js'
 import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
-import {
-  findPasskeyByCredentialId,
-  listPasskeysOfUser,
-} from '../../projections/passkeys/passkeys.repository.js'
-import type { PasskeyRow } from '../../projections/passkeys/passkeys.table.js'
+import type { KnownPasskey } from '../../http/ports/passkey-lookup.js'
 import type { CommandContext } from '../context.js'
 import { type StartedSession, startSession } from '../sessions/start-session.js'
 import { type ChallengeCookie, issueChallenge, spendChallenge } from './passkey-challenge.js'
@@ -32,7 +28,7 @@ export const authenticationOptions = async (
   ctx: CommandContext,
   signedInUserId: string | null,
 ): Promise<{ options: PublicKeyCredentialRequestOptionsJSON; cookie: ChallengeCookie }> => {
-  const own = signedInUserId ? await listPasskeysOfUser(ctx.db, signedInUserId) : []
+  const own = signedInUserId ? await ctx.lookups.passkeys.ofUser(signedInUserId) : []
   const options = await generateAuthenticationOptions({
     rpID: relyingPartyOf(ctx.config).id,
     userVerification: 'preferred',
@@ -61,7 +57,7 @@ export const signInWithPasskey = async (
   const { challenge } = await spendChallenge(ctx, assertion.challengeCookie, 'authentication')
   const credentialId = assertion.response.id
   const passkey =
-    typeof credentialId === 'string' ? await findPasskeyByCredentialId(ctx.db, credentialId) : undefined
+    typeof credentialId === 'string' ? await ctx.lookups.passkeys.byCredentialId(credentialId) : undefined
   if (!passkey) throw errorWithStatus('PASSKEY_NOT_FOUND', 401)
   const verified = await verifiedAssertion(ctx, assertion.response, challenge, passkey)
   const now = ctx.clock()
@@ -90,7 +86,7 @@ const verifiedAssertion = async (
   ctx: CommandContext,
   response: Record<string, unknown>,
   expectedChallenge: string,
-  passkey: PasskeyRow,
+  passkey: KnownPasskey,
 ) => {
   const rp = relyingPartyOf(ctx.config)
   const verification = await verifyAuthenticationResponse({

@@ -4,15 +4,14 @@
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import { passkeyClaims, passkeyDecider, passkeyStream } from '../../domain/passkey/passkey.js'
 import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
-import { findPasskeyById } from '../../projections/passkeys/passkeys.repository.js'
-import type { PasskeyRow } from '../../projections/passkeys/passkeys.table.js'
+import type { KnownPasskey } from '../../http/ports/passkey-lookup.js'
 import type { CommandContext } from '../context.js'
 
 export const renamePasskey = async (
   ctx: CommandContext,
   origin: RequestOrigin,
   input: { userId: string; passkeyId: string; name: string },
-): Promise<PasskeyRow> => {
+): Promise<KnownPasskey> => {
   const now = ctx.clock()
   await ctx.handle(
     passkeyDecider,
@@ -20,7 +19,7 @@ export const renamePasskey = async (
     { type: 'rename-passkey', requestedBy: input.userId, name: input.name, now: now.toISOString() },
     { metadata: metadataFor(origin, { type: 'user', userId: input.userId }, now) },
   )
-  const row = await findPasskeyById(ctx.db, input.passkeyId)
+  const row = await ctx.lookups.passkeys.byId(input.passkeyId)
   if (!row) throw AUTH_ERRORS.error('FAILED_TO_UPDATE_PASSKEY')
   return row
 }

@@ -9,7 +9,6 @@ import { AUTH_ERRORS } from '../../domain/errors.js'
 import { acceptedSecrets } from '../../infra/config/config.js'
 import { signCookieValue, unsignCookieValue } from '../../infra/crypto/signed-cookie.js'
 import { ALPHANUMERIC, randomToken, sha256Hex } from '../../infra/crypto/tokens.js'
-import { saveChallenge, takeChallenge } from '../../projections/passkeys/passkey-challenges.js'
 import type { CommandContext } from '../context.js'
 
 export const CHALLENGE_LIFETIME_SECONDS = 300
@@ -23,15 +22,14 @@ export const challengeCookieName = (secure: boolean): string =>
 
 /** Records the challenge and answers the cookie that names it. */
 export const issueChallenge = async (
-  ctx: Pick<CommandContext, 'db' | 'clock' | 'config'>,
+  ctx: Pick<CommandContext, 'lookups' | 'clock' | 'config'>,
   ceremony: Ceremony,
   challenge: string,
   userId: string | null,
 ): Promise<ChallengeCookie> => {
   const token = randomToken(32, ALPHANUMERIC)
   const now = ctx.clock()
-  await saveChallenge(
-    ctx.db,
+  await ctx.lookups.passkeys.saveChallenge(
     {
       token_hash: sha256Hex(token),
       ceremony,
@@ -53,13 +51,13 @@ export const issueChallenge = async (
  * unknown one, one already used, an expired one, or one of the other ceremony: CHALLENGE_NOT_FOUND.
  */
 export const spendChallenge = async (
-  ctx: Pick<CommandContext, 'db' | 'clock' | 'config'>,
+  ctx: Pick<CommandContext, 'lookups' | 'clock' | 'config'>,
   cookieValue: string | undefined,
   ceremony: Ceremony,
 ): Promise<{ challenge: string; userId: string | null }> => {
   const token = cookieValue ? unsignCookieValue(cookieValue, acceptedSecrets(ctx.config)) : null
   if (!token) throw AUTH_ERRORS.error('CHALLENGE_NOT_FOUND')
-  const taken = await takeChallenge(ctx.db, sha256Hex(token))
+  const taken = await ctx.lookups.passkeys.takeChallenge(sha256Hex(token))
   if (!taken || taken.ceremony !== ceremony || new Date(taken.expires_at).getTime() <= ctx.clock().getTime())
     throw AUTH_ERRORS.error('CHALLENGE_NOT_FOUND')
   return { challenge: taken.challenge, userId: taken.user_id }

@@ -18,10 +18,9 @@ import {
   passkeyStream,
 } from '../../domain/passkey/passkey.js'
 import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
+import type { KnownPasskey } from '../../http/ports/passkey-lookup.js'
 import { LOWERCASE_ALPHANUMERIC, newId, randomToken } from '../../infra/crypto/tokens.js'
 import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
-import { findPasskeyById, listPasskeysOfUser } from '../../projections/passkeys/passkeys.repository.js'
-import type { PasskeyRow } from '../../projections/passkeys/passkeys.table.js'
 import type { CommandContext } from '../context.js'
 import { type ChallengeCookie, issueChallenge, spendChallenge } from './passkey-challenge.js'
 import { relyingPartyOf, SUPPORTED_ALGORITHMS } from './relying-party.js'
@@ -40,7 +39,7 @@ export const registrationOptions = async (
   ask: RegistrationAsk,
 ): Promise<{ options: PublicKeyCredentialCreationOptionsJSON; cookie: ChallengeCookie }> => {
   const rp = relyingPartyOf(ctx.config)
-  const existing = await listPasskeysOfUser(ctx.db, ask.userId)
+  const existing = await ctx.lookups.passkeys.ofUser(ask.userId)
   const options = await generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
@@ -64,7 +63,7 @@ export const registrationOptions = async (
   return { options, cookie }
 }
 
-export const transportsOf = (passkey: PasskeyRow): string[] | undefined =>
+export const transportsOf = (passkey: KnownPasskey): string[] | undefined =>
   passkey.transports ? passkey.transports.split(',') : undefined
 
 export type RegistrationAnswer = {
@@ -79,7 +78,7 @@ export const verifyRegistration = async (
   ctx: CommandContext,
   origin: RequestOrigin,
   answer: RegistrationAnswer,
-): Promise<PasskeyRow> => {
+): Promise<KnownPasskey> => {
   const { challenge, userId } = await spendChallenge(ctx, answer.challengeCookie, 'registration')
   if (userId !== answer.userId) throw AUTH_ERRORS.error('YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY')
   const credential = await verifiedCredential(ctx, answer.response, challenge)
@@ -108,7 +107,7 @@ export const verifyRegistration = async (
     if (error instanceof UniqueClaimConflictError) throw AUTH_ERRORS.error('PREVIOUSLY_REGISTERED')
     throw error
   }
-  const row = await findPasskeyById(ctx.db, passkeyId)
+  const row = await ctx.lookups.passkeys.byId(passkeyId)
   if (!row) throw AUTH_ERRORS.error('FAILED_TO_VERIFY_REGISTRATION')
   return row
 }

@@ -9,9 +9,6 @@ import { assertPasswordPolicy } from '../../domain/user/password-policy.js'
 import { issueToken } from '../../infra/crypto/derived-tokens.js'
 import { hashPassword, verifyPassword } from '../../infra/crypto/password.js'
 import { sha256Hex } from '../../infra/crypto/tokens.js'
-import { findOneTimeToken } from '../../projections/one-time-tokens/one-time-tokens.repository.js'
-import { listSessionsOfUser } from '../../projections/sessions/sessions.repository.js'
-import { findPasswordHash, findUserByEmail } from '../../projections/users/users.repository.js'
 import type { CommandContext } from '../context.js'
 import { passwordLimits } from '../email-password/sign-up.js'
 import { revokeSessionAs } from '../sessions/end-session.js'
@@ -35,7 +32,7 @@ export const requestPasswordReset = async (
 ): Promise<() => Promise<void>> => {
   // better-auth's body schema refuses a malformed address before anything else (400).
   if (!isValidEmail(email)) throw invalidBodyField('email', 'Invalid email address')
-  const user = await findUserByEmail(ctx.db, normalizeEmail(email))
+  const user = await ctx.lookups.users.byEmail(normalizeEmail(email))
   if (!user) return async () => {}
   return async () => {
     const { requestId, tokenHash } = issueToken(ctx.config.secret, 'password-reset')
@@ -54,7 +51,7 @@ export const requestPasswordReset = async (
 /** The live token's owner, or null; an expired token is discarded on the way (spec). */
 export const findLiveResetToken = async (ctx: CommandContext, origin: RequestOrigin, token: string) => {
   const tokenHash = sha256Hex(token)
-  const found = await findOneTimeToken(ctx.db, tokenHash, 'password-reset')
+  const found = await ctx.lookups.oneTimeTokens.find(tokenHash, 'password-reset')
   if (!found) return null
   const now = ctx.clock()
   if (found.expires_at.getTime() > now.getTime()) return { userId: found.user_id, tokenHash }
@@ -76,7 +73,7 @@ export const resetPassword = async (
   assertPasswordPolicy(newPassword, passwordLimits(ctx))
   const live = await findLiveResetToken(ctx, origin, token)
   if (!live) throw AUTH_ERRORS.error('INVALID_TOKEN')
-  const stored = await findPasswordHash(ctx.db, live.userId)
+  const stored = await ctx.lookups.users.passwordHashOf(live.userId)
   const [passwordHash, sameAsCurrent] = await Promise.all([
     hashPassword(newPassword),
     stored ? verifyPassword(stored, newPassword) : false,
@@ -96,7 +93,7 @@ export const resetPassword = async (
   )
   // Whoever held a session before the reset may be the reason for it: end them all, recorded as
   // the reset's doing (whoever followed the link), not as something the owner did while signed in.
-  for (const session of await listSessionsOfUser(ctx.db, live.userId))
+  for (const session of await ctx.lookups.sessions.ofUser(live.userId))
     await revokeSessionAs(ctx, origin, {
       sessionId: session.id,
       actor: { type: 'anonymous' },

@@ -5,10 +5,9 @@
 
 import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
 import { userClaims, userDecider, userStream } from '../../domain/user/user.js'
+import type { KnownUser } from '../../http/ports/user-lookup.js'
 import { newId } from '../../infra/crypto/tokens.js'
 import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
-import { findUserByEmail, findUserById } from '../../projections/users/users.repository.js'
-import type { UserRow } from '../../projections/users/users.table.js'
 import type { CommandContext } from '../context.js'
 import { inviteeSubject } from '../organization/organization-command.js'
 import { grantAdminIfListed } from '../shared/admin-emails.js'
@@ -35,8 +34,8 @@ export const accountOfProvenAddress = async (
   origin: RequestOrigin,
   email: string,
   profile: NewAccountProfile | null,
-): Promise<{ user: UserRow; isNew: boolean } | null> => {
-  const found = await findUserByEmail(ctx.db, email)
+): Promise<{ user: KnownUser; isNew: boolean } | null> => {
+  const found = await ctx.lookups.users.byEmail(email)
   if (found) {
     const user = found.email_verified ? found : await revokeUnprovenAccess(ctx, origin, found)
     return user ? { user, isNew: false } : null
@@ -50,7 +49,7 @@ const signUpProven = async (
   origin: RequestOrigin,
   email: string,
   profile: NewAccountProfile,
-): Promise<{ user: UserRow; isNew: boolean } | null> => {
+): Promise<{ user: KnownUser; isNew: boolean } | null> => {
   const userId = newId()
   const command = {
     type: 'register-user',
@@ -73,10 +72,10 @@ const signUpProven = async (
   } catch (error) {
     // The address was taken a moment ago (a second click, another sign-up): sign in to that account.
     if (!(error instanceof UniqueClaimConflictError)) throw error
-    const taken = await findUserByEmail(ctx.db, email)
+    const taken = await ctx.lookups.users.byEmail(email)
     return taken ? { user: taken, isNew: false } : null
   }
-  const user = await findUserById(ctx.db, userId)
+  const user = await ctx.lookups.users.byId(userId)
   return user ? { user, isNew: true } : null
 }
 
@@ -84,7 +83,10 @@ const signUpProven = async (
  * A mailed link or code proved the address: the first factor passed, and `answerSignIn` decides
  * whether a session starts now or the second step comes first (Tessera lets neither skip it).
  */
-export const provenFirstFactor = (user: UserRow, factor: 'magic-link' | 'email-otp'): FirstFactorPassed => ({
+export const provenFirstFactor = (
+  user: KnownUser,
+  factor: 'magic-link' | 'email-otp',
+): FirstFactorPassed => ({
   user,
   rememberMe: true,
   factor,

@@ -10,9 +10,7 @@ import {
   linkedAccountsStream,
 } from '../../domain/linked-accounts/linked-accounts.js'
 import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
-import { listSessionsOfUser } from '../../projections/sessions/sessions.repository.js'
-import { findUserById } from '../../projections/users/users.repository.js'
-import type { UserRow } from '../../projections/users/users.table.js'
+import type { KnownUser } from '../../http/ports/user-lookup.js'
 import type { CommandContext } from '../context.js'
 import { revokeSessionAs } from '../sessions/end-session.js'
 import { runUserCommand } from '../shared/run-user-command.js'
@@ -21,8 +19,8 @@ import { linkedAccountsOf } from '../social/linked-accounts-of.js'
 export const revokeUnprovenAccess = async (
   ctx: CommandContext,
   origin: RequestOrigin,
-  user: UserRow,
-): Promise<UserRow | null> => {
+  user: KnownUser,
+): Promise<KnownUser | null> => {
   const actor = { type: 'anonymous' } as const
   const linked = await linkedAccountsOf(ctx, user.id)
   for (const account of linked.accounts)
@@ -34,12 +32,14 @@ export const revokeUnprovenAccess = async (
         accountId: account.accountId,
         hasPassword: false,
         allowUnlinkingAll: true,
+        // Not a person's request from a session: proving the address by mail clears what was unproven.
+        sessionFresh: true,
         now: ctx.clock().toISOString(),
       },
       { metadata: metadataFor(origin, actor, ctx.clock()), claims: linkedAccountClaims },
     )
-  for (const session of await listSessionsOfUser(ctx.db, user.id))
+  for (const session of await ctx.lookups.sessions.ofUser(user.id))
     await revokeSessionAs(ctx, origin, { sessionId: session.id, actor, reason: 'revoked-all' })
   await runUserCommand(ctx, origin, user.id, { type: 'prove-address-by-mail', email: user.email }, actor)
-  return (await findUserById(ctx.db, user.id)) ?? null
+  return (await ctx.lookups.users.byId(user.id)) ?? null
 }

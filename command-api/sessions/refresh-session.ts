@@ -3,13 +3,12 @@
 
 import { sessionDecider, sessionStream } from '../../domain/session/session.js'
 import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
+import type { KnownSession } from '../../http/ports/session-lookup.js'
 import type { FoundSession } from '../../http/sessions/resolve-session.js'
-import { findSessionById } from '../../projections/sessions/sessions.repository.js'
-import type { SessionRow } from '../../projections/sessions/sessions.table.js'
 import type { CommandContext } from '../context.js'
 
 export const needsRefresh = (
-  session: SessionRow,
+  session: KnownSession,
   now: Date,
   { expiresIn, updateAge }: { expiresIn: number; updateAge: number },
 ) =>
@@ -20,7 +19,7 @@ export const refreshSession = async (
   ctx: CommandContext,
   origin: RequestOrigin,
   { session, user }: FoundSession,
-): Promise<SessionRow | null> => {
+): Promise<KnownSession | null> => {
   const now = ctx.clock()
   if (!needsRefresh(session, now, ctx.config.session)) return null
   const expiresAt = new Date(now.getTime() + ctx.config.session.expiresIn * 1000)
@@ -31,5 +30,5 @@ export const refreshSession = async (
     { metadata: metadataFor(origin, { type: 'user', userId: user.id }, now) },
   )
   if (events.length === 0) return null
-  return (await findSessionById(ctx.db, session.id)) ?? null
+  return (await ctx.lookups.sessions.byId(session.id)) ?? null
 }

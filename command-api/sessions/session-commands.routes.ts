@@ -12,11 +12,6 @@ import {
   clearSessionCookies,
   readDeviceSessionCookies,
 } from '../../infra/http/session-cookie.js'
-import {
-  findSessionById,
-  findSessionByTokenHash,
-  listSessionsOfUser,
-} from '../../projections/sessions/sessions.repository.js'
 import type { CommandContext } from '../context.js'
 import { signOutDevice } from '../multi-session/device-sessions.js'
 import { forgetTrustedDevices } from '../two-factor/manage-two-factor.js'
@@ -89,8 +84,8 @@ export const sessionCommandRoutes =
         // Accepts a raw token, or the id that list-sessions hands out in its place.
         const { token } = request.body
         const target =
-          (await findSessionByTokenHash(ctx.db, sha256Hex(token)))?.session ??
-          (await findSessionById(ctx.db, token))
+          (await ctx.lookups.sessions.byTokenHash(sha256Hex(token)))?.session ??
+          (await ctx.lookups.sessions.byId(token))
         // Someone else's session (or none): nothing changes, and nothing tells the caller which.
         if (target && target.user_id === user.id)
           await revokeSession(ctx, originOf(request), {
@@ -118,7 +113,7 @@ export const sessionCommandRoutes =
       },
       async (request) => {
         const { user } = authOf(request)
-        for (const session of await listSessionsOfUser(ctx.db, user.id))
+        for (const session of await ctx.lookups.sessions.ofUser(user.id))
           await revokeSession(ctx, originOf(request), {
             sessionId: session.id,
             requestedBy: user.id,
@@ -146,7 +141,7 @@ export const sessionCommandRoutes =
       },
       async (request) => {
         const { user, session: current } = authOf(request)
-        for (const session of await listSessionsOfUser(ctx.db, user.id))
+        for (const session of await ctx.lookups.sessions.ofUser(user.id))
           if (session.id !== current.id)
             await revokeSession(ctx, originOf(request), {
               sessionId: session.id,

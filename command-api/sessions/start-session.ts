@@ -2,18 +2,19 @@
 /// devices): a fresh CSPRNG token, stored only as its hash, 7 days (or 1 day without remember-me).
 /// The caller sets the cookie from the answer.
 
-import { sessionDecider, sessionStream } from '../../domain/session/session.js'
+import { type SessionCommand, sessionDecider, sessionStream } from '../../domain/session/session.js'
 import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
 import { newId, sessionToken, sha256Hex } from '../../infra/crypto/tokens.js'
 import type { CommandContext } from '../context.js'
-import { refuseDeactivatedUser } from '../scim/refuse-deactivated.js'
 import { handlePart } from '../shared/handle.js'
-import { refuseBannedUser } from '../shared/refuse-banned.js'
+import { holdingBan } from '../shared/refuse-banned.js'
 
 /** Lifetime of a session whose owner did not ask to be remembered (spec: 86400 s). */
 export const UNREMEMBERED_SESSION_SECONDS = 86_400
 
 export type StartedSession = { token: string; sessionId: string; rememberMe: boolean }
+
+type StartCommand = Extract<SessionCommand, { type: 'start-session' }>
 
 /**
  * `impersonatedBy`: an operator opens the session as the user (admin plugin), acting as themselves,
@@ -26,6 +27,8 @@ export type StartSessionInput = {
   lifetimeSeconds?: number
   /** How the person signed in, when it says more than a password (`['passkey']`). */
   amr?: string[]
+  /** An operator opening it as the person: both, and the admin options, for the decider to judge. */
+  impersonation?: StartCommand['impersonation']
 }
 
 export const startSession = async (
@@ -33,9 +36,10 @@ export const startSession = async (
   origin: RequestOrigin,
   input: StartSessionInput,
 ): Promise<StartedSession> => {
-  await refuseBannedUser(ctx, origin, input.userId)
-  await refuseDeactivatedUser(ctx, input.userId)
-  const { part, started } = newSession(ctx, origin, input)
+  // Who may not have a session is the session decider's rule: the edge reads the facts.
+  const bannedWith = await holdingBan(ctx, origin, input.userId)
+  const deactivated = await ctx.lookups.users.isDeactivated(input.userId)
+  const { part, started } = newSession(ctx, origin, input, { bannedWith, deactivated })
   await ctx.handle.together([part])
   return started
 }
@@ -47,7 +51,8 @@ export const startSession = async (
 export const newSession = (
   { config, clock }: Pick<CommandContext, 'config' | 'clock'>,
   origin: RequestOrigin,
-  { userId, rememberMe, impersonatedBy, lifetimeSeconds, amr }: StartSessionInput,
+  { userId, rememberMe, impersonatedBy, lifetimeSeconds, amr, impersonation }: StartSessionInput,
+  standing: Pick<StartCommand, 'bannedWith' | 'deactivated'> = {},
 ) => {
   const now = clock()
   const token = sessionToken()
@@ -68,6 +73,8 @@ export const newSession = (
       rememberMe,
       ...(impersonatedBy !== undefined ? { impersonatedBy } : {}),
       ...(amr !== undefined ? { amr } : {}),
+      ...(impersonation !== undefined ? { impersonation } : {}),
+      ...standing,
     },
     {
       metadata: metadataFor(origin, { type: 'user', userId: impersonatedBy ?? userId }, now),

@@ -7,26 +7,25 @@ import { AUTH_ERRORS } from '../../domain/errors.js'
 import { DomainError } from '../../domain/shared/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { banStanding } from '../../domain/user/ban.js'
-import { findBanOf } from '../../projections/users/users.repository.js'
 import type { CommandContext } from '../context.js'
 import { runUserCommand } from './run-user-command.js'
 
 /**
- * Throws 403 BANNED_USER while a ban holds; lifts a ban that has expired. It reads the ban afresh:
- * a row read before a password check is too old to trust (a ban may have landed while it ran).
+ * The ban that holds on the person, as the message it is refused with (better-auth's, or the
+ * config's `admin.bannedUserMessage`), or null; a ban that has expired is lifted here. It reads the
+ * ban afresh: a row read before a password check is too old to trust (a ban may have landed while
+ * it ran). `startSession` hands the answer to the session decider, which refuses.
  */
-export const refuseBannedUser = async (
+export const holdingBan = async (
   ctx: CommandContext,
   origin: RequestOrigin,
   userId: string,
-): Promise<void> => {
-  const user = await findBanOf(ctx.db, userId)
-  if (!user) return
+): Promise<string | null> => {
+  const user = await ctx.lookups.users.banOf(userId)
+  if (!user) return null
   const now = ctx.clock()
   const standing = banStanding({ banned: user.banned, banExpires: user.ban_expires }, now)
-  // better-auth's code and status, with the message the config may change (admin.bannedUserMessage).
-  if (standing === 'banned')
-    throw new DomainError('BANNED_USER', AUTH_ERRORS.BANNED_USER.status, ctx.config.admin.bannedUserMessage)
+  if (standing === 'banned') return ctx.config.admin.bannedUserMessage
   if (standing === 'expired')
     await runUserCommand(
       ctx,
@@ -35,4 +34,16 @@ export const refuseBannedUser = async (
       { type: 'lift-expired-ban', now: now.toISOString() },
       { type: 'system' },
     )
+  return null
+}
+
+/** Throws 403 BANNED_USER while a ban holds, for the ways in that refuse before a session starts. */
+export const refuseBannedUser = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  userId: string,
+): Promise<void> => {
+  const message = await holdingBan(ctx, origin, userId)
+  // better-auth's code and status, with the message the config may change (admin.bannedUserMessage).
+  if (message !== null) throw new DomainError('BANNED_USER', AUTH_ERRORS.BANNED_USER.status, message)
 }

@@ -13,12 +13,6 @@ import { decryptField, encryptField } from '../../infra/crypto/data-keys.js'
 import { hmacSha256, type Secret } from '../../infra/crypto/hmac.js'
 import { signCookieValue, unsignCookieValue } from '../../infra/crypto/signed-cookie.js'
 import { ALPHANUMERIC, randomToken, sha256Hex } from '../../infra/crypto/tokens.js'
-import {
-  findOAuthState,
-  forgetExpiredOAuthStates,
-  saveOAuthState,
-  takeOAuthState,
-} from '../../projections/accounts/oauth-states.js'
 import type { CommandContext } from '../context.js'
 
 export const STATE_LIFETIME_MS = 10 * 60 * 1000
@@ -59,8 +53,8 @@ export const startState = async (
     expiresAt: now + STATE_LIFETIME_MS,
   }
   // Flows nobody came back for go as new ones start; the table holds only the last 10 minutes.
-  await forgetExpiredOAuthStates(ctx.db, new Date(now))
-  await saveOAuthState(ctx.db, {
+  await ctx.lookups.oauthStates.forgetExpired(new Date(now))
+  await ctx.lookups.oauthStates.save({
     state_hash: stateHash,
     sealed: encryptField(sealingKey(ctx.config.secret), JSON.stringify(data), stateHash),
     expires_at: new Date(data.expiresAt),
@@ -93,14 +87,14 @@ export const takeState = async (
   if (!state || state.length > 256) return { ok: false, code: 'state_not_found', errorURL: null }
   const stateHash = sha256Hex(state)
   const secrets = acceptedSecrets(ctx.config)
-  const found = await findOAuthState(ctx.db, stateHash)
+  const found = await ctx.lookups.oauthStates.find(stateHash)
   const data = found ? openState(secrets, found.sealed, stateHash) : null
   if (data === null) return { ok: false, code: 'state_mismatch', errorURL: null }
   const fromCookie = cookieValue ? unsignCookieValue(cookieValue, secrets) : null
   if (fromCookie === null || !sameText(fromCookie, state))
     return { ok: false, code: 'state_mismatch', errorURL: data.errorURL }
   // Once: of two callbacks racing with the right cookie, one takes the record.
-  const taken = await takeOAuthState(ctx.db, stateHash)
+  const taken = await ctx.lookups.oauthStates.take(stateHash)
   if (!taken) return { ok: false, code: 'state_mismatch', errorURL: null }
   if (new Date(taken.expires_at).getTime() <= ctx.clock().getTime())
     return { ok: false, code: 'state_mismatch', errorURL: data.errorURL }

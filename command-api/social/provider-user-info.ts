@@ -8,9 +8,9 @@
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { isValidEmail, normalizeEmail } from '../../domain/user/email.js'
 import type { UserCommand } from '../../domain/user/user.js'
+import type { KnownUser } from '../../http/ports/user-lookup.js'
 import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
 import type { ProviderProfile } from '../../infra/oauth/oauth-client.js'
-import type { UserRow } from '../../projections/users/users.table.js'
 import type { CommandContext } from '../context.js'
 import { runUserCommand } from '../shared/run-user-command.js'
 
@@ -37,7 +37,7 @@ export const copyNameAndImage = async (
 export const overrideUserInfo = async (
   ctx: CommandContext,
   origin: RequestOrigin,
-  user: UserRow,
+  user: KnownUser,
   profile: ProviderProfile,
 ): Promise<void> => {
   await copyNameAndImage(ctx, origin, user.id, profile)

@@ -25,11 +25,10 @@ import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js
 import { isValidEmail, normalizeEmail } from '../../domain/user/email.js'
 import type { UserEvent } from '../../domain/user/user.events.js'
 import { userStream } from '../../domain/user/user.js'
+import type { KnownUser } from '../../http/ports/user-lookup.js'
 import { newId } from '../../infra/crypto/tokens.js'
 import { type UniqueClaim, UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
 import type { ExchangedTokens, ProviderProfile, SocialProvider } from '../../infra/oauth/oauth-client.js'
-import { findUserByEmail, findUserById } from '../../projections/users/users.repository.js'
-import type { UserRow } from '../../projections/users/users.table.js'
 import type { CommandContext } from '../context.js'
 import { grantAdminIfListed } from '../shared/admin-emails.js'
 import { handlePart } from '../shared/handle.js'
@@ -51,7 +50,7 @@ export class SocialFlowError extends Error {
  * The provider vouched for the person: the first factor passed, no session yet. The route passes it
  * through the second-step gate (`gateSignIn`), as every other first factor does.
  */
-export type SocialSignInResult = { user: UserRow; isNewUser: boolean }
+export type SocialSignInResult = { user: KnownUser; isNewUser: boolean }
 
 export const storedTokens = (tokens: ExchangedTokens): ProviderTokens => ({
   accessToken: tokens.accessToken,
@@ -92,7 +91,7 @@ const ownerOf = async (ctx: CommandContext, providerId: string, providerAccountI
     providerAccountKey(providerId, providerAccountId),
   )
   if (ownerId === null) return { user: null, staleOwner: null }
-  const user = await findUserById(ctx.db, ownerId)
+  const user = await ctx.lookups.users.byId(ownerId)
   return user ? { user, staleOwner: null } : { user: null, staleOwner: ownerId }
 }
 
@@ -188,7 +187,12 @@ const isLinked = async (ctx: CommandContext, userId: string, { provider, profile
   )
 
 /** better-auth verifies the local address when the provider verified the same one. */
-const adoptVerification = async (ctx: CommandContext, origin: RequestOrigin, user: UserRow, found: Found) => {
+const adoptVerification = async (
+  ctx: CommandContext,
+  origin: RequestOrigin,
+  user: KnownUser,
+  found: Found,
+) => {
   if (!found.profile.emailVerified || user.email_verified) return
   if (addressOf(found.profile) !== user.email) return
   await runUserCommand(ctx, origin, user.id, { type: 'verify-email', email: user.email })
@@ -199,7 +203,7 @@ const signedIn = async (
   userId: string,
   isNewUser: boolean,
 ): Promise<SocialSignInResult> => {
-  const user = await findUserById(ctx.db, userId)
+  const user = await ctx.lookups.users.byId(userId)
   if (!user) throw new SocialFlowError('unable_to_create_session')
   return { user, isNewUser }
 }
@@ -235,7 +239,7 @@ export const signInWithProvider = async (
     if (settings.overrideUserInfoOnSignIn) await overrideUserInfo(ctx, origin, user, found.profile)
     return signedIn(ctx, user.id, unfinished)
   }
-  const existing = await findUserByEmail(ctx.db, email)
+  const existing = await ctx.lookups.users.byEmail(email)
   if (existing) {
     const linking = linkingOf(ctx)
     const facts: LinkConsent = {
@@ -255,16 +259,26 @@ export const signInWithProvider = async (
     if (settings.overrideUserInfoOnSignIn) await overrideUserInfo(ctx, origin, existing, found.profile)
     return signedIn(ctx, existing.id, false)
   }
-  if (settings.disableSignUp || (settings.disableImplicitSignUp && !request.requestSignUp))
-    throw new SocialFlowError('signup_disabled')
-  const userId = await signUp(ctx, origin, email, found, owner.staleOwner, request.callbackURL ?? null)
+  const userId = await signUp(ctx, origin, email, found, owner.staleOwner, request)
   return signedIn(ctx, userId, true)
+}
+
+/** The provider's options on making new accounts, for the linking rules to decide by. */
+const signUpConsent = (ctx: CommandContext, providerId: string, request: SignInRequest): LinkConsent => {
+  const settings = settingsOf(ctx, providerId)
+  return {
+    how: 'sign-up',
+    signUpDisabled: settings.disableSignUp,
+    implicitSignUpDisabled: settings.disableImplicitSignUp,
+    signUpRequested: request.requestSignUp,
+  }
 }
 
 /**
  * The user, with the claims on their address and on the provider account, and the link, appended
  * together; the provider's word on the address counts as verification (`emailVerified` from the
- * start). Then the admin role when ADMIN_EMAILS lists that verified address.
+ * start). Then the admin role when ADMIN_EMAILS lists that verified address. Whether the provider
+ * may make a new account at all is the linking rules' (linking-rules.ts), from its options.
  */
 const signUp = async (
   ctx: CommandContext,
@@ -272,9 +286,10 @@ const signUp = async (
   email: string,
   found: Found,
   staleOwner: string | null,
-  callbackURL: string | null,
+  request: SignInRequest,
 ): Promise<string> => {
   const { provider, profile, tokens } = found
+  const consent = signUpConsent(ctx, provider.id, request)
   const userId = newId()
   const registered = await registerWithProviderAccount(
     ctx,
@@ -288,15 +303,18 @@ const signUp = async (
       // As better-auth: an address the provider does not vouch for gets a verification link when
       // the deployment sends one on sign-up (the decider sends none for a verified address).
       sendVerification: ctx.config.emailVerification.sendOnSignUp,
-      callbackURL,
+      callbackURL: request.callbackURL ?? null,
       providerId: provider.id,
       providerAccountId: profile.id,
       releases: releaseStale(found, staleOwner),
-      link: linkCommand(ctx, userId, { provider, profile, tokens }),
+      link: linkCommand(ctx, userId, { provider, profile, tokens }, consent),
     },
     // Someone signed up with this address, or this provider account, a moment ago.
     () => new SocialFlowError('unable_to_create_user'),
-  )
+  ).catch((error: unknown) => {
+    const refused = error instanceof DomainError && error.code === 'PROVIDER_SIGN_UP_DISABLED'
+    throw refused ? new SocialFlowError('signup_disabled') : error
+  })
   await grantAdminIfListed(ctx, origin, userId, registered)
   return userId
 }

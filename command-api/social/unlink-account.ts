@@ -17,8 +17,8 @@ import {
 } from '../../domain/linked-accounts/linked-accounts.js'
 import { fold } from '../../domain/shared/decider.js'
 import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
+import { CREDENTIAL_PROVIDER } from '../../domain/user/user.events.js'
 import { type UserEvent, userDecider, userStream } from '../../domain/user/user.js'
-import { CREDENTIAL_PROVIDER } from '../../projections/users/users.projection.js'
 import type { CommandContext } from '../context.js'
 import { runUserCommand } from '../shared/run-user-command.js'
 import { linkedAccountsOf } from './linked-accounts-of.js'
@@ -26,13 +26,23 @@ import { linkedAccountsOf } from './linked-accounts-of.js'
 /** better-auth's `{accountId}` (the account's own id), or the spec's `{providerId, accountId}`. */
 export type AccountToUnlink = { accountId: string; providerId?: string | undefined }
 
+/** The session that asks, by when it started: the deciders judge whether it is fresh enough. */
+export type UnlinkingSession = { userId: string; startedAt: Date }
+
+/** better-auth's freshSessionMiddleware: signed in within `session.freshAge` seconds (0: always). */
+const isFresh = (ctx: CommandContext, startedAt: Date): boolean => {
+  const freshAge = ctx.config.session.freshAge
+  return freshAge === 0 || ctx.clock().getTime() - startedAt.getTime() < freshAge * 1000
+}
+
 export const unlinkAccount = async (
   ctx: CommandContext,
   origin: RequestOrigin,
-  userId: string,
+  { userId, startedAt }: UnlinkingSession,
   given: AccountToUnlink,
 ): Promise<void> => {
   const { allowUnlinkingAll } = ctx.config.account.accountLinking
+  const sessionFresh = isFresh(ctx, startedAt)
   const linked = await linkedAccountsOf(ctx, userId)
   const user = fold(userDecider, (await ctx.store.readStream(userStream(userId))) as unknown as UserEvent[])
   const credential = user.status === 'active' ? user.credential : null
@@ -46,6 +56,7 @@ export const unlinkAccount = async (
       type: 'remove-password',
       otherAccounts: linked.accounts.length,
       allowUnlinkingAll,
+      sessionFresh,
     })
     return
   }
@@ -64,6 +75,7 @@ export const unlinkAccount = async (
       accountId: account?.accountId ?? given.accountId,
       hasPassword: credential !== null,
       allowUnlinkingAll,
+      sessionFresh,
       now: ctx.clock().toISOString(),
     },
     { metadata: metadataFor(origin, { type: 'user', userId }, ctx.clock()), claims: linkedAccountClaims },

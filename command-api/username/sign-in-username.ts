@@ -5,7 +5,6 @@
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { parseUsername } from '../../domain/user/username.js'
-import { findCredentialByUsername } from '../../projections/users/users.repository.js'
 import type { CommandContext } from '../context.js'
 import { type SignedIn, signInWithPassword } from '../email-password/sign-in.js'
 import { usernameLimits } from './username-limits.js'
@@ -25,6 +24,6 @@ export const signInUsername = async (
   // As better-auth: nothing to check without both, before any rule or hash.
   if (!input.username || !input.password) throw AUTH_ERRORS.error('INVALID_USERNAME_OR_PASSWORD')
   const username = parseUsername(input.username, 'sign-in', usernameLimits(ctx))
-  const found = await findCredentialByUsername(ctx.db, username)
+  const found = await ctx.lookups.users.credentialByUsername(username)
   return signInWithPassword(ctx, origin, found, input, 'INVALID_USERNAME_OR_PASSWORD')
 }

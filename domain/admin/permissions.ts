@@ -100,7 +100,7 @@ export type AdminPolicy = {
   roles?: RoleDefinitions
 }
 
-type Person = { id: string; role: string | null }
+export type Person = { id: string; role: string | null }
 
 /** Whether `user` may do everything `request` asks: a listed admin id may, else their roles decide. */
 export const userMay = (user: Person, request: PermissionRequest, policy: AdminPolicy = {}): boolean =>

@@ -90,6 +90,8 @@ export type ApiKeyCommand =
       keyHash: string
       settings: ApiKeySettings
       now: string
+      /** The user the key is for (or who acts for the organization) exists: a backend may name anyone. */
+      userExists: boolean
     })
   /** Another owner's key is not found. */
   | (Asked & { type: 'update-api-key'; changes: ApiKeyChanges; enabled?: boolean })
@@ -165,6 +167,7 @@ const usedEvents = (ref: ApiKeyRef, summary: UseSummary | undefined): ApiKeyEven
 
 export const decide = (command: ApiKeyCommand, state: ApiKey): ApiKeyEvent[] => {
   if (command.type === 'create-api-key') {
+    if (!command.userExists) throw AUTH_ERRORS.error('USER_NOT_FOUND')
     // A retried creation (same id) adds nothing; the id is random, so it is never someone else's.
     if (state.status !== 'none') return []
     const { keyId, owner, byUserId, prefix, start, lastFour, keyHash, settings, now } = command

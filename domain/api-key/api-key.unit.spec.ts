@@ -43,9 +43,26 @@ describe('the API-key aggregate', () => {
       keyHash: 'h',
       settings,
       now: NOW,
+      userExists: true,
     }
     given([]).when(command).then([created])
     given([created]).when(command).then([])
+  })
+
+  it('refuses a key for a user who does not exist (a backend may name anyone)', () => {
+    given([])
+      .when({
+        type: 'create-api-key',
+        keyId: 'k1',
+        owner: { userId: 'nobody' },
+        prefix: null,
+        start: 'abcdef',
+        keyHash: 'h',
+        settings,
+        now: NOW,
+        userExists: false,
+      })
+      .thenThrows('USER_NOT_FOUND', { status: 404 })
   })
 
   it("answers someone else's key as not found and leaves it alone", () => {
@@ -137,6 +154,7 @@ describe("an organization's key", () => {
         keyHash: 'h2',
         settings,
         now: NOW,
+        userExists: true,
       })
       .then([orgCreated])
     given([orgCreated])

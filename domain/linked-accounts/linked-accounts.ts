@@ -79,6 +79,8 @@ export type LinkedAccountCommand =
       /** The user has a password (a credential account), which counts as a way to sign in. */
       hasPassword: boolean
       allowUnlinkingAll: boolean
+      /** The session asking signed in within `session.freshAge` (checked by the edge, judged here). */
+      sessionFresh: boolean
       now: string
     }
 
@@ -178,6 +180,8 @@ const decide = (command: LinkedAccountCommand, state: LinkedAccounts): LinkedAcc
       ]
     }
     case 'unlink-account': {
+      // better-auth's fresh-session rule comes before every other answer of unlink-account.
+      if (!command.sessionFresh) throw AUTH_ERRORS.error('SESSION_NOT_FRESH')
       const waysToSignIn = state.accounts.length + (command.hasPassword ? 1 : 0)
       if (waysToSignIn <= 1 && !command.allowUnlinkingAll)
         throw AUTH_ERRORS.error('FAILED_TO_UNLINK_LAST_ACCOUNT')

@@ -80,6 +80,7 @@ describe('linked accounts', () => {
       accountId: 'a',
       hasPassword,
       allowUnlinkingAll: false,
+      sessionFresh: true,
       now: NOW,
     })
     given([linked('a', 'acme', 'p1')])
@@ -102,6 +103,27 @@ describe('linked accounts', () => {
     given([linked('a', 'acme', 'p1'), linked('b', 'other', 'p9')])
       .when({ ...unlink(false), accountId: 'zz' })
       .thenThrows('ACCOUNT_NOT_FOUND')
+  })
+
+  it('unlinks only for a session fresh enough, before any other answer', () => {
+    const stale = {
+      type: 'unlink-account' as const,
+      accountId: 'a',
+      hasPassword: true,
+      allowUnlinkingAll: false,
+      sessionFresh: false,
+      now: NOW,
+    }
+    given([linked('a', 'acme', 'p1')])
+      .when(stale)
+      .thenThrows('SESSION_NOT_FRESH', { status: 403, message: 'Session is not fresh' })
+    // Even the last account, or an unknown one, is refused for the session first (better-auth's order).
+    given([linked('a', 'acme', 'p1')])
+      .when({ ...stale, hasPassword: false })
+      .thenThrows('SESSION_NOT_FRESH')
+    given([])
+      .when({ ...stale, accountId: 'zz' })
+      .thenThrows('SESSION_NOT_FRESH')
   })
 
   it('keeps the refresh token a refresh did not replace', () => {

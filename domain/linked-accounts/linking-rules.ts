@@ -1,8 +1,9 @@
 /// Whether a person may link a provider account to an account of theirs: the rules of better-auth's
 /// account linking, decided by the linked-accounts decider on the `link-account` command. The edge
 /// resolves the facts (does the provider vouch for the address, who holds the provider account, the
-/// deployment's linking options) and puts them in the command; a sign-up that creates the account
-/// with its link carries none (there is nothing to consent to).
+/// deployment's linking options) and puts them in the command. A sign-up that creates the account
+/// with its link carries only whether the provider's options let it make new accounts; an SSO
+/// registration carries none.
 
 import { defineErrors } from '../shared/errors.js'
 
@@ -34,6 +35,16 @@ export type LinkConsent =
       /** Who holds the provider account now; null when nobody does. */
       ownerUserId: string | null
     })
+  /** A new account made with the provider account (social sign-up), as the provider's options allow. */
+  | {
+      how: 'sign-up'
+      /** The provider's `disableSignUp`. */
+      signUpDisabled: boolean
+      /** The provider's `disableImplicitSignUp`: a new account only when the sign-in asked for one. */
+      implicitSignUpDisabled: boolean
+      /** The sign-in asked to create an account (`requestSignUp`). */
+      signUpRequested: boolean
+    }
 
 export const LINKING_ERRORS = defineErrors({
   /** An implicit link the options or the provider's word do not allow. */
@@ -42,6 +53,8 @@ export const LINKING_ERRORS = defineErrors({
   LINKING_DIFFERENT_EMAILS_NOT_ALLOWED: [401, 'Account not linked - different emails not allowed'],
   /** The provider account is another user's. */
   ACCOUNT_LINKED_TO_ANOTHER_USER: [409, 'Social account already linked'],
+  /** The provider may not make new accounts (or only when asked to, and this sign-in did not ask). */
+  PROVIDER_SIGN_UP_DISABLED: [403, 'signup disabled'],
 })
 
 const fail = (code: Exclude<keyof typeof LINKING_ERRORS, 'error'>): never => {
@@ -50,6 +63,11 @@ const fail = (code: Exclude<keyof typeof LINKING_ERRORS, 'error'>): never => {
 
 /** Refuses a link the rules do not allow, in better-auth's order for each way of linking. */
 export const refuseDisallowedLink = (userId: string, consent: LinkConsent): void => {
+  if (consent.how === 'sign-up') {
+    if (consent.signUpDisabled || (consent.implicitSignUpDisabled && !consent.signUpRequested))
+      fail('PROVIDER_SIGN_UP_DISABLED')
+    return
+  }
   if (consent.how === 'implicit') {
     const allowed =
       consent.vouched &&

@@ -133,3 +133,26 @@ describe('a signed-in user links an account (link-social)', () => {
         },
       ]))
 })
+
+describe("a sign-up through a provider makes a new account only as the provider's options allow", () => {
+  const signUp = (change: Partial<Extract<LinkConsent, { how: 'sign-up' }>> = {}): LinkConsent => ({
+    how: 'sign-up',
+    signUpDisabled: false,
+    implicitSignUpDisabled: false,
+    signUpRequested: false,
+    ...change,
+  })
+  it('links the new account when sign-up is on', () => given([]).when(link(signUp())).then(linked))
+  it('not when the provider disables sign-up, even when asked for', () =>
+    given([])
+      .when(link(signUp({ signUpDisabled: true, signUpRequested: true })))
+      .thenThrows('PROVIDER_SIGN_UP_DISABLED', { message: 'signup disabled' }))
+  it('with implicit sign-up off, only when the sign-in asked for an account', () => {
+    given([])
+      .when(link(signUp({ implicitSignUpDisabled: true })))
+      .thenThrows('PROVIDER_SIGN_UP_DISABLED')
+    given([])
+      .when(link(signUp({ implicitSignUpDisabled: true, signUpRequested: true })))
+      .then(linked)
+  })
+})

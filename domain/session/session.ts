@@ -1,8 +1,11 @@
 /// The session aggregate: one signed-in device. Stream: `session-<id>`. The raw token never
 /// reaches the domain; only its hash does.
 
+import { type AdminPolicy, impersonationRefusal, type Person } from '../admin/permissions.js'
 import { AUTH_ERRORS } from '../errors.js'
+import { refuseDeactivated } from '../scim/scim-user.js'
 import type { Decider } from '../shared/decider.js'
+import { DomainError } from '../shared/errors.js'
 import type { Place } from '../shared/metadata.js'
 
 export const sessionStream = (sessionId: string): string => `session-${sessionId}`
@@ -71,6 +74,16 @@ export type SessionCommand =
       rememberMe: boolean
       impersonatedBy?: string
       amr?: string[]
+      /**
+       * A ban that holds on the person (the edge read it and lifted an expired one), as the message
+       * the deployment answers it with (`admin.bannedUserMessage`); null or absent when none holds.
+       * Absent only where nobody can be banned yet (a new account's first session).
+       */
+      bannedWith?: string | null
+      /** A directory keeps the person deactivated (SCIM; the edge read the inline record). */
+      deactivated?: boolean
+      /** An operator opening the session as the person: whether they may is decided here. */
+      impersonation?: { operator: Person; target: Person; policy: AdminPolicy }
     }
   | { type: 'refresh-session'; now: string; expiresAt: string }
   /** `requestedBy`: the user asking, or null when the system revokes. */
@@ -129,12 +142,28 @@ export const decide = (command: SessionCommand, state: Session): SessionEvent[] 
 
 const isExpired = (expiresAt: string, now: string) => Date.parse(expiresAt) <= Date.parse(now)
 
-const start = (
-  command: Extract<SessionCommand, { type: 'start-session' }>,
-  state: Session,
-): SessionEvent[] => {
+type StartSession = Extract<SessionCommand, { type: 'start-session' }>
+
+/**
+ * Who gets no session, in better-auth's order: an operator who may not act as this person (an admin
+ * needs `impersonate-admins`), then a banned person, whoever opens it (the admin plugin refuses on
+ * session creation), then one a directory deactivated.
+ */
+const refuseStart = ({ impersonation, bannedWith, deactivated }: StartSession): void => {
+  if (impersonation) {
+    const refusal = impersonationRefusal(impersonation.operator, impersonation.target, impersonation.policy)
+    if (refusal === 'not-allowed') throw AUTH_ERRORS.error('YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS')
+    if (refusal === 'target-is-admin') throw AUTH_ERRORS.error('YOU_CANNOT_IMPERSONATE_ADMINS')
+  }
+  if (bannedWith != null) throw new DomainError('BANNED_USER', AUTH_ERRORS.BANNED_USER.status, bannedWith)
+  refuseDeactivated({ deactivated: deactivated === true })
+}
+
+const start = (command: StartSession, state: Session): SessionEvent[] => {
+  refuseStart(command)
   if (state.status !== 'none') throw AUTH_ERRORS.error('FAILED_TO_CREATE_SESSION')
-  const { type: _type, ...data } = command
+  // The facts judged above are not what happened: they stay out of the event.
+  const { type: _type, bannedWith: _ban, deactivated: _off, impersonation: _as, ...data } = command
   return [{ type: 'session.started', data }]
 }
 

@@ -4,7 +4,7 @@ import { type SessionCommand, type SessionEvent, sessionDecider } from './sessio
 
 const { given } = specFor(sessionDecider)
 
-const startCommand: SessionCommand = {
+const startCommand: Extract<SessionCommand, { type: 'start-session' }> = {
   type: 'start-session',
   sessionId: 's1',
   userId: 'u1',
@@ -37,6 +37,59 @@ describe('session: start', () => {
   it('starts a session', () => given([]).when(startCommand).then([started()]))
   it('cannot start the same session twice', () =>
     given([started()]).when(startCommand).thenThrows('FAILED_TO_CREATE_SESSION'))
+  it('refuses a banned person, in the words the deployment chose', () =>
+    given([])
+      .when({ ...startCommand, bannedWith: 'Banned for spam' })
+      .thenThrows('BANNED_USER', { status: 403, message: 'Banned for spam' }))
+  it('starts one for a person with no ban holding, and records no ban', () =>
+    given([])
+      .when({ ...startCommand, bannedWith: null, deactivated: false })
+      .then([started()]))
+  it('refuses a person a directory deactivated, after a ban', () => {
+    given([])
+      .when({ ...startCommand, deactivated: true })
+      .thenThrows('USER_DEACTIVATED', { status: 403 })
+    given([])
+      .when({ ...startCommand, deactivated: true, bannedWith: 'Banned' })
+      .thenThrows('BANNED_USER')
+  })
+})
+
+describe('session: an operator opening one as the person', () => {
+  const admin = { id: 'boss', role: 'admin' }
+  type Person = { id: string; role: string | null }
+  const opening = (operator: Person, target: Person): typeof startCommand => ({
+    ...startCommand,
+    impersonatedBy: operator.id,
+    impersonation: { operator, target, policy: {} },
+  })
+  const impersonated = (): SessionEvent => {
+    const event = started()
+    return { ...event, data: { ...event.data, impersonatedBy: 'boss' } } as SessionEvent
+  }
+  it('opens it for an admin acting as a user, and keeps only who acted', () =>
+    given([])
+      .when(opening(admin, { id: 'u1', role: 'user' }))
+      .then([impersonated()]))
+  it('refuses someone whose role may not impersonate', () =>
+    given([])
+      .when(opening({ id: 'boss', role: 'user' }, { id: 'u1', role: null }))
+      .thenThrows('YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS', { status: 403 }))
+  it('refuses an admin target without impersonate-admins, before a ban or a deactivation', () =>
+    given([])
+      .when({ ...opening(admin, { id: 'u1', role: 'admin' }), bannedWith: 'Banned', deactivated: true })
+      .thenThrows('YOU_CANNOT_IMPERSONATE_ADMINS', { status: 403 }))
+  it('unless the admin options allow it', () =>
+    given([])
+      .when({
+        ...opening(admin, { id: 'u1', role: 'admin' }),
+        impersonation: {
+          operator: admin,
+          target: { id: 'u1', role: 'admin' },
+          policy: { allowImpersonatingAdmins: true },
+        },
+      })
+      .then([impersonated()]))
 })
 
 describe('session: refresh', () => {

@@ -50,7 +50,13 @@ export type UserCommand =
    * Unlink the credential (password) account, as better-auth's unlink-account does.
    * `otherAccounts`: the user's linked social accounts, each another way to sign in.
    */
-  | { type: 'remove-password'; otherAccounts: number; allowUnlinkingAll: boolean }
+  | {
+      type: 'remove-password'
+      otherAccounts: number
+      allowUnlinkingAll: boolean
+      /** The session asking signed in within `session.freshAge` (checked by the edge, judged here). */
+      sessionFresh: boolean
+    }
   | ({ type: 'update-profile'; name?: string; image?: string | null } & UsernameInput)
   | { type: 'change-email'; newEmail: string; callbackURL: string | null }
   /** The confirmation link sent to the current address was followed. */

@@ -121,6 +121,8 @@ const register = (command: Command<'register-user'>, state: User): UserEvent[] =
 
 // better-auth counts the accounts first: the last one is refused before the id is even looked at.
 const removePassword = (command: Command<'remove-password'>, user: ActiveUser): UserEvent[] => {
+  // better-auth's fresh-session rule comes before every other answer of unlink-account.
+  if (!command.sessionFresh) throw AUTH_ERRORS.error('SESSION_NOT_FRESH')
   const accounts = command.otherAccounts + (user.credential ? 1 : 0)
   if (accounts <= 1 && !command.allowUnlinkingAll) throw AUTH_ERRORS.error('FAILED_TO_UNLINK_LAST_ACCOUNT')
   if (!user.credential) throw AUTH_ERRORS.error('ACCOUNT_NOT_FOUND')

@@ -7,6 +7,9 @@
 
 export type CredentialAccount = { accountId: string; passwordHash: string }
 
+/** The password's account as better-auth names its provider (`providerId: 'credential'`). */
+export const CREDENTIAL_PROVIDER = 'credential'
+
 export type UserEvent =
   | {
       type: 'user.registered'

@@ -185,6 +185,7 @@ describe('user: credentials and profile', () => {
       type: 'remove-password',
       otherAccounts,
       allowUnlinkingAll,
+      sessionFresh: true,
     })
     given([registered])
       .when(remove(1))
@@ -205,6 +206,21 @@ describe('user: credentials and profile', () => {
         sameAsCurrent: false,
       })
       .thenThrows('CREDENTIAL_ACCOUNT_NOT_FOUND')
+  })
+
+  it('unlinks the password only for a session fresh enough, before the last-account rule', () => {
+    const stale: Extract<UserCommand, { type: 'remove-password' }> = {
+      type: 'remove-password',
+      otherAccounts: 1,
+      allowUnlinkingAll: false,
+      sessionFresh: false,
+    }
+    given([registered])
+      .when(stale)
+      .thenThrows('SESSION_NOT_FRESH', { status: 403, message: 'Session is not fresh' })
+    given([registered])
+      .when({ ...stale, otherAccounts: 0 })
+      .thenThrows('SESSION_NOT_FRESH')
   })
 
   it('registers an address a provider vouched for as verified', () =>

@@ -120,3 +120,11 @@ export const listOwnSessionsOfUser = (db: Kysely<Database>, userId: string): Pro
 
 export const findSessionById = (db: Kysely<Database>, id: string): Promise<SessionRow | undefined> =>
   db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst()
+
+/** The id of the session with this token hash, pending revocation or not (an operator's handle). */
+export const findSessionIdByTokenHash = async (
+  db: Kysely<Database>,
+  tokenHash: string,
+): Promise<string | null> =>
+  (await db.selectFrom('sessions').select('id').where('token_hash', '=', tokenHash).executeTakeFirst())?.id ??
+  null

@@ -1,12 +1,13 @@
 /// Projects user events into `users` and `accounts`.
 
 import { sql } from 'kysely'
-import type { UserEvent } from '../../domain/user/user.events.js'
+import { CREDENTIAL_PROVIDER, type UserEvent } from '../../domain/user/user.events.js'
 import type { Projection } from '../projection.js'
 import { applyLastSeen } from './last-seen.js'
 import type { UserRow } from './users.table.js'
 
-export const CREDENTIAL_PROVIDER = 'credential'
+/** Re-exported for the repositories of this read model; the name is the domain's. */
+export { CREDENTIAL_PROVIDER }
 
 type Trx = Parameters<Projection['apply']>[0]
 

@@ -19,9 +19,13 @@ const sourcesUnder = (root: string, dir: string): string[] =>
     return SOURCE.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : []
   })
 
-/** Strips comments so that an import written in a comment or doc example does not count. */
+/**
+ * Strips comments so that an import written in a comment or doc example does not count. Line
+ * comments go first: a `/*` inside one (`/// POST /two-factor/*`) would otherwise open a block that
+ * swallows the imports below it.
+ */
 const withoutComments = (text: string): string =>
-  text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1')
+  text.replace(/(^|[^:'"`])\/\/.*$/gm, '$1').replace(/\/\*[\s\S]*?\*\//g, '')
 
 /** A package's name from a bare specifier: `@scope/name/sub` → `@scope/name`, `node:fs` → `node:fs`. */
 const packageOf = (specifier: string): string => {

@@ -8,7 +8,6 @@ import { AUTH_ERRORS } from '../../../domain/errors.js'
 import { DomainError } from '../../../domain/shared/errors.js'
 import { adminGuard, callerMay } from '../../../http/guards/admin-caller.js'
 import { errorResponses } from '../../../infra/http/openapi.js'
-import { findUserById } from '../../../projections/users/users.repository.js'
 import { ADMIN_ERRORS, type AdminRouteContext, body, Permissions } from './admin-schemas.js'
 
 export const hasPermissionAdminRoutes =
@@ -43,7 +42,7 @@ export const hasPermissionAdminRoutes =
         const caller = await guard.callerOf(request, reply)
         if (caller.kind === 'user') return { error: null, success: callerMay(caller, asked) }
         if (role !== undefined) return { error: null, success: hasAdminPermission(role, asked) }
-        const user = userId === undefined ? undefined : await findUserById(ctx.db, userId)
+        const user = userId === undefined ? undefined : await ctx.lookups.users.byId(userId)
         if (!user) throw AUTH_ERRORS.error('USER_NOT_FOUND')
         const policy = { adminUserIds: ctx.config.admin.adminUserIds }
         return { error: null, success: userMay(user, asked, policy) }

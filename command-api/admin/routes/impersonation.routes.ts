@@ -17,7 +17,6 @@ import {
   hasDontRememberCookie,
   setSessionCookie,
 } from '../../../infra/http/session-cookie.js'
-import { findSessionById } from '../../../projections/sessions/sessions.repository.js'
 import { impersonateUser, stopImpersonating } from '../impersonation.js'
 import { ADMIN_ERRORS, type AdminRouteContext, body, UserId } from './admin-schemas.js'
 
@@ -68,7 +67,7 @@ export const impersonationAdminRoutes =
             lifetimeSeconds: impersonationSessionDuration,
           },
         )
-        const row = await findSessionById(ctx.db, session.sessionId)
+        const row = await ctx.lookups.sessions.byId(session.sessionId)
         if (!row) throw AUTH_ERRORS.error('FAILED_TO_CREATE_SESSION')
         clearSessionCookies(reply, settings)
         impersonationCookie.write(reply, settings, operator.token, dontRemember)

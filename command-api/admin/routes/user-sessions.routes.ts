@@ -6,7 +6,6 @@ import { adminCallerOf, adminPermission } from '../../../http/guards/admin-permi
 import { SessionSchema, sessionJson } from '../../../http/presenters/presenters.js'
 import { errorResponses } from '../../../infra/http/openapi.js'
 import { originOf } from '../../../infra/http/request-metadata.js'
-import { listSessionsOfUser } from '../../../projections/sessions/sessions.repository.js'
 import { revokeUserSessionByAdmin, revokeUserSessionsByAdmin } from '../manage-sessions.js'
 import { ADMIN_ERRORS, type AdminRouteContext, body, SuccessSchema, UserId } from './admin-schemas.js'
 
@@ -28,7 +27,7 @@ export const sessionsAdminRoutes =
         },
       },
       async (request) => {
-        const sessions = await listSessionsOfUser(ctx.db, request.body.userId)
+        const sessions = await ctx.lookups.sessions.ofUser(request.body.userId)
         const now = ctx.clock().getTime()
         // `token` is the session's id: the handle revoke-user-session takes (raw tokens are not kept).
         return {

@@ -29,10 +29,6 @@ import { callerOfRequest } from '../../../http/sessions/caller.js'
 import { authOf, sessionGuards } from '../../../http/sessions/require-session.js'
 import { errorResponses, SIGNED_IN_POST_ERRORS } from '../../../infra/http/openapi.js'
 import { originOf } from '../../../infra/http/request-metadata.js'
-import {
-  customRolesOf,
-  findOrganizationBySlug,
-} from '../../../projections/organizations/organizations.repository.js'
 import type { KeptMembers } from '../kept-members.js'
 import {
   createOrganization,
@@ -110,7 +106,7 @@ export const organizationsRoutes =
         },
       },
       async (request) => {
-        if (await findOrganizationBySlug(ctx.db, request.body.slug))
+        if (await ctx.lookups.organizations.findOrganizationBySlug(request.body.slug))
           throw AUTH_ERRORS.error('ORGANIZATION_SLUG_ALREADY_TAKEN')
         return { status: true }
       },
@@ -240,7 +236,7 @@ export const organizationsRoutes =
         const organizationId = organizationIdOr(caller, request.body.organizationId)
         const member = await members.find(organizationId, caller.userId)
         if (!member) throw errorWithStatus('USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION', 401)
-        const custom = rolesOn ? await customRolesOf(ctx.db, organizationId) : {}
+        const custom = rolesOn ? await ctx.lookups.organizations.customRolesOf(organizationId) : {}
         const asked = request.body.permissions ?? request.body.permission
         return { error: null, success: hasPermission(member.role, asked, custom) }
       },

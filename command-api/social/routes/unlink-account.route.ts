@@ -1,7 +1,6 @@
 /// POST /unlink-account: unlinks a social account or the password, never the last way in.
 
 import { Type } from 'typebox'
-import { AUTH_ERRORS } from '../../../domain/errors.js'
 import { StatusSchema } from '../../../http/presenters/presenters.js'
 import { authOf } from '../../../http/sessions/require-session.js'
 import { errorResponses, SIGNED_IN_POST_ERRORS } from '../../../infra/http/openapi.js'
@@ -32,9 +31,7 @@ const schema = {
 export const unlinkAccountRoute = (app: SocialApp, { ctx, requireSession }: SocialKit) =>
   app.post('/unlink-account', { preHandler: requireSession, schema }, async (request) => {
     const { session, user } = authOf(request)
-    const freshAge = ctx.config.session.freshAge
-    const age = ctx.clock().getTime() - new Date(session.created_at).getTime()
-    if (freshAge !== 0 && age >= freshAge * 1000) throw AUTH_ERRORS.error('SESSION_NOT_FRESH')
-    await unlinkAccount(ctx, originOf(request), user.id, request.body)
+    const asking = { userId: user.id, startedAt: new Date(session.created_at) }
+    await unlinkAccount(ctx, originOf(request), asking, request.body)
     return { status: true }
   })
