@@ -28,6 +28,7 @@ import {
   findSessionIdByTokenHash,
   listSessionsOfUser,
 } from '../../projections/sessions/sessions.repository.js'
+import { findUserStanding } from '../../projections/users/user-standing.js'
 import { registeredUserRow } from '../../projections/users/users.projection.js'
 import {
   findBanOf,
@@ -79,6 +80,7 @@ export const commandLookupsOver = (db: Kysely<Database>): CommandLookups => ({
     credentialByUsername: (username) => findCredentialByUsername(db, username),
     banOf: (userId) => findBanOf(db, userId),
     isDeactivated: (userId) => isDeactivated(db, userId),
+    standingOf: (userId) => findUserStanding(db, userId),
     passwordHashOf: (userId) => findPasswordHash(db, userId),
     registeredRow: registeredUserRow,
   },

@@ -16,8 +16,8 @@ import {
   twoFactorStream,
 } from '../../domain/two-factor/two-factor.js'
 import { banStanding } from '../../domain/user/ban.js'
+import type { UserStanding } from '../../http/ports/user-lookup.js'
 import { ConcurrencyError } from '../../infra/event-store/event-store.js'
-import type { UserStanding } from '../../projections/users/user-standing.js'
 import type { CommandContext } from '../context.js'
 import { refuseDeactivatedUser } from '../scim/refuse-deactivated.js'
 import { newSession, type StartedSession } from '../sessions/start-session.js'

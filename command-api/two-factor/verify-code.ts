@@ -13,13 +13,12 @@ import type {
   TwoFactor,
   TwoFactorCommand,
 } from '../../domain/two-factor/two-factor.js'
+import type { KnownUser } from '../../http/ports/user-lookup.js'
 import { acceptedSecrets } from '../../infra/config/config.js'
 import { newRequestId } from '../../infra/crypto/derived-tokens.js'
 import { sessionToken, sha256Hex } from '../../infra/crypto/tokens.js'
 import { base32Decode, matchingStep } from '../../infra/crypto/totp.js'
 import { backupCodeHash, mailedCode, mailedCodeHash } from '../../infra/crypto/two-factor-codes.js'
-import { findUserStanding } from '../../projections/users/user-standing.js'
-import type { UserRow } from '../../projections/users/users.table.js'
 import type { CommandContext } from '../context.js'
 import { type StartedSession, startSession } from '../sessions/start-session.js'
 import { passAndStartSession } from './pass-and-sign-in.js'
@@ -42,7 +41,11 @@ export type CodeInput = {
  * For a finished sign-in: its session, the trust cookie's token when the device is now trusted, and
  * the person's row when it was read on the way (the answer shows it), else null.
  */
-export type CodeOutcome = { session: StartedSession | null; trustToken: string | null; user: UserRow | null }
+export type CodeOutcome = {
+  session: StartedSession | null
+  trustToken: string | null
+  user: KnownUser | null
+}
 
 const challengeOf = (caller: CodeCaller): ChallengeRef | null =>
   caller.kind === 'challenge' ? { challengeHash: sha256Hex(caller.token) } : null
@@ -74,7 +77,7 @@ export const verifyCode = async (
   // the stream, not after it.
   const [loaded, standing] = await Promise.all([
     loadTwoFactorAt(ctx.store, caller.userId),
-    signsIn ? findUserStanding(ctx.db, caller.userId) : undefined,
+    signsIn ? ctx.lookups.users.standingOf(caller.userId) : undefined,
   ])
   const command = commandFor(ctx, loaded.state, input, check, now)
   // A sign-in whose code passes: the acceptance and the session in one append.

@@ -4,6 +4,7 @@
 /// users repository (app/server/command-lookups.ts).
 
 import type { UserEvent } from '../../domain/user/user.events.js'
+import type { UserStanding } from '../../projections/users/user-standing.js'
 import type { FoundCredential } from '../../projections/users/users.repository.js'
 import type { UserRow } from '../../projections/users/users.table.js'
 
@@ -11,7 +12,8 @@ import type { UserRow } from '../../projections/users/users.table.js'
 export type KnownUser = UserRow
 
 /** A person found by an identifier, with the hash of their password (null without one). */
-export type { FoundCredential }
+/** The person's row with whether a directory deactivated them, read in one statement. */
+export type { FoundCredential, UserStanding }
 
 type Registered = Extract<UserEvent, { type: 'user.registered' }>
 
@@ -25,6 +27,8 @@ export type UserLookup = {
   banOf(userId: string): Promise<Pick<KnownUser, 'banned' | 'ban_expires'> | undefined>
   /** A directory (SCIM) keeps the person deactivated: the inline record, current on every instance. */
   isDeactivated(userId: string): Promise<boolean>
+  /** The row and the deactivation together: may a session start now (the second step of a sign-in). */
+  standingOf(userId: string): Promise<UserStanding | undefined>
   /** The hash of the person's password; null when they have none (or do not exist). */
   passwordHashOf(userId: string): Promise<string | null>
   /** The row `user.registered` makes, so a sign-up answers without reading its own write back. */
