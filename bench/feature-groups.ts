@@ -7,7 +7,7 @@ import { type OAuthSetup, oauthScenarios, seedOAuth } from './oauth.js'
 import { passkeyScenarios } from './passkey.js'
 import { SCIM_USERS_DEFAULT, type ScimDirectory, scimScenarios, seedScimDirectory } from './scim.js'
 import { seedTotpUsers, TOTP_USERS_DEFAULT, type TotpUser, twoFactorScenarios } from './two-factor.js'
-import { seedWebhooks, WEBHOOK_USERS, type WebhookSetup, webhookScenarios } from './webhooks.js'
+import { seedWebhooks, unseededWebhooks, WEBHOOK_USERS, webhookScenarios } from './webhooks.js'
 
 const count = (name: string, fallback: number): number => {
   const raw = process.env[name]?.trim()
@@ -61,8 +61,8 @@ export const featureGroups: readonly ScenarioGroup[] = [
     usersNeeded: WEBHOOK_USERS,
     needsFeatures: true,
     runsOn: TESSERA_ONLY,
-    unseeded: { users: [], receiver: undefined } as WebhookSetup,
-    seed: ({ baseUrl, users }) => seedWebhooks(baseUrl, users),
+    unseeded: unseededWebhooks(),
+    seed: seedWebhooks,
     scenarios: (setup, { timing }) => webhookScenarios(setup, timing),
   }),
 ]

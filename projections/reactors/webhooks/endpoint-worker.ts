@@ -5,10 +5,12 @@
 /// again (retry-schedule.ts); every attempt is recorded. A replay request (read model) moves the
 /// checkpoint back. Resend requests go first, even while a retry is awaited (endpoint-resends.ts).
 ///
-/// Throughput: the log is read a page at a time, and the page's attempts are written together with
-/// the checkpoint they reach in one statement (after the page, a failure, or a second at most), so a
-/// delivery costs its HTTP request and no round trip to the database of its own. A crash between
-/// writes sends the unwritten page's events again, in order, with the same webhook-id.
+/// Throughput: the log is read a page at a time, and the attempts are written together with the
+/// checkpoint they reach in one statement (every 500 attempts, after a failure, at the run's end, or
+/// a second at most), so a delivery costs its HTTP request and no round trip to the database of its
+/// own. A crash between writes sends the unwritten events again, in order, with the same webhook-id.
+/// At the log's end a run goes on reading while new commits are announced (`keepGoing`), rather than
+/// ending and starting again (lock, endpoint, checkpoint) for each of them.
 
 import type { Kysely } from 'kysely'
 import {
@@ -128,12 +130,19 @@ const delivered = (progress: WebhookProgressRow, position: GlobalPosition): Webh
   next_attempt_at: null,
 })
 
+export type RunOptions = {
+  /** Resend requests may be waiting. */
+  resends: boolean
+  /** At the log's end: true when more was committed since and this run may read on. */
+  keepGoing?: () => boolean
+}
+
 /** Delivers what is readable for one endpoint, until the log's end or a failure. */
 export const runEndpoint = async (
   db: Kysely<Database>,
   deps: WorkerDeps,
   endpointId: string,
-  options: { resends: boolean } = { resends: true },
+  options: RunOptions = { resends: true },
 ): Promise<RunOutcome> => {
   const endpoint = await findEndpoint(db, endpointId)
   if (!endpoint?.enabled) return IDLE
@@ -143,13 +152,14 @@ export const runEndpoint = async (
   if (options.resends) await runResends(db, deps, state)
   if (progress.next_attempt_at && progress.next_attempt_at > now)
     return { kind: 'retry', at: progress.next_attempt_at }
-  return deliverFrom(db, deps, state)
+  return deliverFrom(db, deps, state, options.keepGoing ?? (() => false))
 }
 
 const deliverFrom = async (
   db: Kysely<Database>,
   deps: WorkerDeps,
   state: Attempting,
+  keepGoing: () => boolean,
 ): Promise<RunOutcome> => {
   const types = new Set(eventTypesOf(state.endpoint))
   const saved = { position: state.progress.position }
@@ -171,8 +181,7 @@ const deliverFrom = async (
       unsaved.progress = delivered(unsaved.progress, position)
       if (flushDue(unsaved)) await flush(db, unsaved, saved)
     }
-    await flush(db, unsaved, saved)
-    if (page.length < deps.batchSize) break
+    if (page.length < deps.batchSize && !keepGoing()) break
   }
   await flush(db, unsaved, saved)
   return IDLE

@@ -8,8 +8,14 @@ import type { LookupFunction } from 'node:net'
 import { type AddressPolicy, resolveTarget } from './address-guard.js'
 
 export const ATTEMPT_TIMEOUT_MS = 10_000
+const SOCKETS_PER_ADDRESS = 64
 
-/** Keep-alive agents per protocol and pinned address: a connection is reused only to the same address. */
+/**
+ * Keep-alive agents per protocol and pinned address: a connection is reused only to the same address.
+ * Each endpoint has one request in flight at a time, and several endpoints often share a host (one
+ * application's endpoints, a receiving service's): enough sockets that they never queue behind each
+ * other (4 made every endpoint past the fourth on one address wait for a free connection).
+ */
 export type AgentPool = { agentFor(protocol: string, address: string): http.Agent; close(): void }
 
 export const createAgentPool = (): AgentPool => {
@@ -19,7 +25,7 @@ export const createAgentPool = (): AgentPool => {
       const key = `${protocol}|${address}`
       let agent = agents.get(key)
       if (!agent) {
-        const options = { keepAlive: true, maxSockets: 4, timeout: ATTEMPT_TIMEOUT_MS }
+        const options = { keepAlive: true, maxSockets: SOCKETS_PER_ADDRESS, timeout: ATTEMPT_TIMEOUT_MS }
         agent = protocol === 'https:' ? new https.Agent(options) : new http.Agent(options)
         agents.set(key, agent)
       }

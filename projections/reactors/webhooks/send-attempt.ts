@@ -31,10 +31,21 @@ export const messageBody = (
   endpoint: WebhookEndpointRow,
   event: RecordedEvent,
 ): { type: string; text: string } | null => {
-  const published = toPublicEvent(event)
-  if (!published) return null
   if (endpoint.organization_id !== null && organizationOf(event) !== endpoint.organization_id) return null
-  return { type: published.type, text: JSON.stringify(published) }
+  return publicBody(event)
+}
+
+// The endpoints share the pages they read (shared-log-reads.ts): an event read once is published
+// once for all of them. Keyed by the object read, so a later read (after an erasure) starts afresh.
+const published = new WeakMap<RecordedEvent, { type: string; text: string } | null>()
+
+const publicBody = (event: RecordedEvent): { type: string; text: string } | null => {
+  const known = published.get(event)
+  if (known !== undefined) return known
+  const payload = toPublicEvent(event)
+  const body = payload ? { type: payload.type, text: JSON.stringify(payload) } : null
+  published.set(event, body)
+  return body
 }
 
 /** The cursor just before a position (sequence numbers start at 1), or null where there is none. */

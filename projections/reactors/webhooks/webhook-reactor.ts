@@ -2,8 +2,10 @@
 /// checkpoint, woken when the read models apply new events. Endpoints come and go with the read
 /// model; an endpoint's worker runs one batch at a time and, after a failure, waits for its retry.
 ///
-/// - One sender per endpoint: on PostgreSQL a run holds a session advisory lock named after the
-///   endpoint (another process finds it taken and tries later); embedded PGlite serves one process.
+/// - One sender per endpoint: on PostgreSQL a run holds an advisory lock named after the endpoint,
+///   all endpoints' on one shared session (endpoint-locks.ts); embedded PGlite serves one process.
+/// - Endpoints are delivered in parallel, each in its own log order; their reads of the same page of
+///   the log at the same time are one query (shared-log-reads.ts).
 /// - The clock (`now`) and randomness are injected: the retry schedule is tested without waiting,
 ///   and `wake()` after moving the clock runs a retry that has come due.
 
@@ -12,12 +14,13 @@ import type { EventStore, RecordedEvent } from '../../../infra/event-store/event
 import type { Database } from '../../database.js'
 import { allEndpoints } from '../../webhooks/webhook-endpoints.repository.js'
 import type { WebhookEndpointRow } from '../../webhooks/webhook-endpoints.table.js'
-import { withAdvisoryLock } from '../mail/advisory-lock.js'
 import type { AddressPolicy } from './address-guard.js'
+import { inProcessLocks, sessionLocks } from './endpoint-locks.js'
 import { createSecretsCache } from './endpoint-secrets.js'
 import { type RunOutcome, runEndpoint, type WorkerDeps } from './endpoint-worker.js'
 import { createAgentPool } from './post-webhook.js'
 import { DEFAULT_RETRY_SCHEDULE, type RetrySchedule } from './retry-schedule.js'
+import { sharingReads } from './shared-log-reads.js'
 import { purgeOldAttempts } from './webhook-deliveries.table.js'
 
 export type WebhookReactorLogger = {
@@ -58,9 +61,24 @@ type Worker = {
   retryAt: Date | null
   /** Resend requests may be waiting (at start, and after a `webhook.resend-requested`). */
   resends: boolean
+  /** The endpoint's own events were applied (a change, a rotation, a replay) since its run began. */
+  changed: boolean
 }
 
-const newWorker = (): Worker => ({ running: null, again: false, timer: null, retryAt: null, resends: true })
+const newWorker = (): Worker => ({
+  running: null,
+  again: false,
+  timer: null,
+  retryAt: null,
+  resends: true,
+  changed: false,
+})
+
+/**
+ * How long one run may go on following new commits: past it the next run reads the endpoint, its
+ * checkpoint and its secrets afresh (the secrets cache trusts what it read as long).
+ */
+const RUN_FOLLOWS_MS = 5000
 
 const PURGE_EVERY_MS = 3600_000
 
@@ -84,12 +102,13 @@ export const createWebhookReactor = (options: WebhookReactorOptions): WebhookRea
   const workers = new Map<string, Worker>()
   const agents = createAgentPool()
   const keys = createSecretsCache(options.store)
+  const locks = options.lock === 'in-process' ? inProcessLocks(db) : sessionLocks(db)
   let stopped = true
   let unsubscribe: (() => void) | null = null
   let poll: NodeJS.Timeout | null = null
   let lastPurge = 0
   const deps: WorkerDeps = {
-    store: options.store,
+    store: sharingReads(options.store),
     policy: options.policy,
     agents,
     schedule: options.schedule ?? DEFAULT_RETRY_SCHEDULE,
@@ -115,17 +134,28 @@ export const createWebhookReactor = (options: WebhookReactorOptions): WebhookRea
     },
   }
 
+  /** At the log's end, whether the run reads on: new commits, and nothing the run must start over for. */
+  const follows = (worker: Worker) => {
+    // Both clocks: the injected one decides which secrets sign (a test moves it by days).
+    const started = { real: performance.now(), clock: now().getTime() }
+    const over = () =>
+      performance.now() - started.real > RUN_FOLLOWS_MS || now().getTime() - started.clock > RUN_FOLLOWS_MS
+    return () => readsOn(worker, over())
+  }
+
+  const readsOn = (worker: Worker, over: boolean) => {
+    if (!worker.again || worker.resends || worker.changed || stopped || over) return false
+    worker.again = false
+    return true
+  }
+
   const runOnce = async (endpointId: string, worker: Worker): Promise<RunOutcome | 'busy'> => {
     // Taken before the run: a request applied while it runs sets it again for the next one.
-    const run = { resends: worker.resends }
+    const run = { resends: worker.resends, keepGoing: follows(worker) }
     worker.resends = false
+    worker.changed = false
     try {
-      const outcome =
-        options.lock === 'in-process'
-          ? await runEndpoint(db, deps, endpointId, run)
-          : await withAdvisoryLock(db, `tessera-webhook:${endpointId}`, (q) =>
-              runEndpoint(q, deps, endpointId, run),
-            )
+      const outcome = await locks.run(endpointId, (q) => runEndpoint(q, deps, endpointId, run))
       if (outcome === 'busy') worker.resends ||= run.resends
       return outcome
     } catch (error) {
@@ -206,7 +236,11 @@ export const createWebhookReactor = (options: WebhookReactorOptions): WebhookRea
       stopped = false
       unsubscribe = options.onReadModelsAdvance((events) => {
         const changed = changedEndpoints(events)
-        for (const id of changed) keys.forget(id)
+        for (const id of changed) {
+          keys.forget(id)
+          const worker = workers.get(id)
+          if (worker) worker.changed = true
+        }
         for (const id of resentTo(events)) {
           const worker = workers.get(id)
           if (!worker) continue

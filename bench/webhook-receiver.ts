@@ -1,0 +1,105 @@
+/// The webhook bench's receiver and endpoints (issue 34): one https server on loopback in the harness
+/// (production mode wants https; bench/receiver-tls.ts), answering every delivery at once with 204,
+/// and `BENCH_WEBHOOK_ENDPOINTS` endpoints on it (8 by default), each its own path, as a deployment
+/// with a few applications and organizations listening has several. Each receipt is reported as the
+/// run-unique markers its body holds (`bench-…`: an update's name, a sign-up's email) and the index
+/// of the endpoint it came to; each marker is counted once per endpoint, at its first arrival.
+
+import { createServer, type Server } from 'node:https'
+import type { AddressInfo, Socket } from 'node:net'
+import { BENCH_SERVER_KEY, SERVER_KEY_HEADER } from './api-keys.js'
+import { receiverTls } from './receiver-tls.js'
+import { JSON_HEADERS } from './shots.js'
+
+const DEFAULT_ENDPOINTS = 8
+const MARKER = /bench-[0-9a-z.@-]+/g
+
+export const webhookEndpointCount = (): number => {
+  const raw = process.env.BENCH_WEBHOOK_ENDPOINTS?.trim()
+  const value = raw ? Number(raw) : DEFAULT_ENDPOINTS
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`BENCH_WEBHOOK_ENDPOINTS must be a whole number >= 1 (got "${raw}")`)
+  return value
+}
+
+/** A marker's key at one endpoint. */
+export const arrivalKey = (marker: string, endpoint: number) => `${endpoint}|${marker}`
+
+export type ArrivalListener = (key: string, at: number) => void
+
+export type Receiver = {
+  url(endpoint: number): string
+  /** Replaces the listener; each key (marker at an endpoint) is reported at every arrival. */
+  listen(listener: ArrivalListener): void
+  /** Deliveries received so far, whatever they carried. */
+  count(): number
+  close(): void
+}
+
+export const startReceiver = async (): Promise<Receiver> => {
+  let listener: ArrivalListener = () => {}
+  let count = 0
+  const { cert, key } = receiverTls()
+  const server: Server = createServer({ cert, key }, (request, response) => {
+    const chunks: Buffer[] = []
+    request.on('data', (chunk: Buffer) => chunks.push(chunk))
+    request.on('end', () => {
+      const at = performance.now()
+      count += 1
+      const endpoint = Number(request.url?.split('/').at(-1))
+      for (const match of Buffer.concat(chunks).toString('utf8').matchAll(MARKER))
+        listener(arrivalKey(match[0], endpoint), at)
+      response.writeHead(204).end()
+    })
+  })
+  // Neither the receiver nor Tessera's kept-alive connections to it may hold the harness open.
+  server.on('connection', (socket: Socket) => socket.unref())
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  server.unref()
+  const { port } = server.address() as AddressInfo
+  return {
+    url: (endpoint) => `https://127.0.0.1:${port}/hook/${endpoint}`,
+    listen: (next) => {
+      listener = next
+    },
+    count: () => count,
+    close: () => server.close(),
+  }
+}
+
+/** Service-wide endpoints over the server API, one per receiver path; their ids in order. */
+export const createEndpoints = async (
+  baseUrl: string,
+  receiver: Receiver,
+  count: number,
+  eventTypes: readonly string[],
+): Promise<string[]> => {
+  const ids: string[] = []
+  for (let endpoint = 0; endpoint < count; endpoint += 1) {
+    const response = await fetch(`${baseUrl}/api/auth/webhook/create`, {
+      method: 'POST',
+      headers: { ...JSON_HEADERS, [SERVER_KEY_HEADER]: BENCH_SERVER_KEY },
+      body: JSON.stringify({ url: receiver.url(endpoint), eventTypes, description: `bench ${endpoint}` }),
+    })
+    if (!response.ok) throw new Error(`webhook/create failed: ${response.status} ${await response.text()}`)
+    ids.push(((await response.json()) as { endpoint: { id: string } }).endpoint.id)
+  }
+  return ids
+}
+
+/** First arrival of each key; `answered` marks when a marker committed, for each endpoint. */
+export const arrivals = (receiver: Receiver, endpoints: number) => {
+  const answeredAt = new Map<string, number>()
+  const receivedAt = new Map<string, number>()
+  receiver.listen((key, at) => {
+    if (!receivedAt.has(key)) receivedAt.set(key, at)
+  })
+  return {
+    answeredAt,
+    receivedAt,
+    answered(marker: string, at: number) {
+      for (let endpoint = 0; endpoint < endpoints; endpoint += 1)
+        answeredAt.set(arrivalKey(marker, endpoint), at)
+    },
+  }
+}

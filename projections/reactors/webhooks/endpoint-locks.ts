@@ -1,0 +1,107 @@
+/// Who may deliver to an endpoint: one sender per endpoint across processes. On PostgreSQL a run
+/// holds a session advisory lock named after the endpoint (another process finds it taken and tries
+/// later); embedded PGlite serves one process, which runs one worker per endpoint anyway.
+///
+/// Why one shared session: a run lasts as long as its HTTP requests, and a session lock lives on one
+/// connection. With a pinned connection per running endpoint, ten endpoints delivering at once held
+/// the whole pool (10 connections), and sign-ups and get-session waited behind webhook deliveries;
+/// past ten, the runs themselves waited for a connection to read the log and stalled. Here every
+/// endpoint's lock is taken on the same connection, which the runs also write their attempts and
+/// checkpoints through (a dead connection fails the run's next write, as its lock went with it, so
+/// a run never goes on writing without its lock for longer than one flush). The connection goes
+/// back to the pool when no run holds a lock.
+
+import { type Kysely, sql } from 'kysely'
+import type { Database } from '../../database.js'
+
+export type EndpointLocks = {
+  /**
+   * Runs `work` holding the endpoint's lock, with the connection its writes go through, or answers
+   * `busy` at once when another process holds it.
+   */
+  run<T>(endpointId: string, work: (q: Kysely<Database>) => Promise<T>): Promise<T | 'busy'>
+}
+
+/** One process owns the database (PGlite): nothing to take. */
+export const inProcessLocks = (db: Kysely<Database>): EndpointLocks => ({
+  run: (_endpointId, work) => work(db),
+})
+
+type Session = { ready: Promise<Kysely<Database>>; release(): void; users: number }
+
+const lockKey = (endpointId: string) => `tessera-webhook:${endpointId}`
+
+/** A connection taken from the pool and held until `release` is called. */
+const openSession = (db: Kysely<Database>): Session => {
+  let release: () => void = () => {}
+  const held = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  const ready = new Promise<Kysely<Database>>((resolve, reject) => {
+    db.connection()
+      .execute(async (conn) => {
+        resolve(conn)
+        await held
+      })
+      .catch(reject)
+  })
+  ready.catch(() => {}) // the run that waits on it sees the failure
+  return { ready, release: () => release(), users: 0 }
+}
+
+/** Advisory locks of every endpoint on one shared session (PostgreSQL). */
+export const sessionLocks = (db: Kysely<Database>): EndpointLocks => {
+  let current: Session | null = null
+  // Session locks are re-entrant: two runs of this process for one endpoint (a worker replaced
+  // while its last run ends) would both get it on the shared session.
+  const held = new Set<string>()
+
+  const leave = (session: Session) => {
+    session.users -= 1
+    if (session.users > 0) return
+    if (current === session) current = null
+    session.release()
+  }
+
+  /** The connection died: the next run opens another (the users left release this one). */
+  const broken = (session: Session) => {
+    if (current === session) current = null
+  }
+
+  return {
+    async run(endpointId, work) {
+      if (held.has(endpointId)) return 'busy'
+      held.add(endpointId)
+      try {
+        return await runLocked(endpointId, work)
+      } finally {
+        held.delete(endpointId)
+      }
+    },
+  }
+
+  async function runLocked<T>(endpointId: string, work: (q: Kysely<Database>) => Promise<T>) {
+    const session = current ?? openSession(db)
+    current = session
+    session.users += 1
+    try {
+      const conn = await session.ready
+      const { rows } = await sql<{ locked: boolean }>`
+          select pg_try_advisory_lock(hashtextextended(${lockKey(endpointId)}, 0)) as locked`.execute(conn)
+      if (rows[0]?.locked !== true) return 'busy'
+      try {
+        return await work(conn)
+      } finally {
+        // Unlocking fails only when the connection is gone, and its locks with it.
+        await sql`select pg_advisory_unlock(hashtextextended(${lockKey(endpointId)}, 0))`
+          .execute(conn)
+          .catch(() => broken(session))
+      }
+    } catch (error) {
+      broken(session)
+      throw error
+    } finally {
+      leave(session)
+    }
+  }
+}
