@@ -29,7 +29,7 @@ import type { EventStore } from '../../infra/event-store/event-store.js'
 import type { KurrentLog } from '../../infra/event-store/kurrentdb/kurrent-log.js'
 import { createKurrentDbEventStore } from '../../infra/event-store/kurrentdb/kurrentdb-event-store.js'
 import { withPersonalDataEncryption } from '../../infra/event-store/personal-data/encrypting-event-store.js'
-import { eraseSubject } from '../../infra/event-store/personal-data/erasure.js'
+import { eraseSubject, stillReadable } from '../../infra/event-store/personal-data/erasure.js'
 import {
   createKeyring,
   type Keyring,
@@ -178,6 +178,7 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
     projector,
     readYourWrites,
     onStaleRead: (stream) => logger.warn({ stream }, 'read models lag behind a command; answering 503'),
+    foldedStates: { stillReadable: stillReadable(keyring) },
   })
   // Crypto-shredding: with the user's data key gone, their personal data in the log is unreadable.
   const eraseUser = (userId: string) => eraseSubject(keyring, userId)
@@ -346,7 +347,7 @@ const evictingOnAppend = (
       for (const cache of caches) for (const { events } of appends) cache.evictFor(events)
     }
   },
-  readStream: (stream) => store.readStream(stream),
+  readStream: (stream, options) => store.readStream(stream, options),
   readAll: (after, limit) => store.readAll(after, limit),
   head: (after, countLimit) => store.head(after, countLimit),
   claimOwner: (scope, value) => store.claimOwner(scope, value),

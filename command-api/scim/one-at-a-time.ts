@@ -19,14 +19,30 @@ const queuesOf = (app: object): Queues => {
   return queues
 }
 
-/** Runs `work` after every earlier `work` of the same key (of this app) has settled. */
-export const oneAtATime = <T>(app: object, key: string, work: () => Promise<T>): Promise<T> => {
+/**
+ * Runs `work` after every earlier `work` of the same key (of this app) has settled or released its
+ * turn: `work` may call `release` once what the next one must see is written (its append), and go
+ * on (wait for the read models) while the next one runs.
+ */
+export const oneAtATime = <T>(
+  app: object,
+  key: string,
+  work: (release: () => void) => Promise<T>,
+): Promise<T> => {
   const queues = queuesOf(app)
-  const run = (queues.get(key) ?? Promise.resolve()).then(work, work)
-  const tail = run.then(
-    () => undefined,
-    () => undefined,
-  )
+  let release = () => {}
+  const released = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  const start = () => work(release)
+  const run = (queues.get(key) ?? Promise.resolve()).then(start, start)
+  const tail = Promise.race([
+    released,
+    run.then(
+      () => undefined,
+      () => undefined,
+    ),
+  ])
   queues.set(key, tail)
   void tail.then(() => {
     if (queues.get(key) === tail) queues.delete(key)

@@ -24,7 +24,7 @@ import { findMember } from '../../projections/organizations/organizations.reposi
 import { findScimUser, type ScimUserView } from '../../projections/scim/scim-users.repository.js'
 import type { CommandContext } from '../context.js'
 import { addMember } from '../organization/organizations.js'
-import { handlePart } from '../shared/handle.js'
+import { type Handle, handlePart } from '../shared/handle.js'
 import { runUserCommand } from '../shared/run-user-command.js'
 import { oneAtATime, retryingConcurrency } from './one-at-a-time.js'
 import type { ScimUserInput, ScimUserResource } from './scim-resource.js'
@@ -86,10 +86,10 @@ export const createScimUser = async (
       ),
     ]),
   )
-  await oneAtATime(ctx, organizationId, () =>
+  await oneAtATime(ctx, organizationId, (release) =>
     retryingConcurrency(() =>
       addMember(
-        ctx,
+        releasingOnAppend(ctx, release),
         origin,
         { kind: 'server', actor: scimActor(principal) },
         { userId, role: SCIM_MEMBER_ROLE, organizationId },
@@ -98,6 +98,19 @@ export const createScimUser = async (
   )
   return mustFind(ctx, principal, userId)
 }
+
+/**
+ * The context with a `handle` that lets the organization's queue go as soon as the membership is in
+ * the log: the next create's read sees it, and this one waits for the read models meanwhile.
+ */
+const releasingOnAppend = (ctx: CommandContext, release: () => void): CommandContext => ({
+  ...ctx,
+  handle: Object.assign(
+    ((decider, stream, command, options) =>
+      ctx.handle(decider, stream, command, { ...options, onAppended: release })) as Handle,
+    { together: ctx.handle.together },
+  ),
+})
 
 const pick = ({ userName, externalId, active }: ScimUserInput) => ({ userName, externalId, active })
 

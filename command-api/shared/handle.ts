@@ -6,12 +6,13 @@
 /// use case goes on; without one, `handle` throws READ_MODELS_BEHIND. Never a silent success.
 /// `handle.together` does the same for commands to several aggregates at once (a new user and their
 /// first session): one append of all their events, one wait.
+/// The folded states are kept between commands (folded-states.ts): each command reads only the
+/// events appended to its stream since the last one, however long the stream.
 
 import { randomUUID } from 'node:crypto'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import type { KnownEvent } from '../../domain/events.js'
 import type { Decider } from '../../domain/shared/decider.js'
-import { fold } from '../../domain/shared/decider.js'
 import type { EventMetadata } from '../../domain/shared/metadata.js'
 import {
   ConcurrencyError,
@@ -21,6 +22,7 @@ import {
   type StreamAppend,
   type UniqueClaim,
 } from '../../infra/event-store/event-store.js'
+import { createFoldedStates, type FoldedStatesOptions } from './folded-states.js'
 import type { ReadYourWrites } from './read-your-writes.js'
 
 const MAX_ATTEMPTS = 4
@@ -41,6 +43,11 @@ export type HandleOptions<Event extends KnownEvent> = {
    * and build again, rather than deciding again on a command made from the older state.
    */
   expectedVersion?: number
+  /**
+   * Called once the events are in the log, before the wait for the read models: a caller that
+   * queues its appends to one stream lets the next one go then (the next one's read sees these).
+   */
+  onAppended?: () => void
 }
 
 export type HandleResult<Event, State> = { events: Event[]; state: State }
@@ -94,6 +101,11 @@ export type HandleDependencies = {
   /** One bound per request (its correlation id), shared by all its commands. */
   readYourWrites?: ReadYourWrites
   onStaleRead?: (stream: string) => void
+  /**
+   * The kept folded states: their bounds, and how to tell that personal data folded into one was
+   * not erased since (without it, states holding personal data are not kept).
+   */
+  foldedStates?: Omit<FoldedStatesOptions, 'store'>
 }
 
 export const createHandle = ({
@@ -102,19 +114,24 @@ export const createHandle = ({
   readYourWritesTimeoutMs = 5000,
   readYourWrites,
   onStaleRead,
+  foldedStates,
 }: HandleDependencies): Handle => {
+  const folded = createFoldedStates({ store, ...foldedStates })
   const decideAll = async (parts: readonly AnyPart[], attempt: number) =>
     Promise.all(
       parts.map(async ({ decider, stream, command, options }) => {
-        const history = options.newStream && attempt === 1 ? [] : await store.readStream(stream)
         // The stream holds only this aggregate's events: they were written through this decider.
-        const state = fold(decider, history)
+        // After a concurrent append (attempt 2 on), the load reads what that append added.
+        const { state, version } =
+          options.newStream && attempt === 1
+            ? { state: decider.initialState(), version: 0 }
+            : await folded.load(decider, stream)
         const events: KnownEvent[] = decider.decide(command, state)
         const append: StreamAppend = {
           stream,
           events: events.map((event) => ({ ...event, id: randomUUID(), metadata: options.metadata })),
           options: {
-            expectedVersion: options.expectedVersion ?? history.at(-1)?.streamVersion ?? 'no_stream',
+            expectedVersion: options.expectedVersion ?? (version === 0 ? 'no_stream' : version),
             uniqueClaims: options.claims?.(events) ?? [],
           },
         }
@@ -136,6 +153,7 @@ export const createHandle = ({
         if (!(error instanceof ConcurrencyError) || attempt >= MAX_ATTEMPTS || pinned) throw error
         continue
       }
+      for (const { options } of parts) options.onAppended?.()
       const last = positions.reduce((a, b) => (comparePositions(a, b) >= 0 ? a : b))
       const { correlationId } = (parts[0] as AnyPart).options.metadata
       const visible = readYourWrites

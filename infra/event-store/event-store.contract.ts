@@ -20,6 +20,7 @@ import {
   START,
   UniqueClaimConflictError,
 } from './event-store.js'
+import { describeStreamTailContract } from './event-store.stream-tail.contract.js'
 
 export type { EventStoreFactory, EventStoreFixture, HeldAppend } from './event-store.contract-support.js'
 
@@ -356,5 +357,6 @@ export const describeEventStoreContract = (name: string, factory: EventStoreFact
     })
 
     describeGlobalOrderContract(fixture)
+    describeStreamTailContract(fixture)
   })
 }

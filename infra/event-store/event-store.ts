@@ -70,6 +70,11 @@ export type LogHead = {
   heldBack: number
 }
 
+export type ReadStreamOptions = {
+  /** Only the events whose stream version is greater than this (0: the whole stream). */
+  afterVersion?: number
+}
+
 /** One stream's part of `appendToStreams`. */
 export type StreamAppend = {
   stream: string
@@ -91,8 +96,11 @@ export interface EventStore {
    * so callers use it only where what came before may stand alone (a new user, then their session).
    */
   appendToStreams(appends: readonly StreamAppend[]): Promise<AppendResult[]>
-  /** The whole stream in order; an empty array when it does not exist. */
-  readStream(stream: string): Promise<RecordedEvent[]>
+  /**
+   * The stream in order; an empty array when it does not exist. With `afterVersion`, only the events
+   * past that version (a reader that folded the stream up to it catches up with what came since).
+   */
+  readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>
   /**
    * Committed events after `after` in the one global order, at most `limit`. Never returns an
    * event while an earlier one (in that order) may still commit: no reader skips an event.

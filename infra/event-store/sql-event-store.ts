@@ -144,10 +144,13 @@ export const createSqlEventStore = (db: Db, options: SqlEventStoreOptions = {}):
 
     appendToStreams: (appends) => appendAll(appends),
 
-    async readStream(stream) {
+    async readStream(stream, { afterVersion = 0 } = {}) {
+      // Served by the (stream_id, stream_version) unique index: a reader catching up from a version
+      // reads only the rows past it, however long the stream.
       const { rows } = await sql<EventRow>`
         select ${EVENT_COLUMNS} from tessera_events
-        where stream_id = ${stream} order by stream_version`.execute(db)
+        where stream_id = ${stream} and stream_version > ${afterVersion}
+        order by tessera_events.stream_version`.execute(db)
       return rows.map(toRecorded)
     },
 

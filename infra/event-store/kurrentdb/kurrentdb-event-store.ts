@@ -36,6 +36,7 @@ import {
   concurrencyErrorOf,
   globalPositionOf,
   logPositionOf,
+  revisionOf,
   streamStateFor,
   versionOf,
 } from './versions-and-positions.js'
@@ -199,7 +200,14 @@ export const createKurrentDbEventStore = (
       return { nextVersion: versionOf(written.nextRevision), position }
     },
 
-    readStream: async (stream) => toEvents(await log.readStream(names.eventStream(stream))),
+    // Version n is revision n - 1: the events after version n start at revision n.
+    readStream: async (stream, { afterVersion = 0 } = {}) =>
+      toEvents(
+        await log.readStream(
+          names.eventStream(stream),
+          afterVersion > 0 ? { from: revisionOf(afterVersion + 1) } : {},
+        ),
+      ),
 
     async readAll(after, limit) {
       if (!effects) return readLog(after, limit)

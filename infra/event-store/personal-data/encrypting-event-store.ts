@@ -74,7 +74,7 @@ export const withPersonalDataEncryption = (inner: EventStore, keyring: Keyring):
 
     appendToStreams: (appends) => appendSealed(appends, (sealed) => inner.appendToStreams(sealed)),
 
-    readStream: async (stream) => open(await inner.readStream(stream)),
+    readStream: async (stream, options) => open(await inner.readStream(stream, options)),
 
     readAll: async (after, limit) => open(await inner.readAll(after, limit)),
 

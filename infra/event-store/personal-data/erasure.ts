@@ -38,3 +38,15 @@ export const eraseInline: InlineProjection = (trx, events) => eraseSubjectsIn(tr
 
 /** Erases a subject outside an append (idempotent): an operator's repair, or a belt to the braces. */
 export const eraseSubject = (keyring: Keyring, subject: string): Promise<void> => keyring.destroy(subject)
+
+/**
+ * Whether every one of these subjects still has its data key: nothing sealed under them was erased.
+ * Asks the keyring as a read would (its short cache, then the table), so a state folded from opened
+ * personal fields is trusted exactly as long as a fresh read would still open them.
+ */
+export const stillReadable =
+  (keyring: Pick<Keyring, 'existingKeys'>) =>
+  async (subjects: readonly string[]): Promise<boolean> => {
+    const unique = new Set(subjects)
+    return (await keyring.existingKeys(unique)).size === unique.size
+  }
