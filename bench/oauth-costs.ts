@@ -38,7 +38,7 @@ type Statements = { total: number; top: { calls: number; query: string }[] }
 const statementsOf = async (client: pg.Client, database: string): Promise<Statements> => {
   const { rows } = await client.query<{ calls: string; query: string }>(
     `select calls::text, query from pg_stat_statements s join pg_database d on d.oid = s.dbid
-     where d.datname = $1 and query not like '%pg_stat_statements%' order by calls desc`,
+     where d.datname = $1 and query not like '%pg_stat_statements%' order by s.calls desc`,
     [database],
   )
   const total = rows.reduce((sum, row) => sum + Number(row.calls), 0)

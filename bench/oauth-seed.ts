@@ -83,21 +83,23 @@ const registerWebClient = (baseUrl: string, cookie: string) =>
     },
   )
 
+const MACHINE_CLIENT = {
+  client_name: 'Bench service',
+  redirect_uris: [REDIRECT_URI],
+  grant_types: ['client_credentials'],
+  token_endpoint_auth_method: 'client_secret_basic',
+  scope: MACHINE_SCOPE,
+  client_credentials_scopes: [MACHINE_SCOPE],
+}
+
+/** Tessera takes the server key (never with a cookie); better-auth's bench server the session. */
 const registerMachineClient = (baseUrl: string, cookie: string) =>
   createClient(
     baseUrl,
     '/admin/oauth2/create-client',
-    // Tessera takes the server key; better-auth's bench server the session (bench/better-auth-server.ts).
-    { cookie, [SERVER_KEY_HEADER]: BENCH_SERVER_KEY },
-    {
-      client_name: 'Bench service',
-      redirect_uris: [REDIRECT_URI],
-      grant_types: ['client_credentials'],
-      token_endpoint_auth_method: 'client_secret_basic',
-      scope: MACHINE_SCOPE,
-      client_credentials_scopes: [MACHINE_SCOPE],
-    },
-  )
+    { [SERVER_KEY_HEADER]: BENCH_SERVER_KEY },
+    MACHINE_CLIENT,
+  ).catch(() => createClient(baseUrl, '/admin/oauth2/create-client', { cookie }, MACHINE_CLIENT))
 
 const clientIdOf = (basic: string) => Buffer.from(basic.slice(6), 'base64').toString().split(':')[0] ?? ''
 

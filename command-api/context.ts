@@ -11,6 +11,7 @@ import type { EventStore } from '../infra/event-store/event-store.js'
 import type { Database } from '../projections/database.js'
 import type { ApiKeyCache } from './api-key/api-key-cache.js'
 import type { ApiKeyUses } from './api-key/api-key-uses.port.js'
+import type { OAuthProviderCache } from './oauth-provider/provider-cache.js'
 import type { Handle } from './shared/handle.js'
 
 export type PersonKeys = {
@@ -41,4 +42,6 @@ export type CommandContext = {
   secondFactors?: SecondFactorCheck
   /** Takes a SAML assertion id once, durably, until `expiresAt` (projections/sso-saml); false on a replay. */
   samlAssertionClaims?: (claimId: string, expiresAt: Date, now: Date) => Promise<boolean>
+  /** The OpenID provider's clients and live token origins, where this process may trust a cache (it projects). */
+  oauthCache?: OAuthProviderCache | null
 }
