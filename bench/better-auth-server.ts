@@ -13,14 +13,14 @@
 /// engine, one connection lent to one caller at a time). Like Tessera, PGlite's initdb runs in the
 /// `migrate` process so its memory does not count against serving.
 
-import { createServer } from 'node:http'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { oauthProvider } from '@better-auth/oauth-provider'
 import { passkey } from '@better-auth/passkey'
 import { scim } from '@better-auth/scim'
 import { PGlite } from '@electric-sql/pglite'
 import { type BetterAuthOptions, betterAuth } from 'better-auth'
 import { getMigrations } from 'better-auth/db/migration'
-import { toNodeHandler } from 'better-auth/node'
+import { fromNodeHeaders, toNodeHandler } from 'better-auth/node'
 import { bearer } from 'better-auth/plugins/bearer'
 import { jwt } from 'better-auth/plugins/jwt'
 import { twoFactor } from 'better-auth/plugins/two-factor'
@@ -64,7 +64,15 @@ const featurePlugins = () => {
     twoFactor({ issuer: required('BENCH_TOTP_ISSUER') }),
     passkey({ rpID: baseUrl.hostname, rpName: 'bench', origin: baseUrl.origin }),
     jwt({ disableSettingJwtHeader: true }),
-    oauthProvider({ loginPage: '/oauth/login', consentPage: '/oauth/consent' }),
+    oauthProvider({
+      loginPage: '/oauth/login',
+      consentPage: '/oauth/consent',
+      // The defaults and the machine scope of the client_credentials scenario (bench/oauth-seed.ts);
+      // client privileges granted to any session, as without the hook, and the one action it guards,
+      // setting `client_credentials_scopes`, which only the administrative registration does.
+      scopes: ['openid', 'profile', 'email', 'offline_access', 'bench:read'],
+      clientPrivileges: () => true,
+    }),
     scim({
       connections: [
         {
@@ -100,10 +108,42 @@ const migrate = async () => {
   }
 }
 
+/**
+ * better-auth's administrative client registration is a server-side call only; the bench reaches
+ * it over HTTP at the path Tessera serves it on, as the signed-in person whose cookie comes with
+ * it (the client_credentials scenario's machine client, bench/oauth-seed.ts).
+ */
+const ADMIN_CREATE_CLIENT = '/api/auth/admin/oauth2/create-client'
+
+const adminCreateClient = async (
+  auth: ReturnType<typeof betterAuth>,
+  request: IncomingMessage,
+  response: ServerResponse,
+) => {
+  const chunks: Buffer[] = []
+  for await (const chunk of request) chunks.push(chunk as Buffer)
+  const api = auth.api as unknown as Record<string, (input: object) => Promise<unknown>>
+  const create = api.adminCreateOAuthClient
+  try {
+    if (!create) throw new Error('the OAuth provider is off (BENCH_FEATURES=1 turns it on)')
+    const body = JSON.parse(Buffer.concat(chunks).toString() || '{}') as object
+    const client = await create({ body, headers: fromNodeHeaders(request.headers) })
+    response.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(client))
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ message }))
+  }
+}
+
 const serve = async () => {
   const database = await openDatabase()
   const auth = betterAuth(authOptions(database.options))
-  const server = createServer(toNodeHandler(auth))
+  const handler = toNodeHandler(auth)
+  const server = createServer((request, response) => {
+    if (request.method === 'POST' && request.url === ADMIN_CREATE_CLIENT)
+      return void adminCreateClient(auth, request, response)
+    return handler(request, response)
+  })
   // Fastify's default (Node's own is 5 s), so both servers keep idle connections alike.
   server.keepAliveTimeout = 72_000
   await new Promise<void>((resolve) => server.listen(Number(required('PORT')), '127.0.0.1', resolve))

@@ -26,7 +26,10 @@ const postmasterPid = (dataDir: string): number | undefined => {
   }
 }
 
-export const startEmbeddedPostgres = async (): Promise<EmbeddedServer> => {
+/** `postgresFlags`: more server settings, e.g. a preloaded statistics extension (bench/oauth-costs.ts). */
+export const startEmbeddedPostgres = async (
+  options: { postgresFlags?: readonly string[] } = {},
+): Promise<EmbeddedServer> => {
   const dataDir = await mkdtemp(join(tmpdir(), 'tessera-bench-pg-'))
   const port = await freePort()
   const password = randomBytes(12).toString('hex')
@@ -40,7 +43,13 @@ export const startEmbeddedPostgres = async (): Promise<EmbeddedServer> => {
     // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user.
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ['--encoding=UTF8'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      ...(options.postgresFlags ?? []),
+    ],
     onLog: (message) => log.push(String(message)),
     onError: (error) => log.push(String(error)),
   })

@@ -3,7 +3,7 @@
 /// (bench/features-config.ts) and each needing only a handful of the seeded users.
 
 import { BOTH, group, nothingToSeed, type ScenarioGroup, TESSERA_ONLY } from './groups.js'
-import { type OAuthSetup, oauthScenarios, seedOAuth } from './oauth.js'
+import { oauthScenarios, seedOAuth, UNSEEDED_OAUTH } from './oauth.js'
 import { passkeyScenarios } from './passkey.js'
 import { SCIM_USERS_DEFAULT, type ScimDirectory, scimScenarios, seedScimDirectory } from './scim.js'
 import { seedTotpUsers, TOTP_USERS_DEFAULT, type TotpUser, twoFactorScenarios } from './two-factor.js'
@@ -51,7 +51,7 @@ export const featureGroups: readonly ScenarioGroup[] = [
     usersNeeded: 1,
     needsFeatures: true,
     runsOn: BOTH,
-    unseeded: { basic: '', accessTokens: [], refreshTokens: [] } as OAuthSetup,
+    unseeded: UNSEEDED_OAUTH,
     seed: seedOAuth,
     scenarios: (setup, { timing }) => oauthScenarios(setup, timing),
   }),

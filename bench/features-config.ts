@@ -21,8 +21,8 @@ export const BENCH_TOTP_ISSUER = 'Tessera bench'
 export const tesseraFeatureConfig = (): Record<string, unknown> => ({
   twoFactor: { issuer: BENCH_TOTP_ISSUER },
   // Present, so on, as better-auth's plugin is once added; the client_credentials scenario's
-  // clients are created by a signed-in user.
-  oauthProvider: {},
+  // machine client asks for a scope about no person, offered on both servers.
+  oauthProvider: { scopes: ['bench:read'] },
   scim: {
     connections: [
       {

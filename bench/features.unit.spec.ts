@@ -68,6 +68,6 @@ describe('bench helpers', () => {
     expect(merged.jwt).toEqual({ enabled: false })
     expect(merged.webhooks).toEqual({ allowAddresses: [] })
     expect(merged.scim.connections[0].credentials[0].token).toEqual(expect.any(String))
-    expect(merged.oauthProvider).toEqual({})
+    expect(merged.oauthProvider).toEqual({ scopes: ['bench:read'] })
   })
 })

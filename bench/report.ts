@@ -166,13 +166,21 @@ const issue33 = ({ tessera, betterAuth }: DatabaseRuns): TargetCheck[] => {
   ]
 }
 
-/** Issue 35: refresh and introspection at 5× better-auth; introspection p99 under 10 ms (PostgreSQL). */
+/** Issue 35: code exchange, refresh and introspection at 5× better-auth; introspection p99 under 10 ms (PostgreSQL). */
 const issue35 = ({ tessera, betterAuth }: DatabaseRuns): TargetCheck[] => {
+  const exchange = (run: RunResult | null) =>
+    served(stats(run, 'oauth2/token code exchange c16', 'oauth2/token'))
   const refresh = (run: RunResult | null) => served(stats(run, 'oauth2/token refresh c16', 'oauth2/token'))
   const introspect = (run: RunResult | null) =>
     served(stats(run, 'oauth2/introspect c16', 'oauth2/introspect'))
   const onPostgres = check(35, tessera.database === 'PostgreSQL')
   return [
+    onPostgres(
+      'oauth2/token code exchange c16 rate ÷ better-auth',
+      ratio(exchange(tessera), exchange(betterAuth)),
+      '>=',
+      5,
+    ),
     onPostgres(
       'oauth2/token refresh c16 rate ÷ better-auth',
       ratio(refresh(tessera), refresh(betterAuth)),
@@ -337,7 +345,30 @@ const PASSWORD_SCENARIOS = ['sign-in c4', 'sign-in c16', 'sign-up c16']
  * better-auth's (WebAssembly with SIMD); the rest is what the event loop and the database add.
  * Null when either server was not measured or ran none of these scenarios.
  */
-export const passwordCosts = ({ tessera, betterAuth }: DatabaseRuns): string | null => {
+export const passwordCosts = (runs: DatabaseRuns): string | null =>
+  answerCosts(runs, PASSWORD_SCENARIOS, 'CPU ms per answer (event loop + other server threads + database):')
+
+/** Issue 35's scenarios (bench/oauth.ts): where the OpenID provider's CPU goes, per answer. */
+const OAUTH_SCENARIOS = [
+  'oauth2/token code exchange c16',
+  'oauth2/token refresh c16',
+  'oauth2/token client_credentials c16',
+  'oauth2/introspect c16',
+  'oauth2/userinfo c16',
+]
+
+export const oauthCosts = (runs: DatabaseRuns): string | null =>
+  answerCosts(
+    runs,
+    OAUTH_SCENARIOS,
+    'OAuth: CPU ms per answer (event loop + other server threads + database):',
+  )
+
+const answerCosts = (
+  { tessera, betterAuth }: DatabaseRuns,
+  scenarios: readonly string[],
+  heading: string,
+): string | null => {
   if (!tessera || !betterAuth) return null
   const cost = (run: RunResult, name: string) => {
     const scenario = run.scenarios.find((s) => s.name === name)
@@ -349,13 +380,13 @@ export const passwordCosts = ({ tessera, betterAuth }: DatabaseRuns): string | n
     const total = parts.reduce((sum, part) => sum + part, 0)
     return `${parts.map((part) => part.toFixed(1)).join(' + ')} = ${total.toFixed(1)}`
   }
-  const lines = PASSWORD_SCENARIOS.flatMap((name) => {
+  const lines = scenarios.flatMap((name) => {
     const ours = cost(tessera, name)
     const theirs = cost(betterAuth, name)
     return ours && theirs ? [`  ${name}: Tessera ${ours}, better-auth ${theirs}`] : []
   })
   if (lines.length === 0) return null
-  return ['CPU ms per answer (event loop + other server threads + database):', ...lines].join('\n')
+  return [heading, ...lines].join('\n')
 }
 
 const SIDE_COLUMNS = [
@@ -427,6 +458,8 @@ export const formatComparison = ({
   if (queues) lines.push(queues)
   const costs = passwordCosts({ database, tessera, betterAuth })
   if (costs) lines.push(costs)
+  const oauth = oauthCosts({ database, tessera, betterAuth })
+  if (oauth) lines.push(oauth)
   return lines.join('\n')
 }
 

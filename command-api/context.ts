@@ -12,6 +12,7 @@ import type { EventStore } from '../infra/event-store/event-store.js'
 import type { Database } from '../projections/database.js'
 import type { ApiKeyCache } from './api-key/api-key-cache.js'
 import type { ApiKeyUses } from './api-key/api-key-uses.port.js'
+import type { OAuthProviderCache } from './oauth-provider/provider-cache.js'
 import type { Handle } from './shared/handle.js'
 
 export type PersonKeys = {
@@ -44,4 +45,6 @@ export type CommandContext = {
   samlAssertionClaims?: (claimId: string, expiresAt: Date, now: Date) => Promise<boolean>
   /** What use cases read of read models, as ports (http/ports/command-lookups.ts), not repositories. */
   lookups: CommandLookups
+  /** The OpenID provider's clients and live token origins, where this process may trust a cache (it projects). */
+  oauthCache?: OAuthProviderCache | null
 }

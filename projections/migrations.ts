@@ -18,6 +18,7 @@ import {
   oauthClientOrganizationsMigration,
   oauthProviderMigration,
 } from './oauth-provider/oauth-provider.table.js'
+import { oauthRevocationsMigration } from './oauth-provider/oauth-revocations.js'
 import { oneTimeTokensMigration } from './one-time-tokens/one-time-tokens.table.js'
 import { organizationActivityMigration, organizationsMigration } from './organizations/organizations.table.js'
 import { passkeyChallengesMigration } from './passkeys/passkey-challenges.js'
@@ -92,4 +93,6 @@ export const readModelMigrations: Record<string, Migration> = {
   '2026-11-28T21:39:37Z_users-last-seen': usersLastSeenMigration,
   '2026-11-28T21:44:00Z_oauth-client-organizations': oauthClientOrganizationsMigration,
   '2026-11-28T21:45:14Z_sso-provider-domains': ssoProviderDomainsMigration,
+  // Operational, written inline: what ends the OpenID provider's tokens (oauth-provider/oauth-revocations.ts).
+  '2026-11-29T01:29:00Z_oauth-revocations': oauthRevocationsMigration,
 }

@@ -1,7 +1,8 @@
 /// What commits with the append that causes it, never behind the projector: what ends a session
 /// (pending revocations), what stops an API key verifying, and an erasure (the deleted user's data
 /// key is destroyed as the deletion commits). The SQL store runs it in the append's transaction; on
-/// KurrentDB it runs right after the append, exactly once (kurrentdb/append-effects.ts).
+/// KurrentDB it runs right after the append, exactly once (kurrentdb/append-effects.ts). What ends
+/// the OpenID provider's tokens is written here too.
 
 import type { Transaction } from 'kysely'
 import type { EventToAppend } from '../../infra/event-store/event-store.js'
@@ -11,6 +12,10 @@ import {
   changesApiKeyUsage,
   recordApiKeyRevocations,
 } from '../../projections/api-keys/api-key-revocations.js'
+import {
+  endsOAuthTokens,
+  recordOAuthRevocations,
+} from '../../projections/oauth-provider/oauth-revocations.js'
 import { changesScimAccess, recordScimAccess } from '../../projections/scim/scim-inline.js'
 import { recordRevocations, revokes } from '../../projections/sessions/pending-revocations.js'
 
@@ -19,6 +24,7 @@ const apply = async (trx: Transaction<unknown>, events: readonly EventToAppend[]
   await recordApiKeyRevocations(trx, events)
   await eraseInline(trx, events)
   await recordScimAccess(trx, events)
+  await recordOAuthRevocations(trx, events)
 }
 
 /** Each hook writes for these types only; an append of any other needs no transaction of its own. */
@@ -28,7 +34,8 @@ const affects = (events: readonly EventToAppend[]): boolean =>
       revokes(event.type) !== undefined ||
       changesApiKeyUsage(event.type) ||
       erasesSubject(event.type) ||
-      changesScimAccess(event.type),
+      changesScimAccess(event.type) ||
+      endsOAuthTokens(event.type),
   )
 
 export const inline: InlineProjection = Object.assign(apply, { affects })

@@ -13,6 +13,11 @@ import {
   type JwtKeySet,
   KEY_REFRESH_INTERVAL_MS,
 } from '../../command-api/jwt/jwt-key-set.js'
+import {
+  createOAuthProviderCache,
+  type OAuthProviderCache,
+  trustedWhile,
+} from '../../command-api/oauth-provider/provider-cache.js'
 import { organizationPolicy } from '../../command-api/organization/organization-command.js'
 import { sessionUpkeepFor } from '../../command-api/sessions/session-upkeep.js'
 import { createHandle } from '../../command-api/shared/handle.js'
@@ -154,8 +159,15 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
   // API keys by hash follow the same rule (command-api/api-key/api-key-cache.ts).
   const keyCache = projects ? createApiKeyCache() : null
   if (keyCache) projector.onApplied((events) => keyCache.evictFor(events))
+  // And the OpenID provider's clients and live tokens (command-api/oauth-provider/provider-cache.ts).
+  const providerCache = projects ? createOAuthProviderCache() : null
+  if (providerCache) projector.onApplied((events) => providerCache.evictFor(events))
   const store = cache
-    ? evictingOnAppend(opened.store, [cache, ...(keyCache ? [keyCache] : [])])
+    ? evictingOnAppend(opened.store, [
+        cache,
+        ...(keyCache ? [keyCache] : []),
+        ...(providerCache ? [providerCache] : []),
+      ])
     : opened.store
   const sessions = createSessionResolver(
     database.db,
@@ -235,6 +247,7 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
     secondFactors: secondFactorsOf(store, (userId) => countPasskeysOfUser(database.db, userId)),
     samlAssertionClaims: (claimId, expiresAt, now) =>
       claimSamlAssertion(database.db, claimId, expiresAt, now),
+    oauthCache: providerCache && trustedWhile(providerCache, () => projector.status().state === 'running'),
     readYourWrites,
     lookups,
     readiness: createReadiness({
@@ -332,7 +345,7 @@ const prepareKeys = async (keyring: Keyring, config: Config, logger: Logger): Pr
 /** This process's own revocations leave the caches as they commit, before any projector runs. */
 const evictingOnAppend = (
   store: EventStore,
-  caches: readonly Pick<SessionCache | ApiKeyCache, 'evictFor'>[],
+  caches: readonly Pick<SessionCache | ApiKeyCache | OAuthProviderCache, 'evictFor'>[],
 ): EventStore => ({
   appendToStream: async (stream, events, options) => {
     const result = await store.appendToStream(stream, events, options)

@@ -2,13 +2,15 @@
 /// `client_secret_basic` (the Authorization header), `client_secret_post` (the form), and `none`
 /// for public clients (only `client_id`). An unknown client, a wrong secret and a method the client
 /// did not register all answer `invalid_client` alike; the secret's hash is compared in constant
-/// time, and an unknown client is hashed all the same.
+/// time, and an unknown client is hashed all the same. The client comes from the in-process cache
+/// where there is one (provider-cache.ts): a rotation or deletion evicts it before it is answered.
 
 import { timingSafeEqual } from 'node:crypto'
 import { oauthError } from '../../domain/oauth-provider/oauth-errors.js'
 import { sha256Hex } from '../../infra/crypto/tokens.js'
-import { findClient, type StoredClient } from '../../projections/oauth-provider/oauth-provider.repository.js'
+import type { StoredClient } from '../../projections/oauth-provider/oauth-provider.repository.js'
 import type { OAuthContext } from './oauth-context.js'
+import { clientById } from './provider-cache.js'
 
 export type PresentedCredentials = {
   authorization: string | undefined
@@ -70,7 +72,7 @@ export const authenticateClient = async (
   credentials: PresentedCredentials,
 ): Promise<StoredClient> => {
   const presented = presentedOf(credentials)
-  const client = await findClient(ctx.db, presented.clientId)
+  const client = await clientById(ctx, presented.clientId)
   // Hashed whether or not the client exists, so the answer's time does not tell.
   const good = presented.secret !== null && sameSecret(presented.secret, client?.secretHash ?? null)
   const isPublic = client?.settings.tokenEndpointAuthMethod === 'none'

@@ -12,17 +12,20 @@ export const OAuthErrorSchema = Type.Object({
   error_description: Type.Optional(Type.String()),
 })
 
-/** A session guard's 401 keeps the API's usual `{code, message}`; OAuth's own 401s are `{error}`. */
-const UnauthorizedSchema = Type.Union([
+/**
+ * The guards' refusals (a session's 401, a server key sent from a browser's 403) keep the API's
+ * usual `{code, message}`; OAuth's own are `{error}`. Either may come with any of these statuses.
+ */
+const ErrorSchema = Type.Union([
   OAuthErrorSchema,
   Type.Object({ code: Type.String(), message: Type.String() }),
 ])
 
 export const oauthErrorResponses = {
-  400: OAuthErrorSchema,
-  401: UnauthorizedSchema,
-  403: OAuthErrorSchema,
-  404: OAuthErrorSchema,
+  400: ErrorSchema,
+  401: ErrorSchema,
+  403: ErrorSchema,
+  404: ErrorSchema,
 }
 
 /** Installs form parsing and the OAuth error shape on the routes of one plugin. */

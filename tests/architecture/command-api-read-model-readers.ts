@@ -10,7 +10,6 @@
 
 export const COMMAND_API_READ_MODEL_READERS: ReadonlySet<string> = new Set([
   'command-api/context.ts',
-  'command-api/oauth-provider/access-tokens.ts',
   'command-api/oauth-provider/authorize.routes.ts',
   'command-api/oauth-provider/authorize.ts',
   'command-api/oauth-provider/client-acting.ts',
@@ -22,6 +21,9 @@ export const COMMAND_API_READ_MODEL_READERS: ReadonlySet<string> = new Set([
   'command-api/oauth-provider/issued-tokens.ts',
   'command-api/oauth-provider/manage-clients.ts',
   'command-api/oauth-provider/manage-consents.ts',
+  // Written beside the list, in the same session: the cache of clients and live token origins.
+  'command-api/oauth-provider/provider-cache.ts',
+  'command-api/oauth-provider/provider-cache.unit.spec.ts',
   'command-api/oauth-provider/token-grants.ts',
   'command-api/oauth-provider/userinfo.routes.ts',
   'command-api/scim/refuse-deactivated.ts',

@@ -11,6 +11,7 @@ import {
   PASSWORD,
   REDIRECT_URI,
   registerClient,
+  SERVER_KEY,
   signedUp,
   startProvider,
 } from '../support/tessera-as-provider.js'
@@ -235,5 +236,19 @@ describe('Tessera as an OpenID provider: oauth4webapi, the login hand-off, and t
     expect((await other.browser.get(`/oauth2/get-client?client_id=${client_id}`)).status).toBe(404)
     const rotated = await browser.post('/oauth2/client/rotate-secret', { client_id })
     expect((rotated.json as { client_secret: string }).client_secret).not.toBe(client_secret)
+  })
+
+  it("answers a guard's refusal on a provider route in the API's shape, never a 500", async () => {
+    // A server key with a cookie looks like a browser: refused 403, in `{code, message}`.
+    const refused = await tessera.api.request(
+      'POST',
+      '/admin/oauth2/create-client',
+      { client_name: 'Mixed', redirect_uris: [REDIRECT_URI] },
+      { 'x-tessera-server-key': SERVER_KEY, cookie: 'better-auth.session_token=x.y' },
+    )
+    expect([refused.status, refused.json]).toEqual([
+      403,
+      { code: 'SERVER_KEY_FROM_BROWSER', message: expect.any(String) },
+    ])
   })
 })

@@ -1,0 +1,130 @@
+/// `node dist/bench/oauth-costs.js`: what one request of each OAuth scenario (bench/oauth.ts) costs
+/// Tessera and better-auth on PostgreSQL, counted rather than timed, so that a machine shared with
+/// other work moves the figures little: the statements the database ran (pg_stat_statements, the
+/// server's background work in the window included), and the CPU milliseconds of the server and of
+/// the database's processes. Requests go one at a time (`OAUTH_COSTS_REQUESTS` of each, 300) after
+/// a warm-up, on a throwaway embedded PostgreSQL with the statistics extension loaded; both servers
+/// are seeded as the `oauth` group seeds them (`BENCH_OAUTH_CODES` defaults to 400 here).
+/// `OAUTH_COSTS_SERVERS=Tessera` measures Tessera alone.
+
+import { cpus } from 'node:os'
+import pg from 'pg'
+import { betterAuthDatabaseUrl, startBetterAuth } from './better-auth.js'
+import { measureCpu, waitUntilIdle } from './cpu.js'
+import { startEmbeddedPostgres } from './embedded-postgres.js'
+import type { Shot } from './load.js'
+import { oauthScenarios, seedOAuth } from './oauth.js'
+import type { ServerLabel } from './report.js'
+import { emailFactory, seedUsers } from './seed.js'
+import { type RunningServer, startServer } from './server.js'
+
+const WARM_UP = 30
+const TOP_STATEMENTS = 6
+
+const requests = (): number => Number(process.env.OAUTH_COSTS_REQUESTS ?? 300)
+
+const send = async (baseUrl: string, shot: Shot): Promise<boolean> => {
+  const response = await fetch(`${baseUrl}${shot.path}`, {
+    method: shot.method,
+    headers: shot.headers,
+    ...(shot.body === undefined ? {} : { body: shot.body }),
+  })
+  const body = await response.text()
+  return response.ok && shot.isCorrect(body, Object.fromEntries(response.headers))
+}
+
+type Statements = { total: number; top: { calls: number; query: string }[] }
+
+const statementsOf = async (client: pg.Client, database: string): Promise<Statements> => {
+  const { rows } = await client.query<{ calls: string; query: string }>(
+    `select calls::text, query from pg_stat_statements s join pg_database d on d.oid = s.dbid
+     where d.datname = $1 and query not like '%pg_stat_statements%' order by s.calls desc`,
+    [database],
+  )
+  const total = rows.reduce((sum, row) => sum + Number(row.calls), 0)
+  const top = rows.slice(0, TOP_STATEMENTS).map((row) => ({ calls: Number(row.calls), query: row.query }))
+  return { total, top }
+}
+
+const oneLine = (query: string) => query.replace(/\s+/g, ' ').slice(0, 110)
+
+/** Each scenario's requests one at a time; its statements and CPU per request. */
+const measure = async (
+  label: ServerLabel,
+  server: RunningServer,
+  admin: pg.Client,
+  database: string,
+  postgresPid: () => number | undefined,
+) => {
+  const email = emailFactory()
+  const users = await seedUsers(server.baseUrl, { count: 1, concurrency: 1, email: (n) => email('user', n) })
+  const notes: string[] = []
+  const timing = { durationSeconds: 0, warmupSeconds: 0 }
+  const setup = await seedOAuth({
+    baseUrl: server.baseUrl,
+    users,
+    email,
+    timing,
+    notes,
+    mixedOpen: { getSession: 0, signIn: 0 },
+  })
+  console.log(`\n${label}: ${notes.join('; ')}`)
+  for (const spec of oauthScenarios(setup, timing)) {
+    if (!('next' in spec)) continue
+    for (let n = 0; n < WARM_UP; n++) await send(server.baseUrl, spec.next())
+    await waitUntilIdle(server.pid)
+    await admin.query('select pg_stat_statements_reset()')
+    const started = performance.now()
+    const stop = measureCpu({ serverPid: server.pid, databasePid: postgresPid }, cpus().length)
+    let wrong = 0
+    for (let n = 0; n < requests(); n++) if (!(await send(server.baseUrl, spec.next()))) wrong += 1
+    // What the requests set going (the projector, for Tessera) belongs to their cost.
+    await waitUntilIdle(server.pid)
+    const cpu = stop()
+    const seconds = (performance.now() - started) / 1000
+    const statements = await statementsOf(admin, database)
+    const perRequest = (cores: number) => ((cores * seconds * 1000) / requests()).toFixed(2)
+    console.log(
+      `  ${spec.name}: ${(statements.total / requests()).toFixed(2)} statements/request; CPU ms/request ` +
+        `server ${perRequest(cpu.server)} (event loop ${perRequest(cpu.serverEventLoop)}), ` +
+        `database ${perRequest(cpu.database)}${wrong > 0 ? `; ${wrong} WRONG` : ''}`,
+    )
+    for (const { calls, query } of statements.top)
+      console.log(`      ${(calls / requests()).toFixed(2)} × ${oneLine(query)}`)
+  }
+}
+
+const main = async () => {
+  process.env.BENCH_OAUTH_CODES ??= String(WARM_UP + requests() + 70)
+  const servers = (process.env.OAUTH_COSTS_SERVERS ?? 'Tessera,better-auth').split(',')
+  const postgres = await startEmbeddedPostgres({
+    postgresFlags: [
+      '-c',
+      'shared_preload_libraries=pg_stat_statements',
+      '-c',
+      'pg_stat_statements.track=top',
+    ],
+  })
+  const admin = new pg.Client({ connectionString: postgres.url })
+  try {
+    await admin.connect()
+    await admin.query('create extension if not exists pg_stat_statements')
+    if (servers.includes('Tessera')) {
+      const tessera = await startServer({ databaseUrl: postgres.url, nodeArgs: [], features: true })
+      await measure('Tessera', tessera, admin, 'postgres', postgres.pid).finally(() => tessera.stop())
+    }
+    if (servers.includes('better-auth')) {
+      const betterAuth = await startBetterAuth({ postgresUrl: postgres.url, features: true })
+      const database = new URL(betterAuthDatabaseUrl(postgres.url)).pathname.slice(1)
+      await measure('better-auth', betterAuth, admin, database, postgres.pid).finally(() => betterAuth.stop())
+    }
+  } finally {
+    await admin.end().catch(() => {})
+    await postgres.stop()
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error))
+  process.exit(1)
+})
