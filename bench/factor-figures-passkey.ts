@@ -1,7 +1,7 @@
 /// A whole passkey sign-in (issue 33) on both servers: `GET /passkey/generate-authenticate-options`
 /// without a session, as the sign-in page asks (right: a challenge and its cookie), then at once on
 /// the next free connection `POST /passkey/verify-authentication` with that cookie and an assertion
-/// the harness's software authenticator signs over the challenge (bench/factor-figures-authenticator.ts)
+/// the harness's software authenticator signs over the challenge (bench/software-authenticator.ts, the tests' own)
 /// (right: a session for the passkey's owner). Each seeded user first registers a passkey through
 /// the public routes (generate-register-options, verify-registration with an attestation of fmt
 /// "none"). The verify rate is the rate of complete sign-ins.
@@ -11,23 +11,19 @@
 /// the connections, so two assertions of one credential are never in flight at once.
 
 import { cookieHeaderOf } from './cookies.js'
-import {
-  assertion,
-  attestation,
-  type BenchCredential,
-  newCredential,
-  type RelyingPartyView,
-} from './factor-figures-authenticator.js'
 import type { ClosedLoopSpec, ScenarioSpec, Shot, Timing } from './load.js'
 import { inParallel } from './parallel.js'
 import type { BenchUser } from './seed.js'
 import { isRecord, JSON_HEADERS, parse, rotate } from './shots.js'
+import { type Credential, softwareAuthenticator } from './software-authenticator.js'
 
 /** Users who register a passkey: twice the 16 connections, so one credential is never in flight twice. */
 export const PASSKEY_USERS = 32
 const SEED_CONCURRENCY = 8
 
-export type PasskeyUser = { id: string; credential: BenchCredential }
+export type PasskeyUser = { id: string; credential: Credential }
+/** The relying party as the browser sees it: the id the keys are scoped to, and the page's origin. */
+export type RelyingPartyView = { rpId: string; origin: string }
 export type PasskeySetup = { rp: RelyingPartyView; users: PasskeyUser[] }
 
 const relyingPartyOf = (baseUrl: string): RelyingPartyView => {
@@ -46,11 +42,11 @@ const registerPasskey = async (baseUrl: string, rp: RelyingPartyView, user: Benc
   if (!optionsResponse.ok) throw await failed('generate-register-options', optionsResponse)
   const options = (await optionsResponse.json()) as { challenge: string }
   const challengeCookie = cookieHeaderOf(optionsResponse.headers.getSetCookie())
-  const credential = newCredential()
+  const { credential, response: attestation } = softwareAuthenticator(rp).create(options)
   const response = await fetch(`${baseUrl}/api/auth/passkey/verify-registration`, {
     method: 'POST',
     headers: { ...JSON_HEADERS, origin: rp.origin, cookie: `${user.cookie}; ${challengeCookie}` },
-    body: JSON.stringify({ response: attestation(credential, options, rp), name: 'bench' }),
+    body: JSON.stringify({ response: attestation, name: 'bench' }),
   })
   if (!response.ok) throw await failed('verify-registration', response)
   return { id: user.id, credential }
@@ -77,6 +73,7 @@ const isSessionOf = (userId: string) => (body: string) => {
  */
 const passkeySignInShots = ({ rp, users }: PasskeySetup) => {
   const nextUser = rotate(users)
+  const authenticator = softwareAuthenticator(rp)
   const secondSteps: Shot[] = []
   const verifyShot = (challenge: string, cookie: string): Shot => {
     const user = nextUser()
@@ -85,7 +82,7 @@ const passkeySignInShots = ({ rp, users }: PasskeySetup) => {
       method: 'POST',
       path: '/api/auth/passkey/verify-authentication',
       headers: { ...JSON_HEADERS, cookie },
-      body: JSON.stringify({ response: assertion(user.credential, { challenge }, rp) }),
+      body: JSON.stringify({ response: authenticator.get({ challenge }, {}, user.credential) }),
       isCorrect: isSessionOf(user.id),
     }
   }

@@ -8,7 +8,7 @@
 import { passkeyClient } from '@better-auth/passkey/client'
 import { createAuthClient } from 'better-auth/client'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { type SoftwareAuthenticator, softwareAuthenticator } from '../support/software-authenticator.js'
+import { type SoftwareAuthenticator, softwareAuthenticator } from '../../bench/software-authenticator.js'
 import { startTessera, type TestTessera } from '../support/tessera.js'
 import { browserCookies } from './browser-cookies.js'
 

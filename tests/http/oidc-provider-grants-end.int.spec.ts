@@ -6,9 +6,9 @@
 
 import * as oidc from 'openid-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { softwareAuthenticator } from '../../bench/software-authenticator.js'
 import { type Browser, browserFor } from '../support/browser.js'
 import { registerPasskey, signInWithPasskey } from '../support/passkeys.js'
-import { softwareAuthenticator } from '../support/software-authenticator.js'
 import type { TestTessera } from '../support/tessera.js'
 import {
   authorizeIn,

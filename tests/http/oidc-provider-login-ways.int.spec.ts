@@ -5,6 +5,7 @@
 /// not hold is refused before anything is sent or anyone signed in.
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { softwareAuthenticator } from '../../bench/software-authenticator.js'
 import {
   signInAtProvider,
   startProvider as startIdentityProvider,
@@ -13,7 +14,6 @@ import {
   webBrowser,
 } from '../support/oidc-provider.js'
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.js'
-import { softwareAuthenticator } from '../support/software-authenticator.js'
 import { startTessera, type TestTessera } from '../support/tessera.js'
 import { freePort, REDIRECT_URI, registerClient, SERVER_KEY } from '../support/tessera-as-provider.js'
 

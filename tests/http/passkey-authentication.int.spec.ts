@@ -4,6 +4,7 @@
 /// that went backwards, which is also recorded as a possible clone).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type SoftwareAuthenticator, softwareAuthenticator } from '../../bench/software-authenticator.js'
 import { passkeyStream } from '../../domain/passkey/passkey.js'
 import { type Browser, browserFor, devicesFor, type SessionAnswer } from '../support/browser.js'
 import {
@@ -13,7 +14,6 @@ import {
   registrationOptions,
   signInWithPasskey,
 } from '../support/passkeys.js'
-import { type SoftwareAuthenticator, softwareAuthenticator } from '../support/software-authenticator.js'
 import { startTessera, type TestTessera } from '../support/tessera.js'
 
 let tessera: TestTessera

@@ -1,10 +1,10 @@
 /// Adding, listing, renaming and removing passkeys over HTTP (@better-auth/passkey 1.7.5's wire),
-/// with a software authenticator (tests/support/software-authenticator.ts) in place of a device.
+/// with a software authenticator (bench/software-authenticator.ts) in place of a device.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { softwareAuthenticator } from '../../bench/software-authenticator.js'
 import { browserFor, devicesFor } from '../support/browser.js'
 import { type PasskeyJson, registerPasskey, registrationOptions } from '../support/passkeys.js'
-import { softwareAuthenticator } from '../support/software-authenticator.js'
 import { startTessera, type TestTessera } from '../support/tessera.js'
 
 let tessera: TestTessera

@@ -5,10 +5,10 @@
 
 import { Webhook } from 'standardwebhooks'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { softwareAuthenticator } from '../../bench/software-authenticator.js'
 import { databaseKinds } from '../support/databases.js'
 import { signUp } from '../support/organizations.js'
 import { type PasskeyJson, registerPasskey } from '../support/passkeys.js'
-import { softwareAuthenticator } from '../support/software-authenticator.js'
 import { startTessera, type TestTessera } from '../support/tessera.js'
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js'
 

@@ -2,8 +2,8 @@
 /// answers them, the browser sends the answer back.
 
 import { expect } from 'vitest'
+import type { Bend, SoftwareAuthenticator } from '../../bench/software-authenticator.js'
 import type { Browser } from './browser.js'
-import type { Bend, SoftwareAuthenticator } from './software-authenticator.js'
 
 export type PasskeyJson = {
   id: string

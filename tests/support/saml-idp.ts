@@ -69,11 +69,21 @@ const attributeStatement = (attributes: Record<string, string | undefined>): str
     )
     .join('')}</saml:AttributeStatement>`
 
+/** The IdP's page as a browser meets it: the form posts itself once loaded. */
+const autoSubmitting = (form: string): string =>
+  `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Test IdP</title></head><body><main>${form}<noscript><button type="submit">Continue</button></noscript></form></main><script>document.forms[0].submit()</script></body></html>`
+
 export const startTestIdp = async (
   spMetadataXml: () => string,
   keys: TestKeyPair,
-  /** An IdP that wants signed AuthnRequests checks each against the SP metadata's signing certificate. */
-  options: { wantAuthnRequestsSigned?: boolean } = {},
+  options: {
+    /** An IdP that wants signed AuthnRequests checks each against the SP metadata's signing certificate. */
+    wantAuthnRequestsSigned?: boolean
+    /** The host name in its URLs (it listens on 127.0.0.1 all the same): 'localhost' puts it on another site than a Tessera at 127.0.0.1. */
+    host?: string
+    /** Its page posts the form itself, as real IdPs' pages do (with a button for browsers without scripts). */
+    autoSubmit?: boolean
+  } = {},
 ): Promise<TestIdp> => {
   let user = { email: 'ada@example.com' } as { email: string; givenName?: string; surname?: string }
   let overrides: AnswerOverrides = {}
@@ -85,7 +95,7 @@ export const startTestIdp = async (
       )
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const origin = `http://${options.host ?? '127.0.0.1'}:${(server.address() as AddressInfo).port}`
   const entityID = `${origin}/metadata`
   const idp = samlify.IdentityProvider({
     entityID,
@@ -144,7 +154,8 @@ export const startTestIdp = async (
     const relayInput = relayState
       ? `<input type="hidden" name="RelayState" value="${escapeXml(relayState)}"/>`
       : ''
-    return `<form method="post" action="${escapeXml(acs)}"><input type="hidden" name="SAMLResponse" value="${response.context}"/>${relayInput}</form>`
+    const form = `<form method="post" action="${escapeXml(acs)}"><input type="hidden" name="SAMLResponse" value="${response.context}"/>${relayInput}`
+    return options.autoSubmit ? autoSubmitting(form) : `${form}</form>`
   }
 
   return {

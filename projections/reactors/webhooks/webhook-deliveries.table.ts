@@ -125,19 +125,14 @@ export const readProgress = (
     .where('endpoint_id', '=', endpointId)
     .executeTakeFirst()
 
+/** What a checkpoint's upsert overwrites: every column but the endpoint it belongs to. */
+const progressColumns = ({ endpoint_id: _endpoint, ...columns }: WebhookProgressRow) => columns
+
 export const saveProgress = async (db: Kysely<Database>, row: WebhookProgressRow): Promise<void> => {
   await withWebhookTables(db)
     .insertInto('tessera_webhook_progress')
     .values(row)
-    .onConflict((oc) =>
-      oc.column('endpoint_id').doUpdateSet({
-        position: row.position,
-        replay_generation: row.replay_generation,
-        failures: row.failures,
-        failing_since: row.failing_since,
-        next_attempt_at: row.next_attempt_at,
-      }),
-    )
+    .onConflict((oc) => oc.column('endpoint_id').doUpdateSet(progressColumns(row)))
     .execute()
 }
 
@@ -156,15 +151,7 @@ export const saveDeliveries = async (
     .with('attempts', (q) => q.insertInto('tessera_webhook_deliveries').values([...attempts]))
     .insertInto('tessera_webhook_progress')
     .values(progress)
-    .onConflict((oc) =>
-      oc.column('endpoint_id').doUpdateSet({
-        position: progress.position,
-        replay_generation: progress.replay_generation,
-        failures: progress.failures,
-        failing_since: progress.failing_since,
-        next_attempt_at: progress.next_attempt_at,
-      }),
-    )
+    .onConflict((oc) => oc.column('endpoint_id').doUpdateSet(progressColumns(progress)))
     .execute()
 }
 

@@ -1,8 +1,10 @@
-/// A software WebAuthn authenticator for tests: it answers the options Tessera hands out as a browser
-/// and a platform authenticator would, with an ES256 key pair made by node:crypto. CBOR is encoded
-/// with the encoder @simplewebauthn/server exports (no hand-written CBOR or COSE). Every answer can
-/// be bent the ways an attack or a broken client would: another origin, another relying party id, a
-/// counter that goes backwards, a signature that does not verify.
+/// A software WebAuthn authenticator for the tests and the passkey bench, one for both (here in bench/
+/// because the layer rules let tests import bench code, never bench code a test helper): it answers
+/// the options Tessera hands out as a browser and a platform authenticator would, with an ES256 key
+/// pair made by node:crypto. CBOR is encoded with the encoder @simplewebauthn/server exports (no
+/// hand-written CBOR or COSE). Every answer can be bent the ways an attack or a broken client would:
+/// another origin, another relying party id, a counter that goes backwards, a signature that does not
+/// verify. software-authenticator.unit.spec.ts checks it against @simplewebauthn/server's verifiers.
 
 import {
   createHash,
@@ -35,7 +37,8 @@ export type Bend = {
   badSignature?: boolean
 }
 
-export type Credential = { id: Buffer; privateKey: KeyObject; x: Buffer; y: Buffer; counter: number }
+/** One passkey: its id, its private key, its public key as COSE, and its signature counter. */
+export type Credential = { id: Buffer; privateKey: KeyObject; cose: Uint8Array; counter: number }
 
 export type SoftwareAuthenticator = ReturnType<typeof softwareAuthenticator>
 
@@ -60,13 +63,17 @@ export const softwareAuthenticator = (defaults: {
   const newCredential = (): Credential => {
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
     const jwk = publicKey.export({ format: 'jwk' })
-    return {
-      id: randomBytes(32),
-      privateKey,
-      x: Buffer.from(String(jwk.x), 'base64url'),
-      y: Buffer.from(String(jwk.y), 'base64url'),
-      counter: 0,
-    }
+    // COSE_Key (RFC 9053): kty EC2, alg ES256, crv P-256, x, y.
+    const cose = isoCBOR.encode(
+      new Map<number, number | Uint8Array>([
+        [1, 2],
+        [3, -7],
+        [-1, 1],
+        [-2, new Uint8Array(Buffer.from(String(jwk.x), 'base64url'))],
+        [-3, new Uint8Array(Buffer.from(String(jwk.y), 'base64url'))],
+      ]),
+    )
+    return { id: randomBytes(32), privateKey, cose, counter: 0 }
   }
 
   /**
@@ -76,19 +83,9 @@ export const softwareAuthenticator = (defaults: {
   const create = (options: { challenge: string }, bend: Bend = {}, reuse?: Credential) => {
     const credential = reuse ?? newCredential()
     if (!reuse) credentials.push(credential)
-    // COSE_Key (RFC 9053): kty EC2, alg ES256, crv P-256, x, y.
-    const cose = isoCBOR.encode(
-      new Map<number, number | Uint8Array>([
-        [1, 2],
-        [3, -7],
-        [-1, 1],
-        [-2, new Uint8Array(credential.x)],
-        [-3, new Uint8Array(credential.y)],
-      ]),
-    )
     const idLength = Buffer.alloc(2)
     idLength.writeUInt16BE(credential.id.length)
-    const attested = Buffer.concat([Buffer.alloc(16), idLength, credential.id, Buffer.from(cose)])
+    const attested = Buffer.concat([Buffer.alloc(16), idLength, credential.id, Buffer.from(credential.cose)])
     const authData = authenticatorData(bend.rpId ?? defaults.rpId, UP | UV | AT, 0, attested)
     const attestationObject = isoCBOR.encode(
       new Map<string, string | Uint8Array | Map<string, string>>([

@@ -7,21 +7,22 @@ import {
   verifyRegistrationResponse,
 } from '@simplewebauthn/server'
 import { describe, expect, it } from 'vitest'
-import { assertion, attestation, newCredential } from './factor-figures-authenticator.js'
+import { softwareAuthenticator } from './software-authenticator.js'
 
 const rp = { rpId: '127.0.0.1', origin: 'http://127.0.0.1:3000' }
+const authenticator = softwareAuthenticator(rp)
 
 /** Registers a fresh credential as a relying party would; answers it and its stored public key. */
 const registered = async () => {
-  const credential = newCredential()
   const options = await generateRegistrationOptions({
     rpName: 'bench',
     rpID: rp.rpId,
     userName: 'bench@example.com',
     attestationType: 'none',
   })
+  const { credential, response } = authenticator.create(options)
   const verification = await verifyRegistrationResponse({
-    response: attestation(credential, options, rp) as unknown as RegistrationResponseJSON,
+    response: response as unknown as RegistrationResponseJSON,
     expectedChallenge: options.challenge,
     expectedOrigin: rp.origin,
     expectedRPID: rp.rpId,
@@ -32,7 +33,7 @@ const registered = async () => {
 
 const verifyAssertion = async (
   stored: { id: string; publicKey: Uint8Array<ArrayBuffer>; counter: number },
-  response: ReturnType<typeof assertion>,
+  response: ReturnType<typeof authenticator.get>,
   expectedChallenge: string,
 ) =>
   verifyAuthenticationResponse({
@@ -44,7 +45,7 @@ const verifyAssertion = async (
     requireUserVerification: false,
   })
 
-describe('the bench software authenticator', () => {
+describe('the software authenticator of the tests and the bench', () => {
   it('makes an attestation (fmt none) that @simplewebauthn/server registers, with its key and id', async () => {
     const { credential, verification } = await registered()
     expect(verification.verified).toBe(true)
@@ -62,7 +63,11 @@ describe('the bench software authenticator', () => {
     let stored = { id: info.credential.id, publicKey: info.credential.publicKey, counter: 0 }
     for (const expected of [1, 2]) {
       const options = await generateAuthenticationOptions({ rpID: rp.rpId, userVerification: 'preferred' })
-      const result = await verifyAssertion(stored, assertion(credential, options, rp), options.challenge)
+      const result = await verifyAssertion(
+        stored,
+        authenticator.get(options, {}, credential),
+        options.challenge,
+      )
       expect(result.verified).toBe(true)
       expect(result.authenticationInfo.newCounter).toBe(expected)
       stored = { ...stored, counter: result.authenticationInfo.newCounter }
@@ -77,7 +82,7 @@ describe('the bench software authenticator', () => {
     const options = await generateAuthenticationOptions({ rpID: rp.rpId })
     const other = await generateAuthenticationOptions({ rpID: rp.rpId })
     await expect(
-      verifyAssertion(stored, assertion(credential, options, rp), other.challenge),
+      verifyAssertion(stored, authenticator.get(options, {}, credential), other.challenge),
     ).rejects.toThrow(/challenge/i)
   })
 
@@ -85,11 +90,12 @@ describe('the bench software authenticator', () => {
     const { verification } = await registered()
     const info = verification.registrationInfo
     if (!info) throw new Error('not registered')
-    const stranger = newCredential()
+    // Another authenticator's key under the registered credential's id.
+    const stranger = softwareAuthenticator(rp).create({ challenge: 'unused' }).credential
     stranger.id = Buffer.from(info.credential.id, 'base64url')
     const stored = { id: info.credential.id, publicKey: info.credential.publicKey, counter: 0 }
     const options = await generateAuthenticationOptions({ rpID: rp.rpId })
-    const result = await verifyAssertion(stored, assertion(stranger, options, rp), options.challenge)
+    const result = await verifyAssertion(stored, authenticator.get(options, {}, stranger), options.challenge)
     expect(result.verified).toBe(false)
   })
 })
