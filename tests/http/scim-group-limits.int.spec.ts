@@ -4,13 +4,15 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { signUp } from '../support/organizations.js'
+import {
+  oktaConnection,
+  SCIM_ERROR,
+  SCIM_GROUP,
+  SCIM_PATCH,
+  SCIM_USER,
+  scimClient,
+} from '../support/scim-client.js'
 import { startTessera, type TestTessera } from '../support/tessera.js'
-
-const OKTA = 'okta-token-0123456789abcdef0123456789'
-const USER = 'urn:ietf:params:scim:schemas:core:2.0:User'
-const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group'
-const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp'
-const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error'
 
 describe('SCIM Groups within the team limits (pglite)', () => {
   let tessera: TestTessera
@@ -19,11 +21,7 @@ describe('SCIM Groups within the team limits (pglite)', () => {
     tessera = await startTessera({
       features: {
         organization: { teams: { maximumMembersPerTeam: 1 } },
-        scim: {
-          connections: [
-            { id: 'okta', provisioningDomainId: 'acme', credentials: [{ id: 'primary', token: OKTA }] },
-          ],
-        },
+        scim: oktaConnection,
       },
     })
     const owner = await signUp(tessera, 'owner')
@@ -31,21 +29,13 @@ describe('SCIM Groups within the team limits (pglite)', () => {
   }, 240_000)
   afterAll(() => tessera?.cleanup())
 
-  const scim = async (method: string, path: string, body?: unknown) => {
-    const response = await tessera.app?.inject({
-      method: method as 'GET',
-      url: `/api/auth/scim/v2${path}`,
-      headers: {
-        authorization: `Bearer ${OKTA}`,
-        ...(body !== undefined ? { 'content-type': 'application/scim+json' } : {}),
-      },
-      ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
-    })
-    if (!response) throw new Error('no app')
-    return { status: response.statusCode, json: response.body ? JSON.parse(response.body) : null }
-  }
+  const scim = scimClient(() => tessera)
   const person = async (userName: string) => {
-    const created = await scim('POST', '/Users', { schemas: [USER], userName, emails: [{ value: userName }] })
+    const created = await scim('POST', '/Users', {
+      schemas: [SCIM_USER],
+      userName,
+      emails: [{ value: userName }],
+    })
     expect(created.status, JSON.stringify(created.json)).toBe(201)
     return (created.json as { id: string }).id
   }
@@ -56,13 +46,13 @@ describe('SCIM Groups within the team limits (pglite)', () => {
     const [ada, bob] = [await person('ada@acme.test'), await person('bob@acme.test')]
     const before = await teams()
     const refused = await scim('POST', '/Groups', {
-      schemas: [GROUP],
+      schemas: [SCIM_GROUP],
       displayName: 'Engineering',
       members: [{ value: ada }, { value: bob }],
     })
     expect(refused.status).toBe(403)
     expect(refused.json).toMatchObject({
-      schemas: [ERROR],
+      schemas: [SCIM_ERROR],
       status: '403',
       detail: 'Team member limit reached',
     })
@@ -71,7 +61,7 @@ describe('SCIM Groups within the team limits (pglite)', () => {
     expect(listed.json.totalResults).toBe(0)
 
     const made = await scim('POST', '/Groups', {
-      schemas: [GROUP],
+      schemas: [SCIM_GROUP],
       displayName: 'Engineering',
       members: [{ value: ada }],
     })
@@ -79,7 +69,7 @@ describe('SCIM Groups within the team limits (pglite)', () => {
     const groupId = (made.json as { id: string }).id
     const version = (await streamOf(groupId)).length
     const patched = await scim('PATCH', `/Groups/${groupId}`, {
-      schemas: [PATCH],
+      schemas: [SCIM_PATCH],
       Operations: [{ op: 'add', path: 'members', value: [{ value: bob }] }],
     })
     expect([patched.status, patched.json.detail]).toEqual([403, 'Team member limit reached'])

@@ -5,12 +5,9 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { signUp } from '../support/organizations.js'
+import { oktaConnection, SCIM_ERROR, SCIM_GROUP, SCIM_USER, scimClient } from '../support/scim-client.js'
 import { startTessera, type TestTessera } from '../support/tessera.js'
 
-const OKTA = 'okta-token-0123456789abcdef0123456789'
-const USER = 'urn:ietf:params:scim:schemas:core:2.0:User'
-const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group'
-const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error'
 const NEED_TEAMS = 'Groups map to teams, and teams are turned off for this organization; provision Users only'
 
 describe('SCIM Groups with teams turned off (pglite)', () => {
@@ -20,11 +17,7 @@ describe('SCIM Groups with teams turned off (pglite)', () => {
     tessera = await startTessera({
       features: {
         organization: { teams: { enabled: false } },
-        scim: {
-          connections: [
-            { id: 'okta', provisioningDomainId: 'acme', credentials: [{ id: 'primary', token: OKTA }] },
-          ],
-        },
+        scim: oktaConnection,
       },
     })
     const owner = await signUp(tessera, 'owner')
@@ -32,19 +25,7 @@ describe('SCIM Groups with teams turned off (pglite)', () => {
   }, 240_000)
   afterAll(() => tessera?.cleanup())
 
-  const scim = async (method: string, path: string, body?: unknown) => {
-    const response = await tessera.app?.inject({
-      method: method as 'GET',
-      url: `/api/auth/scim/v2${path}`,
-      headers: {
-        authorization: `Bearer ${OKTA}`,
-        ...(body !== undefined ? { 'content-type': 'application/scim+json' } : {}),
-      },
-      ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
-    })
-    if (!response) throw new Error('no app')
-    return { status: response.statusCode, json: response.body ? JSON.parse(response.body) : null }
-  }
+  const scim = scimClient(() => tessera)
 
   const eventCount = async () =>
     (await sql<{ n: string }>`select count(*)::text as n from tessera_events`.execute(tessera.ctx.db)).rows[0]
@@ -52,7 +33,7 @@ describe('SCIM Groups with teams turned off (pglite)', () => {
 
   it('refuses a group with SCIM_GROUPS_NEED_TEAMS and writes nothing; Users still provision', async () => {
     const ada = await scim('POST', '/Users', {
-      schemas: [USER],
+      schemas: [SCIM_USER],
       userName: 'ada@acme.test',
       emails: [{ value: 'ada@acme.test' }],
     })
@@ -60,11 +41,14 @@ describe('SCIM Groups with teams turned off (pglite)', () => {
     const eventsBefore = await eventCount()
 
     const refused = await scim('POST', '/Groups', {
-      schemas: [GROUP],
+      schemas: [SCIM_GROUP],
       displayName: 'Engineering',
       members: [{ value: (ada.json as { id: string }).id }],
     })
-    expect(refused).toEqual({ status: 403, json: { schemas: [ERROR], status: '403', detail: NEED_TEAMS } })
+    expect(refused).toEqual({
+      status: 403,
+      json: { schemas: [SCIM_ERROR], status: '403', detail: NEED_TEAMS },
+    })
 
     expect(await eventCount()).toBe(eventsBefore)
     expect((await scim('GET', '/Groups')).json).toMatchObject({ totalResults: 0 })
