@@ -17,8 +17,12 @@ import type { SeedTarget } from './groups.js'
 
 /** Refresh chains: more than the scenarios' connections, so one is always free. */
 const CHAINS = 24
-/** Codes for the exchange alone: each is used once (a second use revokes its grant). */
-export const OAUTH_CODES_DEFAULT = 3000
+/**
+ * Codes for the exchange alone: each is used once (a second use revokes its grant). Enough for the
+ * 13 s of warm-up, window and tail at the 5× target (some 2,000 exchanges a second); 3,000 ran out
+ * in the warm-up on a quiet machine. Seeding them takes one to two minutes per server.
+ */
+export const OAUTH_CODES_DEFAULT = 30_000
 const SEED_CONCURRENCY = 16
 // Never followed: the code is read off the redirect. better-auth wants https for a web client.
 export const REDIRECT_URI = 'https://rp.example.test/callback'
