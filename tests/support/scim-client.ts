@@ -32,6 +32,6 @@ export const scimClient =
       ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
     })
     if (!response) throw new Error('no app')
-    // The answer's JSON as any: each test reads the fields its call returns.
+    // The answer's JSON left untyped: each test reads the fields its call returns.
     return { status: response.statusCode, json: response.body ? JSON.parse(response.body) : null }
   }

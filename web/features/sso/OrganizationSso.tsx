@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { Badge } from '../../ui/Badge.js'
 import { Button } from '../../ui/Button.js'
 import { Card } from '../../ui/Card.js'
+import { FormActions } from '../../ui/Form.js'
 import { Notice } from '../../ui/Notice.js'
 import { isApiError } from '../errors/api-error.js'
 import { messageFor } from '../errors/messages.js'
@@ -177,9 +178,11 @@ export const OrganizationSso = ({ context }: { context: OrganizationContext }) =
           }}
         />
       ) : (
-        <Button variant="primary" onClick={() => setAdding(true)}>
-          Add an identity provider
-        </Button>
+        <FormActions>
+          <Button variant="primary" onClick={() => setAdding(true)}>
+            Add an identity provider
+          </Button>
+        </FormActions>
       )}
     </Card>
   )
