@@ -14,7 +14,7 @@ const weightedMean = (values: readonly { value: number; weight: number }[]): num
   return total === 0 ? Number.NaN : counted.reduce((sum, v) => sum + v.value * v.weight, 0) / total
 }
 
-const mergeKind = (stats: readonly KindStats[], seconds: number): KindStats => {
+export const mergeKind = (stats: readonly KindStats[], seconds: number): KindStats => {
   const requests = stats.reduce((sum, s) => sum + s.requests, 0)
   const byRequests = (pick: (s: KindStats) => number) =>
     weightedMean(stats.map((s) => ({ value: pick(s), weight: s.requests })))

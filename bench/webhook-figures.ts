@@ -1,10 +1,12 @@
 /// The webhook bench's shared parts (issue 34): its setup, the endpoints made on first use, and the
 /// delivery figures from commit times and receipt times (bench/webhooks.ts, bench/webhook-overhead.ts).
 
+import { BENCH_SERVER_KEY, SERVER_KEY_HEADER } from './api-keys.js'
 import type { SeedTarget } from './groups.js'
 import type { Answer, KindStats, MeasureWindow } from './load.js'
 import { kindStats } from './load.js'
 import type { BenchUser } from './seed.js'
+import { JSON_HEADERS } from './shots.js'
 import { createEndpoints, type Receiver, startReceiver, webhookEndpointCount } from './webhook-receiver.js'
 
 const DRAIN_MS = 10_000
@@ -49,6 +51,18 @@ export const ensureEndpoints = async (baseUrl: string, setup: WebhookSetup): Pro
   if (setup.endpointIds.length === 0)
     setup.endpointIds.push(...(await createEndpoints(baseUrl, receiver, setup.endpoints, EVENT_TYPES)))
   return receiver
+}
+
+/** Deletes every endpoint the bench made: what follows runs as if none had ever existed. */
+export const removeEndpoints = async (baseUrl: string, setup: WebhookSetup): Promise<void> => {
+  for (const endpointId of setup.endpointIds.splice(0)) {
+    const response = await fetch(`${baseUrl}/api/auth/webhook/delete`, {
+      method: 'POST',
+      headers: { ...JSON_HEADERS, [SERVER_KEY_HEADER]: BENCH_SERVER_KEY },
+      body: JSON.stringify({ endpointId }),
+    })
+    if (!response.ok) throw new Error(`webhook/delete failed: ${response.status} ${await response.text()}`)
+  }
 }
 
 export const waitForDeliveries = async (
