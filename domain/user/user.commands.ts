@@ -58,7 +58,16 @@ export type UserCommand =
       sessionFresh: boolean
     }
   | ({ type: 'update-profile'; name?: string; image?: string | null } & UsernameInput)
-  | { type: 'change-email'; newEmail: string; callbackURL: string | null }
+  | {
+      type: 'change-email'
+      newEmail: string
+      callbackURL: string | null
+      /**
+       * The new address belongs to someone else (the caller read its claim): nothing changes and no
+       * mail goes out, and the answer, given before, was the same as for a free address.
+       */
+      takenByAnother?: boolean
+    }
   /** The confirmation link sent to the current address was followed. */
   | { type: 'confirm-email-change'; currentEmail: string; newEmail: string; callbackURL: string | null }
   /** The verification link sent to the new address was followed. */

@@ -211,6 +211,8 @@ const updateProfile = (command: Command<'update-profile'>, user: ActiveUser): Us
 const changeEmail = (command: Command<'change-email'>, user: ActiveUser): UserEvent[] => {
   const newEmail = parseEmail(command.newEmail)
   if (newEmail === user.email) throw AUTH_ERRORS.error('EMAIL_IS_THE_SAME')
+  // Neither given away nor revealed: the address is someone else's, so nothing happens.
+  if (command.takenByAnother) return []
   const { userId } = user
   if (!user.emailVerified)
     return [
