@@ -274,17 +274,19 @@ const refuseUnproven = (proof: OwnerProof, user: ActiveUser): void => {
   if (!proof.matches) throw AUTH_ERRORS.error('INVALID_PASSWORD')
 }
 
-// In this order, as the routes answered: an operator's own account, then the organizations it
-// alone owns (Tessera refuses where better-auth would leave them ownerless), then the link's token.
+// In this order, as the routes answered: an operator's own account, the proof (password, session
+// age), a token that is not one of this person's deletion links (someone else's, or one a new
+// password voided), then the organizations it alone owns (Tessera refuses where better-auth would
+// leave them ownerless), then a link of theirs that has expired.
 const deleteUser = (command: Command<'delete-user'>, user: ActiveUser): UserEvent[] => {
   const { proof } = command
   if (command.operatorId === user.userId) throw AUTH_ERRORS.error('YOU_CANNOT_REMOVE_YOURSELF')
   if (proof.kind === 'password' || proof.kind === 'fresh-session') refuseUnproven(proof, user)
+  const link =
+    proof.kind === 'token' ? user.deletionTokens.find((token) => token.tokenHash === proof.tokenHash) : null
+  if (link === undefined) throw AUTH_ERRORS.error('INVALID_TOKEN')
   if (command.soleOwnerOf?.length) throw AUTH_ERRORS.error('ONLY_OWNER_OF_AN_ORGANIZATION')
-  if (
-    proof.kind === 'token' &&
-    !user.deletionTokens.some((token) => isLive(token, proof.tokenHash, proof.now))
-  )
+  if (link && proof.kind === 'token' && !isLive(link, proof.tokenHash, proof.now))
     throw AUTH_ERRORS.error('INVALID_TOKEN')
   const { userId, email, username, name } = user
   const alsoErases = command.alsoErases?.length ? { alsoErases: [...command.alsoErases] } : {}
