@@ -29,6 +29,13 @@ export type UserCommand =
       /** Send a verification mail right away (emailVerification.sendOnSignUp). */
       sendVerification: boolean
       callbackURL: string | null
+      /**
+       * Whether the address and the username are already claimed by someone (the caller read the
+       * store's claims), for an operator's creation to be refused in better-auth's order: the
+       * address, then the username's rules, then its uniqueness. The claims taken in the append
+       * still settle a race.
+       */
+      inUse?: { email: boolean; username: boolean }
     } & UsernameInput)
   /** Mail a verification link to the user's own, still unverified, address. */
   | { type: 'request-verification-email'; email: string; callbackURL: string | null }

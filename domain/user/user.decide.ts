@@ -97,9 +97,13 @@ const liveCount = (tokens: readonly PendingToken[], now: string) =>
 
 const register = (command: Command<'register-user'>, state: User): UserEvent[] => {
   if (state.status !== 'none') throw AUTH_ERRORS.error('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL')
-  const { userId, name, image, credential, sendVerification, callbackURL } = command
+  const { userId, name, image, credential, sendVerification, callbackURL, inUse } = command
+  // An operator's creation (better-auth's admin create-user) looks the address up before the
+  // username plugin's rules run.
+  if (inUse?.email) throw AUTH_ERRORS.error('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL')
   // Username rules first, as better-auth's username plugin checks them ahead of the sign-up itself.
   const { username, displayUsername } = signUpUsernames(command, command.usernameLimits)
+  if (inUse?.username) throw AUTH_ERRORS.error('USERNAME_IS_ALREADY_TAKEN')
   const email = parseEmail(command.email)
   const registered: UserEvent = {
     type: 'user.registered',
