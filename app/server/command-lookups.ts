@@ -28,6 +28,7 @@ import {
   findSessionIdByTokenHash,
   listSessionsOfUser,
 } from '../../projections/sessions/sessions.repository.js'
+import * as ssoProviders from '../../projections/sso/sso-providers.repository.js'
 import { findUserStanding } from '../../projections/users/user-standing.js'
 import { registeredUserRow } from '../../projections/users/users.projection.js'
 import {
@@ -58,6 +59,14 @@ const organizationLookupOver = (db: Kysely<Database>): CommandLookups['organizat
   findTeamMember: (...args) => organizations.findTeamMember(db, ...args),
   listRoles: (...args) => organizations.listRoles(db, ...args),
   customRolesOf: (...args) => organizations.customRolesOf(db, ...args),
+})
+
+const ssoProviderLookupOver = (db: Kysely<Database>): CommandLookups['ssoProviders'] => ({
+  findSsoProvider: (...args) => ssoProviders.findSsoProvider(db, ...args),
+  findSsoProviderOfOrganization: (...args) => ssoProviders.findSsoProviderOfOrganization(db, ...args),
+  findSsoProvidersForDomain: (...args) => ssoProviders.findSsoProvidersForDomain(db, ...args),
+  listSsoProvidersOfOrganizations: (...args) => ssoProviders.listSsoProvidersOfOrganizations(db, ...args),
+  countSsoProvidersOfUser: (...args) => ssoProviders.countSsoProvidersOfUser(db, ...args),
 })
 
 const apiKeyRecordsOver = (db: Kysely<Database>): CommandLookups['apiKeys'] => ({
@@ -100,6 +109,7 @@ export const commandLookupsOver = (db: Kysely<Database>): CommandLookups => ({
   apiKeys: apiKeyRecordsOver(db),
   organizations: organizationLookupOver(db),
   signingKeys: { all: () => listSigningKeys(db) },
+  ssoProviders: ssoProviderLookupOver(db),
   passkeys: {
     byId: (passkeyId) => findPasskeyById(db, passkeyId),
     byCredentialId: (credentialId) => findPasskeyByCredentialId(db, credentialId),

@@ -11,6 +11,7 @@ import type { OrganizationLookup } from './organization-lookup.js'
 import type { PasskeyLookup } from './passkey-lookup.js'
 import type { SessionLookup } from './session-lookup.js'
 import type { SigningKeyLookup } from './signing-key-lookup.js'
+import type { SsoProviderLookup } from './sso-provider-lookup.js'
 import type { UserLookup } from './user-lookup.js'
 
 export type CommandLookups = {
@@ -22,4 +23,5 @@ export type CommandLookups = {
   passkeys: PasskeyLookup
   organizations: OrganizationLookup
   signingKeys: SigningKeyLookup
+  ssoProviders: SsoProviderLookup
 }
