@@ -21,6 +21,7 @@ import {
   findPasskeyById,
   listPasskeysOfUser,
 } from '../../projections/passkeys/passkeys.repository.js'
+import { findMessageCursor } from '../../projections/reactors/webhooks/webhook-deliveries.table.js'
 import { isDeactivated } from '../../projections/scim/scim-inline.js'
 import {
   findSessionById,
@@ -39,6 +40,7 @@ import {
   findUserByEmail,
   findUserById,
 } from '../../projections/users/users.repository.js'
+import { findEndpoint } from '../../projections/webhooks/webhook-endpoints.repository.js'
 
 /** Each method is the repository function of its name, with the database bound. */
 const organizationLookupOver = (db: Kysely<Database>): CommandLookups['organizations'] => ({
@@ -110,6 +112,10 @@ export const commandLookupsOver = (db: Kysely<Database>): CommandLookups => ({
   organizations: organizationLookupOver(db),
   signingKeys: { all: () => listSigningKeys(db) },
   ssoProviders: ssoProviderLookupOver(db),
+  webhooks: {
+    findEndpoint: (id) => findEndpoint(db, id),
+    findMessageCursor: (endpointId, eventId) => findMessageCursor(db, endpointId, eventId),
+  },
   passkeys: {
     byId: (passkeyId) => findPasskeyById(db, passkeyId),
     byCredentialId: (credentialId) => findPasskeyByCredentialId(db, credentialId),

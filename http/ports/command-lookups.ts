@@ -13,6 +13,7 @@ import type { SessionLookup } from './session-lookup.js'
 import type { SigningKeyLookup } from './signing-key-lookup.js'
 import type { SsoProviderLookup } from './sso-provider-lookup.js'
 import type { UserLookup } from './user-lookup.js'
+import type { WebhookLookup } from './webhook-lookup.js'
 
 export type CommandLookups = {
   users: UserLookup
@@ -24,4 +25,5 @@ export type CommandLookups = {
   organizations: OrganizationLookup
   signingKeys: SigningKeyLookup
   ssoProviders: SsoProviderLookup
+  webhooks: WebhookLookup
 }
