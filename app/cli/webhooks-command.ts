@@ -6,10 +6,11 @@ import { randomUUID } from 'node:crypto'
 import pino from 'pino'
 import { createWebhook, deleteWebhook, replayWebhook } from '../../command-api/webhooks/manage-webhooks.js'
 import type { WebhookCaller } from '../../http/guards/webhook-caller.js'
+import { endpointJson } from '../../http/presenters/webhook-json.js'
 import { ConfigError, loadConfig } from '../../infra/config/config.js'
 import { type EventStore, type GlobalPosition, START } from '../../infra/event-store/event-store.js'
-import { encodeCursor } from '../../projections/webhooks/cursor.js'
-import { allEndpoints, endpointJson } from '../../projections/webhooks/webhook-endpoints.repository.js'
+import { encodeCursor } from '../../infra/webhooks/cursor.js'
+import { allEndpoints } from '../../projections/webhooks/webhook-endpoints.repository.js'
 import { createTessera, type Tessera } from '../server/tessera.js'
 
 const USAGE =

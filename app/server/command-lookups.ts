@@ -21,6 +21,7 @@ import {
   findPasskeyById,
   listPasskeysOfUser,
 } from '../../projections/passkeys/passkeys.repository.js'
+import { findMessageCursor } from '../../projections/reactors/webhooks/webhook-deliveries.table.js'
 import { isDeactivated } from '../../projections/scim/scim-inline.js'
 import {
   findSessionById,
@@ -28,6 +29,7 @@ import {
   findSessionIdByTokenHash,
   listSessionsOfUser,
 } from '../../projections/sessions/sessions.repository.js'
+import * as ssoProviders from '../../projections/sso/sso-providers.repository.js'
 import { findUserStanding } from '../../projections/users/user-standing.js'
 import { registeredUserRow } from '../../projections/users/users.projection.js'
 import {
@@ -38,6 +40,7 @@ import {
   findUserByEmail,
   findUserById,
 } from '../../projections/users/users.repository.js'
+import { findEndpoint } from '../../projections/webhooks/webhook-endpoints.repository.js'
 
 /** Each method is the repository function of its name, with the database bound. */
 const organizationLookupOver = (db: Kysely<Database>): CommandLookups['organizations'] => ({
@@ -58,6 +61,14 @@ const organizationLookupOver = (db: Kysely<Database>): CommandLookups['organizat
   findTeamMember: (...args) => organizations.findTeamMember(db, ...args),
   listRoles: (...args) => organizations.listRoles(db, ...args),
   customRolesOf: (...args) => organizations.customRolesOf(db, ...args),
+})
+
+const ssoProviderLookupOver = (db: Kysely<Database>): CommandLookups['ssoProviders'] => ({
+  findSsoProvider: (...args) => ssoProviders.findSsoProvider(db, ...args),
+  findSsoProviderOfOrganization: (...args) => ssoProviders.findSsoProviderOfOrganization(db, ...args),
+  findSsoProvidersForDomain: (...args) => ssoProviders.findSsoProvidersForDomain(db, ...args),
+  listSsoProvidersOfOrganizations: (...args) => ssoProviders.listSsoProvidersOfOrganizations(db, ...args),
+  countSsoProvidersOfUser: (...args) => ssoProviders.countSsoProvidersOfUser(db, ...args),
 })
 
 const apiKeyRecordsOver = (db: Kysely<Database>): CommandLookups['apiKeys'] => ({
@@ -100,6 +111,11 @@ export const commandLookupsOver = (db: Kysely<Database>): CommandLookups => ({
   apiKeys: apiKeyRecordsOver(db),
   organizations: organizationLookupOver(db),
   signingKeys: { all: () => listSigningKeys(db) },
+  ssoProviders: ssoProviderLookupOver(db),
+  webhooks: {
+    findEndpoint: (id) => findEndpoint(db, id),
+    findMessageCursor: (endpointId, eventId) => findMessageCursor(db, endpointId, eventId),
+  },
   passkeys: {
     byId: (passkeyId) => findPasskeyById(db, passkeyId),
     byCredentialId: (credentialId) => findPasskeyByCredentialId(db, credentialId),

@@ -5,7 +5,7 @@ import type { Logger } from 'pino'
 import type { Config } from '../../infra/config/config.js'
 import type { EventStore } from '../../infra/event-store/event-store.js'
 import type { MailTransport } from '../../infra/mail/mail.js'
-import { addressPolicy } from '../../projections/reactors/webhooks/address-guard.js'
+import { addressPolicy } from '../../infra/webhooks/address-guard.js'
 import { webhookDisabledNotifier } from '../../projections/reactors/webhooks/disabled-mail.js'
 import { disableEndpoint } from '../../projections/reactors/webhooks/endpoint-secrets.js'
 import {

@@ -5,11 +5,12 @@
 
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
-import { parseEmail } from '../../domain/user/email.js'
-import { EMAIL_CLAIM_SCOPE } from '../../domain/user/user.js'
+import { normalizeEmail } from '../../domain/user/email.js'
+import { EMAIL_CLAIM_SCOPE, type UserCommand, userDecider, userStream } from '../../domain/user/user.js'
 import type { FoundSession } from '../../http/sessions/resolve-session.js'
 import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
 import type { CommandContext } from '../context.js'
+import { decideAhead } from '../shared/decide-ahead.js'
 import { runUserCommand } from '../shared/run-user-command.js'
 
 /** Checks the request, then returns the change as work to run AFTER the answer has gone out. */
@@ -20,20 +21,28 @@ export const changeEmail = async (
   { newEmail, callbackURL }: { newEmail: string; callbackURL: string | null },
 ): Promise<() => Promise<void>> => {
   if (!ctx.config.user.changeEmail.enabled) throw AUTH_ERRORS.error('CHANGE_EMAIL_DISABLED')
-  const email = parseEmail(newEmail)
-  if (email === auth.user.email) throw AUTH_ERRORS.error('EMAIL_IS_THE_SAME')
+  const command: Extract<UserCommand, { type: 'change-email' }> = {
+    type: 'change-email',
+    newEmail,
+    callbackURL,
+  }
+  // The decider's refusals (INVALID_EMAIL, EMAIL_IS_THE_SAME) are answered now, before the answer;
+  // they depend only on the person's own stream, so they tell nothing about the address's owner.
+  await decideAhead(ctx.store, userDecider, userStream(auth.user.id), command)
+  const email = normalizeEmail(newEmail)
   // Recorded as asked at request time, however late the work runs.
   const requestedAt = ctx.clock()
   return async () => {
+    // Whether the address is someone else's is a fact for the decider, which then changes nothing.
     const owner = await ctx.store.claimOwner(EMAIL_CLAIM_SCOPE, email)
-    if (owner && owner !== auth.user.id) return
+    const takenByAnother = owner !== null && owner !== auth.user.id
     try {
       await runUserCommand({ ...ctx, clock: () => requestedAt }, origin, auth.user.id, {
-        type: 'change-email',
-        newEmail: email,
-        callbackURL,
+        ...command,
+        takenByAnother,
       })
     } catch (error) {
+      // Taken by someone else in the meantime: the store's claim refused it, just as quietly.
       if (error instanceof UniqueClaimConflictError) return
       throw error
     }

@@ -98,8 +98,9 @@ export const deletionLinkIsLive = async (ctx: CommandContext, token: string): Pr
 }
 
 /**
- * The mailed link (or its token posted back): it must belong to the signed-in user. Any other
- * token is 404 'Invalid token', as better-auth answers it here (an unknown reset token is 400).
+ * The mailed link (or its token posted back): the user decider accepts only a live deletion link of
+ * the signed-in person's own (someone else's is not one). Its refusal is answered 404 'Invalid
+ * token' here, as better-auth answers it on this route (an unknown reset token is 400).
  */
 export const deleteWithToken = async (
   ctx: CommandContext,
@@ -108,12 +109,10 @@ export const deleteWithToken = async (
   token: string,
 ): Promise<void> => {
   const tokenHash = sha256Hex(token)
-  const found = await ctx.lookups.oneTimeTokens.find(tokenHash, 'delete-account')
-  if (!found || found.user_id !== auth.user.id) throw errorWithStatus('INVALID_TOKEN', 404)
   try {
     await deleteNow(ctx, origin, auth.user.id, { kind: 'token', tokenHash, now: ctx.clock().toISOString() })
   } catch (error) {
-    // An expired (or already used) token is no better than an unknown one.
+    // Someone else's, an expired or an already used token: the same answer.
     if (isDomainError(error) && error.code === 'INVALID_TOKEN') throw errorWithStatus('INVALID_TOKEN', 404)
     throw error
   }

@@ -4,11 +4,17 @@
 
 import { joinRoles, rolesExist } from '../../domain/admin/permissions.js'
 import { AUTH_ERRORS, errorWithStatus } from '../../domain/errors.js'
+import { isDomainError } from '../../domain/shared/errors.js'
 import type { Actor, RequestOrigin } from '../../domain/shared/metadata.js'
 import { isValidEmail, normalizeEmail } from '../../domain/user/email.js'
 import { assertPasswordPolicy } from '../../domain/user/password-policy.js'
-import { claimConflictError, USERNAME_CLAIM_SCOPE, type UserCommand } from '../../domain/user/user.js'
-import { signUpUsernames } from '../../domain/user/username.js'
+import {
+  claimConflictError,
+  EMAIL_CLAIM_SCOPE,
+  USERNAME_CLAIM_SCOPE,
+  type UserCommand,
+} from '../../domain/user/user.js'
+import { signUpUsernames, type UsernameLimits } from '../../domain/user/username.js'
 import type { KnownUser } from '../../http/ports/user-lookup.js'
 import { hashPassword } from '../../infra/crypto/password.js'
 import { newId } from '../../infra/crypto/tokens.js'
@@ -69,6 +75,16 @@ const takenError = (error: unknown) => {
   return error
 }
 
+/** The username a creation would claim, or null: none given, or one the decider will refuse. */
+const usernameToClaim = (input: CreateUserInput, limits: UsernameLimits): string | null => {
+  try {
+    return signUpUsernames(input, limits).username
+  } catch (error) {
+    if (isDomainError(error)) return null
+    throw error
+  }
+}
+
 export const createUserByAdmin = async (
   ctx: CommandContext,
   origin: RequestOrigin,
@@ -76,16 +92,16 @@ export const createUserByAdmin = async (
   input: CreateUserInput,
 ): Promise<KnownUser> => {
   const email = normalizeEmail(input.email)
+  // The address's shape (needed to look up its claim) and the password's policy (before its hash).
   if (!isValidEmail(email)) throw AUTH_ERRORS.error('INVALID_EMAIL')
   if (input.password !== null) assertPasswordPolicy(input.password, passwordLimits(ctx))
-  // As better-auth's admin route: an address in use is a 400 here (sign-up says 422).
-  if (await ctx.lookups.users.byEmail(email))
-    throw errorWithStatus('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL', 400)
-  // Sign-up's username rules and uniqueness (better-auth's username plugin checks them as it creates).
+  // Whether the address and the username are taken: facts for the decider, which refuses.
   const limits = usernameLimits(ctx)
-  const { username } = signUpUsernames(input, limits)
-  if (username !== null && (await ctx.store.claimOwner(USERNAME_CLAIM_SCOPE, username)))
-    throw AUTH_ERRORS.error('USERNAME_IS_ALREADY_TAKEN')
+  const username = usernameToClaim(input, limits)
+  const [emailOwner, usernameOwner] = await Promise.all([
+    ctx.store.claimOwner(EMAIL_CLAIM_SCOPE, email),
+    username === null ? null : ctx.store.claimOwner(USERNAME_CLAIM_SCOPE, username),
+  ])
   const userId = newId()
   const credential =
     input.password === null ? null : { accountId: userId, passwordHash: await hashPassword(input.password) }
@@ -103,11 +119,13 @@ export const createUserByAdmin = async (
     ...(input.username !== undefined ? { username: input.username } : {}),
     ...(input.displayUsername !== undefined ? { displayUsername: input.displayUsername } : {}),
     usernameLimits: limits,
+    inUse: { email: emailOwner !== null, username: usernameOwner !== null },
   }
   try {
     await runUserCommand(ctx, origin, userId, register, actor)
   } catch (error) {
-    // Two creations racing for one address or username: the store's claim refused the second.
+    // Taken (or two creations racing for one address or username, which the store's claim settles):
+    // as better-auth's admin route, an address in use is a 400 here (sign-up says 422).
     throw takenError(error)
   }
   if (input.role !== null)

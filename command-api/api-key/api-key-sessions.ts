@@ -40,7 +40,8 @@ export const apiKeySessionsFor = (context: () => CommandContext): ApiKeySessionP
     // An organization's key is nobody's session (better-auth refuses it too, 401).
     const user = answer.key.userId === null ? null : await ctx.lookups.users.byId(answer.key.userId)
     if (!user) throw errorWithStatus('INVALID_API_KEY', 401)
-    // A banned owner's keys open no session (403 BANNED_USER), as no other way in does.
+    // A banned owner's keys open no session (403 BANNED_USER), as no other way in does: the session
+    // decider judges it (`admit-person`) from the ban read afresh.
     await refuseBannedUser(ctx, originOf(request), user.id)
     const now = ctx.clock()
     const expiresAt = answer.key.expiresAt

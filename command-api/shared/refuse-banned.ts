@@ -1,10 +1,10 @@
-/// The ban check every way in goes through (password, username, social, email-verification
-/// auto sign-in, impersonation, API-key sessions): `startSession` calls it before a session exists,
-/// as better-auth's admin plugin checks on session creation. A ban past its expiry lifts itself
-/// here, recorded with the system as actor.
+/// The ban every way in reads (password, username, social, email-verification auto sign-in,
+/// impersonation, API-key sessions, the second step): `startSession` hands it to the session
+/// decider in its `start-session`, the ways in without a session yet in an `admit-person`, as
+/// better-auth's admin plugin checks on session creation. A ban past its expiry lifts itself here,
+/// recorded with the system as actor.
 
-import { AUTH_ERRORS } from '../../domain/errors.js'
-import { DomainError } from '../../domain/shared/errors.js'
+import { sessionDecider } from '../../domain/session/session.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { banStanding } from '../../domain/user/ban.js'
 import type { CommandContext } from '../context.js'
@@ -37,13 +37,17 @@ export const holdingBan = async (
   return null
 }
 
-/** Throws 403 BANNED_USER while a ban holds, for the ways in that refuse before a session starts. */
+/**
+ * For the ways in that must refuse before any session starts (an API key's request, a sign-in paused
+ * for its second step): the session decider, which owns who may have a session, is asked with the
+ * ban read here, and refuses 403 BANNED_USER (better-auth's code and status, with the message the
+ * config may change, `admin.bannedUserMessage`). Nothing is recorded.
+ */
 export const refuseBannedUser = async (
   ctx: CommandContext,
   origin: RequestOrigin,
   userId: string,
 ): Promise<void> => {
-  const message = await holdingBan(ctx, origin, userId)
-  // better-auth's code and status, with the message the config may change (admin.bannedUserMessage).
-  if (message !== null) throw new DomainError('BANNED_USER', AUTH_ERRORS.BANNED_USER.status, message)
+  const bannedWith = await holdingBan(ctx, origin, userId)
+  sessionDecider.decide({ type: 'admit-person', bannedWith }, sessionDecider.initialState())
 }

@@ -9,8 +9,7 @@ import { DomainError } from '../../domain/shared/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { SSO_ERRORS } from '../../domain/sso/sso-errors.js'
 import type { ActiveProvider } from '../../domain/sso/sso-provider.js'
-import { findSsoProvider } from '../../projections/sso/sso-providers.repository.js'
-import type { SsoProviderRow } from '../../projections/sso/sso-providers.table.js'
+import type { SsoProviderRow } from '../../http/ports/sso-provider-lookup.js'
 import type { CommandContext } from '../context.js'
 import { completeSsoSignIn, SsoFlowError, type SsoSignInResult } from '../sso/complete-sso-sign-in.js'
 import { loadProvider } from '../sso/load-provider.js'
@@ -77,7 +76,7 @@ export const startSamlFlow = async (
 
 /** The SP metadata of a SAML provider, or null when there is no such provider. */
 export const samlMetadataOf = async (ctx: CommandContext, providerId: string): Promise<string | null> => {
-  const row = await findSsoProvider(ctx.db, providerId)
+  const row = await ctx.lookups.ssoProviders.findSsoProvider(providerId)
   if (!row?.saml_config) return null
   return spMetadata(samlConfigOf(row, null), samlBaseUrl(ctx))
 }
@@ -110,7 +109,7 @@ export const finishSamlFlow = async (
   if (!flow || flow.providerId !== input.providerId)
     return refused(null, 'invalid_state', 'invalid_or_expired_relay_state')
   const errorURL = flow.errorURL ?? flow.callbackURL
-  const row = await findSsoProvider(ctx.db, input.providerId)
+  const row = await ctx.lookups.ssoProviders.findSsoProvider(input.providerId)
   const provider = row?.saml_config ? await loadProvider(ctx, input.providerId) : null
   if (!row || !provider) return refused(errorURL, 'invalid_provider', 'No SAML provider found')
   if (ctx.config.sso.domainVerification.enabled && !row.domain_verified)

@@ -15,12 +15,6 @@ import { decryptField, encryptField } from '../../infra/crypto/data-keys.js'
 import { hmacSha256, type Secret } from '../../infra/crypto/hmac.js'
 import { signCookieValue, unsignCookieValue } from '../../infra/crypto/signed-cookie.js'
 import { ALPHANUMERIC, randomToken, sha256Hex } from '../../infra/crypto/tokens.js'
-import {
-  findOAuthState,
-  forgetExpiredOAuthStates,
-  saveOAuthState,
-  takeOAuthState,
-} from '../../projections/accounts/oauth-states.js'
 import type { CommandContext } from '../context.js'
 
 export const RELAY_STATE_LIFETIME_MS = 5 * 60 * 1000
@@ -54,8 +48,8 @@ export const saveRelayState = async (
   const now = ctx.clock().getTime()
   const data: SamlFlowData = { ...flow, expiresAt: now + RELAY_STATE_LIFETIME_MS }
   const stateHash = sha256Hex(relayState)
-  await forgetExpiredOAuthStates(ctx.db, new Date(now))
-  await saveOAuthState(ctx.db, {
+  await ctx.lookups.oauthStates.forgetExpired(new Date(now))
+  await ctx.lookups.oauthStates.save({
     state_hash: stateHash,
     sealed: encryptField(sealingKey(ctx.config.secret), JSON.stringify(data), stateHash),
     expires_at: new Date(data.expiresAt),
@@ -82,11 +76,11 @@ export const takeRelayState = async (
   if (!relayState || relayState.length > 256) return null
   const stateHash = sha256Hex(relayState)
   const secrets = acceptedSecrets(ctx.config)
-  const found = await findOAuthState(ctx.db, stateHash)
+  const found = await ctx.lookups.oauthStates.find(stateHash)
   if (!found || !openFlow(secrets, found.sealed, stateHash)) return null
   const fromCookie = cookieValue ? unsignCookieValue(cookieValue, secrets) : null
   if (fromCookie === null || !sameText(fromCookie, relayState)) return null
-  const taken = await takeOAuthState(ctx.db, stateHash)
+  const taken = await ctx.lookups.oauthStates.take(stateHash)
   const data = taken ? openFlow(secrets, taken.sealed, stateHash) : null
   return data && data.expiresAt > ctx.clock().getTime() ? data : null
 }

@@ -15,12 +15,10 @@ import { DomainError } from '../../domain/shared/errors.js'
 import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
 import { isTrustedFor, type RoutableProvider } from '../../domain/sso/sso-sign-in-policy.js'
 import { isValidEmail, normalizeEmail } from '../../domain/user/email.js'
+import type { KnownUser as UserRow } from '../../http/ports/user-lookup.js'
 import { newId } from '../../infra/crypto/tokens.js'
 import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
 import type { ExchangedTokens } from '../../infra/oauth/oauth-client.js'
-import { findMember } from '../../projections/organizations/organizations.repository.js'
-import { findUserByEmail, findUserById } from '../../projections/users/users.repository.js'
-import type { UserRow } from '../../projections/users/users.table.js'
 import type { CommandContext } from '../context.js'
 import { addMember } from '../organization/organizations.js'
 import { type StartedSession, startSession } from '../sessions/start-session.js'
@@ -155,7 +153,8 @@ const provisionMembership = async (
   userId: string,
 ) => {
   const options = ctx.config.sso.organizationProvisioning
-  if (options.disabled || (await findMember(ctx.db, provider.organizationId, userId))) return
+  if (options.disabled || (await ctx.lookups.organizations.findMember(provider.organizationId, userId)))
+    return
   try {
     await addMember(
       ctx,
@@ -194,7 +193,7 @@ export const completeSsoSignIn = async (
     PROVIDER_ACCOUNT_CLAIM_SCOPE,
     providerAccountKey(provider.providerId, identity.subject),
   )
-  const owner = ownerId ? await findUserById(ctx.db, ownerId) : null
+  const owner = ownerId ? await ctx.lookups.users.byId(ownerId) : null
   let userId: string
   let isNewUser = false
   if (owner) {
@@ -203,7 +202,7 @@ export const completeSsoSignIn = async (
     // Later sign-ins keep the person as their organization's directory has them.
     if (trusted || provider.overrideUserInfo) await refreshProfile(ctx, origin, owner, person, emailVerified)
   } else {
-    const existing = await findUserByEmail(ctx.db, email)
+    const existing = await ctx.lookups.users.byEmail(email)
     if (existing) {
       if (!trusted) throw new SsoFlowError('account_not_linked')
       userId = existing.id
@@ -221,7 +220,7 @@ export const completeSsoSignIn = async (
     rememberMe: true,
     amr: ['sso', `sso:${provider.providerId}`],
   })
-  const user = await findUserById(ctx.db, userId)
+  const user = await ctx.lookups.users.byId(userId)
   if (!user) throw new SsoFlowError('unable_to_create_session')
   return { session, user, isNewUser }
 }

@@ -15,14 +15,9 @@ import {
   ssoProviderDecider,
   ssoProviderStream,
 } from '../../domain/sso/sso-provider.js'
+import type { SsoProviderRow } from '../../http/ports/sso-provider-lookup.js'
 import { ALPHANUMERIC, randomToken } from '../../infra/crypto/tokens.js'
 import type { TxtLookup } from '../../infra/dns/txt-lookup.js'
-import { listOrganizationsOfUser } from '../../projections/organizations/organizations.repository.js'
-import {
-  findSsoProvider,
-  listSsoProvidersOfOrganizations,
-} from '../../projections/sso/sso-providers.repository.js'
-import type { SsoProviderRow } from '../../projections/sso/sso-providers.table.js'
 import type { CommandContext } from '../context.js'
 import { oidcSettingsOf, refuseUnusableSaml, samlSettingsOf } from './register-provider.js'
 import { managerOf, runSsoCommand, type SsoCaller } from './sso-caller.js'
@@ -37,7 +32,7 @@ const accessible = async (
   caller: SsoCaller,
   providerId: string,
 ): Promise<SsoProviderRow> => {
-  const row = await findSsoProvider(ctx.db, providerId)
+  const row = await ctx.lookups.ssoProviders.findSsoProvider(providerId)
   if (!row) throw SSO_ERRORS.error('SSO_PROVIDER_NOT_FOUND')
   if (!mayManage(await managerOf(ctx, caller, row.organization_id)))
     throw SSO_ERRORS.error('NO_ACCESS_TO_SSO_PROVIDER')
@@ -50,11 +45,11 @@ export const getSsoProvider = async (ctx: CommandContext, caller: SsoCaller, pro
 /** The providers of every organization the user owns or administers (an operator: none by this route). */
 export const listSsoProviders = async (ctx: CommandContext, caller: SsoCaller) => {
   if (caller.kind !== 'user') return { providers: [] }
-  const organizations = await listOrganizationsOfUser(ctx.db, caller.userId)
+  const organizations = await ctx.lookups.organizations.listOrganizationsOfUser(caller.userId)
   const managed: string[] = []
   for (const organization of organizations)
     if (mayManage(await managerOf(ctx, caller, organization.id))) managed.push(organization.id)
-  const rows = await listSsoProvidersOfOrganizations(ctx.db, managed)
+  const rows = await ctx.lookups.ssoProviders.listSsoProvidersOfOrganizations(managed)
   return { providers: rows.map((row) => sanitizedProviderJson(ctx.config, row)) }
 }
 

@@ -18,7 +18,6 @@ import { ALPHANUMERIC, randomToken } from '../../infra/crypto/tokens.js'
 import { BUILT_IN_PROVIDERS } from '../../infra/oauth/provider-catalogue.js'
 import { isReachableIdpUrl } from '../../infra/sso/idp-address.js'
 import { DiscoveryError, discoverOidc } from '../../infra/sso/oidc-discovery.js'
-import { countSsoProvidersOfUser } from '../../projections/sso/sso-providers.repository.js'
 import type { CommandContext } from '../context.js'
 import { checkSamlConfig, type SamlProviderConfig } from '../sso-saml/index.js'
 import { managerOf, organizationOf, runSsoCommand, type SsoCaller } from './sso-caller.js'
@@ -171,7 +170,7 @@ export const registerSsoProvider = async (
     secrets,
     manager,
     reserved: isReserved(ctx, body.providerId),
-    registeredByUser: userId ? await countSsoProvidersOfUser(ctx.db, userId) : 0,
+    registeredByUser: userId ? await ctx.lookups.ssoProviders.countSsoProvidersOfUser(userId) : 0,
     limit: ctx.config.sso.providersLimit,
     now: now.toISOString(),
   })

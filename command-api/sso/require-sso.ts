@@ -4,13 +4,12 @@
 /// account exists, so it reveals nothing about who has one.
 
 import { refuseUnlessSsoAllows } from '../../domain/sso/sso-sign-in-policy.js'
-import { findSsoProvidersForDomain } from '../../projections/sso/sso-providers.repository.js'
 import type { CommandContext } from '../context.js'
 import { routableOf } from './routable.js'
 
 export const refuseWhenSsoRequired = async (ctx: CommandContext, email: string): Promise<void> => {
   const domain = email.slice(email.lastIndexOf('@') + 1)
   if (!domain) return
-  const providers = await findSsoProvidersForDomain(ctx.db, domain)
+  const providers = await ctx.lookups.ssoProviders.findSsoProvidersForDomain(domain)
   refuseUnlessSsoAllows(email, providers.map(routableOf), `${ctx.config.basePath}/sign-in/sso`)
 }

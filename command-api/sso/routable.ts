@@ -2,7 +2,7 @@
 
 import { parseDomains } from '../../domain/sso/sso-domains.js'
 import type { RoutableProvider } from '../../domain/sso/sso-sign-in-policy.js'
-import type { SsoProviderRow } from '../../projections/sso/sso-providers.table.js'
+import type { SsoProviderRow } from '../../http/ports/sso-provider-lookup.js'
 
 const list = (text: string): string[] => JSON.parse(text) as string[]
 

@@ -11,7 +11,6 @@ import {
   ssoProviderDecider,
   ssoProviderStream,
 } from '../../domain/sso/sso-provider.js'
-import { findMember } from '../../projections/organizations/organizations.repository.js'
 import type { CommandContext } from '../context.js'
 
 export type SsoCaller =
@@ -33,7 +32,7 @@ export const managerOf = async (
   organizationId: string,
 ): Promise<SsoManager> => {
   if (caller.kind === 'server') return { kind: 'operator' }
-  const member = await findMember(ctx.db, organizationId, caller.userId)
+  const member = await ctx.lookups.organizations.findMember(organizationId, caller.userId)
   return member
     ? { kind: 'member', roles: member.role.split(',').map((role) => role.trim()) }
     : { kind: 'stranger' }

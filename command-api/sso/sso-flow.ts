@@ -7,15 +7,9 @@ import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { SSO_ERRORS } from '../../domain/sso/sso-errors.js'
 import type { ActiveProvider } from '../../domain/sso/sso-provider.js'
 import { protocolFor } from '../../domain/sso/sso-sign-in-policy.js'
+import type { SsoProviderRow } from '../../http/ports/sso-provider-lookup.js'
 import { isTrustedOrigin } from '../../infra/http/trusted-url.js'
 import { createSocialProvider, OAuthFlowError, type SocialProvider } from '../../infra/oauth/oauth-client.js'
-import { findOrganizationBySlug } from '../../projections/organizations/organizations.repository.js'
-import {
-  findSsoProvider,
-  findSsoProviderOfOrganization,
-  findSsoProvidersForDomain,
-} from '../../projections/sso/sso-providers.repository.js'
-import type { SsoProviderRow } from '../../projections/sso/sso-providers.table.js'
 import type { CommandContext } from '../context.js'
 import { withError } from '../shared/error-redirect.js'
 import { startState, takeState } from '../social/oauth-state.js'
@@ -44,11 +38,11 @@ export const resolveSsoProvider = async (ctx: CommandContext, input: SsoStartInp
   if (!input.providerId && !input.organizationSlug && !domain)
     throw SSO_ERRORS.error('SSO_IDENTIFIER_REQUIRED')
   let row: SsoProviderRow | null = null
-  if (input.providerId) row = await findSsoProvider(ctx.db, input.providerId)
+  if (input.providerId) row = await ctx.lookups.ssoProviders.findSsoProvider(input.providerId)
   else if (input.organizationSlug) {
-    const organization = await findOrganizationBySlug(ctx.db, input.organizationSlug)
-    row = organization ? await findSsoProviderOfOrganization(ctx.db, organization.id) : null
-  } else if (domain) [row = null] = await findSsoProvidersForDomain(ctx.db, domain)
+    const organization = await ctx.lookups.organizations.findOrganizationBySlug(input.organizationSlug)
+    row = organization ? await ctx.lookups.ssoProviders.findSsoProviderOfOrganization(organization.id) : null
+  } else if (domain) [row = null] = await ctx.lookups.ssoProviders.findSsoProvidersForDomain(domain)
   if (!row) throw SSO_ERRORS.error('NO_SSO_PROVIDER_FOUND')
   const protocol = protocolFor(routableOf(row), {
     providerType: input.providerType,
@@ -154,7 +148,7 @@ export const finishSsoFlow = async (
       params.error || 'invalid_request',
       params.error_description || 'authorization_code_not_found',
     )
-  const row = await findSsoProvider(ctx.db, input.providerId)
+  const row = await ctx.lookups.ssoProviders.findSsoProvider(input.providerId)
   const provider = row ? await loadProvider(ctx, input.providerId) : null
   if (!row || !provider?.oidcConfig) return fail(errorURL, 'invalid_provider', 'provider not found')
   if (ctx.config.sso.domainVerification.enabled && !row.domain_verified)

@@ -3,8 +3,8 @@
 /// get-provider, providers and update-provider (client id masked, no secret, no private key).
 
 import type { OidcSettings, SamlSettings } from '../../domain/sso/sso-settings.js'
+import type { SsoProviderRow } from '../../http/ports/sso-provider-lookup.js'
 import type { Config } from '../../infra/config/config.js'
-import type { SsoProviderRow } from '../../projections/sso/sso-providers.table.js'
 
 export const ssoRedirectUri = (config: Config, providerId: string): string =>
   `${config.baseUrl}${config.basePath}/sso/callback/${encodeURIComponent(providerId)}`

@@ -52,7 +52,8 @@ export const startSignIn = async (
     now: now.toISOString(),
   })
   if (events.some((event) => event.type === 'two-factor.challenge-started')) {
-    // A banned person is refused now, as a session start would refuse them, not after their code.
+    // A banned person is refused now, not after their code: the session decider, asked to admit
+    // them (`admit-person`), refuses as a session start would.
     await refuseBannedUser(ctx, origin, userId)
     return { kind: 'second-step', challengeToken, methods: methodsOf(state) }
   }

@@ -12,17 +12,12 @@ import {
   webhookStream,
 } from '../../domain/webhook/webhook.js'
 import type { WebhookCaller } from '../../http/guards/webhook-caller.js'
+import { endpointJson, type WebhookEndpointJson } from '../../http/presenters/webhook-json.js'
 import { newId } from '../../infra/crypto/tokens.js'
 import { formatPosition, START } from '../../infra/event-store/event-store.js'
-import { addressPolicy, literalAddressAllowed } from '../../projections/reactors/webhooks/address-guard.js'
-import { newWebhookSecret } from '../../projections/reactors/webhooks/signature.js'
-import { findMessageCursor } from '../../projections/reactors/webhooks/webhook-deliveries.table.js'
-import { decodeCursor } from '../../projections/webhooks/cursor.js'
-import {
-  endpointJson,
-  findEndpoint,
-  type WebhookEndpointJson,
-} from '../../projections/webhooks/webhook-endpoints.repository.js'
+import { addressPolicy, literalAddressAllowed } from '../../infra/webhooks/address-guard.js'
+import { decodeCursor } from '../../infra/webhooks/cursor.js'
+import { newWebhookSecret } from '../../infra/webhooks/signature.js'
 import type { CommandContext } from '../context.js'
 
 /** How long a rotated-out secret keeps signing beside the new one. */
@@ -47,7 +42,7 @@ const run = async (
 }
 
 const presented = async (ctx: CommandContext, endpointId: string): Promise<WebhookEndpointJson> => {
-  const row = await findEndpoint(ctx.db, endpointId)
+  const row = await ctx.lookups.webhooks.findEndpoint(endpointId)
   if (!row) throw AUTH_ERRORS.error('WEBHOOK_ENDPOINT_NOT_FOUND')
   return endpointJson(row)
 }
@@ -164,7 +159,7 @@ export const resendWebhookMessage = async (
   endpointId: string,
   eventId: string,
 ): Promise<void> => {
-  const cursor = await findMessageCursor(ctx.db, endpointId, eventId)
+  const cursor = await ctx.lookups.webhooks.findMessageCursor(endpointId, eventId)
   const before = cursor === null ? null : decodeCursor(cursor)
   await run(ctx, origin, caller, endpointId, {
     type: 'resend-webhook-message',

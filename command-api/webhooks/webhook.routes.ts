@@ -11,7 +11,6 @@ import { webhookCallers } from '../../http/guards/webhook-caller.js'
 import { WEBHOOK_CALLER_ERRORS, WebhookEndpointSchema } from '../../http/presenters/webhook-json.js'
 import { errorResponses, POST_ERRORS } from '../../infra/http/openapi.js'
 import { originOf } from '../../infra/http/request-metadata.js'
-import { findEndpoint } from '../../projections/webhooks/webhook-endpoints.repository.js'
 import {
   createWebhook,
   deleteWebhook,
@@ -74,7 +73,8 @@ export const webhookCommandRoutes =
       request: Parameters<typeof callerOf>[0],
       reply: Parameters<typeof callerOf>[1],
       endpointId: string,
-    ) => callerOf(request, reply, (await findEndpoint(ctx.db, endpointId))?.organization_id ?? null)
+    ) =>
+      callerOf(request, reply, (await ctx.lookups.webhooks.findEndpoint(endpointId))?.organization_id ?? null)
 
     app.post(
       '/webhook/create',

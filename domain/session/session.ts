@@ -85,6 +85,11 @@ export type SessionCommand =
       /** An operator opening the session as the person: whether they may is decided here. */
       impersonation?: { operator: Person; target: Person; policy: AdminPolicy }
     }
+  /**
+   * Whether this person may be let in where no session is started yet (a request with an API key,
+   * a sign-in paused for its second step): the same rule as `start-session`'s, and nothing happens.
+   */
+  | { type: 'admit-person'; bannedWith: string | null }
   | { type: 'refresh-session'; now: string; expiresAt: string }
   /** `requestedBy`: the user asking, or null when the system revokes. */
   | { type: 'revoke-session'; requestedBy: string | null; reason: RevocationReason }
@@ -129,6 +134,9 @@ export const decide = (command: SessionCommand, state: Session): SessionEvent[] 
   switch (command.type) {
     case 'start-session':
       return start(command, state)
+    case 'admit-person':
+      refuseStart(command)
+      return []
     case 'refresh-session':
       return refresh(command, state)
     case 'revoke-session':
@@ -149,7 +157,11 @@ type StartSession = Extract<SessionCommand, { type: 'start-session' }>
  * needs `impersonate-admins`), then a banned person, whoever opens it (the admin plugin refuses on
  * session creation), then one a directory deactivated.
  */
-const refuseStart = ({ impersonation, bannedWith, deactivated }: StartSession): void => {
+const refuseStart = ({
+  impersonation,
+  bannedWith,
+  deactivated,
+}: Partial<Pick<StartSession, 'impersonation' | 'bannedWith' | 'deactivated'>>): void => {
   if (impersonation) {
     const refusal = impersonationRefusal(impersonation.operator, impersonation.target, impersonation.policy)
     if (refusal === 'not-allowed') throw AUTH_ERRORS.error('YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS')

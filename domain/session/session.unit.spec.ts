@@ -55,6 +55,15 @@ describe('session: start', () => {
   })
 })
 
+describe('session: letting a person in before any session starts (an API key, a second step)', () => {
+  it('refuses a banned person, in the words the deployment chose, and records nothing', () =>
+    given([])
+      .when({ type: 'admit-person', bannedWith: 'Banned for spam' })
+      .thenThrows('BANNED_USER', { status: 403, message: 'Banned for spam' }))
+  it('lets in a person no ban holds on, and records nothing', () =>
+    given([]).when({ type: 'admit-person', bannedWith: null }).then([]))
+})
+
 describe('session: an operator opening one as the person', () => {
   const admin = { id: 'boss', role: 'admin' }
   type Person = { id: string; role: string | null }

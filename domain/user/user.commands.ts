@@ -29,6 +29,13 @@ export type UserCommand =
       /** Send a verification mail right away (emailVerification.sendOnSignUp). */
       sendVerification: boolean
       callbackURL: string | null
+      /**
+       * Whether the address and the username are already claimed by someone (the caller read the
+       * store's claims), for an operator's creation to be refused in better-auth's order: the
+       * address, then the username's rules, then its uniqueness. The claims taken in the append
+       * still settle a race.
+       */
+      inUse?: { email: boolean; username: boolean }
     } & UsernameInput)
   /** Mail a verification link to the user's own, still unverified, address. */
   | { type: 'request-verification-email'; email: string; callbackURL: string | null }
@@ -58,7 +65,16 @@ export type UserCommand =
       sessionFresh: boolean
     }
   | ({ type: 'update-profile'; name?: string; image?: string | null } & UsernameInput)
-  | { type: 'change-email'; newEmail: string; callbackURL: string | null }
+  | {
+      type: 'change-email'
+      newEmail: string
+      callbackURL: string | null
+      /**
+       * The new address belongs to someone else (the caller read its claim): nothing changes and no
+       * mail goes out, and the answer, given before, was the same as for a free address.
+       */
+      takenByAnother?: boolean
+    }
   /** The confirmation link sent to the current address was followed. */
   | { type: 'confirm-email-change'; currentEmail: string; newEmail: string; callbackURL: string | null }
   /** The verification link sent to the new address was followed. */

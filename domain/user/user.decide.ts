@@ -97,9 +97,13 @@ const liveCount = (tokens: readonly PendingToken[], now: string) =>
 
 const register = (command: Command<'register-user'>, state: User): UserEvent[] => {
   if (state.status !== 'none') throw AUTH_ERRORS.error('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL')
-  const { userId, name, image, credential, sendVerification, callbackURL } = command
+  const { userId, name, image, credential, sendVerification, callbackURL, inUse } = command
+  // An operator's creation (better-auth's admin create-user) looks the address up before the
+  // username plugin's rules run.
+  if (inUse?.email) throw AUTH_ERRORS.error('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL')
   // Username rules first, as better-auth's username plugin checks them ahead of the sign-up itself.
   const { username, displayUsername } = signUpUsernames(command, command.usernameLimits)
+  if (inUse?.username) throw AUTH_ERRORS.error('USERNAME_IS_ALREADY_TAKEN')
   const email = parseEmail(command.email)
   const registered: UserEvent = {
     type: 'user.registered',
@@ -211,6 +215,8 @@ const updateProfile = (command: Command<'update-profile'>, user: ActiveUser): Us
 const changeEmail = (command: Command<'change-email'>, user: ActiveUser): UserEvent[] => {
   const newEmail = parseEmail(command.newEmail)
   if (newEmail === user.email) throw AUTH_ERRORS.error('EMAIL_IS_THE_SAME')
+  // Neither given away nor revealed: the address is someone else's, so nothing happens.
+  if (command.takenByAnother) return []
   const { userId } = user
   if (!user.emailVerified)
     return [
@@ -272,17 +278,19 @@ const refuseUnproven = (proof: OwnerProof, user: ActiveUser): void => {
   if (!proof.matches) throw AUTH_ERRORS.error('INVALID_PASSWORD')
 }
 
-// In this order, as the routes answered: an operator's own account, then the organizations it
-// alone owns (Tessera refuses where better-auth would leave them ownerless), then the link's token.
+// In this order, as the routes answered: an operator's own account, the proof (password, session
+// age), a token that is not one of this person's deletion links (someone else's, or one a new
+// password voided), then the organizations it alone owns (Tessera refuses where better-auth would
+// leave them ownerless), then a link of theirs that has expired.
 const deleteUser = (command: Command<'delete-user'>, user: ActiveUser): UserEvent[] => {
   const { proof } = command
   if (command.operatorId === user.userId) throw AUTH_ERRORS.error('YOU_CANNOT_REMOVE_YOURSELF')
   if (proof.kind === 'password' || proof.kind === 'fresh-session') refuseUnproven(proof, user)
+  const link =
+    proof.kind === 'token' ? user.deletionTokens.find((token) => token.tokenHash === proof.tokenHash) : null
+  if (link === undefined) throw AUTH_ERRORS.error('INVALID_TOKEN')
   if (command.soleOwnerOf?.length) throw AUTH_ERRORS.error('ONLY_OWNER_OF_AN_ORGANIZATION')
-  if (
-    proof.kind === 'token' &&
-    !user.deletionTokens.some((token) => isLive(token, proof.tokenHash, proof.now))
-  )
+  if (link && proof.kind === 'token' && !isLive(link, proof.tokenHash, proof.now))
     throw AUTH_ERRORS.error('INVALID_TOKEN')
   const { userId, email, username, name } = user
   const alsoErases = command.alsoErases?.length ? { alsoErases: [...command.alsoErases] } : {}

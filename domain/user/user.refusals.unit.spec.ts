@@ -82,15 +82,31 @@ describe('user refusals: an operator acting on users', () => {
 })
 
 describe('user refusals: deleting an account', () => {
-  it("refuses while the person is an organization's only owner, before the link's token is judged", () => {
+  it("refuses while the person is an organization's only owner, before their own link's expiry is judged", () => {
     given([withPassword])
       .when(removal({ soleOwnerOf: ['o1'] }))
       .thenThrows('ONLY_OWNER_OF_AN_ORGANIZATION', { status: 400 })
+    const afterExpiry = '2030-01-03T00:00:00.000Z'
     given([withPassword, deletionRequested])
-      .when(removal({ soleOwnerOf: ['o1'], proof: { kind: 'token', tokenHash: 'unknown', now: NOW } }))
+      .when(removal({ soleOwnerOf: ['o1'], proof: { kind: 'token', tokenHash: 'd1', now: afterExpiry } }))
       .thenThrows('ONLY_OWNER_OF_AN_ORGANIZATION')
+    given([withPassword, deletionRequested])
+      .when(removal({ proof: { kind: 'token', tokenHash: 'd1', now: afterExpiry } }))
+      .thenThrows('INVALID_TOKEN')
     given([withPassword])
       .when(removal({ soleOwnerOf: [] }))
+      .then([{ type: 'user.deleted', data: { userId: 'u1', email: 'ada@example.com' } }])
+  })
+
+  it("refuses a token that is not one of the person's links (someone else's) before the owners are counted", () => {
+    given([withPassword, deletionRequested])
+      .when(removal({ soleOwnerOf: ['o1'], proof: { kind: 'token', tokenHash: 'someone-elses', now: NOW } }))
+      .thenThrows('INVALID_TOKEN', { status: 400 })
+    given([withPassword])
+      .when(removal({ soleOwnerOf: [], proof: { kind: 'token', tokenHash: 'd1', now: NOW } }))
+      .thenThrows('INVALID_TOKEN')
+    given([withPassword, deletionRequested])
+      .when(removal({ soleOwnerOf: [], proof: { kind: 'token', tokenHash: 'd1', now: NOW } }))
       .then([{ type: 'user.deleted', data: { userId: 'u1', email: 'ada@example.com' } }])
   })
 

@@ -238,10 +238,24 @@ describe('user: credentials and profile', () => {
 })
 
 describe('user: change email', () => {
-  const change = (newEmail: string): UserCommand => ({ type: 'change-email', newEmail, callbackURL: '/cb' })
+  const change = (newEmail: string, takenByAnother?: boolean): UserCommand => ({
+    type: 'change-email',
+    newEmail,
+    callbackURL: '/cb',
+    ...(takenByAnother !== undefined ? { takenByAnother } : {}),
+  })
 
   it('refuses the same address', () =>
     given([registered]).when(change('ADA@example.com')).thenThrows('EMAIL_IS_THE_SAME'))
+
+  it('refuses an address that is not one, before comparing it', () =>
+    given([registered]).when(change('ada@')).thenThrows('INVALID_EMAIL'))
+
+  it("refuses the same address even when it is reported as someone else's", () =>
+    given([registered]).when(change('ada@example.com', true)).thenThrows('EMAIL_IS_THE_SAME'))
+
+  it("changes nothing, and mails no one, when the address is someone else's", () =>
+    given([registered]).when(change('taken@example.com', true)).then([]))
 
   it('changes an unverified address at once and asks the new one to verify', () =>
     given([registered])

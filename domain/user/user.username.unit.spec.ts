@@ -159,3 +159,31 @@ describe('user: username claims', () => {
     expect(userClaims([deleted]).map((claim) => claim.owner)).toEqual(['u1', 'u1'])
   })
 })
+
+describe("user: an operator's creation, with the claims the caller read", () => {
+  const taken = (email: boolean, username: boolean) => ({ inUse: { email, username } })
+
+  it('refuses an address in use before the username is judged', () => {
+    given([])
+      .when(register({ username: 'a', ...taken(true, true) }))
+      .thenThrows('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL')
+  })
+
+  it("refuses a username that breaks the rules before asking whether it is someone else's", () => {
+    given([])
+      .when(register({ username: 'a', ...taken(false, true) }))
+      .thenThrows('USERNAME_TOO_SHORT', { status: 400 })
+  })
+
+  it('refuses a username in use', () => {
+    given([])
+      .when(register({ username: 'ada_l', ...taken(false, true) }))
+      .thenThrows('USERNAME_IS_ALREADY_TAKEN', { status: 400 })
+  })
+
+  it('registers when neither is in use', () => {
+    given([])
+      .when(register({ username: 'Ada_L', ...taken(false, false) }))
+      .then([ada])
+  })
+})

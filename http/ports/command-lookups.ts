@@ -11,7 +11,9 @@ import type { OrganizationLookup } from './organization-lookup.js'
 import type { PasskeyLookup } from './passkey-lookup.js'
 import type { SessionLookup } from './session-lookup.js'
 import type { SigningKeyLookup } from './signing-key-lookup.js'
+import type { SsoProviderLookup } from './sso-provider-lookup.js'
 import type { UserLookup } from './user-lookup.js'
+import type { WebhookLookup } from './webhook-lookup.js'
 
 export type CommandLookups = {
   users: UserLookup
@@ -22,4 +24,6 @@ export type CommandLookups = {
   passkeys: PasskeyLookup
   organizations: OrganizationLookup
   signingKeys: SigningKeyLookup
+  ssoProviders: SsoProviderLookup
+  webhooks: WebhookLookup
 }

@@ -1,6 +1,8 @@
 /// The JSON of webhook endpoints and delivery attempts, as every webhook route answers them.
 
 import { Type } from 'typebox'
+import { eventTypesOf } from '../../projections/webhooks/webhook-endpoints.repository.js'
+import type { WebhookEndpointRow } from '../../projections/webhooks/webhook-endpoints.table.js'
 
 export const WebhookEndpointSchema = Type.Object({
   id: Type.String(),
@@ -39,3 +41,23 @@ export const WEBHOOK_CALLER_ERRORS = [
   'SERVER_KEY_FROM_BROWSER',
   'YOU_ARE_NOT_ALLOWED_TO_MANAGE_WEBHOOKS',
 ] as const
+
+export type WebhookEndpointJson = {
+  id: string
+  url: string
+  eventTypes: string[]
+  organizationId: string | null
+  description: string | null
+  enabled: boolean
+  createdAt: string
+}
+
+export const endpointJson = (row: WebhookEndpointRow): WebhookEndpointJson => ({
+  id: row.id,
+  url: row.url,
+  eventTypes: eventTypesOf(row),
+  organizationId: row.organization_id,
+  description: row.description,
+  enabled: row.enabled,
+  createdAt: row.created_at.toISOString(),
+})

@@ -1,28 +1,8 @@
-/// Reading webhook endpoints, and their JSON as the routes answer it.
+/// Reading webhook endpoints (their JSON, as the routes answer it, is in http/presenters/webhook-json.ts).
 
 import type { Kysely } from 'kysely'
 import type { Database } from '../database.js'
 import type { WebhookEndpointRow } from './webhook-endpoints.table.js'
-
-export type WebhookEndpointJson = {
-  id: string
-  url: string
-  eventTypes: string[]
-  organizationId: string | null
-  description: string | null
-  enabled: boolean
-  createdAt: string
-}
-
-export const endpointJson = (row: WebhookEndpointRow): WebhookEndpointJson => ({
-  id: row.id,
-  url: row.url,
-  eventTypes: eventTypesOf(row),
-  organizationId: row.organization_id,
-  description: row.description,
-  enabled: row.enabled,
-  createdAt: row.created_at.toISOString(),
-})
 
 export const eventTypesOf = (row: Pick<WebhookEndpointRow, 'event_types'>): string[] =>
   JSON.parse(row.event_types) as string[]

@@ -11,17 +11,14 @@ import type { AdminGuardContext } from '../../http/guards/admin-caller.js'
 import { SERVER_API_SECURITY } from '../../http/guards/server-key.js'
 import { webhookCallers } from '../../http/guards/webhook-caller.js'
 import {
+  endpointJson,
   WEBHOOK_CALLER_ERRORS,
   WebhookDeliverySchema,
   WebhookEndpointSchema,
 } from '../../http/presenters/webhook-json.js'
 import { errorResponses } from '../../infra/http/openapi.js'
 import { listDeliveries } from '../../projections/reactors/webhooks/webhook-deliveries.table.js'
-import {
-  endpointJson,
-  findEndpoint,
-  listEndpoints,
-} from '../../projections/webhooks/webhook-endpoints.repository.js'
+import { findEndpoint, listEndpoints } from '../../projections/webhooks/webhook-endpoints.repository.js'
 import type { QueryContext } from '../context.js'
 
 const Id = Type.String({ minLength: 1, maxLength: 256 })

@@ -6,7 +6,8 @@
 ///
 /// Left when the list was made: the OAuth provider, SCIM, SSO (OIDC and SAML), two-factor and
 /// webhooks folders, which other work had in hand at the time; and `context.ts`, which still
-/// carries the read-model database (`db`) for them and for the http/ guards.
+/// carries the read-model database (`db`) for them and for the http/ guards. SSO, SAML and webhooks
+/// have since moved onto ports (`lookups.ssoProviders`, `lookups.webhooks`).
 
 export const COMMAND_API_READ_MODEL_READERS: ReadonlySet<string> = new Set([
   'command-api/context.ts',
@@ -31,19 +32,7 @@ export const COMMAND_API_READ_MODEL_READERS: ReadonlySet<string> = new Set([
   'command-api/scim/scim-groups.routes.ts',
   'command-api/scim/scim-groups.ts',
   'command-api/scim/scim-users.ts',
-  'command-api/sso-saml/saml-flow.ts',
-  'command-api/sso-saml/saml-relay-state.ts',
-  'command-api/sso/complete-sso-sign-in.ts',
-  'command-api/sso/manage-providers.ts',
-  'command-api/sso/register-provider.ts',
-  'command-api/sso/require-sso.ts',
-  'command-api/sso/routable.ts',
-  'command-api/sso/sso-caller.ts',
-  'command-api/sso/sso-flow.ts',
-  'command-api/sso/sso-presenter.ts',
   'command-api/two-factor/gated-sign-in.ts',
   'command-api/two-factor/manage-two-factor.ts',
   'command-api/two-factor/two-factor.routes.ts',
-  'command-api/webhooks/manage-webhooks.ts',
-  'command-api/webhooks/webhook.routes.ts',
 ])

@@ -21,10 +21,10 @@ import {
   type RecordedEvent,
   START,
 } from '../../../infra/event-store/event-store.js'
+import type { AddressPolicy } from '../../../infra/webhooks/address-guard.js'
 import type { Database } from '../../database.js'
 import { eventTypesOf, findEndpoint } from '../../webhooks/webhook-endpoints.repository.js'
 import type { WebhookEndpointRow } from '../../webhooks/webhook-endpoints.table.js'
-import type { AddressPolicy } from './address-guard.js'
 import { runResends } from './endpoint-resends.js'
 import type { AgentPool } from './post-webhook.js'
 import { nextAttempt, type RetrySchedule } from './retry-schedule.js'

@@ -5,7 +5,7 @@
 import http from 'node:http'
 import https from 'node:https'
 import type { LookupFunction } from 'node:net'
-import { type AddressPolicy, resolveTarget } from './address-guard.js'
+import { type AddressPolicy, resolveTarget } from '../../../infra/webhooks/address-guard.js'
 
 export const ATTEMPT_TIMEOUT_MS = 10_000
 const SOCKETS_PER_ADDRESS = 64

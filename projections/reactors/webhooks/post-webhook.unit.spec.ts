@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { addressPolicy } from './address-guard.js'
+import { addressPolicy } from '../../../infra/webhooks/address-guard.js'
 import { createAgentPool, postWebhook } from './post-webhook.js'
 
 const servers: Server[] = []

@@ -7,12 +7,12 @@ import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import { organizationOf, toPublicEvent } from '../../../domain/public-events/catalogue.js'
 import type { GlobalPosition, RecordedEvent } from '../../../infra/event-store/event-store.js'
+import type { AddressPolicy } from '../../../infra/webhooks/address-guard.js'
+import { encodeCursor } from '../../../infra/webhooks/cursor.js'
+import { signatureHeader } from '../../../infra/webhooks/signature.js'
 import type { Database } from '../../database.js'
-import { encodeCursor } from '../../webhooks/cursor.js'
 import type { WebhookEndpointRow } from '../../webhooks/webhook-endpoints.table.js'
-import type { AddressPolicy } from './address-guard.js'
 import { type AgentPool, postWebhook } from './post-webhook.js'
-import { signatureHeader } from './signature.js'
 import {
   recordAttempt,
   type WebhookDeliveriesTable,

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { toPublicEvent } from '../../../domain/public-events/catalogue.js'
-import { addressPolicy, isAllowedAddress, literalAddressAllowed } from './address-guard.js'
+import {
+  addressPolicy,
+  isAllowedAddress,
+  literalAddressAllowed,
+} from '../../../infra/webhooks/address-guard.js'
 import { DEFAULT_RETRY_SCHEDULE, nextAttempt } from './retry-schedule.js'
 
 const SECOND = 1000

@@ -11,10 +11,10 @@
 
 import type { Kysely } from 'kysely'
 import type { EventStore, RecordedEvent } from '../../../infra/event-store/event-store.js'
+import type { AddressPolicy } from '../../../infra/webhooks/address-guard.js'
 import type { Database } from '../../database.js'
 import { allEndpoints } from '../../webhooks/webhook-endpoints.repository.js'
 import type { WebhookEndpointRow } from '../../webhooks/webhook-endpoints.table.js'
-import type { AddressPolicy } from './address-guard.js'
 import { inProcessLocks, sessionLocks } from './endpoint-locks.js'
 import { createSecretsCache } from './endpoint-secrets.js'
 import { type RunOutcome, runEndpoint, type WorkerDeps } from './endpoint-worker.js'

@@ -1,7 +1,7 @@
 /// The feed's cursor: a log position, opaque to clients (base64url of `tx:seq`), so that the
 /// position's form may change without breaking a stored cursor's meaning to them.
 
-import { formatPosition, type GlobalPosition, parsePosition } from '../../infra/event-store/event-store.js'
+import { formatPosition, type GlobalPosition, parsePosition } from '../event-store/event-store.js'
 
 export const encodeCursor = (position: GlobalPosition): string =>
   Buffer.from(formatPosition(position), 'utf8').toString('base64url')
