@@ -184,7 +184,7 @@ const benchReplayOn = async (
     const person = await recordTemplate(target)
     console.log(`${label}: writing ${settings.events.toLocaleString('en')} events…`)
     const log = await generate(target, dir, null, settings.events, 1)
-    const total = log.written + log.template.events
+    const total = log.written + log.template.recorded
     console.log(`${label}: tessera replay over ${total.toLocaleString('en')} events…`)
     const replay = await timedStep('replay', dir, target, databasePid)
     console.log(
