@@ -4,6 +4,7 @@
 /// HTTP, so a million events are written in minutes instead of hours of password hashing.
 
 import { randomUUID } from 'node:crypto'
+import { SIGNING_KEYS_STREAM } from '../domain/signing-key/signing-key.js'
 import type {
   EventStore,
   EventToAppend,
@@ -13,8 +14,15 @@ import type {
 import { START } from '../infra/event-store/event-store.js'
 
 type Part = { stream: string; events: EventToAppend[] }
-/** Runs of the pattern in which no stream repeats: one `appendToStreams` each (a statement names a stream once). */
-export type Template = { segments: Part[][]; events: number }
+/**
+ * Runs of the pattern in which no stream repeats: one `appendToStreams` each (a statement names a
+ * stream once). `events` per copy; `recorded`: the events of the template's log, the service's own
+ * (its JWT signing key) included, which are not copied.
+ */
+export type Template = { segments: Part[][]; events: number; recorded: number }
+
+// The deployment's own streams, written once whoever signs up: not part of a person's life.
+const SERVICE_STREAMS = new Set([SIGNING_KEYS_STREAM])
 
 const TEMPLATE_LIMIT = 1000
 
@@ -23,7 +31,8 @@ export const readTemplate = async (store: EventStore): Promise<Template> => {
   const recorded = await store.readAll(START, TEMPLATE_LIMIT)
   if (recorded.length === 0) throw new Error('the template log is empty')
   const segments: Part[][] = [[]]
-  for (const event of recorded) {
+  const personal = recorded.filter((event) => !SERVICE_STREAMS.has(event.streamId))
+  for (const event of personal) {
     const segment = segments.at(-1) as Part[]
     const last = segment.at(-1)
     if (last?.stream === event.streamId) last.events.push(toAppend(event))
@@ -31,7 +40,7 @@ export const readTemplate = async (store: EventStore): Promise<Template> => {
       segments.push([{ stream: event.streamId, events: [toAppend(event)] }])
     else segment.push({ stream: event.streamId, events: [toAppend(event)] })
   }
-  return { segments, events: recorded.length }
+  return { segments, events: personal.length, recorded: recorded.length }
 }
 
 const toAppend = (event: RecordedEvent): EventToAppend =>

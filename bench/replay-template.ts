@@ -65,6 +65,11 @@ const livePattern = async (baseUrl: string): Promise<TemplatePerson> => {
   })
   const signIn = await call(baseUrl, '/sign-in/email', { email, password: BENCH_PASSWORD })
   const cookie = { cookie: signUp.cookie ?? '' }
+  // get-session signs a JWT: the deployment's first signing key is made here, as on any live
+  // server, so the `--role api` server of the catch-up signs with a key the log already shows.
+  const session = await fetch(`${baseUrl}/api/auth/get-session`, { headers: cookie })
+  if (!session.ok || !session.headers.get('set-auth-jwt'))
+    throw new Error(`get-session: ${session.status} ${await session.text()}`)
   await call(baseUrl, '/organization/create', { name: 'Replay Org', slug: email.split('@')[0] ?? '' }, cookie)
   await call(baseUrl, '/api-key/create', { name: 'replay' }, cookie)
   await call(baseUrl, '/sign-out', {}, { cookie: signIn.cookie ?? '' })

@@ -23,6 +23,12 @@ import { bulkGenerateLog } from './replay-bulk.js'
 import { readTemplate, type Template } from './replay-log.js'
 import { runTimed } from './replay-process.js'
 import { driveGetSession, startApiServer } from './replay-serving.js'
+import {
+  printStatements,
+  replayStatementsRequested,
+  resetStatements,
+  statementFlags,
+} from './replay-statements.js'
 import { recordTemplate, type TemplatePerson, type TemplateTarget, tesseraEnv } from './replay-template.js'
 
 const MAIN = fileURLToPath(new URL('../app/cli/main.js', import.meta.url))
@@ -184,9 +190,12 @@ const benchReplayOn = async (
     const person = await recordTemplate(target)
     console.log(`${label}: writing ${settings.events.toLocaleString('en')} events…`)
     const log = await generate(target, dir, null, settings.events, 1)
-    const total = log.written + log.template.events
+    const total = log.written + log.template.recorded
     console.log(`${label}: tessera replay over ${total.toLocaleString('en')} events…`)
+    const statements = replayStatementsRequested(process.env) && databaseUrl
+    if (statements) await resetStatements(databaseUrl)
     const replay = await timedStep('replay', dir, target, databasePid)
+    if (statements) await printStatements(databaseUrl, replay.events, `${label}: the replay's statements`)
     console.log(
       `${label}: writing ${settings.catchUp.toLocaleString('en')} events with no projector running…`,
     )
@@ -249,7 +258,9 @@ export const runReplayBench = async (env: NodeJS.ProcessEnv): Promise<void> => {
   if (env.BENCH_PGLITE !== '0') runs.push(await benchReplayOn('PGlite', undefined, settings))
   if (settings.databaseUrl) runs.push(await benchReplayOn('PostgreSQL', settings.databaseUrl, settings))
   else if (settings.embeddedPostgres) {
-    const server = await startEmbeddedPostgres()
+    const server = await startEmbeddedPostgres(
+      replayStatementsRequested(env) ? { postgresFlags: statementFlags } : {},
+    )
     try {
       runs.push(await benchReplayOn('PostgreSQL (embedded)', server.url, settings, () => server.pid()))
     } finally {

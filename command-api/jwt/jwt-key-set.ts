@@ -10,6 +10,7 @@
 
 import { randomUUID } from 'node:crypto'
 import type { JWK } from 'jose'
+import { AUTH_ERRORS } from '../../domain/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import type { CommandLookups } from '../../http/ports/command-lookups.js'
 import type { JwtIssuer } from '../../http/ports/jwt-issuer.js'
@@ -28,8 +29,11 @@ export const KEY_REFRESH_INTERVAL_MS = 5000
 /** How long a retired key is published beyond the token lifetime: the refresh interval above. */
 export const STALE_KEY_GRACE_SECONDS = KEY_REFRESH_INTERVAL_MS / 1000
 
-// Another process won the race for the first key: its key is in the log, and soon in the read model.
-const WAIT_FOR_WINNER_MS = 5000
+// From the first look on: our own key, or that of another process that won the race for the first
+// key, is in the log and soon in the read model. A projector stopped or far behind (`--role api`
+// beside a projector catching up) shows it later: the request is answered 503 READ_MODELS_BEHIND,
+// never 500, and a later one signs once the key is projected.
+const WAIT_FOR_KEY_MS = 5000
 const WAIT_STEP_MS = 25
 
 export type JwtKeySetOptions = {
@@ -112,24 +116,26 @@ export const createJwtKeySet = ({ ctx, refreshIntervalMs, logger }: JwtKeySetOpt
   const current = (): Keys | Promise<Keys> => (keys && !stale ? keys : reload())
 
   /**
-   * Until a key (`kid`, or any) signs here: after our own append, or while the key of another
-   * process that won the race is being projected.
+   * Until a key (`kid`, or any) signs here, by `deadline`: after our own append, or while the key
+   * of another process that won the race is being projected.
    */
-  const untilSigning = async (kid?: string): Promise<Keys> => {
-    const deadline = Date.now() + WAIT_FOR_WINNER_MS
+  const untilSigning = async (deadline: number, kid?: string): Promise<Keys> => {
     for (;;) {
       const fresh = await reload()
       const signing = activeKey(fresh.signing, clock())
       if (signing && (kid === undefined || signing.kid === kid)) return fresh
-      if (Date.now() >= deadline) throw new Error('no JWT signing key became available')
+      if (Date.now() >= deadline) throw AUTH_ERRORS.error('READ_MODELS_BEHIND')
       await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS))
     }
   }
+  // The bound starts before the append: `handle` has already waited for the projector within it.
+  const keyDeadline = () => Date.now() + WAIT_FOR_KEY_MS
 
   // One creation at a time in this process; across processes the store decides (see ensureSigningKey).
   const ensure = (): Promise<Keys> => {
+    const deadline = keyDeadline()
     ensuring ??= ensureSigningKey(ctx, systemOrigin())
-      .then(() => untilSigning())
+      .then(() => untilSigning(deadline))
       .finally(() => {
         ensuring = null
       })
@@ -139,8 +145,9 @@ export const createJwtKeySet = ({ ctx, refreshIntervalMs, logger }: JwtKeySetOpt
   // One replacement at a time in this process: the successor of a key no accepted secret opens.
   let replacing: Promise<Keys> | null = null
   const replaceLost = (): Promise<Keys> => {
+    const deadline = keyDeadline()
     replacing ??= rotateSigningKey(ctx, systemOrigin())
-      .then((rotated) => untilSigning(rotated.kid))
+      .then((rotated) => untilSigning(deadline, rotated.kid))
       .finally(() => {
         replacing = null
       })
@@ -195,7 +202,7 @@ export const createJwtKeySet = ({ ctx, refreshIntervalMs, logger }: JwtKeySetOpt
     },
     async rotate(origin) {
       const rotated = await rotateSigningKey(ctx, origin)
-      await untilSigning(rotated.kid)
+      await untilSigning(keyDeadline(), rotated.kid)
       return rotated
     },
     stop() {

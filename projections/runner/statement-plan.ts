@@ -13,6 +13,14 @@
 /// two of them commute, so keyed deletes of one table share a wave unless an insert, an update or
 /// a reader of the table comes between them, and those of one shape go as one statement
 /// (`where ("a", "b") in ((…), (…))`).
+///
+/// An UPDATE that names its one row by a unique key of its table (`where "id" = $1 and …`, the keys
+/// given by the database: `uniqueKeys`) changes only that row, which by the assumption above is a
+/// row of an earlier event or its own. Such updates of different rows commute, and a plain INSERT
+/// (no ON CONFLICT, reading nothing it could change) of a later event may go ahead of them: were
+/// it to insert that very row, it fails on the key in either order (and the batch is applied again
+/// event by event). So a replay's users inserted after a sign-in's `last_seen_at` still go as one
+/// statement, where they went one by one, each after the update before it.
 
 /** One deferred write: its text and parameters, what it writes and reads. */
 export type Deferred = {
@@ -28,8 +36,13 @@ export type Deferred = {
   merge: { key: string; head: string; row: string; tail: string } | null
   /** A DELETE by keys alone: `head` (up to `where`), the key columns, each one's parameter index. */
   keyed: { key: string; head: string; columns: readonly string[]; indexes: readonly number[] } | null
+  /** An UPDATE reading only its table: the columns its WHERE sets equal to a parameter, each one's index. */
+  updateKey: { columns: readonly string[]; indexes: readonly number[] } | null
   onConflict: boolean
 }
+
+/** Each table's unique keys (its columns, unquoted), from the database's unique indexes. */
+export type UniqueKeys = ReadonlyMap<string, readonly (readonly string[])[]>
 
 export type Statement = { sql: string; parameters: readonly unknown[] }
 
@@ -81,14 +94,59 @@ const shapeOf = (sql: string): Shape | null => {
             tail: sql.slice(tuple.index + tuple[0].length),
           }
         : null
-    return { kind: 'insert', table, reads, merge, onConflict, keyed: null }
+    return { kind: 'insert', table, reads, merge, onConflict, keyed: null, updateKey: null }
   }
-  const change = UPDATE.exec(sql) ?? DELETE.exec(sql)
+  const update = UPDATE.exec(sql)
+  const change = update ?? DELETE.exec(sql)
   if (!change) return null
   const table = change[1] as string
   const reads = tablesRead(sql)
   reads.add(table)
-  return { kind: 'change', table, reads, merge: null, onConflict: false, keyed: keyedDelete(sql) }
+  const updateKey = update && reads.size === 1 ? updateKeyOf(sql) : null
+  return { kind: 'change', table, reads, merge: null, onConflict: false, keyed: keyedDelete(sql), updateKey }
+}
+
+/** The terms of `where` joined by AND outside parentheses. */
+const topLevelTerms = (where: string): string[] => {
+  const terms: string[] = []
+  let depth = 0
+  let start = 0
+  for (const match of where.matchAll(/[()]|\band\b/gi)) {
+    if (match[0] === '(') depth += 1
+    else if (match[0] === ')') depth -= 1
+    else if (depth === 0) {
+      terms.push(where.slice(start, match.index))
+      start = (match.index ?? 0) + match[0].length
+    }
+  }
+  return [...terms, where.slice(start)]
+}
+
+/** `update t set … where "a" = $2 and (…)`: the columns set equal to a parameter. */
+const updateKeyOf = (sql: string): Deferred['updateKey'] => {
+  const wheres = [...sql.matchAll(/\bwhere\b/gi)]
+  if (wheres.length !== 1 || /'/.test(sql)) return null
+  const where = sql.slice((wheres[0]?.index ?? 0) + 'where'.length)
+  const terms = topLevelTerms(where).flatMap((term) => {
+    const match = KEY_TERM.exec(term)
+    return match ? [{ column: (match[1] as string).replaceAll('"', ''), index: Number(match[2]) - 1 }] : []
+  })
+  return terms.length === 0
+    ? null
+    : { columns: terms.map((term) => term.column), indexes: terms.map((term) => term.index) }
+}
+
+/** The unique key an UPDATE names its row by, and that row's key values; null when it names none. */
+const rowOf = (
+  write: Deferred,
+  uniqueKeys: UniqueKeys | undefined,
+): { keyset: string; row: string } | null => {
+  const found = write.updateKey
+  if (!found) return null
+  const key = uniqueKeys?.get(write.table)?.find((columns) => columns.every((c) => found.columns.includes(c)))
+  if (!key) return null
+  const values = key.map((column) => write.parameters[found.indexes[found.columns.indexOf(column)] as number])
+  return { keyset: key.join(','), row: JSON.stringify(values) }
 }
 
 /** `delete from t where "a" = $1 and "b" = $2`: its head and keys; null for any other DELETE. */
@@ -111,6 +169,14 @@ type TableWaves = {
   kept: number
   read: number
   change: number
+  /** Highest wave of an UPDATE/DELETE other than a row's update (plain inserts go after it). */
+  unkeyedChange: number
+  /** Highest wave of a write other than a keyed DELETE or a row's update (a row's update goes after it). */
+  base: number
+  keyedDelete: number
+  /** Rows' updates: the wave of each row's last, and the highest per unique key they name rows by. */
+  rows: Map<string, number>
+  rowKeysets: Map<string, number>
   insertByShape: Map<string, { wave: number; onConflict: boolean }>
 }
 
@@ -118,15 +184,28 @@ type TableWaves = {
  * Each statement's wave: one past every earlier statement it conflicts with (the module's comment), kept per
  * table so that a batch of thousands of writes is planned in linear time).
  */
-export const wavesOf = (writes: readonly Deferred[]): number[] => {
+export const wavesOf = (writes: readonly Deferred[], uniqueKeys?: UniqueKeys): number[] => {
   const tables = new Map<string, TableWaves>()
   const of = (table: string): TableWaves => {
     const known = tables.get(table)
     if (known) return known
-    const fresh: TableWaves = { write: -1, kept: -1, read: -1, change: -1, insertByShape: new Map() }
+    const fresh: TableWaves = {
+      write: -1,
+      kept: -1,
+      read: -1,
+      change: -1,
+      unkeyedChange: -1,
+      base: -1,
+      keyedDelete: -1,
+      rows: new Map(),
+      rowKeysets: new Map(),
+      insertByShape: new Map(),
+    }
     tables.set(table, fresh)
     return fresh
   }
+  const touched = (table: string, wave: number) =>
+    eventTouched.set(table, Math.max(eventTouched.get(table) ?? -1, wave))
   // What the current event did to each table: its later inserts stay after it.
   let event = -1
   let eventTouched = new Map<string, number>()
@@ -139,13 +218,31 @@ export const wavesOf = (writes: readonly Deferred[]): number[] => {
       const wave = Math.max(own.kept, own.read) + 1
       own.write = Math.max(own.write, wave)
       own.change = Math.max(own.change, wave)
-      eventTouched.set(write.table, Math.max(eventTouched.get(write.table) ?? -1, wave))
+      own.unkeyedChange = Math.max(own.unkeyedChange, wave)
+      own.keyedDelete = Math.max(own.keyedDelete, wave)
+      touched(write.table, wave)
+      return wave
+    }
+    const row = rowOf(write, uniqueKeys)
+    if (row) {
+      // Changes one row: after what put rows in the table, read it, deleted from it, changed this
+      // row, or named rows by another key; beside the updates of other rows.
+      let after = Math.max(own.base, own.read, own.keyedDelete, own.rows.get(row.row) ?? -1)
+      for (const [keyset, wave] of own.rowKeysets) if (keyset !== row.keyset) after = Math.max(after, wave)
+      const wave = after + 1
+      own.rows.set(row.row, wave)
+      own.rowKeysets.set(row.keyset, Math.max(own.rowKeysets.get(row.keyset) ?? -1, wave))
+      own.write = Math.max(own.write, wave)
+      own.kept = Math.max(own.kept, wave)
+      own.change = Math.max(own.change, wave)
+      touched(write.table, wave)
       return wave
     }
     let after = Math.max(-1, ...[...write.reads].map((table) => of(table).write))
     if (write.kind === 'change') after = Math.max(after, own.write, own.read)
     else {
-      after = Math.max(after, own.change, eventTouched.get(write.table) ?? -1)
+      const changes = write.onConflict ? own.change : own.unkeyedChange
+      after = Math.max(after, changes, eventTouched.get(write.table) ?? -1)
       const shape = write.merge?.key ?? `#${index}`
       for (const [other, { wave, onConflict }] of own.insertByShape)
         if (other !== shape && (onConflict || write.onConflict)) after = Math.max(after, wave)
@@ -153,17 +250,20 @@ export const wavesOf = (writes: readonly Deferred[]): number[] => {
     const wave = after + 1
     own.write = Math.max(own.write, wave)
     own.kept = Math.max(own.kept, wave)
-    if (write.kind === 'change') own.change = Math.max(own.change, wave)
-    else {
+    own.base = Math.max(own.base, wave)
+    if (write.kind === 'change') {
+      own.change = Math.max(own.change, wave)
+      own.unkeyedChange = Math.max(own.unkeyedChange, wave)
+    } else {
       const shape = write.merge?.key ?? `#${index}`
       const known = own.insertByShape.get(shape)
       own.insertByShape.set(shape, { wave: Math.max(wave, known?.wave ?? -1), onConflict: write.onConflict })
     }
     for (const table of write.reads) {
       of(table).read = Math.max(of(table).read, wave)
-      eventTouched.set(table, Math.max(eventTouched.get(table) ?? -1, wave))
+      touched(table, wave)
     }
-    eventTouched.set(write.table, Math.max(eventTouched.get(write.table) ?? -1, wave))
+    touched(write.table, wave)
     return wave
   })
 }
@@ -172,8 +272,8 @@ export const wavesOf = (writes: readonly Deferred[]): number[] => {
 const MAX_PARAMETERS = 30_000
 
 /** The statements to run, in order: wave by wave, each wave's inserts of one shape merged. */
-export const planStatements = (writes: readonly Deferred[]): Statement[] => {
-  const waves = wavesOf(writes)
+export const planStatements = (writes: readonly Deferred[], uniqueKeys?: UniqueKeys): Statement[] => {
+  const waves = wavesOf(writes, uniqueKeys)
   const groups = new Map<string, Deferred[]>()
   writes.forEach((write, index) => {
     const key = `${waves[index]}\u0000${write.merge?.key ?? write.keyed?.key ?? `#${index}`}`

@@ -133,4 +133,67 @@ describe('planStatements', () => {
     expect(classify('delete from "t" where "a" = $1 and "b" < $2', ['x', 1], 0)?.keyed).toBeNull()
     expect(classify('delete from t where a in (select a from u where b = $1)', ['x'], 0)?.keyed).toBeNull()
   })
+
+  describe('updates of one row, named by a unique key', () => {
+    const keys = new Map([
+      ['users', [['id'], ['email']]],
+      ['sessions', [['id']]],
+    ])
+    const seen = (id: string, at: number, event: number) =>
+      classify(
+        'update "users" set "last_seen_at" = $1 where "id" = $2 and ("last_seen_at" is null or "last_seen_at" < $3)',
+        [at, id, at],
+        event,
+      ) as Deferred
+    const revokeAll = (userId: string, event: number) =>
+      classify('update "sessions" set "revoked" = true where "user_id" = $1', [userId], event) as Deferred
+    const upsertUser = (id: string, event: number) =>
+      classify(
+        'insert into "users" ("id") values ($1) on conflict ("id") do nothing',
+        [id],
+        event,
+      ) as Deferred
+
+    it('lets later plain inserts go ahead of them, so one shape still goes as one statement', () => {
+      const writes = [
+        insertUser('a', 0),
+        seen('a', 1, 1),
+        insertUser('b', 2),
+        seen('b', 2, 3),
+        insertUser('c', 4),
+      ]
+      expect(wavesOf(writes, keys)).toEqual([0, 1, 0, 1, 0])
+      const plan = planStatements(writes, keys).map((statement) =>
+        statement.sql.split(' ').slice(0, 3).join(' '),
+      )
+      expect(plan).toEqual(['insert into "users"', 'update "users" set', 'update "users" set'])
+      // Without the keys, each insert waits for the update before it (as before).
+      expect(wavesOf(writes)).toEqual([0, 1, 2, 3, 4])
+    })
+
+    it('keeps two updates of one row in order, and an update after what its own event inserted', () => {
+      expect(wavesOf([insertUser('a', 0), seen('a', 1, 1), seen('a', 2, 2)], keys)).toEqual([0, 1, 2])
+      expect(wavesOf([insertUser('b', 0), seen('a', 1, 1), insertUser('a', 1)], keys)).toEqual([0, 1, 2])
+    })
+
+    it('keeps in order what may see the row: a reader, an upsert, a delete, an update by another key', () => {
+      expect(wavesOf([seen('a', 1, 0), activityIfUser('e', 1)], keys)).toEqual([0, 1])
+      expect(wavesOf([seen('a', 1, 0), upsertUser('b', 1)], keys)).toEqual([0, 1])
+      const byEmail = classify(
+        'update "users" set "name" = $1 where "email" = $2',
+        ['n', 'a@x'],
+        1,
+      ) as Deferred
+      expect(wavesOf([seen('a', 1, 0), byEmail], keys)).toEqual([0, 1])
+      const deleteUser = classify('delete from "users" where "id" = $1', ['a'], 1) as Deferred
+      expect(wavesOf([seen('a', 1, 0), deleteUser, seen('b', 1, 2)], keys)).toEqual([0, 1, 2])
+    })
+
+    it('treats an update by a column that is no unique key as any other change', () => {
+      expect(wavesOf([revokeAll('u', 0), insertSession('s', 1)], keys)).toEqual([0, 1])
+      expect(
+        classify('update "users" set "a" = (select 1 from "t") where "id" = $1', ['a'], 0)?.updateKey,
+      ).toBeNull()
+    })
+  })
 })

@@ -16,11 +16,12 @@ import {
   PostgresIntrospector,
   PostgresQueryCompiler,
   type QueryResult,
+  sql,
   type Transaction,
 } from 'kysely'
 import { inlineParameters } from '../../infra/db/sql-literals.js'
 import type { Database } from '../database.js'
-import { classify, type Deferred, planStatements, type Statement } from './statement-plan.js'
+import { classify, type Deferred, planStatements, type Statement, type UniqueKeys } from './statement-plan.js'
 
 export type WriteBehind = {
   /** What the projections are given: a transaction in all they can tell. */
@@ -39,10 +40,34 @@ const MAX_TEXT = 4_000_000
 const BATCH_MARK = '/* tessera projector batch */\n'
 
 /**
+ * Each table's unique keys, from its unique indexes (whole-column, not partial, checked at once):
+ * what lets the plan tell an UPDATE of one row (statement-plan.ts). Read once per database, since
+ * the read models' schema only changes by migrations, which run before any projector.
+ */
+export const uniqueKeysOf = async (trx: Transaction<Database>): Promise<UniqueKeys> => {
+  const { rows } = await sql<{ table: string; columns: string[] }>`
+    select c.relname as table,
+           array(select a.attname::text from unnest(i.indkey) with ordinality as k(attnum, n)
+                 join pg_attribute a on a.attrelid = c.oid and a.attnum = k.attnum order by k.n) as columns
+    from pg_index i
+    join pg_class c on c.oid = i.indrelid
+    join pg_namespace s on s.oid = c.relnamespace
+    where i.indisunique and i.indimmediate and i.indpred is null and i.indexprs is null
+      and s.nspname = current_schema()`.execute(trx)
+  const keys = new Map<string, string[][]>()
+  for (const { table, columns } of rows) keys.set(table, [...(keys.get(table) ?? []), columns])
+  return keys
+}
+
+/**
  * `oneText`: the database takes several statements in one simple-protocol query (PostgreSQL); on
  * PGlite, which has no round trip to save, the planned statements run one by one.
  */
-export const writeBehind = (trx: Transaction<Database>, oneText: boolean): WriteBehind => {
+export const writeBehind = (
+  trx: Transaction<Database>,
+  oneText: boolean,
+  uniqueKeys?: UniqueKeys,
+): WriteBehind => {
   let pending: Deferred[] = []
   let event = 0
 
@@ -68,7 +93,7 @@ export const writeBehind = (trx: Transaction<Database>, oneText: boolean): Write
     if (pending.length === 0) return
     const writes = pending
     pending = []
-    await send(planStatements(writes))
+    await send(planStatements(writes, uniqueKeys))
   }
 
   const connection: DatabaseConnection = {
