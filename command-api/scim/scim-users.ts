@@ -23,8 +23,7 @@ import { ConcurrencyError, UniqueClaimConflictError } from '../../infra/event-st
 import { findMember } from '../../projections/organizations/organizations.repository.js'
 import { findScimUser, type ScimUserView } from '../../projections/scim/scim-users.repository.js'
 import type { CommandContext } from '../context.js'
-import { addMember } from '../organization/organizations.js'
-import { type Handle, handlePart } from '../shared/handle.js'
+import { handlePart } from '../shared/handle.js'
 import { runUserCommand } from '../shared/run-user-command.js'
 import { oneAtATime, retryingConcurrency } from './one-at-a-time.js'
 import type { ScimUserInput, ScimUserResource } from './scim-resource.js'
@@ -61,56 +60,66 @@ export const createScimUser = async (
   const userId = newId()
   const metadata = metadataFor(origin, scimActor(principal), ctx.clock())
   const { connectionId, organizationId } = principal
-  await uniquely(() =>
-    ctx.handle.together([
-      handlePart(
-        userDecider,
-        userStream(userId),
-        {
-          type: 'register-user',
-          userId,
-          email: input.email,
-          name: input.name,
-          image: null,
-          credential: null,
-          sendVerification: false,
-          callbackURL: null,
-        },
-        { metadata, claims: userClaims, newStream: true },
-      ),
-      handlePart(
-        scimUserDecider,
-        scimUserStream(userId),
-        { type: 'provision-scim-user', userId, organizationId, connectionId, ...pick(input) },
-        { metadata, claims: scimUserClaims, newStream: true },
-      ),
-    ]),
+  const user = handlePart(
+    userDecider,
+    userStream(userId),
+    {
+      type: 'register-user',
+      userId,
+      email: input.email,
+      name: input.name,
+      image: null,
+      credential: null,
+      sendVerification: false,
+      callbackURL: null,
+    },
+    { metadata, claims: userClaims, newStream: true },
   )
-  await oneAtATime(ctx, organizationId, (release) =>
-    retryingConcurrency(() =>
-      addMember(
-        releasingOnAppend(ctx, release),
-        origin,
-        { kind: 'server', actor: scimActor(principal) },
-        { userId, role: SCIM_MEMBER_ROLE, organizationId },
-      ),
+  const scimUser = handlePart(
+    scimUserDecider,
+    scimUserStream(userId),
+    { type: 'provision-scim-user', userId, organizationId, connectionId, ...pick(input) },
+    { metadata, claims: scimUserClaims, newStream: true },
+  )
+  const membership = (release: () => void) =>
+    handlePart(
+      ctx.organizations,
+      organizationStream(organizationId),
+      {
+        type: 'add-member',
+        actorUserId: null,
+        memberId: newId(),
+        userId,
+        userExists: true,
+        seat: firstSeat(ctx),
+        roles: [SCIM_MEMBER_ROLE],
+        teamId: null,
+        teamMemberId: newId(),
+        now: ctx.clock().toISOString(),
+      },
+      { metadata, claims: organizationClaims, onAppended: release },
+    )
+  // The person's data key is made now, outside the queue: sealing their fields in the append then
+  // finds it cached, one statement less while the organization's queue is held.
+  await ctx.personKeys.canSeal(userId)
+  // The account, its directory record and its membership in one append (one transaction, one wait
+  // for the read models): a refused membership leaves no account behind. Only the decision and the
+  // append hold the organization's queue; the next create goes while this one waits for the reads.
+  await uniquely(() =>
+    oneAtATime(ctx, organizationId, (release) =>
+      retryingConcurrency(() => ctx.handle.together([user, scimUser, membership(release)])),
     ),
   )
   return mustFind(ctx, principal, userId)
 }
 
 /**
- * The context with a `handle` that lets the organization's queue go as soon as the membership is in
- * the log: the next create's read sees it, and this one waits for the read models meanwhile.
+ * The membership seat of a user created in the same append: while an `organizationLimit` is
+ * configured every membership claims one of its user's seats (membership-seats.ts), and a user made
+ * just now holds none, so it takes the first, as `withMembershipSeat` would pick after looking.
  */
-const releasingOnAppend = (ctx: CommandContext, release: () => void): CommandContext => ({
-  ...ctx,
-  handle: Object.assign(
-    ((decider, stream, command, options) =>
-      ctx.handle(decider, stream, command, { ...options, onAppended: release })) as Handle,
-    { together: ctx.handle.together },
-  ),
-})
+const firstSeat = (ctx: CommandContext): number | null =>
+  ctx.config.organization.organizationLimit === null ? null : 0
 
 const pick = ({ userName, externalId, active }: ScimUserInput) => ({ userName, externalId, active })
 

@@ -1,6 +1,7 @@
 /// The organization aggregate's state, folded from its one stream (`organization-<id>`): the
 /// organization with its members, invitations, teams and custom roles. `evolve` holds no rule.
 
+import { PersistentMap } from '../shared/persistent-map.js'
 import type { OrganizationPolicy } from './organization.commands.js'
 import type { OrganizationEvent, PermissionStatements } from './organization.events.js'
 import { rolesOf, type Statements } from './permissions.js'
@@ -39,10 +40,14 @@ export type ActiveOrganization = {
   slug: string
   logo: string | null
   metadata: Record<string, unknown> | null
-  members: ReadonlyMap<string, Member>
-  invitations: ReadonlyMap<string, Invitation>
-  teams: ReadonlyMap<string, Team>
-  roles: ReadonlyMap<string, CustomRole>
+  // Persistent maps: an event's new state shares all but a few slots with the one before (an
+  // organization of 10,000 members is not copied for the next member), and neither ever changes.
+  members: PersistentMap<Member>
+  /** The member id of each member's user: what `memberOfUser` asks, without a scan of `members`. */
+  memberIdsByUser: PersistentMap<string>
+  invitations: PersistentMap<Invitation>
+  teams: PersistentMap<Team>
+  roles: PersistentMap<CustomRole>
 }
 
 /**
@@ -62,22 +67,16 @@ export const emptyOrganization = (
 ): ActiveOrganization => ({
   status: 'active',
   ...fields,
-  members: new Map(),
-  invitations: new Map(),
-  teams: new Map(),
-  roles: new Map(),
+  members: PersistentMap.empty(),
+  memberIdsByUser: PersistentMap.empty(),
+  invitations: PersistentMap.empty(),
+  teams: PersistentMap.empty(),
+  roles: PersistentMap.empty(),
 })
 
-const withEntry = <V>(map: ReadonlyMap<string, V>, key: string, value: V) => new Map(map).set(key, value)
-const without = <V>(map: ReadonlyMap<string, V>, key: string) => {
-  const next = new Map(map)
-  next.delete(key)
-  return next
-}
-const updated = <V>(map: ReadonlyMap<string, V>, key: string, change: (value: V) => V) => {
-  const value = map.get(key)
-  return value === undefined ? map : withEntry(map, key, change(value))
-}
+const withEntry = <V>(map: PersistentMap<V>, key: string, value: V) => map.set(key, value)
+const without = <V>(map: PersistentMap<V>, key: string) => map.delete(key)
+const updated = <V>(map: PersistentMap<V>, key: string, change: (value: V) => V) => map.update(key, change)
 
 /// Evolve: no rules, never throws
 
@@ -103,14 +102,27 @@ const evolveActive = (state: ActiveOrganization, event: OrganizationEvent): Acti
       const { memberId, userId, roles, seat, createdAt } = event.data
       // The permission rules read better-auth's one text of roles (permissions.ts `rolesOf`).
       const member = { memberId, userId, roles, role: roles.join(','), seat: seat ?? null, createdAt }
-      return { ...state, members: withEntry(state.members, memberId, member) }
+      return {
+        ...state,
+        members: withEntry(state.members, memberId, member),
+        // The first membership of a user stays the one found (the decider never adds a second).
+        memberIdsByUser: state.memberIdsByUser.has(userId)
+          ? state.memberIdsByUser
+          : withEntry(state.memberIdsByUser, userId, memberId),
+      }
     }
     case 'organization.member-removed': {
       const { memberId, userId } = event.data
-      const teams = new Map(
+      const teams = PersistentMap.of(
         [...state.teams].map(([id, team]) => [id, { ...team, userIds: setWithout(team.userIds, userId) }]),
       )
-      return { ...state, members: without(state.members, memberId), teams }
+      const byUser = state.memberIdsByUser
+      return {
+        ...state,
+        members: without(state.members, memberId),
+        memberIdsByUser: byUser.get(userId) === memberId ? without(byUser, userId) : byUser,
+        teams,
+      }
     }
     case 'organization.member-role-updated':
       return {
@@ -209,8 +221,10 @@ const withInvitationStatus = (
 
 /// Queries over the state (also used by the use cases' answers)
 
-export const memberOfUser = (state: ActiveOrganization, userId: string): Member | undefined =>
-  [...state.members.values()].find((member) => member.userId === userId)
+export const memberOfUser = (state: ActiveOrganization, userId: string): Member | undefined => {
+  const memberId = state.memberIdsByUser.get(userId)
+  return memberId === undefined ? undefined : state.members.get(memberId)
+}
 
 export const isCreator = (role: string, policy: OrganizationPolicy) =>
   rolesOf(role).includes(policy.creatorRole)

@@ -11,10 +11,6 @@ import type { Actor } from '../../domain/shared/metadata.js'
 import type { Config } from '../../infra/config/config.js'
 import { sha256Hex } from '../../infra/crypto/tokens.js'
 import type { Database } from '../../projections/database.js'
-import {
-  findOrganization,
-  findOrganizationBySlug,
-} from '../../projections/organizations/organizations.repository.js'
 import { findScimCredentialByHash } from '../../projections/scim/scim-inline.js'
 import { ScimError } from './scim-http.js'
 
@@ -41,9 +37,18 @@ const staticCredential = (config: Config, tokenHash: string, now: Date) => {
   return null
 }
 
-/** A declared connection's organization: its `provisioningDomainId`, an organization's id or slug. */
-const organizationOf = async (db: Kysely<Database>, domain: string): Promise<string | null> =>
-  ((await findOrganization(db, domain)) ?? (await findOrganizationBySlug(db, domain)))?.id ?? null
+/**
+ * A declared connection's organization: its `provisioningDomainId`, an organization's id or slug (the
+ * id first, where one organization's slug is another's id). One statement: every SCIM call asks it.
+ */
+const organizationOf = async (db: Kysely<Database>, domain: string): Promise<string | null> => {
+  const rows = await db
+    .selectFrom('organizations')
+    .select('id')
+    .where((eb) => eb.or([eb('id', '=', domain), eb('slug', '=', domain)]))
+    .execute()
+  return (rows.find((row) => row.id === domain) ?? rows[0])?.id ?? null
+}
 
 const resolve = async (
   db: Kysely<Database>,
