@@ -8,7 +8,11 @@ import { type SessionCommand, sessionDecider, sessionStream } from '../../domain
 import type { EventMetadata } from '../../domain/shared/metadata.js'
 import type { UserCommand } from '../../domain/user/user.commands.js'
 import { userDecider, userStream } from '../../domain/user/user.js'
-import type { EventStore, ReadStreamOptions } from '../../infra/event-store/event-store.js'
+import {
+  ConcurrencyError,
+  type EventStore,
+  type ReadStreamOptions,
+} from '../../infra/event-store/event-store.js'
 import { withPersonalDataEncryption } from '../../infra/event-store/personal-data/encrypting-event-store.js'
 import { eraseSubject, stillReadable } from '../../infra/event-store/personal-data/erasure.js'
 import { createKeyring } from '../../infra/event-store/personal-data/keyring.js'
@@ -155,6 +159,37 @@ describe('folded states kept between commands', { timeout: 180_000 }, () => {
     expect((await other(sessionDecider, stream, refresh, { metadata })).events).toHaveLength(1)
     await expect(
       handle(sessionDecider, stream, setOrganization('org-2'), { metadata }),
+    ).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
+  })
+
+  test('a command pinned to the version `load` gave is decided on the kept state, never on a stale one', async () => {
+    const store = createSqlEventStore((await database()).db, { singleBackend: true })
+    const first = recording(store)
+    const one = createHandle({ store: first.store, projector, foldedStates: readable })
+    const two = createHandle({ store, projector, foldedStates: readable })
+    const stream = sessionStream('s-1')
+    await one(sessionDecider, stream, start('s-1'), { metadata, newStream: true })
+    const loaded = await one.load(sessionDecider, stream)
+    expect(loaded).toMatchObject({ version: 1, state: { status: 'active' } })
+    const reads = first.reads.length
+    // Pinned to the version loaded: decided on the kept state, without reading the stream again.
+    await one(sessionDecider, stream, setOrganization('org-1'), { metadata, expectedVersion: 1 })
+    expect(first.reads).toHaveLength(reads)
+
+    // Another process ends the session after this one loaded it (version 2).
+    await one.load(sessionDecider, stream)
+    await two(sessionDecider, stream, revoke, { metadata })
+    // The kept state is at 2 and still shows the session active: pinned to 2, the append fails
+    // instead of recording a choice on an ended session; nothing is retried or written.
+    const stale = one(sessionDecider, stream, setOrganization('org-2'), { metadata, expectedVersion: 2 })
+    await expect(stale).rejects.toBeInstanceOf(ConcurrencyError)
+    const types = (await store.readStream(stream)).map((event) => event.type)
+    expect(types).toEqual(['session.started', 'session.active-organization-set', 'session.revoked'])
+    // A load now reads the revocation; a command pinned to an older version than the kept one is
+    // decided on the stream as it is (nothing kept at that version): refused, the session ended.
+    expect((await one.load(sessionDecider, stream)).version).toBe(3)
+    await expect(
+      one(sessionDecider, stream, setOrganization('org-3'), { metadata, expectedVersion: 2 }),
     ).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
   })
 

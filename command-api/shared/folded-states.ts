@@ -47,6 +47,12 @@ export type FoldedStatesOptions = {
 export type FoldedStates = {
   /** The stream's state now: the kept one brought up to date, or the whole stream folded. */
   load<State>(fold: Fold<State>, stream: string): Promise<Folded<State>>
+  /**
+   * The kept state if it was folded up to exactly `version`, without asking the store; null
+   * otherwise. Only for a decision whose append is pinned to that version (`expectedVersion`): a
+   * stream that moved since makes the append fail, so the state is never decided on stale.
+   */
+  keptAt<State>(fold: Fold<State>, stream: string, version: number): Folded<State> | null
   /** How many streams are kept (for tests and metrics). */
   size(): number
 }
@@ -158,6 +164,11 @@ export const createFoldedStates = ({
         if (entries.get(stream) === entry) drop(stream)
       }
       return whole(fold, stream)
+    },
+    keptAt(fold, stream, version) {
+      const entry = entries.get(stream)
+      if (!entry || !sameFold(entry, fold) || entry.version !== version) return null
+      return { state: entry.state as never, version }
     },
     size: () => entries.size,
   }

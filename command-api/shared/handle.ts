@@ -7,7 +7,10 @@
 /// `handle.together` does the same for commands to several aggregates at once (a new user and their
 /// first session): one append of all their events, one wait.
 /// The folded states are kept between commands (folded-states.ts): each command reads only the
-/// events appended to its stream since the last one, however long the stream.
+/// events appended to its stream since the last one, however long the stream. `handle.load` gives
+/// the edge that state (what it must compute before deciding, such as which TOTP step a code
+/// matches); a command pinned to the version loaded (`expectedVersion`) is then decided on the kept
+/// state without reading the stream again: were the stream to move meanwhile, the append fails.
 
 import { randomUUID } from 'node:crypto'
 import { AUTH_ERRORS } from '../../domain/errors.js'
@@ -22,7 +25,7 @@ import {
   type StreamAppend,
   type UniqueClaim,
 } from '../../infra/event-store/event-store.js'
-import { createFoldedStates, type FoldedStatesOptions } from './folded-states.js'
+import { createFoldedStates, type Folded, type FoldedStatesOptions } from './folded-states.js'
 import type { ReadYourWrites } from './read-your-writes.js'
 
 const MAX_ATTEMPTS = 4
@@ -90,6 +93,14 @@ export type Handle = (<Command, Event extends KnownEvent, State>(
    * concurrent writer to any of the streams makes all of them re-decide.
    */
   together<const Parts extends readonly AnyPart[]>(parts: Parts): Promise<ResultsOf<Parts>>
+  /**
+   * The stream's state as the log has it now (version 0: no events), folded by the decider's
+   * `evolve`, from the kept state when there is one: for an edge that computes the command from it.
+   */
+  load<State>(
+    decider: Pick<Decider<never, never, State>, 'evolve' | 'initialState'>,
+    stream: string,
+  ): Promise<Folded<State>>
 }
 
 export type HandleDependencies = {
@@ -117,15 +128,25 @@ export const createHandle = ({
   foldedStates,
 }: HandleDependencies): Handle => {
   const folded = createFoldedStates({ store, ...foldedStates })
+  // A pinned first attempt decides on the state kept at that version (the caller loaded it through
+  // `load`): a stream that moved since fails the pinned append rather than being decided on stale.
+  const firstState = async (
+    decider: AnyPart['decider'],
+    stream: string,
+    options: AnyPart['options'],
+    attempt: number,
+  ) => {
+    if (attempt === 1 && options.newStream) return { state: decider.initialState(), version: 0 }
+    const pinned = options.expectedVersion
+    const kept = attempt === 1 && pinned !== undefined ? folded.keptAt(decider, stream, pinned) : null
+    return kept ?? folded.load(decider, stream)
+  }
   const decideAll = async (parts: readonly AnyPart[], attempt: number) =>
     Promise.all(
       parts.map(async ({ decider, stream, command, options }) => {
         // The stream holds only this aggregate's events: they were written through this decider.
         // After a concurrent append (attempt 2 on), the load reads what that append added.
-        const { state, version } =
-          options.newStream && attempt === 1
-            ? { state: decider.initialState(), version: 0 }
-            : await folded.load(decider, stream)
+        const { state, version } = await firstState(decider, stream, options, attempt)
         const events: KnownEvent[] = decider.decide(command, state)
         const append: StreamAppend = {
           stream,
@@ -177,6 +198,8 @@ export const createHandle = ({
     return result as HandleResult<Event, State>
   }
   return Object.assign(handle, {
+    load: <State>(decider: Pick<Decider<never, never, State>, 'evolve' | 'initialState'>, stream: string) =>
+      folded.load(decider, stream),
     together: <const Parts extends readonly AnyPart[]>(parts: Parts) =>
       together(parts) as Promise<ResultsOf<Parts>>,
   })

@@ -1,10 +1,12 @@
 /// The second step of a sign-in that passes, in one append: the code's acceptance (the two-factor
 /// aggregate's events) and the new session go to the log together, with one wait for the read
 /// models, instead of one append and wait for each (issue 33's verify-totp figure). The decider
-/// still decides: the edge folds the stream once, asks the decider what the command would record,
-/// and only when that is a passed challenge appends the command through `handle.together` pinned
-/// to the version it folded, so the decision made inside it is the very one foreseen. Any other
-/// outcome (a wrong code, a refusal, a ban, a concurrent change) goes the ordinary way.
+/// still decides: the edge loads the stream's state through `handle.load` (its kept folded states),
+/// asks the decider what the command would record, and only when that is a passed challenge appends
+/// the command through `handle.together` pinned to the version loaded: `handle` decides on the state
+/// it kept at that version without reading the stream again, so the decision made inside it is the
+/// very one foreseen, and a stream that moved meanwhile fails the append. Any other outcome (a wrong
+/// code, a refusal, a ban, a concurrent change) goes the ordinary way.
 
 import { secondStepAmr } from '../../domain/session/amr.js'
 import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
@@ -56,17 +58,6 @@ const mayStartSession = async (
 }
 
 /**
- * The decider primed with the state folded at the version the append is pinned to: `handle` decides
- * on it without reading the stream a second time (`newStream` skips the read on the first attempt;
- * the pinned version makes a stream that moved meanwhile fail the append instead of being decided
- * on, and a pinned append is never retried).
- */
-const primedWith = (state: TwoFactor): typeof twoFactorDecider => ({
-  ...twoFactorDecider,
-  initialState: () => state,
-})
-
-/**
  * The session of a sign-in whose code passes, appended with the acceptance; null when the command
  * would not pass a challenge, the person may not have a session, or the stream moved since it was
  * read: the caller then runs the command the ordinary way, which decides and refuses as before.
@@ -89,10 +80,11 @@ export const passAndStartSession = async (
     amr: secondStepAmr(passed.data.firstFactor, passed.data.method),
   })
   const metadata = metadataFor(origin, { type: 'user', userId }, ctx.clock())
-  const pass = handlePart(primedWith(loaded.state), twoFactorStream(userId), command, {
+  // Pinned: decided on the state `handle` kept at the version loaded, never re-decided (a pinned
+  // append is not retried).
+  const pass = handlePart(twoFactorDecider, twoFactorStream(userId), command, {
     metadata,
     expectedVersion: loaded.version,
-    newStream: true,
   })
   try {
     await ctx.handle.together([pass, part])

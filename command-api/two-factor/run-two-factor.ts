@@ -36,6 +36,18 @@ export const loadTwoFactorAt = async (
   return { state, version: history.at(-1)?.streamVersion ?? 'no_stream' }
 }
 
+/**
+ * The same through `handle`'s kept folded states: only what was appended since the last command on
+ * the stream is read. A command pinned to `version` is then decided on that very state.
+ */
+export const loadKeptTwoFactor = async (
+  ctx: Pick<CommandContext, 'handle'>,
+  userId: string,
+): Promise<LoadedTwoFactor> => {
+  const { state, version } = await ctx.handle.load(twoFactorDecider, twoFactorStream(userId))
+  return { state, version: version === 0 ? 'no_stream' : version }
+}
+
 export const runTwoFactorCommand = (
   ctx: Pick<CommandContext, 'handle' | 'clock'>,
   origin: RequestOrigin,

@@ -22,7 +22,7 @@ import { backupCodeHash, mailedCode, mailedCodeHash } from '../../infra/crypto/t
 import type { CommandContext } from '../context.js'
 import { type StartedSession, startSession } from '../sessions/start-session.js'
 import { passAndStartSession } from './pass-and-sign-in.js'
-import { loadTwoFactorAt, runTwoFactorCommand } from './run-two-factor.js'
+import { loadKeptTwoFactor, runTwoFactorCommand } from './run-two-factor.js'
 
 /** Who presents the code: a live session, or the sign-in the two-factor cookie names. */
 export type CodeCaller =
@@ -76,7 +76,7 @@ export const verifyCode = async (
   // A sign-in reads whether the person may have a session (and the row its answer shows) beside
   // the stream, not after it.
   const [loaded, standing] = await Promise.all([
-    loadTwoFactorAt(ctx.store, caller.userId),
+    loadKeptTwoFactor(ctx, caller.userId),
     signsIn ? ctx.lookups.users.standingOf(caller.userId) : undefined,
   ])
   const command = commandFor(ctx, loaded.state, input, check, now)

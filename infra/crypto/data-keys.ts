@@ -56,7 +56,8 @@ export const unwrapUnderAny = (
   context = '',
   open: (secret: Secret, wrapped: string, context: string) => Buffer = unwrapKey,
 ): { key: Buffer; secretIndex: number } => {
-  let failure: unknown = new FieldDecryptionError('authentication-failed')
+  // Made only when every secret fails: an Error's stack costs more than the unwrap it reports on.
+  let failure: unknown = null
   for (const [secretIndex, secret] of secrets.entries()) {
     try {
       return { key: open(secret, wrapped, context), secretIndex }
@@ -65,7 +66,7 @@ export const unwrapUnderAny = (
       failure = error
     }
   }
-  throw failure
+  throw failure ?? new FieldDecryptionError('authentication-failed')
 }
 
 /** Like `wrapKey` for key material of any length (the unique-claim key adopted from an old secret). */
@@ -82,8 +83,24 @@ export const unwrapBytes = (masterSecret: Secret, wrapped: string, context: stri
 export const secretId = (masterSecret: Secret): string =>
   Buffer.from(hkdfSync('sha256', masterSecret, WRAP_SALT, SECRET_ID_INFO, 9)).toString('base64url')
 
-const wrappingKey = (masterSecret: Secret): Buffer =>
+// Derived once per secret: every data key read from the table (each command's first touch of a
+// person) unwraps under it, and the derivation cost as much as the unwrap itself.
+// Strings only: bytes could be changed in place after being derived from.
+const wrappingKeys = new Map<string, Buffer>()
+
+const derive = (masterSecret: Secret): Buffer =>
   Buffer.from(hkdfSync('sha256', masterSecret, WRAP_SALT, WRAP_INFO, KEY_BYTES))
+
+const wrappingKey = (masterSecret: Secret): Buffer => {
+  if (typeof masterSecret !== 'string') return derive(masterSecret)
+  const known = wrappingKeys.get(masterSecret)
+  if (known) return known
+  const derived = derive(masterSecret)
+  // A handful of secrets in a process (current and retired ones); tests make many: stay bounded.
+  if (wrappingKeys.size >= 16) wrappingKeys.clear()
+  wrappingKeys.set(masterSecret, derived)
+  return derived
+}
 
 const sealBytes = (key: Uint8Array, plaintext: Uint8Array, aad: string): string => {
   assertKey(key)

@@ -81,6 +81,10 @@ const applyGrant = async (trx: Trx, event: OAuthGrantEvent, at: Date) => {
       .execute()
     return
   }
+  // A refresh happens only on an active grant (the decider's rule; `evolve` ignores one on any
+  // other): its row already says so. Skipping the write spares every refresh a statement in the
+  // projector's transaction; nothing reads a grant's `updated_at`.
+  if (event.type === 'oauth-grant.refreshed') return
   const status = event.type === 'oauth-grant.revoked' ? 'revoked' : 'active'
   await trx
     .updateTable('oauth_grants')

@@ -138,6 +138,9 @@ describe('Tessera as an OpenID provider: deleting a client, and a person changin
       update: { scopes: ['openid', 'offline_access', 'profile'] },
     })
     expect((await oidc.tokenIntrospection(resourceServer, narrow.access_token)).active).toBe(true)
+    // A refreshed grant is still a live one: deleting the consent ends it (its row is not rewritten
+    // on a refresh, only on what changes its status).
+    const refreshed = await oidc.refreshTokenGrant(config, narrow.refresh_token ?? '')
 
     // Another person cannot read or change this consent: it answers as an unknown one.
     const { browser: stranger } = await signedUp(tessera)
@@ -153,6 +156,10 @@ describe('Tessera as an OpenID provider: deleting a client, and a person changin
     const revoked = await browser.post('/oauth2/delete-consent', { id: client.client_id })
     expect(revoked.status, revoked.body).toBe(200)
     expect((await oidc.tokenIntrospection(resourceServer, narrow.access_token)).active).toBe(false)
+    expect((await oidc.tokenIntrospection(resourceServer, refreshed.access_token)).active).toBe(false)
+    await expect(oidc.refreshTokenGrant(config, refreshed.refresh_token ?? '')).rejects.toMatchObject({
+      error: 'invalid_grant',
+    })
     expect((await browser.get(`/oauth2/get-consent?id=${client.client_id}`)).status).toBe(404)
     const listed = (await browser.get('/oauth2/get-consents')).json as { clientId: string }[]
     expect(listed.map((consent) => consent.clientId)).not.toContain(client.client_id)

@@ -132,6 +132,41 @@ describeEachDatabase('keyring', (fresh) => {
     expect(await other.existingKey('u1')).toBeNull()
   })
 
+  it('lookups asked in one turn share one statement, and none outlives an erasure made before it', async () => {
+    const here = createKeyring(database.db, SECRET)
+    const a = await here.keyFor('a')
+    const b = await here.keyFor('b')
+    let statements = 0
+    const counted = database.db.withPlugin({
+      transformQuery: ({ node }) => {
+        statements += 1
+        return node
+      },
+      transformResult: async ({ result }) => result,
+    })
+    // Another process, caching nothing: every lookup asks the table.
+    const other = createKeyring(counted, SECRET, { cacheTtlMs: 0 })
+    const [first, second, none] = await Promise.all([
+      other.existingKey('a'),
+      other.existingKeys(['b', 'a']),
+      other.existingKey('none'),
+    ])
+    expect(statements).toBe(1)
+    expect(first).toEqual(a)
+    expect(second).toEqual(
+      new Map([
+        ['b', b],
+        ['a', a],
+      ]),
+    )
+    expect(none).toBeNull()
+    await here.destroy('a')
+    const [erased, kept] = await Promise.all([other.existingKey('a'), other.existingKey('b')])
+    expect(erased).toBeNull()
+    expect(kept).toEqual(b)
+    expect(statements).toBe(2)
+  })
+
   it('looks up many subjects at once, leaving out those without a key', async () => {
     const keyring = createKeyring(database.db, SECRET)
     const a = await keyring.keyFor('a')

@@ -162,6 +162,31 @@ export const createKeyring = (
       where subject = ${row.subject} and wrapped_key = ${row.wrapped_key}`.execute(db)
   }
 
+  /**
+   * The rows of these subjects, read with those every other lookup asked for in the same turn of
+   * the event loop: concurrent commands (each opening its own person's events) share one statement
+   * instead of one each. Every lookup still reads the table after it was asked.
+   */
+  let pending: { subjects: Set<string>; rows: Promise<KeyRow[]> } | null = null
+  const readRows = (subjects: readonly string[]): Promise<KeyRow[]> => {
+    if (!pending) {
+      const batch = new Set<string>()
+      const rows = new Promise<KeyRow[]>((resolve, reject) =>
+        setImmediate(() => {
+          if (pending?.subjects === batch) pending = null
+          sql<KeyRow>`
+            select subject, wrapped_key, wrapped_by from tessera_data_keys
+            where subject = any(${[...batch]}::text[])`
+            .execute(db)
+            .then(({ rows: read }) => resolve(read), reject)
+        }),
+      )
+      pending = { subjects: batch, rows }
+    }
+    for (const subject of subjects) pending.subjects.add(subject)
+    return pending.rows
+  }
+
   const existingKeys = async (subjects: Iterable<string>): Promise<Map<string, Buffer>> => {
     const found = new Map<string, Buffer>()
     const missing: string[] = []
@@ -172,11 +197,9 @@ export const createKeyring = (
     }
     if (missing.length === 0) return found
     const before = erasures
-    const { rows } = await sql<KeyRow>`
-      select subject, wrapped_key, wrapped_by from tessera_data_keys
-      where subject = any(${missing}::text[])`.execute(db)
-    for (const row of rows) {
-      if (row.wrapped_key === null) continue
+    const wanted = new Set(missing)
+    for (const row of await readRows(missing)) {
+      if (row.wrapped_key === null || !wanted.has(row.subject)) continue
       const readable = { ...row, wrapped_key: row.wrapped_key }
       const { key, stale } = open(readable)
       // Re-wrapped on first use after a rotation, so the retired secret can be dropped sooner.
