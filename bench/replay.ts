@@ -141,6 +141,8 @@ const timedStep = async (
 }
 
 const SERVING_QUIET_SECONDS = 5
+// A fresh server's first requests compile its code: not what a quiet database serves at.
+const SERVING_WARM_UP_SECONDS = 3
 
 /**
  * The catch-up step; on PostgreSQL, with get-session served by a Tessera of role `api` meanwhile,
@@ -157,6 +159,9 @@ const catchUpWhileServing = async (
     return { catchUp: await timedStep('catch-up', dir, target, databasePid), serving: null }
   const server = await startApiServer(MAIN, dir, (port) => tesseraEnv(target, port))
   try {
+    const warmUp = driveGetSession(server.baseUrl, person.cookie, person.userId)
+    await new Promise((resolve) => setTimeout(resolve, SERVING_WARM_UP_SECONDS * 1000))
+    await warmUp()
     const quietRun = driveGetSession(server.baseUrl, person.cookie, person.userId)
     await new Promise((resolve) => setTimeout(resolve, SERVING_QUIET_SECONDS * 1000))
     const quiet = await quietRun()
