@@ -71,6 +71,8 @@ export const installErrorHandling = (app: FastifyInstance): void => {
     if (isDomainError(error)) {
       if (error.status === 429 && reply.getHeader('x-retry-after') === undefined)
         reply.header('x-retry-after', '10')
+      // As the read-your-writes 503 says it: the read models are seconds behind, not down.
+      if (error.code === 'READ_MODELS_BEHIND') reply.header('retry-after', '1')
       return send(reply, error.status, error.code, error.message)
     }
     if (error.validation)

@@ -26,6 +26,7 @@ const getSession = async (tessera: Tessera, cookie: string) => {
     status: response.statusCode,
     json: JSON.parse(response.body) as unknown,
     jwt: response.headers['set-auth-jwt'],
+    retryAfter: response.headers['retry-after'],
   }
 }
 
@@ -67,6 +68,7 @@ describe('get-session on a --role api instance while the projector is stopped (P
     expect(refused).toMatchObject({
       status: 503,
       json: { code: 'READ_MODELS_BEHIND', message: 'The service is catching up. Try again in a moment.' },
+      retryAfter: '1',
     })
     // One bound for the request, not one per wait inside it.
     expect(Date.now() - started).toBeLessThan(5000 + BOUND_MS)
