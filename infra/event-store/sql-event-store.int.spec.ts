@@ -254,3 +254,45 @@ describe('SQL: appends to several streams', () => {
     }
   })
 })
+
+describe('SQL: stream reads', () => {
+  test('asked in one turn share one statement; each answers its own stream from its version, as fresh as when asked', async () => {
+    const db = await freshPglite()
+    let statements = 0
+    const counted = db.db.withPlugin({
+      transformQuery: ({ node }) => {
+        statements += 1
+        return node
+      },
+      transformResult: async ({ result }) => result,
+    })
+    const store = createSqlEventStore(counted, { singleBackend: true })
+    try {
+      const [a1, a2, b1] = [anEvent(), anEvent(), anEvent()]
+      await store.appendToStream('a', [a1, a2], { expectedVersion: 'no_stream' })
+      await store.appendToStream('b', [b1], { expectedVersion: 'no_stream' })
+      statements = 0
+      const [wholeA, tailA, wholeB, none] = await Promise.all([
+        store.readStream('a'),
+        store.readStream('a', { afterVersion: 1 }),
+        store.readStream('b'),
+        store.readStream('c'),
+      ])
+      expect(statements).toBe(1)
+      expect(wholeA.map((event) => [event.id, event.streamVersion])).toEqual([
+        [a1.id, 1],
+        [a2.id, 2],
+      ])
+      expect(tailA.map((event) => event.id)).toEqual([a2.id])
+      expect(wholeB.map((event) => event.id)).toEqual([b1.id])
+      expect(none).toEqual([])
+      // A read asked after an append sees it: nothing is served from an earlier read.
+      const b2 = anEvent()
+      await store.appendToStream('b', [b2], { expectedVersion: 1 })
+      expect((await store.readStream('b')).map((event) => event.id)).toEqual([b1.id, b2.id])
+    } finally {
+      await store.close()
+      await db.close()
+    }
+  })
+})

@@ -105,6 +105,7 @@ export const createSqlEventStore = (db: Db, options: SqlEventStoreOptions = {}):
   })
   const singleBackend = options.singleBackend === true
   const { inline } = options
+  const streamReads = coalescedStreamReads(db)
 
   const appendAll = async (unstamped: readonly StreamAppend[]): Promise<AppendResult[]> => {
     if (unstamped.length === 0 || unstamped.some(({ events }) => events.length === 0))
@@ -144,15 +145,7 @@ export const createSqlEventStore = (db: Db, options: SqlEventStoreOptions = {}):
 
     appendToStreams: (appends) => appendAll(appends),
 
-    async readStream(stream, { afterVersion = 0 } = {}) {
-      // Served by the (stream_id, stream_version) unique index: a reader catching up from a version
-      // reads only the rows past it, however long the stream.
-      const { rows } = await sql<EventRow>`
-        select ${EVENT_COLUMNS} from tessera_events
-        where stream_id = ${stream} and stream_version > ${afterVersion}
-        order by tessera_events.stream_version`.execute(db)
-      return rows.map(toRecorded)
-    },
+    readStream: (stream, { afterVersion = 0 } = {}) => streamReads.read(stream, afterVersion),
 
     async readAll(after: GlobalPosition, limit: number) {
       const { rows } = await sql<EventRow>`
@@ -200,6 +193,52 @@ export const createSqlEventStore = (db: Db, options: SqlEventStoreOptions = {}):
     async close() {
       commits.removeAllListeners()
       await (await stopListening)?.()
+    },
+  }
+}
+
+type Read = {
+  stream: string
+  afterVersion: number
+  resolve: (events: RecordedEvent[]) => void
+  reject: (error: unknown) => void
+}
+
+/**
+ * Stream reads asked in one turn of the event loop go as one statement: concurrent commands (each
+ * loading its own aggregate) share a round trip instead of one each. Every read still runs after it
+ * was asked, so it sees every append that committed before. Each (stream, version) pair is served by
+ * the (stream_id, stream_version) unique index: a reader catching up from a version reads only the
+ * rows past it, however long the stream.
+ */
+const coalescedStreamReads = (db: Db) => {
+  let pending: Read[] | null = null
+  const run = async (reads: readonly Read[]) => {
+    const { rows } = await sql<EventRow & { read: number }>`
+      select ${EVENT_COLUMNS}, r.i::integer as read
+      from unnest(${reads.map((read) => read.stream)}::text[], ${reads.map((read) => read.afterVersion)}::integer[])
+        with ordinality as r(wanted, after_version, i)
+      join tessera_events on tessera_events.stream_id = r.wanted
+        and tessera_events.stream_version > r.after_version
+      order by r.i, tessera_events.stream_version`.execute(db)
+    const answers = reads.map((): RecordedEvent[] => [])
+    for (const row of rows) answers[row.read - 1]?.push(toRecorded(row))
+    for (const [index, read] of reads.entries()) read.resolve(answers[index] ?? [])
+  }
+  return {
+    read(stream: string, afterVersion: number): Promise<RecordedEvent[]> {
+      if (!pending) {
+        const reads: Read[] = []
+        pending = reads
+        setImmediate(() => {
+          pending = null
+          run(reads).catch((error: unknown) => {
+            for (const read of reads) read.reject(error)
+          })
+        })
+      }
+      const reads = pending
+      return new Promise((resolve, reject) => reads.push({ stream, afterVersion, resolve, reject }))
     },
   }
 }
