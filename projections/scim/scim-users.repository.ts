@@ -66,20 +66,34 @@ export const listScimUsers = async (
   filters: readonly ScimUserFilter[],
   page: { offset: number; count: number },
 ): Promise<{ total: number; rows: ScimUserView[] }> => {
-  const counted = await filtered(db, connectionId, filters)
+  // A filter (an IdP asking whether a userName exists) matches a handful of rows: the page and the
+  // total come in one statement. The whole directory is counted apart, so its page stays a top-N read.
+  if (filters.length > 0 && page.count > 0) {
+    const counted = await pageOf(filtered(db, connectionId, filters), page)
+      .select(sql<string>`count(*) over ()`.as('total'))
+      .execute()
+    const [first] = counted
+    if (first) return { total: Number(first.total), rows: counted.map(({ total: _, ...row }) => row) }
+    if (page.offset === 0) return { total: 0, rows: [] }
+  }
+  const total = await countOf(filtered(db, connectionId, filters))
+  if (page.count === 0 || page.offset >= total) return { total, rows: [] }
+  const rows = await pageOf(filtered(db, connectionId, filters), page).execute()
+  return { total, rows }
+}
+
+type Filtered = ReturnType<typeof filtered>
+
+const countOf = async (query: Filtered): Promise<number> => {
+  const counted = await query
     .clearSelect()
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .executeTakeFirstOrThrow()
-  const total = Number(counted.n)
-  if (page.count === 0 || page.offset >= total) return { total, rows: [] }
-  const rows = await filtered(db, connectionId, filters)
-    .orderBy('scim_users.created_at')
-    .orderBy('scim_users.user_id')
-    .offset(page.offset)
-    .limit(page.count)
-    .execute()
-  return { total, rows }
+  return Number(counted.n)
 }
+
+const pageOf = (query: Filtered, page: { offset: number; count: number }) =>
+  query.orderBy('scim_users.created_at').orderBy('scim_users.user_id').offset(page.offset).limit(page.count)
 
 /** What a connection has done, for the organization's owners: its people and its last change. */
 export type ConnectionDirectory = {

@@ -179,6 +179,11 @@ describe('SCIM 2.0 provisioning (pglite)', () => {
     const none = (await scim('GET', `/Users?filter=${encodeURIComponent('userName eq "nobody@acme.test"')}`))
       .json as ScimList
     expect(none).toMatchObject({ totalResults: 0, Resources: [] })
+    // A filtered page past its matches still tells how many there are.
+    const past = (
+      await scim('GET', `/Users?startIndex=2&filter=${encodeURIComponent('externalId eq "ext-2"')}`)
+    ).json as ScimList
+    expect(past).toMatchObject({ totalResults: 1, startIndex: 2, Resources: [] })
 
     const all = (await scim('GET', '/Users')).json as ScimList
     const page = (await scim('GET', '/Users?startIndex=2&count=2')).json as ScimList
