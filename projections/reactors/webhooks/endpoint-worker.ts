@@ -133,8 +133,11 @@ const delivered = (progress: WebhookProgressRow, position: GlobalPosition): Webh
 export type RunOptions = {
   /** Resend requests may be waiting. */
   resends: boolean
-  /** At the log's end: true when more was committed since and this run may read on. */
-  keepGoing?: () => boolean
+  /**
+   * At the log's end, once what the run did is saved: resolves true when more was committed (now, or
+   * within a short wait) and this run may read on.
+   */
+  keepGoing?: () => Promise<boolean>
 }
 
 /** Delivers what is readable for one endpoint, until the log's end or a failure. */
@@ -152,14 +155,14 @@ export const runEndpoint = async (
   if (options.resends) await runResends(db, deps, state)
   if (progress.next_attempt_at && progress.next_attempt_at > now)
     return { kind: 'retry', at: progress.next_attempt_at }
-  return deliverFrom(db, deps, state, options.keepGoing ?? (() => false))
+  return deliverFrom(db, deps, state, options.keepGoing ?? (async () => false))
 }
 
 const deliverFrom = async (
   db: Kysely<Database>,
   deps: WorkerDeps,
   state: Attempting,
-  keepGoing: () => boolean,
+  keepGoing: () => Promise<boolean>,
 ): Promise<RunOutcome> => {
   const types = new Set(eventTypesOf(state.endpoint))
   const saved = { position: state.progress.position }
@@ -181,7 +184,11 @@ const deliverFrom = async (
       unsaved.progress = delivered(unsaved.progress, position)
       if (flushDue(unsaved)) await flush(db, unsaved, saved)
     }
-    if (page.length < deps.batchSize && !keepGoing()) break
+    if (page.length < deps.batchSize) {
+      // Saved before the run waits at the log's end: /webhook/deliveries shows the attempts meanwhile.
+      await flush(db, unsaved, saved)
+      if (!(await keepGoing())) break
+    }
   }
   await flush(db, unsaved, saved)
   return IDLE

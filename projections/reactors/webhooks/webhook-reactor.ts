@@ -63,6 +63,8 @@ type Worker = {
   resends: boolean
   /** The endpoint's own events were applied (a change, a rotation, a replay) since its run began. */
   changed: boolean
+  /** Ends the wait of a run lingering at the log's end (a commit, a change, a stop). */
+  nudge: (() => void) | null
 }
 
 const newWorker = (): Worker => ({
@@ -72,6 +74,7 @@ const newWorker = (): Worker => ({
   retryAt: null,
   resends: true,
   changed: false,
+  nudge: null,
 })
 
 /**
@@ -79,6 +82,13 @@ const newWorker = (): Worker => ({
  * checkpoint and its secrets afresh (the secrets cache trusts what it read as long).
  */
 const RUN_FOLLOWS_MS = 5000
+
+/**
+ * How long a run at the log's end waits for the next commit before it ends. A new run reads the
+ * endpoint, its checkpoint and its lock again (a handful of statements): with events a few hundred
+ * milliseconds apart (sign-ups at their peak), one run delivers them all instead of one run each.
+ */
+const RUN_LINGERS_MS = 250
 
 const PURGE_EVERY_MS = 3600_000
 
@@ -140,8 +150,23 @@ export const createWebhookReactor = (options: WebhookReactorOptions): WebhookRea
     const started = { real: performance.now(), clock: now().getTime() }
     const over = () =>
       performance.now() - started.real > RUN_FOLLOWS_MS || now().getTime() - started.clock > RUN_FOLLOWS_MS
-    return () => readsOn(worker, over())
+    return async () => {
+      if (readsOn(worker, over())) return true
+      if (!mayLinger(worker, over())) return false
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, RUN_LINGERS_MS)
+        function done() {
+          clearTimeout(timer)
+          worker.nudge = null
+          resolve()
+        }
+        worker.nudge = done
+      })
+      return readsOn(worker, over())
+    }
   }
+
+  const mayLinger = (worker: Worker, over: boolean) => !(worker.resends || worker.changed || stopped || over)
 
   const readsOn = (worker: Worker, over: boolean) => {
     if (!worker.again || worker.resends || worker.changed || stopped || over) return false
@@ -167,6 +192,7 @@ export const createWebhookReactor = (options: WebhookReactorOptions): WebhookRea
   const pump = (endpointId: string, worker: Worker): Promise<void> => {
     if (worker.running) {
       worker.again = true
+      worker.nudge?.()
       return worker.running
     }
     worker.running = (async () => {
@@ -257,7 +283,10 @@ export const createWebhookReactor = (options: WebhookReactorOptions): WebhookRea
       stopped = true
       unsubscribe?.()
       if (poll) clearInterval(poll)
-      for (const worker of workers.values()) if (worker.timer) clearTimeout(worker.timer)
+      for (const worker of workers.values()) {
+        if (worker.timer) clearTimeout(worker.timer)
+        worker.nudge?.()
+      }
       await Promise.all([...workers.values()].map((worker) => worker.running))
       agents.close()
     },
