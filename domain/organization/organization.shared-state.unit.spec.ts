@@ -5,8 +5,8 @@
 
 import { describe, expect, it } from 'vitest'
 import { specFor } from '../../tests/support/given-when-then.js'
+import { organizationCreated, testOrganizationPolicy } from '../../tests/support/organization-fixtures.js'
 import { fold } from '../shared/decider.js'
-import type { OrganizationPolicy } from './organization.commands.js'
 import type { OrganizationEvent } from './organization.events.js'
 import {
   type ActiveOrganization,
@@ -16,38 +16,11 @@ import {
 } from './organization.js'
 
 const T0 = '2030-01-01T00:00:00.000Z'
-const policy: OrganizationPolicy = {
-  creatorRole: 'owner',
-  membershipLimit: 10_000,
-  invitationLimit: 100,
-  invitationExpiresInSeconds: 3600,
-  teams: {
-    enabled: true,
-    defaultTeam: true,
-    maximumTeams: null,
-    maximumMembersPerTeam: null,
-    allowRemovingAllTeams: false,
-  },
-  allowUserToCreateOrganization: true,
-  disableOrganizationDeletion: false,
-  requireEmailVerificationOnInvitation: false,
-  dynamicRoles: { maximumRolesPerOrganization: 3 },
-}
+const policy = testOrganizationPolicy({ membershipLimit: 10_000, invitationExpiresInSeconds: 3600 })
 const decider = organizationDecider(policy)
 const O = 'o1'
 
-const created: OrganizationEvent = {
-  type: 'organization.created',
-  data: {
-    organizationId: O,
-    name: 'Acme',
-    slug: 'acme',
-    logo: null,
-    metadata: null,
-    createdAt: T0,
-    createdBy: 'u-0',
-  },
-}
+const created = organizationCreated(O, 'u-0', T0)
 const added = (n: number, role = 'member'): OrganizationEvent => ({
   type: 'organization.member-added',
   data: {

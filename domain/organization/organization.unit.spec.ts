@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { specFor } from '../../tests/support/given-when-then.js'
+import { testOrganizationPolicy } from '../../tests/support/organization-fixtures.js'
 import type { OrganizationPolicy } from './organization.commands.js'
 import type { OrganizationEvent } from './organization.events.js'
 import { type OrganizationCommand, organizationClaims, organizationDecider } from './organization.js'
@@ -8,23 +9,7 @@ const T0 = '2030-01-01T00:00:00.000Z'
 const HOUR = 3_600_000
 const at = (hours: number) => new Date(Date.parse(T0) + hours * HOUR).toISOString()
 
-const policy: OrganizationPolicy = {
-  creatorRole: 'owner',
-  membershipLimit: 100,
-  invitationLimit: 100,
-  invitationExpiresInSeconds: 48 * 3600,
-  teams: {
-    enabled: true,
-    defaultTeam: true,
-    maximumTeams: null,
-    maximumMembersPerTeam: null,
-    allowRemovingAllTeams: false,
-  },
-  allowUserToCreateOrganization: true,
-  disableOrganizationDeletion: false,
-  requireEmailVerificationOnInvitation: false,
-  dynamicRoles: { maximumRolesPerOrganization: 3 },
-}
+const policy = testOrganizationPolicy()
 const decider = organizationDecider(policy)
 /** The history, under the default policy or the one a test configures. */
 const given = (history: readonly OrganizationEvent[], under: OrganizationPolicy = policy) =>
