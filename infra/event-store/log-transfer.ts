@@ -8,6 +8,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
 import type { EventMetadata } from '../../domain/shared/metadata.js'
 import { comparePositions, type GlobalPosition, START } from './event-store.js'
+import type { EventRow } from './sql-event-rows.js'
 
 // biome-ignore lint/suspicious/noExplicitAny: the store's own tables, read and written raw
 type Db = Kysely<any>
@@ -49,18 +50,6 @@ type DataKeyRow = {
 
 /** A unique claim; `value` is the keyed hash the store keeps, never the claimed value. */
 export type StoredClaim = { scope: string; value: string; owner: string }
-
-type EventRow = {
-  seq: string
-  tx_id: string
-  event_id: string
-  stream_id: string
-  stream_version: number
-  type: string
-  data: object
-  metadata: EventMetadata
-  recorded_at: Date
-}
 
 export const readDataKeys = async (db: Db): Promise<StoredDataKey[]> => {
   const { rows } = await sql<DataKeyRow>`
