@@ -3,89 +3,24 @@
 /// member leaving) makes the call decide again, so the group never records someone its team skipped.
 
 import { afterEach, describe, expect, test } from 'vitest'
-import type { OrganizationPolicy } from '../../domain/organization/organization.commands.js'
-import {
-  type OrganizationCommand,
-  organizationDecider,
-  organizationStream,
-} from '../../domain/organization/organization.js'
+import { organizationStream } from '../../domain/organization/organization.js'
 import { type ScimGroupCommand, scimGroupStream } from '../../domain/scim/scim-group.js'
-import type { EventMetadata } from '../../domain/shared/metadata.js'
 import type { EventStore } from '../../infra/event-store/event-store.js'
 import { createSqlEventStore } from '../../infra/event-store/sql-event-store.js'
 import { freshPglite } from '../../tests/support/databases.js'
 import { createHandle } from '../shared/handle.js'
+import {
+  addMembers,
+  facts,
+  GROUP,
+  metadata,
+  NOW,
+  ORG,
+  organizations,
+  projector,
+  seed,
+} from './scim-team-follower.fixture.js'
 import { withTeam } from './scim-team-follower.js'
-
-const metadata: EventMetadata = {
-  actor: { type: 'system' },
-  ip: null,
-  userAgent: null,
-  correlationId: 'request-1',
-  causationId: null,
-  at: '2026-11-27T12:00:00.000Z',
-}
-const NOW = '2026-11-27T12:00:00.000Z'
-
-const policy: OrganizationPolicy = {
-  creatorRole: 'owner',
-  membershipLimit: 100,
-  invitationLimit: 100,
-  invitationExpiresInSeconds: 48 * 3600,
-  teams: {
-    enabled: true,
-    defaultTeam: false,
-    maximumTeams: null,
-    maximumMembersPerTeam: null,
-    allowRemovingAllTeams: true,
-  },
-  allowUserToCreateOrganization: true,
-  disableOrganizationDeletion: false,
-  requireEmailVerificationOnInvitation: false,
-  dynamicRoles: { maximumRolesPerOrganization: 3 },
-}
-const organizations = organizationDecider(policy)
-const ORG = 'org-1'
-const GROUP = 'group-1'
-const projector = { waitFor: async () => true }
-
-const seed: OrganizationCommand[] = [
-  {
-    type: 'create-organization',
-    organizationId: ORG,
-    name: 'Acme',
-    slug: 'acme',
-    logo: null,
-    metadata: null,
-    userId: 'owner',
-    byServer: true,
-    memberId: 'm-owner',
-    seat: null,
-    defaultTeam: { teamId: 't-default', teamMemberId: 'tm-owner' },
-    now: NOW,
-  },
-  ...['ada', 'bob'].map(
-    (userId): OrganizationCommand => ({
-      type: 'add-member',
-      actorUserId: null,
-      memberId: `m-${userId}`,
-      userId,
-      userExists: true,
-      seat: null,
-      roles: ['member'],
-      teamId: null,
-      teamMemberId: `tm-${userId}`,
-      now: NOW,
-    }),
-  ),
-]
-
-const facts = { connectionId: 'okta', provisioned: ['ada', 'bob'], teamsEnabled: true }
-const addMembers = (...userIds: string[]): ScimGroupCommand => ({
-  type: 'change-scim-group',
-  ...facts,
-  operations: [{ op: 'add-members', userIds }],
-})
 
 const opened: { close(): Promise<void> }[] = []
 afterEach(async () => {

@@ -81,6 +81,7 @@ export type TeamFollowing = { commands: readonly OrganizationCommand[] }
  */
 export const teamFollower = (
   organizations: OrganizationDecider,
+  { catchingUp = false } = {},
 ): Decider<TeamFollowing, OrganizationEvent, Organization> => ({
   initialState: organizations.initialState,
   evolve: organizations.evolve,
@@ -93,7 +94,8 @@ export const teamFollower = (
         events.push(...decided)
         current = decided.reduce(organizations.evolve, current)
       } catch (error) {
-        const tolerated = command.type !== 'create-team' && isDomainError(error) && DRIFT.has(error.code)
+        const drift = isDomainError(error) && (catchingUp || DRIFT.has(error.code))
+        const tolerated = command.type !== 'create-team' && drift
         if (!tolerated) throw error
       }
     }
@@ -105,12 +107,52 @@ export const teamFollower = (
 export type TeamDependencies = Pick<CommandContext, 'handle' | 'store' | 'organizations' | 'clock'>
 
 /**
+ * The team's side alone, for group events already in the log without it: decided on the
+ * organization as it is now (`handle` decides again on a concurrent change). What the organization
+ * refuses by then (a member who left, a full team) is skipped, as drift is: the group is written.
+ */
+const followAlone = async (
+  ctx: TeamDependencies,
+  metadata: EventMetadata,
+  organizationId: string,
+  events: readonly ScimGroupEvent[],
+  release: () => void,
+): Promise<void> => {
+  const commands = teamCommandsOf(events, ctx.clock().toISOString(), newId)
+  if (commands.length === 0) return release()
+  await ctx.handle(
+    teamFollower(ctx.organizations, { catchingUp: true }),
+    organizationStream(organizationId),
+    { commands },
+    { metadata, claims: organizationClaims, onAppended: release },
+  )
+}
+
+/**
+ * This call's own group events in the log after `version` (its correlation id names them): on a
+ * store without multi-stream transactions (KurrentDB appends stream after stream) the group's append
+ * can be in while the organization's failed on a concurrent change. On SQL there are never any.
+ */
+const ownGroupEventsAfter = async (
+  ctx: TeamDependencies,
+  stream: string,
+  version: number,
+  correlationId: string,
+): Promise<ScimGroupEvent[]> => {
+  const after = await ctx.store.readStream(stream, { afterVersion: version })
+  return after
+    .filter((event) => event.metadata.correlationId === correlationId)
+    .map((event) => ({ type: event.type, data: event.data }) as ScimGroupEvent)
+}
+
+/**
  * The group's command and its team's side, appended together. The group's events are decided first
  * on the group as its stream has it (its own refusals first), and the append is pinned to that
  * version, since the team commands are made from those events; the organization's side is decided
  * on the organization as it is at the append. A concurrent change of either stream makes the whole
  * call decide again. In this process the calls of one organization go one at a time, as SCIM
- * creates do (they all append to the organization's stream).
+ * creates do (they all append to the organization's stream). Where the group's events went in
+ * without the team's (KurrentDB), the team then follows those events on its own: it never trails.
  */
 export const withTeam = (
   ctx: TeamDependencies,
@@ -119,14 +161,14 @@ export const withTeam = (
   groupId: string,
   command: ScimGroupCommand,
   isNew: boolean,
-) =>
+): Promise<void> =>
   oneAtATime(ctx, organizationId, (release) =>
     retryingConcurrency(async () => {
       const stream = scimGroupStream(groupId)
       const history = isNew ? [] : await ctx.store.readStream(stream)
       const events = scimGroupDecider.decide(command, fold(scimGroupDecider, history as never))
-      const version = history.at(-1)?.streamVersion
-      const pinned = isNew ? { newStream: true } : version === undefined ? {} : { expectedVersion: version }
+      const version = history.at(-1)?.streamVersion ?? 0
+      const pinned = isNew ? { newStream: true } : version === 0 ? {} : { expectedVersion: version }
       // The organization's queue goes on once the append is in: the next call's read sees it.
       const group = handlePart(scimGroupDecider, stream, command, {
         metadata,
@@ -135,13 +177,18 @@ export const withTeam = (
         ...pinned,
       })
       const commands = teamCommandsOf(events, ctx.clock().toISOString(), newId)
-      if (commands.length === 0) return ctx.handle.together([group])
       const team = handlePart(
         teamFollower(ctx.organizations),
         organizationStream(organizationId),
         { commands },
         { metadata, claims: organizationClaims, onAppended: release },
       )
-      return ctx.handle.together([group, team])
+      try {
+        await ctx.handle.together(commands.length === 0 ? [group] : [group, team])
+      } catch (error) {
+        const landed = await ownGroupEventsAfter(ctx, stream, version, metadata.correlationId)
+        if (landed.length === 0) throw error
+        await followAlone(ctx, metadata, organizationId, landed, release)
+      }
     }),
   )
