@@ -103,10 +103,11 @@ export const isDeactivated = async (db: AnyDb, userId: string): Promise<boolean>
     .where('user_id', '=', userId)
     .executeTakeFirst()) !== undefined
 
+/** The columns named, not `*`: the statement is then prepared once per connection (pg-prepared.ts). */
 export const findScimCredentialByHash = (db: AnyDb, tokenHash: string) =>
   (db as Kysely<Tables>)
     .selectFrom('tessera_scim_credentials')
-    .selectAll()
+    .select(['organization_id', 'connection_id', 'credential_id', 'revoked_at', 'expires_at', 'scopes'])
     .where('token_hash', '=', tokenHash)
     .executeTakeFirst()
 

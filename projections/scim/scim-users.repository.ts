@@ -1,6 +1,6 @@
 /// Queries over `scim_users`, always within one connection: a connection sees only its own people.
 
-import { type Kysely, sql } from 'kysely'
+import { type Expression, type Kysely, sql } from 'kysely'
 import type { Database } from '../database.js'
 
 type Db = Kysely<Database>
@@ -22,7 +22,7 @@ export type ScimUserView = {
 /** One `eq` filter the list supports (case-insensitive, as the plugin's). */
 export type ScimUserFilter = { attribute: 'userName' | 'externalId' | 'emails.value' | 'id'; value: string }
 
-const viewQuery = (db: Db, connectionId: string) =>
+const viewQuery = (db: Db, connectionId: string | Expression<string>) =>
   db
     .selectFrom('scim_users')
     .innerJoin('users', 'users.id', 'scim_users.user_id')
@@ -47,7 +47,12 @@ export const findScimUser = (
 ): Promise<ScimUserView | undefined> =>
   viewQuery(db, connectionId).where('scim_users.user_id', '=', userId).executeTakeFirst()
 
-const filtered = (db: Db, connectionId: string, filters: readonly ScimUserFilter[]) => {
+/** A connection's people (the connection: its id, or an expression of the statement) matching `filters`. */
+export const filteredView = (
+  db: Db,
+  connectionId: string | Expression<string>,
+  filters: readonly ScimUserFilter[],
+) => {
   let query = viewQuery(db, connectionId)
   for (const { attribute, value } of filters) {
     if (attribute === 'userName') query = query.where('scim_users.user_name_lower', '=', value.toLowerCase())
@@ -69,20 +74,20 @@ export const listScimUsers = async (
   // A filter (an IdP asking whether a userName exists) matches a handful of rows: the page and the
   // total come in one statement. The whole directory is counted apart, so its page stays a top-N read.
   if (filters.length > 0 && page.count > 0) {
-    const counted = await pageOf(filtered(db, connectionId, filters), page)
-      .select(sql<string>`count(*) over ()`.as('total'))
+    const counted = await pageOf(filteredView(db, connectionId, filters), page)
+      .select(sql<string>`count(scim_users.user_id) over ()`.as('total'))
       .execute()
     const [first] = counted
     if (first) return { total: Number(first.total), rows: counted.map(({ total: _, ...row }) => row) }
     if (page.offset === 0) return { total: 0, rows: [] }
   }
-  const total = await countOf(filtered(db, connectionId, filters))
+  const total = await countOf(filteredView(db, connectionId, filters))
   if (page.count === 0 || page.offset >= total) return { total, rows: [] }
-  const rows = await pageOf(filtered(db, connectionId, filters), page).execute()
+  const rows = await pageOf(filteredView(db, connectionId, filters), page).execute()
   return { total, rows }
 }
 
-type Filtered = ReturnType<typeof filtered>
+type Filtered = ReturnType<typeof filteredView>
 
 const countOf = async (query: Filtered): Promise<number> => {
   const counted = await query

@@ -2,9 +2,10 @@
 /// a connection's own Users (get one, list with `filter`, `startIndex`, `count`) with one.
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import { Type } from 'typebox'
-import { scimGuard, scimPrincipalOf } from '../../http/scim/scim-auth.js'
+import { authenticateScim, scimGuard, scimGuardAlone, scimPrincipalOf } from '../../http/scim/scim-auth.js'
 import { SCIM_GROUP_SCHEMA } from '../../http/scim/scim-group-presenter.js'
 import { SCIM_BASE, ScimError, scimErrorResponses, speakScim } from '../../http/scim/scim-http.js'
 import {
@@ -17,6 +18,7 @@ import {
 } from '../../http/scim/scim-presenter.js'
 import type { Config } from '../../infra/config/config.js'
 import type { Database } from '../../projections/database.js'
+import { listScimUsersAs } from '../../projections/scim/scim-principal-list.js'
 import { findScimUser, listScimUsers } from '../../projections/scim/scim-users.repository.js'
 import {
   groupResourceType,
@@ -31,8 +33,25 @@ import { parseScimFilter, parseScimPaging, ScimListQuery } from './scim-filter.j
 const TAGS = ['SCIM']
 const Anything = Type.Object({}, { additionalProperties: true })
 
+type Context = { db: Kysely<Database>; config: Config; clock: () => Date }
+
+/** The list's filter and paging; a bad one is answered after the credential, as behind a guard. */
+const parsedOrRefused = async (
+  ctx: Context,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  query: { filter?: string; startIndex?: string; count?: string },
+) => {
+  try {
+    return { filters: parseScimFilter(query.filter), paging: parseScimPaging(query) }
+  } catch (error) {
+    await scimGuardAlone(ctx, request, reply)
+    throw error
+  }
+}
+
 export const scimQueryRoutes =
-  (ctx: { db: Kysely<Database>; config: Config; clock: () => Date }): FastifyPluginAsyncTypebox =>
+  (ctx: Context): FastifyPluginAsyncTypebox =>
   async (app) => {
     speakScim(app)
     const { baseUrl, basePath } = ctx.config
@@ -76,10 +95,10 @@ export const scimQueryRoutes =
       },
     )
 
+    // The filtered list authenticates in its own statement (scim-principal-list.ts): no preHandler.
     app.get(
       `${SCIM_BASE}/Users`,
       {
-        preHandler: guard,
         schema: {
           summary: "List the connection's SCIM users (filter, startIndex, count)",
           tags: TAGS,
@@ -87,11 +106,15 @@ export const scimQueryRoutes =
           response: { 200: ScimUserListSchema, ...scimErrorResponses(400, 401, 403) },
         },
       },
-      async (request) => {
-        const { connectionId } = scimPrincipalOf(request)
-        const filters = parseScimFilter(request.query.filter)
-        const paging = parseScimPaging(request.query)
-        const { total, rows } = await listScimUsers(ctx.db, connectionId, filters, paging)
+      async (request, reply) => {
+        const { filters, paging } = await parsedOrRefused(ctx, request, reply, request.query)
+        const { principal, page } =
+          filters.length > 0 && paging.count > 0
+            ? await authenticateScim(ctx, request, reply, (lookup) =>
+                listScimUsersAs(ctx.db, lookup, filters, paging),
+              )
+            : { ...(await scimGuardAlone(ctx, request, reply)), page: null }
+        const { total, rows } = page ?? (await listScimUsers(ctx.db, principal.connectionId, filters, paging))
         return {
           schemas: [SCIM_LIST_RESPONSE_SCHEMA],
           totalResults: total,
