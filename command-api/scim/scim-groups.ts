@@ -1,19 +1,6 @@
-/// SCIM Groups: each call is a command on the group's stream (scim-group), with the SCIM credential
-/// as actor, and the organization's team of the same id follows it: created, renamed, its members
-/// added and removed in the same append as the group (scim-team-follower.ts), and removed with it.
-
-import type { OrganizationCommand } from '../../domain/organization/organization.commands.js'
-import { organizationClaims, organizationStream } from '../../domain/organization/organization.js'
 import { SCIM_ERRORS } from '../../domain/scim/scim-errors.js'
-import {
-  type ScimGroupCommand,
-  type ScimGroupOperation,
-  scimGroupClaims,
-  scimGroupDecider,
-  scimGroupStream,
-} from '../../domain/scim/scim-group.js'
-import { isDomainError } from '../../domain/shared/errors.js'
-import { type EventMetadata, metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
+import type { ScimGroupCommand, ScimGroupOperation } from '../../domain/scim/scim-group.js'
+import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
 import { type ScimPrincipal, scimActor } from '../../http/scim/scim-auth.js'
 import { newId } from '../../infra/crypto/tokens.js'
 import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
@@ -23,7 +10,6 @@ import {
   type ScimGroupView,
 } from '../../projections/scim/scim-groups.repository.js'
 import type { CommandContext } from '../context.js'
-import { handlePart } from '../shared/handle.js'
 import { withTeam } from './scim-team-follower.js'
 
 export type ScimGroupInput = { displayName: string; externalId: string | null; members: string[] }
@@ -45,20 +31,6 @@ const mustFind = async (ctx: CommandContext, principal: ScimPrincipal, groupId: 
 }
 
 export const findOwnScimGroup = mustFind
-
-const groupPart = (metadata: EventMetadata, groupId: string, command: ScimGroupCommand) =>
-  handlePart(scimGroupDecider, scimGroupStream(groupId), command, { metadata, claims: scimGroupClaims })
-
-const teamPart = (
-  ctx: CommandContext,
-  metadata: EventMetadata,
-  organizationId: string,
-  command: OrganizationCommand,
-) =>
-  handlePart(ctx.organizations, organizationStream(organizationId), command, {
-    metadata,
-    claims: organizationClaims,
-  })
 
 export const createScimGroup = async (
   ctx: CommandContext,
@@ -115,18 +87,6 @@ export const deleteScimGroup = async (
 ): Promise<void> => {
   await mustFind(ctx, principal, groupId)
   const metadata = metadataFor(origin, scimActor(principal), ctx.clock())
-  const group = groupPart(metadata, groupId, {
-    type: 'delete-scim-group',
-    connectionId: principal.connectionId,
-  })
-  const team = teamPart(ctx, metadata, principal.organizationId, {
-    type: 'remove-team',
-    actorUserId: null,
-    teamId: groupId,
-    activeTeamId: null,
-  })
-  await ctx.handle.together([group, team]).catch((error: unknown) => {
-    if (isDomainError(error) && error.code === 'TEAM_NOT_FOUND') return ctx.handle.together([group])
-    throw error
-  })
+  const command: ScimGroupCommand = { type: 'delete-scim-group', connectionId: principal.connectionId }
+  await withTeam(ctx, metadata, principal.organizationId, groupId, command, false)
 }

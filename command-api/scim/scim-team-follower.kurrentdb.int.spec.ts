@@ -129,4 +129,38 @@ describe('a SCIM group and its team on KurrentDB (no multi-stream transaction)',
     await withTeam(calm, request('remove'), ORG, GROUP, removal, false)
     expect((await teamEvents(store)).at(-1)).toEqual(['organization.team-member-removed', 'bob'])
   })
+
+  test('a group deleted while the organization moves takes its team with it', async () => {
+    const { store, clock } = await setUp()
+    const calm = { handle: createHandle({ store, projector }), store, organizations, clock }
+    await withTeam(calm, request('create'), ORG, GROUP, createGroup(['ada']), true)
+    const { racing, race } = racingOnTheOrganization(store)
+    const ctx = { handle: createHandle({ store: racing, projector }), store: racing, organizations, clock }
+    const deletion: ScimGroupCommand = { type: 'delete-scim-group', connectionId: facts.connectionId }
+    await withTeam(ctx, request('delete'), ORG, GROUP, deletion, false)
+    expect(race.interfered).toBe(true)
+    expect((await store.readStream(scimGroupStream(GROUP))).at(-1)?.type).toBe('scim.group-deleted')
+    expect((await teamEvents(store)).at(-1)).toEqual(['organization.team-removed', null])
+  })
+
+  test('a group deleted after an administrator removed its team goes alone', async () => {
+    const { store, clock } = await setUp()
+    const handle = createHandle({ store, projector })
+    const ctx = { handle, store, organizations, clock }
+    await withTeam(ctx, request('create'), ORG, GROUP, createGroup([]), true)
+    const removeTeam: OrganizationCommand = {
+      type: 'remove-team',
+      actorUserId: null,
+      teamId: GROUP,
+      activeTeamId: null,
+    }
+    await handle(organizations, organizationStream(ORG), removeTeam, { metadata: request('admin') })
+    const deletion: ScimGroupCommand = { type: 'delete-scim-group', connectionId: facts.connectionId }
+    await withTeam(ctx, request('delete'), ORG, GROUP, deletion, false)
+    expect((await store.readStream(scimGroupStream(GROUP))).at(-1)?.type).toBe('scim.group-deleted')
+    expect((await teamEvents(store)).map(([type]) => type)).toEqual([
+      'organization.team-created',
+      'organization.team-removed',
+    ])
+  })
 })

@@ -67,6 +67,9 @@ export const teamCommandsOf = (
             (userId): OrganizationCommand => ({ type: 'remove-team-member', ...acting, userId }),
           ),
         ]
+      case 'scim.group-deleted':
+        // A team an administrator removed already is drift: the group goes alone.
+        return [{ type: 'remove-team', ...acting, activeTeamId: null }]
       default:
         return []
     }
