@@ -47,6 +47,10 @@ export const findScimUser = (
 ): Promise<ScimUserView | undefined> =>
   viewQuery(db, connectionId).where('scim_users.user_id', '=', userId).executeTakeFirst()
 
+/** The value a filter compares, as its column holds it (case-insensitive attributes lowered). */
+export const filterValue = ({ attribute, value }: ScimUserFilter): string =>
+  attribute === 'id' ? value : attribute === 'emails.value' ? value.trim().toLowerCase() : value.toLowerCase()
+
 /** A connection's people (the connection: its id, or an expression of the statement) matching `filters`. */
 export const filteredView = (
   db: Db,
@@ -54,11 +58,12 @@ export const filteredView = (
   filters: readonly ScimUserFilter[],
 ) => {
   let query = viewQuery(db, connectionId)
-  for (const { attribute, value } of filters) {
-    if (attribute === 'userName') query = query.where('scim_users.user_name_lower', '=', value.toLowerCase())
-    else if (attribute === 'externalId')
-      query = query.where('scim_users.external_id_lower', '=', value.toLowerCase())
-    else if (attribute === 'emails.value') query = query.where('users.email', '=', value.trim().toLowerCase())
+  for (const filter of filters) {
+    const value = filterValue(filter)
+    if (filter.attribute === 'userName') query = query.where('scim_users.user_name_lower', '=', value)
+    else if (filter.attribute === 'externalId')
+      query = query.where('scim_users.external_id_lower', '=', value)
+    else if (filter.attribute === 'emails.value') query = query.where('users.email', '=', value)
     else query = query.where('scim_users.user_id', '=', value)
   }
   return query
