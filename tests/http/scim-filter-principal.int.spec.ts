@@ -82,6 +82,28 @@ describe('the filtered SCIM list and the credential it is asked with', () => {
     expect(pastTheEnd.json).toMatchObject({ totalResults: 1, startIndex: 5, itemsPerPage: 0, Resources: [] })
   })
 
+  it("puts each request's own values in a statement of the same shape, conjunctions included", async () => {
+    const created = await scim('POST', '/Users', OKTA, {
+      schemas: [CORE],
+      userName: 'samir@initech.test',
+      externalId: 'ext-Samir',
+      name: { givenName: 'Samir', familyName: 'Nagheenanajar' },
+      emails: [{ value: 'samir@initech.test', primary: true }],
+    })
+    expect(created.status).toBe(201)
+    const list = (filter: string) => scim('GET', `/Users?filter=${encodeURIComponent(filter)}`, OKTA)
+    const names = async (filter: string) =>
+      ((await list(filter)).json.Resources as { userName: string }[]).map((user) => user.userName)
+    expect(await names('userName eq "samir@initech.test" and externalId eq "EXT-samir"')).toEqual([
+      'samir@initech.test',
+    ])
+    expect(await names('userName eq "peter@initech.test" and externalId eq "ext-samir"')).toEqual([])
+    expect(await names('emails.value eq " SAMIR@initech.test "')).toEqual(['samir@initech.test'])
+    expect(await names(`id eq "${created.json.id}"`)).toEqual(['samir@initech.test'])
+    expect(await names('userName eq "peter@initech.test"')).toEqual(['peter@initech.test'])
+    expect(await names('userName eq "samir@initech.test"')).toEqual(['samir@initech.test'])
+  })
+
   it('refuses a missing or unknown token with 401, and a token without the read scope with 403', async () => {
     const missing = await byUserName('peter@initech.test', null)
     expect(missing.status).toBe(401)
