@@ -61,7 +61,8 @@ const expression = <Attribute extends string>(
   attributeOf: (raw: string) => Attribute | null,
   resource: string,
 ): { attribute: Attribute; value: string } => {
-  const match = text.match(/^(\S+(?:\[[^\]]*\][^\s]*)?)\s+(\w+)\s+(.+)$/)
+  // The attribute stops at its `[`, so a bracketed selection with spaces inside stays one attribute.
+  const match = text.match(/^([^\s[]+(?:\[[^\]]*\]\S*)?)\s+(\w+)\s+(.+)$/)
   if (!match) throw invalidFilter('filter must use the form attribute eq "value"')
   const [, rawAttribute = '', operator = '', rawValue = ''] = match
   if (operator.toLowerCase() !== 'eq') throw invalidFilter(`filter operator ${operator} is not supported`)
