@@ -4,17 +4,10 @@
 
 import { joinRoles, rolesExist } from '../../domain/admin/permissions.js'
 import { AUTH_ERRORS, errorWithStatus } from '../../domain/errors.js'
-import { isDomainError } from '../../domain/shared/errors.js'
 import type { Actor, RequestOrigin } from '../../domain/shared/metadata.js'
 import { isValidEmail, normalizeEmail } from '../../domain/user/email.js'
 import { assertPasswordPolicy } from '../../domain/user/password-policy.js'
-import {
-  claimConflictError,
-  EMAIL_CLAIM_SCOPE,
-  USERNAME_CLAIM_SCOPE,
-  type UserCommand,
-} from '../../domain/user/user.js'
-import { signUpUsernames, type UsernameLimits } from '../../domain/user/username.js'
+import { claimConflictError, type UserCommand } from '../../domain/user/user.js'
 import type { KnownUser } from '../../http/ports/user-lookup.js'
 import { hashPassword } from '../../infra/crypto/password.js'
 import { newId } from '../../infra/crypto/tokens.js'
@@ -23,6 +16,7 @@ import type { CommandContext } from '../context.js'
 import { passwordLimits } from '../email-password/sign-up.js'
 import { afterAccountDeletion, beforeAccountDeletion } from '../organization/account-deletion.js'
 import { runUserCommand } from '../shared/run-user-command.js'
+import { claimsInUse } from '../username/claims-in-use.js'
 import { usernameLimits } from '../username/username-limits.js'
 
 export type RoleInput = string | readonly string[]
@@ -75,16 +69,6 @@ const takenError = (error: unknown) => {
   return error
 }
 
-/** The username a creation would claim, or null: none given, or one the decider will refuse. */
-const usernameToClaim = (input: CreateUserInput, limits: UsernameLimits): string | null => {
-  try {
-    return signUpUsernames(input, limits).username
-  } catch (error) {
-    if (isDomainError(error)) return null
-    throw error
-  }
-}
-
 export const createUserByAdmin = async (
   ctx: CommandContext,
   origin: RequestOrigin,
@@ -97,11 +81,7 @@ export const createUserByAdmin = async (
   if (input.password !== null) assertPasswordPolicy(input.password, passwordLimits(ctx))
   // Whether the address and the username are taken: facts for the decider, which refuses.
   const limits = usernameLimits(ctx)
-  const username = usernameToClaim(input, limits)
-  const [emailOwner, usernameOwner] = await Promise.all([
-    ctx.store.claimOwner(EMAIL_CLAIM_SCOPE, email),
-    username === null ? null : ctx.store.claimOwner(USERNAME_CLAIM_SCOPE, username),
-  ])
+  const inUse = await claimsInUse(ctx, { ...input, email }, limits)
   const userId = newId()
   const credential =
     input.password === null ? null : { accountId: userId, passwordHash: await hashPassword(input.password) }
@@ -119,7 +99,7 @@ export const createUserByAdmin = async (
     ...(input.username !== undefined ? { username: input.username } : {}),
     ...(input.displayUsername !== undefined ? { displayUsername: input.displayUsername } : {}),
     usernameLimits: limits,
-    inUse: { email: emailOwner !== null, username: usernameOwner !== null },
+    inUse,
   }
   try {
     await runUserCommand(ctx, origin, userId, register, actor)

@@ -20,3 +20,14 @@ export const decideAhead = async <Command, Event extends KnownEvent, State>(
   const history = (await store.readStream(stream)) as unknown as Event[]
   decider.decide(command, fold(decider, history))
 }
+
+/**
+ * Throws what `decide` would refuse `command` with on a stream the caller has just named (a fresh
+ * id, so it holds nothing yet): no read, only the decider asked (a sign-up refused before its hash).
+ */
+export const decideAheadOnNewStream = <Command, Event extends KnownEvent, State>(
+  decider: Decider<Command, Event, State>,
+  command: Command,
+): void => {
+  decider.decide(command, fold(decider, []))
+}

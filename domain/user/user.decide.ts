@@ -5,8 +5,9 @@ import { parseEmail } from './email.js'
 import type { OwnerProof, UserCommand } from './user.commands.js'
 import type { UserEvent } from './user.events.js'
 import { decidePasswordless } from './user.passwordless.js'
+import { register } from './user.register.js'
 import type { ActiveUser, PendingToken, User } from './user.state.js'
-import { parseUsername, signUpUsernames } from './username.js'
+import { parseUsername } from './username.js'
 
 type Command<T extends UserCommand['type']> = Extract<UserCommand, { type: T }>
 
@@ -94,34 +95,6 @@ export const MAX_OUTSTANDING_TOKENS = 3
 
 const liveCount = (tokens: readonly PendingToken[], now: string) =>
   tokens.filter((token) => Date.parse(token.expiresAt) > Date.parse(now)).length
-
-const register = (command: Command<'register-user'>, state: User): UserEvent[] => {
-  if (state.status !== 'none') throw AUTH_ERRORS.error('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL')
-  const { userId, name, image, credential, sendVerification, callbackURL, inUse } = command
-  // An operator's creation (better-auth's admin create-user) looks the address up before the
-  // username plugin's rules run.
-  if (inUse?.email) throw AUTH_ERRORS.error('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL')
-  // Username rules first, as better-auth's username plugin checks them ahead of the sign-up itself.
-  const { username, displayUsername } = signUpUsernames(command, command.usernameLimits)
-  if (inUse?.username) throw AUTH_ERRORS.error('USERNAME_IS_ALREADY_TAKEN')
-  const email = parseEmail(command.email)
-  const registered: UserEvent = {
-    type: 'user.registered',
-    data: {
-      userId,
-      email,
-      name: name.trim(),
-      image,
-      emailVerified: command.emailVerified === true,
-      credential,
-      ...(username !== null ? { username } : {}),
-      ...(displayUsername !== null ? { displayUsername } : {}),
-    },
-  }
-  // An address already verified (a provider vouched for it) needs no link.
-  if (!sendVerification || registered.data.emailVerified) return [registered]
-  return [registered, { type: 'user.verification-email-requested', data: { userId, email, callbackURL } }]
-}
 
 // better-auth counts the accounts first: the last one is refused before the id is even looked at.
 const removePassword = (command: Command<'remove-password'>, user: ActiveUser): UserEvent[] => {
