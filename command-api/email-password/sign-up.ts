@@ -15,7 +15,7 @@ import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js
 import type { CommandContext } from '../context.js'
 import { newSession, type StartedSession } from '../sessions/start-session.js'
 import { grantAdminIfListed } from '../shared/admin-emails.js'
-import { decideAheadOnNewStream } from '../shared/decide-ahead.js'
+import { decideAheadWithoutHistory } from '../shared/decide-ahead.js'
 import { handlePart } from '../shared/handle.js'
 import { claimsInUse } from '../username/claims-in-use.js'
 import { usernameLimits } from '../username/username-limits.js'
@@ -76,7 +76,7 @@ export const signUp = async (
   const command = await registration(ctx, input)
   // Refused before the (expensive) hash, as better-auth answers sign-up; the claims the append
   // takes are what actually guarantee uniqueness.
-  decideAheadOnNewStream(userDecider, command)
+  decideAheadWithoutHistory(userDecider, command)
   const { userId } = command
   const metadata = metadataFor(origin, { type: 'anonymous' }, clock())
   const credential = { accountId: newId(), passwordHash: await hashPassword(input.password) }

@@ -3,6 +3,7 @@
 /// a slow hash (a password match, a signed link) are done by the caller and passed in as results.
 
 import type { PasswordFacts, PasswordPolicy } from './password-policy.js'
+import type { AdminUpdateUserCommand } from './user.admin-update.js'
 import type { CredentialAccount } from './user.events.js'
 import type { PasswordlessUserCommand } from './user.passwordless.js'
 import type { UsernameLimits } from './username.js'
@@ -18,6 +19,7 @@ type UsernameInput = { username?: string; displayUsername?: string; usernameLimi
 
 export type UserCommand =
   | PasswordlessUserCommand
+  | AdminUpdateUserCommand
   | ({
       type: 'register-user'
       userId: string

@@ -2,6 +2,7 @@
 
 import { AUTH_ERRORS } from '../errors.js'
 import { parseEmail } from './email.js'
+import { type AdminUpdateUserCommand, judgedAdminUpdate } from './user.admin-update.js'
 import type { OwnerProof, UserCommand } from './user.commands.js'
 import type { UserEvent } from './user.events.js'
 import { decidePasswordless } from './user.passwordless.js'
@@ -13,6 +14,7 @@ type Command<T extends UserCommand['type']> = Extract<UserCommand, { type: T }>
 
 export const decideUser = (command: UserCommand, state: User): UserEvent[] => {
   if (command.type === 'register-user') return register(command, state)
+  if (command.type === 'admin-update-user') return adminUpdateUser(command, state)
   if (state.status !== 'active') throw AUTH_ERRORS.error('USER_NOT_FOUND')
   switch (command.type) {
     case 'request-verification-email':
@@ -369,3 +371,44 @@ const adminSetEmail = (command: Command<'admin-set-email'>, user: ActiveUser): U
     },
   ]
 }
+
+/**
+ * update-user, judged whole (user.admin-update.ts) and then told as the events of each part: the
+ * address, the profile, the role, the ban fields. The parts touch disjoint fields, so each is
+ * decided on the same state; they are appended together, so none lands without the others.
+ */
+const adminUpdateUser = (command: AdminUpdateUserCommand, state: User): UserEvent[] => {
+  const update = judgedAdminUpdate(command)
+  if (state.status !== 'active') throw AUTH_ERRORS.error('USER_NOT_FOUND')
+  const { email, emailVerified, name, image, role, banned, banReason, banExpires } = update
+  const address =
+    email === undefined && emailVerified === undefined
+      ? []
+      : adminSetEmail(
+          {
+            type: 'admin-set-email',
+            newEmail: email ?? state.email,
+            emailVerified: emailVerified ?? state.emailVerified,
+          },
+          state,
+        )
+  const profile =
+    name === undefined && image === undefined
+      ? []
+      : updateProfile(
+          {
+            type: 'update-profile',
+            ...(name !== undefined ? { name } : {}),
+            ...(image !== undefined ? { image } : {}),
+          },
+          state,
+        )
+  const roleSet = role === undefined ? [] : setRole({ type: 'set-role', role }, state)
+  const ban = { banned, reason: banReason, expiresAt: banExpires }
+  const anyBan = banned !== undefined || banReason !== undefined || banExpires !== undefined
+  const bans = anyBan ? adminUpdateBan({ type: 'admin-update-ban', ...definedOnly(ban) }, state) : []
+  return [...address, ...profile, ...roleSet, ...bans]
+}
+
+const definedOnly = <T extends Record<string, unknown>>(fields: T): Partial<T> =>
+  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>
