@@ -13,6 +13,7 @@ import {
 import * as apiKeys from '../../projections/api-keys/api-keys.repository.js'
 import type { Database } from '../../projections/database.js'
 import { listSigningKeys } from '../../projections/jwks/jwks.repository.js'
+import * as oauthClients from '../../projections/oauth-provider/oauth-provider.repository.js'
 import { findOneTimeToken } from '../../projections/one-time-tokens/one-time-tokens.repository.js'
 import * as organizations from '../../projections/organizations/organizations.repository.js'
 import { saveChallenge, takeChallenge } from '../../projections/passkeys/passkey-challenges.js'
@@ -122,5 +123,13 @@ export const commandLookupsOver = (db: Kysely<Database>): CommandLookups => ({
     ofUser: (userId) => listPasskeysOfUser(db, userId),
     saveChallenge: (challenge, now) => saveChallenge(db, challenge, now),
     takeChallenge: (tokenHash) => takeChallenge(db, tokenHash),
+  },
+  oauthClients: {
+    findClient: (clientId) => oauthClients.findClient(db, clientId),
+    listClients: (...args) => oauthClients.listClients(db, ...args),
+    findConsent: (...args) => oauthClients.findConsent(db, ...args),
+    listConsents: (userId) => oauthClients.listConsents(db, userId),
+    listLiveGrants: (userId, clientId) => oauthClients.listLiveGrants(db, userId, clientId),
+    listLiveGrantsOfClient: (clientId) => oauthClients.listLiveGrantsOfClient(db, clientId),
   },
 })

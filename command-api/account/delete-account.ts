@@ -13,6 +13,7 @@ import { verifyPassword } from '../../infra/crypto/password.js'
 import { newId, sha256Hex } from '../../infra/crypto/tokens.js'
 import type { CommandContext } from '../context.js'
 import { afterAccountDeletion, beforeAccountDeletion } from '../organization/account-deletion.js'
+import { isSessionFresh } from '../shared/fresh-session.js'
 import { runUserCommand } from '../shared/run-user-command.js'
 
 /** Deletion links live one day (spec). */
@@ -30,9 +31,7 @@ const proofOf = async (
     const stored = await ctx.lookups.users.passwordHashOf(auth.user.id)
     return { kind: 'password', matches: stored ? await verifyPassword(stored, password) : false }
   }
-  const freshAge = ctx.config.session.freshAge
-  const age = ctx.clock().getTime() - auth.session.created_at.getTime()
-  return { kind: 'fresh-session', fresh: freshAge === 0 || age < freshAge * 1000 }
+  return { kind: 'fresh-session', fresh: isSessionFresh(ctx, auth.session.created_at) }
 }
 
 const deleteNow = async (

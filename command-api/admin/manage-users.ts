@@ -2,19 +2,13 @@
 /// unban, set a password, remove. Every action is an event on the user's stream with the operator
 /// (or the server key) as actor; a removed user is erased like one who deleted their own account.
 
-import { joinRoles, rolesExist } from '../../domain/admin/permissions.js'
+import type { PermissionRequest } from '../../domain/admin/permissions.js'
 import { AUTH_ERRORS, errorWithStatus } from '../../domain/errors.js'
-import { isDomainError } from '../../domain/shared/errors.js'
 import type { Actor, RequestOrigin } from '../../domain/shared/metadata.js'
 import { isValidEmail, normalizeEmail } from '../../domain/user/email.js'
 import { assertPasswordPolicy } from '../../domain/user/password-policy.js'
-import {
-  claimConflictError,
-  EMAIL_CLAIM_SCOPE,
-  USERNAME_CLAIM_SCOPE,
-  type UserCommand,
-} from '../../domain/user/user.js'
-import { signUpUsernames, type UsernameLimits } from '../../domain/user/username.js'
+import { claimConflictError, type UserCommand } from '../../domain/user/user.js'
+import { type AdminCaller, callerMay } from '../../http/guards/admin-caller.js'
 import type { KnownUser } from '../../http/ports/user-lookup.js'
 import { hashPassword } from '../../infra/crypto/password.js'
 import { newId } from '../../infra/crypto/tokens.js'
@@ -23,18 +17,12 @@ import type { CommandContext } from '../context.js'
 import { passwordLimits } from '../email-password/sign-up.js'
 import { afterAccountDeletion, beforeAccountDeletion } from '../organization/account-deletion.js'
 import { runUserCommand } from '../shared/run-user-command.js'
+import { claimsInUse } from '../username/claims-in-use.js'
 import { usernameLimits } from '../username/username-limits.js'
 
 export type RoleInput = string | readonly string[]
 
-/** A role value as given: strings only (400 INVALID_ROLE_TYPE), each a role that exists. */
-export const checkedRoles = (role: unknown): string => {
-  const roles = Array.isArray(role) ? role : [role]
-  if (roles.length === 0 || roles.some((name) => typeof name !== 'string'))
-    throw AUTH_ERRORS.error('INVALID_ROLE_TYPE')
-  if (!rolesExist(roles as string[])) throw AUTH_ERRORS.error('YOU_ARE_NOT_ALLOWED_TO_SET_NON_EXISTENT_VALUE')
-  return joinRoles(roles as string[])
-}
+export { checkedRoles } from '../../domain/user/user.admin-update.js'
 
 export const existingUser = async (ctx: CommandContext, userId: string): Promise<KnownUser> => {
   const user = await ctx.lookups.users.byId(userId)
@@ -75,16 +63,6 @@ const takenError = (error: unknown) => {
   return error
 }
 
-/** The username a creation would claim, or null: none given, or one the decider will refuse. */
-const usernameToClaim = (input: CreateUserInput, limits: UsernameLimits): string | null => {
-  try {
-    return signUpUsernames(input, limits).username
-  } catch (error) {
-    if (isDomainError(error)) return null
-    throw error
-  }
-}
-
 export const createUserByAdmin = async (
   ctx: CommandContext,
   origin: RequestOrigin,
@@ -97,11 +75,7 @@ export const createUserByAdmin = async (
   if (input.password !== null) assertPasswordPolicy(input.password, passwordLimits(ctx))
   // Whether the address and the username are taken: facts for the decider, which refuses.
   const limits = usernameLimits(ctx)
-  const username = usernameToClaim(input, limits)
-  const [emailOwner, usernameOwner] = await Promise.all([
-    ctx.store.claimOwner(EMAIL_CLAIM_SCOPE, email),
-    username === null ? null : ctx.store.claimOwner(USERNAME_CLAIM_SCOPE, username),
-  ])
+  const inUse = await claimsInUse(ctx, { ...input, email }, limits)
   const userId = newId()
   const credential =
     input.password === null ? null : { accountId: userId, passwordHash: await hashPassword(input.password) }
@@ -119,7 +93,7 @@ export const createUserByAdmin = async (
     ...(input.username !== undefined ? { username: input.username } : {}),
     ...(input.displayUsername !== undefined ? { displayUsername: input.displayUsername } : {}),
     usernameLimits: limits,
-    inUse: { email: emailOwner !== null, username: usernameOwner !== null },
+    inUse,
   }
   try {
     await runUserCommand(ctx, origin, userId, register, actor)
@@ -247,49 +221,34 @@ export const removeUserByAdmin = async (
   await ctx.eraseUser(userId)
 }
 
-export type AdminUserUpdate = {
-  name?: string
-  image?: string | null
-  email?: string
-  emailVerified?: boolean
-  role?: string
-} & BanFieldsInput
-
-/** update-user: the fields an operator may change, each through its own command. */
+/**
+ * update-user: the operator's `data` and what they may set besides updating, one command the user
+ * decider judges whole (domain/user/user.admin-update.ts) and appends at once.
+ */
 export const updateUserByAdmin = async (
   ctx: CommandContext,
   origin: RequestOrigin,
-  actor: Actor,
+  caller: AdminCaller,
   userId: string,
-  data: AdminUserUpdate,
+  data: Readonly<Record<string, unknown>>,
 ): Promise<KnownUser> => {
-  const user = await existingUser(ctx, userId)
-  const run = (command: Parameters<typeof runUserCommand>[3]) =>
-    runUserCommand(ctx, origin, userId, command, actor)
-  if (data.email !== undefined || data.emailVerified !== undefined) {
-    const email = data.email === undefined ? user.email : normalizeEmail(data.email)
-    if (!isValidEmail(email)) throw AUTH_ERRORS.error('INVALID_EMAIL')
-    // Someone else's address: the store's claim on it refuses the change (400, as better-auth's
-    // admin route), not a look at the read model first, which may trail the log.
-    await run({
-      type: 'admin-set-email',
-      newEmail: email,
-      emailVerified: data.emailVerified ?? user.email_verified,
-    }).catch((error: unknown) => {
-      throw takenError(error)
-    })
+  const { actor } = caller
+  const may = (request: PermissionRequest) => callerMay(caller, request)
+  const command: UserCommand = {
+    type: 'admin-update-user',
+    userId,
+    data,
+    may: {
+      ban: may({ user: ['ban'] }),
+      setEmail: may({ user: ['set-email'] }),
+      setRole: may({ user: ['set-role'] }),
+    },
+    ...operatorOf(actor),
   }
-  if (data.name !== undefined || data.image !== undefined) {
-    const profile = {
-      ...(data.name !== undefined ? { name: data.name } : {}),
-      ...(data.image !== undefined ? { image: data.image } : {}),
-    }
-    await run({ type: 'update-profile', ...profile })
-  }
-  if (data.role !== undefined) await run({ type: 'set-role', role: data.role })
-  // As better-auth, each ban field given is written as it is, the others kept: no default reason
-  // stands in here (ban-user gives one), and a reason or end may be set without banning.
-  const ban = adminUpdateBanCommand(data)
-  if (ban) await run(ban)
+  // Someone else's address: the store's claim on it refuses the change (400, as better-auth's
+  // admin route), not a look at the read model first, which may trail the log.
+  await runUserCommand(ctx, origin, userId, command, actor).catch((error: unknown) => {
+    throw takenError(error)
+  })
   return reread(ctx, userId)
 }

@@ -5,26 +5,39 @@
 
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
-import { isValidEmail, normalizeEmail } from '../../domain/user/email.js'
+import { normalizeEmail } from '../../domain/user/email.js'
+import { EMAIL_CLAIM_SCOPE, type UserCommand, userDecider, userStream } from '../../domain/user/user.js'
 import type { FoundSession } from '../../http/sessions/resolve-session.js'
 import { UniqueClaimConflictError } from '../../infra/event-store/event-store.js'
 import type { CommandContext } from '../context.js'
+import { decideAhead } from '../shared/decide-ahead.js'
+import { isSessionFresh } from '../shared/fresh-session.js'
 import { runUserCommand } from '../shared/run-user-command.js'
 import { enterCode, issueCode } from './otp-codes.js'
 
-type Move = { currentEmail: string; newEmail: string }
+type Move = Extract<UserCommand, { type: 'change-email-by-code' }>
 
-/** The checks both steps make, in better-auth's order; a session past its fresh age is refused. */
-const checkedMove = (ctx: CommandContext, auth: FoundSession, rawNewEmail: string): Move => {
+/**
+ * The move, with what the user decider needs to judge it (the session's freshness); the decider
+ * is asked ahead, so its refusals (SESSION_NOT_FRESH, INVALID_EMAIL, EMAIL_IS_THE_SAME) come before
+ * any code is sent or entered, in better-auth's order.
+ */
+const askedMove = async (ctx: CommandContext, auth: FoundSession, newEmail: string): Promise<Move> => {
   if (!ctx.config.emailOTP.changeEmail.enabled) throw AUTH_ERRORS.error('CHANGE_EMAIL_WITH_OTP_IS_DISABLED')
-  const { freshAge } = ctx.config.session
-  const age = ctx.clock().getTime() - new Date(auth.session.created_at).getTime()
-  if (freshAge !== 0 && age >= freshAge * 1000) throw AUTH_ERRORS.error('SESSION_NOT_FRESH')
-  const currentEmail = auth.user.email
-  const newEmail = normalizeEmail(rawNewEmail)
-  if (!isValidEmail(newEmail)) throw AUTH_ERRORS.error('INVALID_EMAIL')
-  if (newEmail === currentEmail) throw AUTH_ERRORS.error('EMAIL_IS_THE_SAME')
-  return { currentEmail, newEmail }
+  const move: Move = {
+    type: 'change-email-by-code',
+    currentEmail: auth.user.email,
+    newEmail,
+    sessionFresh: isSessionFresh(ctx, new Date(auth.session.created_at)),
+  }
+  await decideAhead(ctx.store, userDecider, userStream(auth.user.id), move)
+  return { ...move, newEmail: normalizeEmail(newEmail) }
+}
+
+/** Whether the new address is someone else's, from the store's claim (never trails a sign-up). */
+const takenByAnother = async (ctx: CommandContext, userId: string, email: string): Promise<boolean> => {
+  const owner = await ctx.store.claimOwner(EMAIL_CLAIM_SCOPE, email)
+  return owner !== null && owner !== userId
 }
 
 /** POST /email-otp/request-email-change: returns the mailing of the code, to run after the answer. */
@@ -34,14 +47,14 @@ export const requestEmailChangeOtp = async (
   auth: FoundSession,
   input: { newEmail: string; otp: string | null },
 ): Promise<() => Promise<void>> => {
-  const move = checkedMove(ctx, auth, input.newEmail)
+  const move = await askedMove(ctx, auth, input.newEmail)
   if (ctx.config.emailOTP.changeEmail.verifyCurrentEmail) {
     if (!input.otp) throw AUTH_ERRORS.error('OTP_IS_REQUIRED_TO_VERIFY_CURRENT_EMAIL')
     const slot = { otpType: 'email-verification', email: move.currentEmail } as const
     await enterCode(ctx, origin, slot, input.otp, true)
   }
-  const taken = await ctx.lookups.users.byEmail(move.newEmail)
-  if (taken) return async () => {}
+  // An address with an account gets no code, and the answer is the same.
+  if (await takenByAnother(ctx, auth.user.id, move.newEmail)) return async () => {}
   const slot = { otpType: 'change-email', email: move.currentEmail, newEmail: move.newEmail } as const
   return () => issueCode(ctx, origin, slot, auth.user.id)
 }
@@ -53,12 +66,13 @@ export const changeEmailWithOtp = async (
   auth: FoundSession,
   input: { newEmail: string; otp: string },
 ): Promise<void> => {
-  const move = checkedMove(ctx, auth, input.newEmail)
+  const move = await askedMove(ctx, auth, input.newEmail)
   const slot = { otpType: 'change-email', email: move.currentEmail, newEmail: move.newEmail } as const
   await enterCode(ctx, origin, slot, input.otp, true)
-  if (await ctx.lookups.users.byEmail(move.newEmail)) throw AUTH_ERRORS.error('EMAIL_ALREADY_IN_USE')
+  // Whose the address is, a fact for the decider, which refuses EMAIL_ALREADY_IN_USE.
+  const command = { ...move, takenByAnother: await takenByAnother(ctx, auth.user.id, move.newEmail) }
   try {
-    await runUserCommand(ctx, origin, auth.user.id, { type: 'change-email-by-code', ...move })
+    await runUserCommand(ctx, origin, auth.user.id, command)
   } catch (error) {
     // Someone signed up with the address a moment ago: the store's claim refused the move.
     if (error instanceof UniqueClaimConflictError) throw AUTH_ERRORS.error('EMAIL_ALREADY_IN_USE')

@@ -12,7 +12,6 @@ import { metadataFor } from '../../domain/shared/metadata.js'
 import { authOf, sessionGuards } from '../../http/sessions/require-session.js'
 import { acceptedSecrets } from '../../infra/config/config.js'
 import { originOf } from '../../infra/http/request-metadata.js'
-import { findClient } from '../../projections/oauth-provider/oauth-provider.repository.js'
 import { authorize } from './authorize.js'
 import { ownerOf } from './client-owner.js'
 import type { OAuthContext } from './oauth-context.js'
@@ -145,7 +144,7 @@ export const oauthAuthorizeRoutes =
         },
       },
       async (request) => {
-        const client = await findClient(ctx.db, request.query.client_id)
+        const client = await ctx.lookups.oauthClients.findClient(request.query.client_id)
         // A disabled client is not shown, as better-auth answers it.
         if (!client || client.settings.disabled) throw oauthError('not_found', 'client not found')
         const { name, uri, logoUri, tosUri, policyUri } = client.settings

@@ -5,13 +5,9 @@
 
 import { oauthGrantDecider, oauthGrantStream } from '../../domain/oauth-provider/oauth-grant.js'
 import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
+import type { StoredClient } from '../../http/ports/oauth-client-lookup.js'
 import type { FoundSession } from '../../http/sessions/resolve-session.js'
 import { ALPHANUMERIC, newId, randomToken, sha256Hex } from '../../infra/crypto/tokens.js'
-import {
-  findClient,
-  findConsent,
-  type StoredClient,
-} from '../../projections/oauth-provider/oauth-provider.repository.js'
 import { issuerOf, type OAuthContext } from './oauth-context.js'
 import { sessionAmrOf } from './session-amr.js'
 import { signQuery } from './signed-query.js'
@@ -51,7 +47,7 @@ const promptsOf = (query: URLSearchParams) => new Set((query.get('prompt') ?? ''
 
 /** The client and its redirect URI, checked before anything may be sent back to it. */
 const trustedClient = async (ctx: OAuthContext, query: URLSearchParams) => {
-  const client = await findClient(ctx.db, query.get('client_id') ?? '')
+  const client = await ctx.lookups.oauthClients.findClient(query.get('client_id') ?? '')
   if (!client) return { refusal: errorPage(ctx, 'invalid_client', 'client_id is required') }
   if (client.settings.disabled) return { refusal: errorPage(ctx, 'client_disabled', 'client is disabled') }
   if (!client.settings.grantTypes.includes('authorization_code'))
@@ -137,7 +133,7 @@ export const authorize = async (
       : page(ctx, loginPage, query)
   if (!client.settings.skipConsent && !options.justConsented) {
     const scopes = (query.get('scope') ?? '').split(' ').filter(Boolean)
-    const consent = await findConsent(ctx.db, session.user.id, client.clientId)
+    const consent = await ctx.lookups.oauthClients.findConsent(session.user.id, client.clientId)
     const agreed = consent?.scopes.split(' ') ?? []
     if (prompts.has('consent') || !scopes.every((scope) => agreed.includes(scope)))
       return prompts.has('none')

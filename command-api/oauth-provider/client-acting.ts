@@ -7,7 +7,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { ClientCaller } from '../../domain/oauth-provider/client-authority.js'
 import type { Actor } from '../../domain/shared/metadata.js'
 import { adminGuard, callerMay } from '../../http/guards/admin-caller.js'
-import { customRolesOf, findMember } from '../../projections/organizations/organizations.repository.js'
 import type { OAuthContext } from './oauth-context.js'
 
 export type Acting = { caller: ClientCaller; actor: Actor }
@@ -25,10 +24,11 @@ export const clientActing = (ctx: OAuthContext) => {
     const { actor } = caller
     if (callerMay(caller, { user: ['update'] })) return { caller: { kind: 'operator' }, actor }
     const userId = caller.userId ?? ''
-    const member = organizationId === null ? undefined : await findMember(ctx.db, organizationId, userId)
+    const member =
+      organizationId === null ? undefined : await ctx.lookups.organizations.findMember(organizationId, userId)
     if (!member || organizationId === null) return { caller: { kind: 'owner', userId }, actor }
     const customRoles = ctx.config.organization.dynamicAccessControl.enabled
-      ? await customRolesOf(ctx.db, organizationId)
+      ? await ctx.lookups.organizations.customRolesOf(organizationId)
       : {}
     return { caller: { kind: 'member', userId, organizationId, role: member.role, customRoles }, actor }
   }

@@ -7,8 +7,8 @@
 
 import { timingSafeEqual } from 'node:crypto'
 import { oauthError } from '../../domain/oauth-provider/oauth-errors.js'
+import type { StoredClient } from '../../http/ports/oauth-client-lookup.js'
 import { sha256Hex } from '../../infra/crypto/tokens.js'
-import type { StoredClient } from '../../projections/oauth-provider/oauth-provider.repository.js'
 import type { OAuthContext } from './oauth-context.js'
 import { clientById } from './provider-cache.js'
 

@@ -3,7 +3,7 @@
 
 import { type Static, Type } from 'typebox'
 import type { ClientSettings, TokenEndpointAuthMethod } from '../../domain/oauth-provider/oauth-client.js'
-import type { StoredClient } from '../../projections/oauth-provider/oauth-provider.repository.js'
+import type { StoredClient } from '../../http/ports/oauth-client-lookup.js'
 
 const Uri = Type.String({ maxLength: 2048 })
 const Uris = Type.Array(Uri, { maxItems: 50 })

@@ -14,7 +14,6 @@ import {
 import { oauthError } from '../../domain/oauth-provider/oauth-errors.js'
 import { sessionGuards } from '../../http/sessions/require-session.js'
 import { originOf } from '../../infra/http/request-metadata.js'
-import { findClient, listClients } from '../../projections/oauth-provider/oauth-provider.repository.js'
 import { type Acting, clientActing } from './client-acting.js'
 import { ClientJsonSchema, ClientMetadataBody, changesOf, clientJson, settingsOf } from './client-json.js'
 import { deleteClient, registerClient, rotateClientSecret, updateClient } from './manage-clients.js'
@@ -41,7 +40,7 @@ export const oauthClientRoutes =
     }
     /** The caller regarding an existing client: a member of its organization when it has one. */
     const actingOnClient = async (request: FastifyRequest, reply: FastifyReply, clientId: string) => {
-      const client = await findClient(ctx.db, clientId)
+      const client = await ctx.lookups.oauthClients.findClient(clientId)
       return { client, acting: await actingFor(request, reply, client?.organizationId ?? null) }
     }
     const created = (
@@ -148,7 +147,9 @@ export const oauthClientRoutes =
         const acting = await actingFor(request, reply, organizationId)
         if (organizationId !== null) refuseUnlessMayManageOrganization(acting.caller, organizationId, 'read')
         const owner = acting.caller.kind === 'owner' ? acting.caller.userId : null
-        return (await listClients(ctx.db, owner, organizationId)).map((client) => clientJson(client))
+        return (await ctx.lookups.oauthClients.listClients(owner, organizationId)).map((client) =>
+          clientJson(client),
+        )
       },
     )
 

@@ -7,7 +7,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { authOf, sessionGuards } from '../../http/sessions/require-session.js'
 import { originOf } from '../../infra/http/request-metadata.js'
-import { listConsents } from '../../projections/oauth-provider/oauth-provider.repository.js'
 import { consentJson, consentOf, revokeConsent, updateConsent } from './manage-consents.js'
 import type { OAuthContext } from './oauth-context.js'
 import { oauthEdge, oauthErrorResponses } from './oauth-http.js'
@@ -41,7 +40,7 @@ export const oauthConsentRoutes =
         },
       },
       async (request) => {
-        const consents = await listConsents(ctx.db, authOf(request).user.id)
+        const consents = await ctx.lookups.oauthClients.listConsents(authOf(request).user.id)
         return Promise.all(consents.map((row) => consentJson(ctx, row)))
       },
     )

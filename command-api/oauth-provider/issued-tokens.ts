@@ -7,8 +7,7 @@ import { createHash } from 'node:crypto'
 import { authenticationClaims } from '../../domain/oauth-provider/authentication-methods.js'
 import { oauthError } from '../../domain/oauth-provider/oauth-errors.js'
 import type { GrantTerms } from '../../domain/oauth-provider/oauth-grant.js'
-import { findUserById } from '../../projections/users/users.repository.js'
-import type { UserRow } from '../../projections/users/users.table.js'
+import type { KnownUser as UserRow } from '../../http/ports/user-lookup.js'
 import { issuerOf, type OAuthContext } from './oauth-context.js'
 
 /** `acr` always; `amr` when the session recorded how it was signed in. */
@@ -128,7 +127,7 @@ export const grantTokens = async (
     ...(refreshToken ? { refresh_token: refreshToken } : {}),
   }
   if (!terms.scopes.includes('openid')) return answer
-  const user = await findUserById(ctx.db, terms.userId)
+  const user = await ctx.lookups.users.byId(terms.userId)
   if (!user) throw oauthError('invalid_grant', 'user not found')
   const idToken = await signer(ctx).signClaims({
     ...(await userClaims(ctx, user, terms.scopes)),

@@ -12,12 +12,8 @@ import {
 import { oauthError } from '../../domain/oauth-provider/oauth-errors.js'
 import { oauthGrantDecider, oauthGrantStream } from '../../domain/oauth-provider/oauth-grant.js'
 import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
+import type { StoredClient } from '../../http/ports/oauth-client-lookup.js'
 import { ALPHANUMERIC, newId, randomToken, sha256Hex } from '../../infra/crypto/tokens.js'
-import {
-  findClient,
-  listLiveGrantsOfClient,
-  type StoredClient,
-} from '../../projections/oauth-provider/oauth-provider.repository.js'
 import type { Acting } from './client-acting.js'
 import { clientPolicyOf, type OAuthContext } from './oauth-context.js'
 
@@ -26,7 +22,7 @@ export type { Acting } from './client-acting.js'
 const clientSecret = () => randomToken(48, ALPHANUMERIC)
 
 const stored = async (ctx: OAuthContext, clientId: string): Promise<StoredClient> => {
-  const client = await findClient(ctx.db, clientId)
+  const client = await ctx.lookups.oauthClients.findClient(clientId)
   if (!client) throw oauthError('not_found', 'client not found')
   return client
 }
@@ -109,7 +105,7 @@ export const deleteClient = async (
     { metadata },
   )
   // Each grant's own stream says it ended: the token checks read those streams, on every instance.
-  for (const grant of await listLiveGrantsOfClient(ctx.db, clientId))
+  for (const grant of await ctx.lookups.oauthClients.listLiveGrantsOfClient(clientId))
     await ctx.handle(
       oauthGrantDecider,
       oauthGrantStream(grant.grant_id),

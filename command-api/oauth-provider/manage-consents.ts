@@ -6,17 +6,12 @@ import { oauthConsentDecider, oauthConsentStream } from '../../domain/oauth-prov
 import { oauthError } from '../../domain/oauth-provider/oauth-errors.js'
 import { oauthGrantDecider, oauthGrantStream } from '../../domain/oauth-provider/oauth-grant.js'
 import { type EventMetadata, metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
-import {
-  findClient,
-  findConsent,
-  listLiveGrants,
-} from '../../projections/oauth-provider/oauth-provider.repository.js'
-import type { OAuthConsentRow } from '../../projections/oauth-provider/oauth-provider.table.js'
+import type { OAuthConsentRow } from '../../http/ports/oauth-client-lookup.js'
 import type { OAuthContext } from './oauth-context.js'
 
 /** A consent as better-auth's plugin answers it; its id is its client's (one per person and client). */
 export const consentJson = async (ctx: OAuthContext, row: OAuthConsentRow) => {
-  const name = (await findClient(ctx.db, row.client_id))?.settings.name
+  const name = (await ctx.lookups.oauthClients.findClient(row.client_id))?.settings.name
   return {
     id: row.client_id,
     clientId: row.client_id,
@@ -29,7 +24,7 @@ export const consentJson = async (ctx: OAuthContext, row: OAuthConsentRow) => {
 }
 
 export const consentOf = async (ctx: OAuthContext, userId: string, clientId: string) => {
-  const row = await findConsent(ctx.db, userId, clientId)
+  const row = await ctx.lookups.oauthClients.findConsent(userId, clientId)
   if (!row) throw oauthError('not_found', 'no consent')
   return row
 }
@@ -41,7 +36,7 @@ const revokeGrants = async (
   clientId: string,
   keep: (scopes: string[]) => boolean,
 ) => {
-  for (const grant of await listLiveGrants(ctx.db, userId, clientId)) {
+  for (const grant of await ctx.lookups.oauthClients.listLiveGrants(userId, clientId)) {
     if (keep(grant.scopes.split(' ').filter(Boolean))) continue
     await ctx.handle(
       oauthGrantDecider,
@@ -75,7 +70,7 @@ export const updateConsent = async (
   clientId: string,
   scopes: string[],
 ): Promise<OAuthConsentRow> => {
-  const client = await findClient(ctx.db, clientId)
+  const client = await ctx.lookups.oauthClients.findClient(clientId)
   if (!client) throw oauthError('not_found', 'client not found')
   const metadata = metadataFor(origin, { type: 'user', userId }, ctx.clock())
   await ctx.handle(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { StoredClient } from '../../projections/oauth-provider/oauth-provider.repository.js'
+import type { StoredClient } from '../../http/ports/oauth-client-lookup.js'
 import { createOAuthProviderCache, trustedWhile } from './provider-cache.js'
 
 const clientOf = (clientId: string, secretHash = 'hash-1'): StoredClient => ({

@@ -12,8 +12,8 @@ import {
   oauthGrantStream,
 } from '../../domain/oauth-provider/oauth-grant.js'
 import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js'
+import type { StoredClient } from '../../http/ports/oauth-client-lookup.js'
 import { ALPHANUMERIC, newId, randomToken, sha256Hex } from '../../infra/crypto/tokens.js'
-import type { StoredClient } from '../../projections/oauth-provider/oauth-provider.repository.js'
 import { grantIdOf } from './authorize.js'
 import { accessTokenFor, grantTokens, type TokenAnswer } from './issued-tokens.js'
 import type { OAuthContext } from './oauth-context.js'

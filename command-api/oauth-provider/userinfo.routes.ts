@@ -8,8 +8,6 @@ import { createLocalJWKSet, decodeJwt, jwtVerify } from 'jose'
 import { Type } from 'typebox'
 import { oauthError } from '../../domain/oauth-provider/oauth-errors.js'
 import { originOf } from '../../infra/http/request-metadata.js'
-import { findClient } from '../../projections/oauth-provider/oauth-provider.repository.js'
-import { findUserById } from '../../projections/users/users.repository.js'
 import { revokeSession } from '../sessions/end-session.js'
 import { verifyAccessToken } from './access-tokens.js'
 import { userClaims } from './issued-tokens.js'
@@ -33,7 +31,7 @@ export const oauthUserInfoRoutes =
       }
       const scopes = claims.scope.split(' ')
       if (!scopes.includes('openid')) throw oauthError('invalid_scope', 'Missing required scope', 403)
-      const user = await findUserById(ctx.db, claims.sub)
+      const user = await ctx.lookups.users.byId(claims.sub)
       if (!user) throw oauthError('invalid_token', 'user not found')
       return userClaims(ctx, user, scopes)
     }
@@ -74,7 +72,7 @@ export const oauthUserInfoRoutes =
           throw oauthError('invalid_request', 'invalid id_token_hint')
         }
         const clientId = typeof claims.aud === 'string' ? claims.aud : claims.aud?.[0]
-        const client = clientId ? await findClient(ctx.db, clientId) : undefined
+        const client = clientId ? await ctx.lookups.oauthClients.findClient(clientId) : undefined
         if (!client || (request.query.client_id && request.query.client_id !== clientId))
           throw oauthError('invalid_client', 'invalid client')
         if (redirectUri && !client.settings.postLogoutRedirectUris.includes(redirectUri))

@@ -20,3 +20,16 @@ export const decideAhead = async <Command, Event extends KnownEvent, State>(
   const history = (await store.readStream(stream)) as unknown as Event[]
   decider.decide(command, fold(decider, history))
 }
+
+/**
+ * Throws what `decide` would refuse `command` with when no history can matter: on a stream the
+ * caller has just named (a fresh id, so it holds nothing yet: a sign-up refused before its hash),
+ * or for a verdict that reads no state (an SSO registrant admitted before the issuer is fetched).
+ * No read, only the decider asked.
+ */
+export const decideAheadWithoutHistory = <Command, Event extends KnownEvent, State>(
+  decider: Decider<Command, Event, State>,
+  command: Command,
+): void => {
+  decider.decide(command, fold(decider, []))
+}

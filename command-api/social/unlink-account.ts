@@ -20,6 +20,7 @@ import { metadataFor, type RequestOrigin } from '../../domain/shared/metadata.js
 import { CREDENTIAL_PROVIDER } from '../../domain/user/user.events.js'
 import { type UserEvent, userDecider, userStream } from '../../domain/user/user.js'
 import type { CommandContext } from '../context.js'
+import { isSessionFresh } from '../shared/fresh-session.js'
 import { runUserCommand } from '../shared/run-user-command.js'
 import { linkedAccountsOf } from './linked-accounts-of.js'
 
@@ -29,12 +30,6 @@ export type AccountToUnlink = { accountId: string; providerId?: string | undefin
 /** The session that asks, by when it started: the deciders judge whether it is fresh enough. */
 export type UnlinkingSession = { userId: string; startedAt: Date }
 
-/** better-auth's freshSessionMiddleware: signed in within `session.freshAge` seconds (0: always). */
-const isFresh = (ctx: CommandContext, startedAt: Date): boolean => {
-  const freshAge = ctx.config.session.freshAge
-  return freshAge === 0 || ctx.clock().getTime() - startedAt.getTime() < freshAge * 1000
-}
-
 export const unlinkAccount = async (
   ctx: CommandContext,
   origin: RequestOrigin,
@@ -42,7 +37,7 @@ export const unlinkAccount = async (
   given: AccountToUnlink,
 ): Promise<void> => {
   const { allowUnlinkingAll } = ctx.config.account.accountLinking
-  const sessionFresh = isFresh(ctx, startedAt)
+  const sessionFresh = isSessionFresh(ctx, startedAt)
   const linked = await linkedAccountsOf(ctx, userId)
   const user = fold(userDecider, (await ctx.store.readStream(userStream(userId))) as unknown as UserEvent[])
   const credential = user.status === 'active' ? user.credential : null

@@ -7,18 +7,14 @@ import { DomainError } from '../../domain/shared/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import { joinDomains, parseDomains } from '../../domain/sso/sso-domains.js'
 import { SSO_ERRORS } from '../../domain/sso/sso-errors.js'
-import {
-  mayManage,
-  type OidcSettings,
-  type ProviderSecrets,
-  type SamlSettings,
-  type SsoManager,
-} from '../../domain/sso/sso-settings.js'
+import { ssoProviderDecider } from '../../domain/sso/sso-provider.js'
+import type { OidcSettings, ProviderSecrets, SamlSettings } from '../../domain/sso/sso-settings.js'
 import { ALPHANUMERIC, randomToken } from '../../infra/crypto/tokens.js'
 import { BUILT_IN_PROVIDERS } from '../../infra/oauth/provider-catalogue.js'
 import { isReachableIdpUrl } from '../../infra/sso/idp-address.js'
 import { DiscoveryError, discoverOidc } from '../../infra/sso/oidc-discovery.js'
 import type { CommandContext } from '../context.js'
+import { decideAheadWithoutHistory } from '../shared/decide-ahead.js'
 import { checkSamlConfig, type SamlProviderConfig } from '../sso-saml/index.js'
 import { managerOf, organizationOf, runSsoCommand, type SsoCaller } from './sso-caller.js'
 import { type RegisteredProvider, registeredProviderJson } from './sso-presenter.js'
@@ -121,12 +117,6 @@ const isReserved = (ctx: CommandContext, providerId: string) =>
   Object.hasOwn(BUILT_IN_PROVIDERS, providerId) ||
   Object.hasOwn(ctx.config.socialProviders, providerId)
 
-/** Refused before the issuer is fetched: a stranger's registration never reaches the network. */
-const refuseNonManager = (manager: SsoManager) => {
-  if (manager.kind === 'stranger') throw SSO_ERRORS.error('NOT_A_MEMBER_OF_THE_ORGANIZATION')
-  if (!mayManage(manager)) throw SSO_ERRORS.error('NOT_ALLOWED_TO_REGISTER_SSO_PROVIDER')
-}
-
 export const registerSsoProvider = async (
   ctx: CommandContext,
   origin: RequestOrigin,
@@ -135,7 +125,8 @@ export const registerSsoProvider = async (
 ) => {
   const organizationId = organizationOf(caller, body.organizationId)
   const manager = await managerOf(ctx, caller, organizationId)
-  refuseNonManager(manager)
+  // The decider's verdict before the issuer is fetched: a stranger's registration never reaches the network.
+  decideAheadWithoutHistory(ssoProviderDecider, { type: 'admit-registrant', manager })
   const oidcConfig = body.oidcConfig
     ? await oidcSettingsOf(ctx, body.issuer, body.oidcConfig, body.overrideUserInfo === true)
     : null

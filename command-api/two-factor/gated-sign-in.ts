@@ -5,15 +5,15 @@
 /// send the person to the second-step page when `kind` is `second-step`.
 
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { KnownUser } from '../../http/ports/user-lookup.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import { setSessionCookie } from '../../infra/http/session-cookie.js'
-import type { UserRow } from '../../projections/users/users.table.js'
 import type { CommandContext } from '../context.js'
 import { type FirstFactor, type SignInOutcome, startSignIn } from './sign-in-gate.js'
 import { clearTwoFactorCookie, readTwoFactorCookie, setTwoFactorCookie } from './two-factor-cookies.js'
 
 /** A first factor passed: who, and how long their session should last. No session yet. */
-export type FirstFactorPassed = { user: UserRow; rememberMe: boolean; factor: FirstFactor }
+export type FirstFactorPassed = { user: KnownUser; rememberMe: boolean; factor: FirstFactor }
 
 export const gateSignIn = async (
   ctx: CommandContext,

@@ -8,14 +8,13 @@ import { assertMayShowTotpUri } from '../../domain/two-factor/two-factor.decide.
 import { burnPasswordCheck, verifyPassword } from '../../infra/crypto/password.js'
 import { newTotpSecret, totpUri } from '../../infra/crypto/totp.js'
 import { backupCodeHash, newBackupCodes } from '../../infra/crypto/two-factor-codes.js'
-import { findPasswordHash } from '../../projections/users/users.repository.js'
 import type { CommandContext } from '../context.js'
 import { loadTwoFactor, runTwoFactorCommand } from './run-two-factor.js'
 
 export type Owner = { userId: string; email: string }
 
 const passwordMatches = async (ctx: CommandContext, userId: string, password: string): Promise<boolean> => {
-  const stored = await findPasswordHash(ctx.db, userId)
+  const stored = await ctx.lookups.users.passwordHashOf(userId)
   return stored ? verifyPassword(stored, password) : burnPasswordCheck(password)
 }
 

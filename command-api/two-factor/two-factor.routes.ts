@@ -13,7 +13,6 @@ import { errorResponses, SIGNED_IN_POST_ERRORS } from '../../infra/http/openapi.
 import { limitRecipient } from '../../infra/http/rate-limit.js'
 import { originOf } from '../../infra/http/request-metadata.js'
 import { setSessionCookie } from '../../infra/http/session-cookie.js'
-import { findUserById } from '../../projections/users/users.repository.js'
 import type { CommandContext } from '../context.js'
 import {
   disableTwoFactor,
@@ -93,7 +92,7 @@ export const twoFactorRoutes =
         return { ...(input.startsSession ? { token } : {}), user: userJson(user) }
       }
       // The row read beside the stream when the sign-in passed in one append; else read now.
-      const user = outcome.user ?? (await findUserById(ctx.db, caller.userId))
+      const user = outcome.user ?? (await ctx.lookups.users.byId(caller.userId))
       if (!user) throw AUTH_ERRORS.error('INVALID_TWO_FACTOR_COOKIE')
       if (!outcome.session) return { user: userJson(user) }
       setSessionCookie(reply, outcome.session, settings)
@@ -242,7 +241,7 @@ export const twoFactorRoutes =
       },
       async (request, reply) => {
         const caller = await callerOf(request)
-        const user = request.auth?.user ?? (await findUserById(ctx.db, caller.userId))
+        const user = request.auth?.user ?? (await ctx.lookups.users.byId(caller.userId))
         if (!user) throw AUTH_ERRORS.error('INVALID_TWO_FACTOR_COOKIE')
         await limitRecipient(reply, user.email)
         await sendCode(ctx, originOf(request), caller)

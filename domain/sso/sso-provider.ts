@@ -81,6 +81,12 @@ export type RegisterSsoProvider = Managed &
 
 export type SsoProviderCommand =
   | RegisterSsoProvider
+  /**
+   * May this person register a provider for the organization at all: asked before the edge fetches
+   * the issuer's discovery document, so a stranger's registration never reaches the network. The
+   * registration itself is judged again; this records nothing.
+   */
+  | { type: 'admit-registrant'; manager: SsoManager }
   | (Managed & {
       type: 'update-sso-provider'
       issuer?: string
@@ -187,11 +193,16 @@ export const evolve = (state: SsoProvider, event: SsoProviderEvent): SsoProvider
 
 /// Decide: every rule
 
+/** Only an owner or admin of the organization (or an operator) registers its providers. */
+const refuseNonRegistrant = (manager: SsoManager): void => {
+  if (manager.kind === 'stranger') throw SSO_ERRORS.error('NOT_A_MEMBER_OF_THE_ORGANIZATION')
+  if (!mayManage(manager)) throw SSO_ERRORS.error('NOT_ALLOWED_TO_REGISTER_SSO_PROVIDER')
+}
+
 const register = (command: RegisterSsoProvider, state: SsoProvider): SsoProviderEvent[] => {
   if (command.limit === 0) throw SSO_ERRORS.error('SSO_PROVIDER_REGISTRATION_DISABLED')
   if (command.registeredByUser >= command.limit) throw SSO_ERRORS.error('SSO_PROVIDER_LIMIT_REACHED')
-  if (command.manager.kind === 'stranger') throw SSO_ERRORS.error('NOT_A_MEMBER_OF_THE_ORGANIZATION')
-  if (!mayManage(command.manager)) throw SSO_ERRORS.error('NOT_ALLOWED_TO_REGISTER_SSO_PROVIDER')
+  refuseNonRegistrant(command.manager)
   if (command.reserved) throw SSO_ERRORS.error('SSO_PROVIDER_ID_RESERVED')
   if (state.status === 'active') throw SSO_ERRORS.error('SSO_PROVIDER_ALREADY_EXISTS')
   if (!command.oidcConfig && !command.samlConfig) throw SSO_ERRORS.error('SSO_CONFIG_REQUIRED')
@@ -262,6 +273,10 @@ const update = (command: Update, provider: ActiveProvider): SsoProviderEvent[] =
 
 export const decide = (command: SsoProviderCommand, state: SsoProvider): SsoProviderEvent[] => {
   if (command.type === 'register-sso-provider') return register(command, state)
+  if (command.type === 'admit-registrant') {
+    refuseNonRegistrant(command.manager)
+    return []
+  }
   const provider = managed(command, state)
   switch (command.type) {
     case 'update-sso-provider':

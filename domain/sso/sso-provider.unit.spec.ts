@@ -93,6 +93,19 @@ describe('SSO provider', () => {
       .thenThrows('CLIENT_SECRET_REQUIRED')
   })
 
+  it('admits only owners and admins as registrants, before anything about the provider is known', () => {
+    given([])
+      .when({ type: 'admit-registrant', manager: { kind: 'stranger' } })
+      .thenThrows('NOT_A_MEMBER_OF_THE_ORGANIZATION')
+    given([])
+      .when({ type: 'admit-registrant', manager: MEMBER })
+      .thenThrows('NOT_ALLOWED_TO_REGISTER_SSO_PROVIDER', { status: 403 })
+    given([registered]).when({ type: 'admit-registrant', manager: OWNER }).then([])
+    given([])
+      .when({ type: 'admit-registrant', manager: { kind: 'member', roles: ['admin'] } })
+      .then([])
+  })
+
   it('verifies the domain only with the published TXT record, before the token expires', () => {
     const verify = (records: string[], now = NOW) =>
       ({

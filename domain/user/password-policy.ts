@@ -31,11 +31,26 @@ export const isCommonPassword = (password: string): boolean => {
   )
 }
 
+/**
+ * What the policy needs to know of a password, measured by the caller that holds it, so that a
+ * decider can judge the policy without ever seeing the password (as it judges a hash's match).
+ */
+export type PasswordFacts = { length: number; common: boolean }
+
+export const passwordFacts = (password: string, policy: PasswordPolicy = DEFAULT_PASSWORD_LIMITS) => ({
+  length: password.length,
+  // Searched only when the policy asks, as before.
+  common: policy.rejectCommon === true && isCommonPassword(password),
+})
+
+/** Throws the first rule the measured password breaks: too short, too long, common. */
+export const refuseWeakPassword = (facts: PasswordFacts, policy: PasswordPolicy): void => {
+  if (facts.length < policy.min) throw AUTH_ERRORS.error('PASSWORD_TOO_SHORT')
+  if (facts.length > policy.max) throw AUTH_ERRORS.error('PASSWORD_TOO_LONG')
+  if (policy.rejectCommon && facts.common) throw AUTH_ERRORS.error('PASSWORD_COMPROMISED')
+}
+
 export const assertPasswordPolicy = (
   password: string,
   policy: PasswordPolicy = DEFAULT_PASSWORD_LIMITS,
-): void => {
-  if (password.length < policy.min) throw AUTH_ERRORS.error('PASSWORD_TOO_SHORT')
-  if (password.length > policy.max) throw AUTH_ERRORS.error('PASSWORD_TOO_LONG')
-  if (policy.rejectCommon && isCommonPassword(password)) throw AUTH_ERRORS.error('PASSWORD_COMPROMISED')
-}
+): void => refuseWeakPassword(passwordFacts(password, policy), policy)

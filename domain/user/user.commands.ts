@@ -2,6 +2,8 @@
 /// commands (computed by the caller), so `decide` stays deterministic. Checks that need a secret or
 /// a slow hash (a password match, a signed link) are done by the caller and passed in as results.
 
+import type { PasswordFacts, PasswordPolicy } from './password-policy.js'
+import type { AdminUpdateUserCommand } from './user.admin-update.js'
 import type { CredentialAccount } from './user.events.js'
 import type { PasswordlessUserCommand } from './user.passwordless.js'
 import type { UsernameLimits } from './username.js'
@@ -17,6 +19,7 @@ type UsernameInput = { username?: string; displayUsername?: string; usernameLimi
 
 export type UserCommand =
   | PasswordlessUserCommand
+  | AdminUpdateUserCommand
   | ({
       type: 'register-user'
       userId: string
@@ -31,11 +34,17 @@ export type UserCommand =
       callbackURL: string | null
       /**
        * Whether the address and the username are already claimed by someone (the caller read the
-       * store's claims), for an operator's creation to be refused in better-auth's order: the
-       * address, then the username's rules, then its uniqueness. The claims taken in the append
-       * still settle a race.
+       * store's claims), for the registration to be refused in better-auth's order (user.register.ts):
+       * an operator's creation judges the address, then the username's rules, then its uniqueness.
+       * The claims taken in the append still settle a race.
        */
       inUse?: { email: boolean; username: boolean }
+      /**
+       * A person's own sign-up with a password: the password as the caller measured it and the
+       * policy it must meet, judged after the username and the address's shape and before whether
+       * the address is taken, as better-auth's sign-up/email answers.
+       */
+      signUp?: { password: PasswordFacts; passwordPolicy: PasswordPolicy }
     } & UsernameInput)
   /** Mail a verification link to the user's own, still unverified, address. */
   | { type: 'request-verification-email'; email: string; callbackURL: string | null }

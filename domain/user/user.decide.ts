@@ -2,16 +2,19 @@
 
 import { AUTH_ERRORS } from '../errors.js'
 import { parseEmail } from './email.js'
+import { type AdminUpdateUserCommand, judgedAdminUpdate } from './user.admin-update.js'
 import type { OwnerProof, UserCommand } from './user.commands.js'
 import type { UserEvent } from './user.events.js'
 import { decidePasswordless } from './user.passwordless.js'
+import { register } from './user.register.js'
 import type { ActiveUser, PendingToken, User } from './user.state.js'
-import { parseUsername, signUpUsernames } from './username.js'
+import { parseUsername } from './username.js'
 
 type Command<T extends UserCommand['type']> = Extract<UserCommand, { type: T }>
 
 export const decideUser = (command: UserCommand, state: User): UserEvent[] => {
   if (command.type === 'register-user') return register(command, state)
+  if (command.type === 'admin-update-user') return adminUpdateUser(command, state)
   if (state.status !== 'active') throw AUTH_ERRORS.error('USER_NOT_FOUND')
   switch (command.type) {
     case 'request-verification-email':
@@ -94,34 +97,6 @@ export const MAX_OUTSTANDING_TOKENS = 3
 
 const liveCount = (tokens: readonly PendingToken[], now: string) =>
   tokens.filter((token) => Date.parse(token.expiresAt) > Date.parse(now)).length
-
-const register = (command: Command<'register-user'>, state: User): UserEvent[] => {
-  if (state.status !== 'none') throw AUTH_ERRORS.error('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL')
-  const { userId, name, image, credential, sendVerification, callbackURL, inUse } = command
-  // An operator's creation (better-auth's admin create-user) looks the address up before the
-  // username plugin's rules run.
-  if (inUse?.email) throw AUTH_ERRORS.error('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL')
-  // Username rules first, as better-auth's username plugin checks them ahead of the sign-up itself.
-  const { username, displayUsername } = signUpUsernames(command, command.usernameLimits)
-  if (inUse?.username) throw AUTH_ERRORS.error('USERNAME_IS_ALREADY_TAKEN')
-  const email = parseEmail(command.email)
-  const registered: UserEvent = {
-    type: 'user.registered',
-    data: {
-      userId,
-      email,
-      name: name.trim(),
-      image,
-      emailVerified: command.emailVerified === true,
-      credential,
-      ...(username !== null ? { username } : {}),
-      ...(displayUsername !== null ? { displayUsername } : {}),
-    },
-  }
-  // An address already verified (a provider vouched for it) needs no link.
-  if (!sendVerification || registered.data.emailVerified) return [registered]
-  return [registered, { type: 'user.verification-email-requested', data: { userId, email, callbackURL } }]
-}
 
 // better-auth counts the accounts first: the last one is refused before the id is even looked at.
 const removePassword = (command: Command<'remove-password'>, user: ActiveUser): UserEvent[] => {
@@ -396,3 +371,44 @@ const adminSetEmail = (command: Command<'admin-set-email'>, user: ActiveUser): U
     },
   ]
 }
+
+/**
+ * update-user, judged whole (user.admin-update.ts) and then told as the events of each part: the
+ * address, the profile, the role, the ban fields. The parts touch disjoint fields, so each is
+ * decided on the same state; they are appended together, so none lands without the others.
+ */
+const adminUpdateUser = (command: AdminUpdateUserCommand, state: User): UserEvent[] => {
+  const update = judgedAdminUpdate(command)
+  if (state.status !== 'active') throw AUTH_ERRORS.error('USER_NOT_FOUND')
+  const { email, emailVerified, name, image, role, banned, banReason, banExpires } = update
+  const address =
+    email === undefined && emailVerified === undefined
+      ? []
+      : adminSetEmail(
+          {
+            type: 'admin-set-email',
+            newEmail: email ?? state.email,
+            emailVerified: emailVerified ?? state.emailVerified,
+          },
+          state,
+        )
+  const profile =
+    name === undefined && image === undefined
+      ? []
+      : updateProfile(
+          {
+            type: 'update-profile',
+            ...(name !== undefined ? { name } : {}),
+            ...(image !== undefined ? { image } : {}),
+          },
+          state,
+        )
+  const roleSet = role === undefined ? [] : setRole({ type: 'set-role', role }, state)
+  const ban = { banned, reason: banReason, expiresAt: banExpires }
+  const anyBan = banned !== undefined || banReason !== undefined || banExpires !== undefined
+  const bans = anyBan ? adminUpdateBan({ type: 'admin-update-ban', ...definedOnly(ban) }, state) : []
+  return [...address, ...profile, ...roleSet, ...bans]
+}
+
+const definedOnly = <T extends Record<string, unknown>>(fields: T): Partial<T> =>
+  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>

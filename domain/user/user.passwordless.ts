@@ -1,6 +1,7 @@
 /// What a mailed proof of the address (a magic link or an email one-time code, checked by their own
 /// aggregates) does to the account. The proof arrives already checked; these rules say what follows.
 
+import { AUTH_ERRORS } from '../errors.js'
 import { parseEmail } from './email.js'
 import type { UserEvent } from './user.events.js'
 import type { ActiveUser } from './user.state.js'
@@ -15,8 +16,20 @@ export type PasswordlessUserCommand =
   | { type: 'prove-address-by-mail'; email: string }
   /** A reset code mailed to the address (`forget-password`) was used: the new password, first or not. */
   | { type: 'reset-password-by-code'; codeHash: string; accountId: string; passwordHash: string }
-  /** A code mailed to the new address (`change-email`) was used: the address changes, verified. */
-  | { type: 'change-email-by-code'; currentEmail: string; newEmail: string }
+  /**
+   * A code mailed to the new address (`change-email`) was used: the address changes, verified.
+   * Asked ahead too (before a code is sent or entered) without `takenByAnother`, for the refusals
+   * that come first.
+   */
+  | {
+      type: 'change-email-by-code'
+      currentEmail: string
+      newEmail: string
+      /** The session asking signed in within `session.freshAge` (measured by the edge). */
+      sessionFresh: boolean
+      /** The new address is someone else's (the caller read its claim); absent when asked ahead. */
+      takenByAnother?: boolean
+    }
 
 export const decidePasswordless = (command: PasswordlessUserCommand, user: ActiveUser): UserEvent[] => {
   const { userId } = user
@@ -37,16 +50,27 @@ export const decidePasswordless = (command: PasswordlessUserCommand, user: Activ
       if (user.emailVerified) return [password]
       return [password, { type: 'user.email-verified', data: { userId, email: user.email } }]
     }
-    case 'change-email-by-code': {
-      const email = parseEmail(command.newEmail)
-      // The code was mailed for a move from the address the account had then.
-      if (parseEmail(command.currentEmail) !== user.email || email === user.email) return []
-      return [
-        {
-          type: 'user.email-changed',
-          data: { userId, previousEmail: user.email, email, emailVerified: true },
-        },
-      ]
-    }
+    case 'change-email-by-code':
+      return changeEmailByCode(command, user)
   }
+}
+
+/** better-auth's emailOTP change-email, its refusals in its order. */
+const changeEmailByCode = (
+  command: Extract<PasswordlessUserCommand, { type: 'change-email-by-code' }>,
+  user: ActiveUser,
+): UserEvent[] => {
+  if (!command.sessionFresh) throw AUTH_ERRORS.error('SESSION_NOT_FRESH')
+  const email = parseEmail(command.newEmail)
+  const currentEmail = parseEmail(command.currentEmail)
+  if (email === currentEmail) throw AUTH_ERRORS.error('EMAIL_IS_THE_SAME')
+  if (command.takenByAnother) throw AUTH_ERRORS.error('EMAIL_ALREADY_IN_USE')
+  // The code was mailed for a move from the address the account had then.
+  if (currentEmail !== user.email || email === user.email) return []
+  return [
+    {
+      type: 'user.email-changed',
+      data: { userId: user.userId, previousEmail: user.email, email, emailVerified: true },
+    },
+  ]
 }

@@ -47,7 +47,12 @@ describe('a proof by mail on the account', () => {
 
   it('moves the account to the new address, verified, only from the address the code was for', () => {
     given([registered(true, true)])
-      .when({ type: 'change-email-by-code', currentEmail: 'ada@example.com', newEmail: 'Ada@New.example' })
+      .when({
+        type: 'change-email-by-code',
+        currentEmail: 'ada@example.com',
+        newEmail: 'Ada@New.example',
+        sessionFresh: true,
+      })
       .then([
         {
           type: 'user.email-changed',
@@ -60,7 +65,59 @@ describe('a proof by mail on the account', () => {
         },
       ])
     given([registered(true, true)])
-      .when({ type: 'change-email-by-code', currentEmail: 'old@example.com', newEmail: 'ada@new.example' })
+      .when({
+        type: 'change-email-by-code',
+        currentEmail: 'old@example.com',
+        newEmail: 'ada@new.example',
+        sessionFresh: true,
+      })
       .then([])
+  })
+})
+
+describe("a change of address by code: the refusals, in better-auth's order", () => {
+  const move = (overrides: { newEmail?: string; sessionFresh?: boolean; takenByAnother?: boolean } = {}) => ({
+    type: 'change-email-by-code' as const,
+    currentEmail: 'ada@example.com',
+    newEmail: 'ada@new.example',
+    sessionFresh: true,
+    ...overrides,
+  })
+
+  it('refuses a session past its fresh age first', () => {
+    given([registered(true, true)])
+      .when(move({ sessionFresh: false, newEmail: 'nope', takenByAnother: true }))
+      .thenThrows('SESSION_NOT_FRESH', { status: 403 })
+  })
+
+  it('refuses a malformed address, then the same address', () => {
+    given([registered(true, true)])
+      .when(move({ newEmail: 'nope', takenByAnother: true }))
+      .thenThrows('INVALID_EMAIL')
+    given([registered(true, true)])
+      .when(move({ newEmail: ' ADA@example.com', takenByAnother: true }))
+      .thenThrows('EMAIL_IS_THE_SAME', { status: 400 })
+  })
+
+  it("refuses an address that is someone else's, once the caller has looked", () => {
+    given([registered(true, true)])
+      .when(move({ takenByAnother: true }))
+      .thenThrows('EMAIL_ALREADY_IN_USE', { status: 400, message: 'Email already in use' })
+  })
+
+  it('asked ahead, before the owner is looked up, lets a free-looking move through', () => {
+    given([registered(true, true)])
+      .when(move())
+      .then([
+        {
+          type: 'user.email-changed',
+          data: {
+            userId: 'u1',
+            previousEmail: 'ada@example.com',
+            email: 'ada@new.example',
+            emailVerified: true,
+          },
+        },
+      ])
   })
 })

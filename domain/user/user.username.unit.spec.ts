@@ -187,3 +187,60 @@ describe("user: an operator's creation, with the claims the caller read", () => 
       .then([ada])
   })
 })
+
+describe("user: a person's own sign-up, with the claims the caller read and the password it measured", () => {
+  const policy = { min: 8, max: 128, rejectCommon: true }
+  const signUp = (
+    overrides: Partial<Register> & { inUse?: { email: boolean; username: boolean } },
+    password = { length: 12, common: false },
+  ) => register({ signUp: { password, passwordPolicy: policy }, ...overrides })
+
+  it('refuses a broken username first, whatever else is wrong', () => {
+    given([])
+      .when(
+        signUp(
+          { username: 'a', email: 'nope', inUse: { email: true, username: true } },
+          { length: 1, common: true },
+        ),
+      )
+      .thenThrows('USERNAME_TOO_SHORT', { status: 400 })
+  })
+
+  it('refuses a username in use before the address is judged', () => {
+    given([])
+      .when(signUp({ username: 'ada_l', email: 'nope', inUse: { email: true, username: true } }))
+      .thenThrows('USERNAME_IS_ALREADY_TAKEN', { status: 400 })
+  })
+
+  it('refuses a malformed address before the password', () => {
+    given([])
+      .when(signUp({ email: 'nope', inUse: { email: false, username: false } }, { length: 1, common: false }))
+      .thenThrows('INVALID_EMAIL')
+  })
+
+  it('refuses the password by the policy before saying the address is taken', () => {
+    given([])
+      .when(signUp({ inUse: { email: true, username: false } }, { length: 7, common: false }))
+      .thenThrows('PASSWORD_TOO_SHORT')
+    given([])
+      .when(signUp({ inUse: { email: true, username: false } }, { length: 129, common: false }))
+      .thenThrows('PASSWORD_TOO_LONG')
+    given([])
+      .when(signUp({ inUse: { email: true, username: false } }, { length: 12, common: true }))
+      .thenThrows('PASSWORD_COMPROMISED')
+  })
+
+  it('refuses an address in use with 422, as sign-up/email answers', () => {
+    given([])
+      .when(signUp({ inUse: { email: true, username: false } }))
+      .thenThrows('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL', { status: 422 })
+  })
+
+  it('registers when nothing is in use and the password meets the policy', () => {
+    given([])
+      .when(
+        signUp({ username: 'Ada_L', email: ' Ada@Example.com ', inUse: { email: false, username: false } }),
+      )
+      .then([ada])
+  })
+})

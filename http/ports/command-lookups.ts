@@ -5,6 +5,7 @@
 /// (app/server/command-lookups.ts).
 
 import type { ApiKeyRecords } from './api-key-records.js'
+import type { OAuthClientLookup } from './oauth-client-lookup.js'
 import type { OAuthStateStore } from './oauth-state-store.js'
 import type { OneTimeTokenLookup } from './one-time-token-lookup.js'
 import type { OrganizationLookup } from './organization-lookup.js'
@@ -26,4 +27,5 @@ export type CommandLookups = {
   signingKeys: SigningKeyLookup
   ssoProviders: SsoProviderLookup
   webhooks: WebhookLookup
+  oauthClients: OAuthClientLookup
 }

@@ -7,32 +7,19 @@
 /// Left when the list was made: the OAuth provider, SCIM, SSO (OIDC and SAML), two-factor and
 /// webhooks folders, which other work had in hand at the time; and `context.ts`, which still
 /// carries the read-model database (`db`) for them and for the http/ guards. SSO, SAML and webhooks
-/// have since moved onto ports (`lookups.ssoProviders`, `lookups.webhooks`).
+/// have since moved onto ports (`lookups.ssoProviders`, `lookups.webhooks`), and so have two-factor
+/// (`lookups.users`) and the OAuth provider's clients, consents and grants (`lookups.oauthClients`);
+/// left there: the client-owner query and the provider cache (which holds the database for its
+/// revocation checks).
 
 export const COMMAND_API_READ_MODEL_READERS: ReadonlySet<string> = new Set([
   'command-api/context.ts',
-  'command-api/oauth-provider/authorize.routes.ts',
-  'command-api/oauth-provider/authorize.ts',
-  'command-api/oauth-provider/client-acting.ts',
-  'command-api/oauth-provider/client-auth.ts',
-  'command-api/oauth-provider/client-json.ts',
   'command-api/oauth-provider/client-owner.ts',
-  'command-api/oauth-provider/clients.routes.ts',
-  'command-api/oauth-provider/consents.routes.ts',
-  'command-api/oauth-provider/issued-tokens.ts',
-  'command-api/oauth-provider/manage-clients.ts',
-  'command-api/oauth-provider/manage-consents.ts',
   // Written beside the list, in the same session: the cache of clients and live token origins.
   'command-api/oauth-provider/provider-cache.ts',
-  'command-api/oauth-provider/provider-cache.unit.spec.ts',
-  'command-api/oauth-provider/token-grants.ts',
-  'command-api/oauth-provider/userinfo.routes.ts',
   'command-api/scim/refuse-deactivated.ts',
   'command-api/scim/scim-credentials.ts',
   'command-api/scim/scim-groups.routes.ts',
   'command-api/scim/scim-groups.ts',
   'command-api/scim/scim-users.ts',
-  'command-api/two-factor/gated-sign-in.ts',
-  'command-api/two-factor/manage-two-factor.ts',
-  'command-api/two-factor/two-factor.routes.ts',
 ])

@@ -17,7 +17,7 @@ import {
   setUserPasswordByAdmin,
   updateUserByAdmin,
 } from '../manage-users.js'
-import { adminCreateDataOf, adminUpdateOf } from '../user-data.js'
+import { adminCreateDataOf } from '../user-data.js'
 import {
   ADMIN_ERRORS,
   type AdminRouteContext,
@@ -119,8 +119,7 @@ export const usersAdminRoutes =
       async (request) => {
         const caller = adminCallerOf(request)
         const { userId, data } = request.body
-        const update = adminUpdateOf(caller, userId, data)
-        return userJson(await updateUserByAdmin(ctx, originOf(request), caller.actor, userId, update))
+        return userJson(await updateUserByAdmin(ctx, originOf(request), caller, userId, data))
       },
     )
 
