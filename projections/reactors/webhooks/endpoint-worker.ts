@@ -8,7 +8,7 @@
 /// Throughput: the log is read a page at a time, and the attempts are written together with the
 /// checkpoint they reach in one statement (every 500 attempts, after a failure, at the run's end, or
 /// a second at most), so a delivery costs its HTTP request and no round trip to the database of its
-/// own. A crash between writes sends the unwritten events again, in order, with the same webhook-id.
+/// own; the endpoints woken by one commit save together, in one statement (delivery-writes.ts). A crash between writes sends the unwritten events again, in order, with the same webhook-id.
 /// At the log's end a run goes on reading while new commits are announced (`keepGoing`), rather than
 /// ending and starting again (lock, endpoint, checkpoint) for each of them.
 
@@ -25,6 +25,7 @@ import type { AddressPolicy } from '../../../infra/webhooks/address-guard.js'
 import type { Database } from '../../database.js'
 import { eventTypesOf, findEndpoint } from '../../webhooks/webhook-endpoints.repository.js'
 import type { WebhookEndpointRow } from '../../webhooks/webhook-endpoints.table.js'
+import type { DeliveryWrites } from './delivery-writes.js'
 import { runResends } from './endpoint-resends.js'
 import type { AgentPool } from './post-webhook.js'
 import { nextAttempt, type RetrySchedule } from './retry-schedule.js'
@@ -45,6 +46,8 @@ export type WorkerDeps = {
   now: () => Date
   random: () => number
   batchSize: number
+  /** Where a run's attempts and checkpoint go, written with other endpoints' (delivery-writes.ts). */
+  writes: DeliveryWrites
   /** The secrets that sign for the endpoint at `now` (endpoint-secrets.ts). */
   secrets(endpointId: string, now: Date): Promise<string[]>
   /** Called when the retry period is over: disables the endpoint and tells its owner. */
@@ -91,9 +94,14 @@ type Unsaved = { attempts: WebhookDeliveriesTable[]; progress: WebhookProgressRo
 const FLUSH_ATTEMPTS = 500
 const FLUSH_AFTER_MS = 1000
 
-const flush = async (db: Kysely<Database>, unsaved: Unsaved, saved: { position: string }) => {
+const flush = async (
+  db: Kysely<Database>,
+  deps: WorkerDeps,
+  unsaved: Unsaved,
+  saved: { position: string },
+) => {
   if (unsaved.attempts.length === 0 && unsaved.progress.position === saved.position) return
-  await saveDeliveries(db, unsaved.attempts, unsaved.progress)
+  await deps.writes.save(db, unsaved.attempts, unsaved.progress)
   saved.position = unsaved.progress.position
   unsaved.attempts = []
   unsaved.since = performance.now()
@@ -182,14 +190,14 @@ const deliverFrom = async (
       }
       position = event.position
       unsaved.progress = delivered(unsaved.progress, position)
-      if (flushDue(unsaved)) await flush(db, unsaved, saved)
+      if (flushDue(unsaved)) await flush(db, deps, unsaved, saved)
     }
     if (page.length < deps.batchSize) {
       // Saved before the run waits at the log's end: /webhook/deliveries shows the attempts meanwhile.
-      await flush(db, unsaved, saved)
+      await flush(db, deps, unsaved, saved)
       if (!(await keepGoing())) break
     }
   }
-  await flush(db, unsaved, saved)
+  await flush(db, deps, unsaved, saved)
   return IDLE
 }

@@ -1,22 +1,58 @@
-/// The log as the endpoint workers read it: workers that ask for the same page at the same time
-/// (several endpoints woken by one commit, or replaying from the same point) share one query and
-/// one opening of its sealed fields. Only reads in flight are shared, never a page already
-/// answered: a later read sees later commits, and a page opened before an erasure is not handed
-/// out after it.
+/// The log as the endpoint workers read it: one read of a page serves every worker that asks for it
+/// until the read models next advance. One commit wakes every endpoint, but each reaches the log's
+/// end when its own deliveries are done, milliseconds apart: sharing only the reads in flight left
+/// most endpoints reading (and opening the sealed fields of) the same page on their own.
+///
+/// What keeps a shared page true:
+/// - Events are immutable and a page is read up to the log's end as it was then. An endpoint handed
+///   a page that stops short of later commits only reaches its end sooner; the commit's `advanced()`
+///   wakes it and makes it read afresh.
+/// - An erasure is a commit too: once the read models applied it, `advanced()` drops every page, so
+///   no page opened before an erasure is handed out after the reactor heard of it.
+/// - A page is kept at most KEEP_MS (the read models may stall; a later read sees what they missed).
 
 import type { EventStore, RecordedEvent } from '../../../infra/event-store/event-store.js'
 
-export const sharingReads = (store: EventStore): EventStore => {
-  const inFlight = new Map<string, Promise<RecordedEvent[]>>()
+const KEEP_MS = 1000
+const MAX_PAGES = 64
+
+export type SharedReads = {
+  store: EventStore
+  /** The read models applied new events: pages read before are not handed out again. */
+  advanced(): void
+}
+
+export const sharingReads = (store: EventStore, now: () => number = () => performance.now()): SharedReads => {
+  let generation = 0
+  const pages = new Map<string, { read: Promise<RecordedEvent[]>; at: number }>()
+  const fresh = (key: string) => {
+    const page = pages.get(key)
+    if (page && now() - page.at <= KEEP_MS) return page.read
+    pages.delete(key)
+    return null
+  }
   return {
-    ...store,
-    readAll(after, limit) {
-      const key = `${after.tx}:${after.seq}:${limit}`
-      const pending = inFlight.get(key)
-      if (pending) return pending
-      const read = store.readAll(after, limit).finally(() => inFlight.delete(key))
-      inFlight.set(key, read)
-      return read
+    store: {
+      ...store,
+      readAll(after, limit) {
+        const key = `${after.tx}:${after.seq}:${limit}`
+        const kept = fresh(key)
+        if (kept) return kept
+        if (pages.size >= MAX_PAGES) pages.clear()
+        const started = generation
+        const read = store.readAll(after, limit)
+        pages.set(key, { read, at: now() })
+        // A failed read is not kept; neither is one answered after the read models advanced.
+        read.then(
+          () => started !== generation && pages.get(key)?.read === read && pages.delete(key),
+          () => pages.get(key)?.read === read && pages.delete(key),
+        )
+        return read
+      },
+    },
+    advanced() {
+      generation += 1
+      pages.clear()
     },
   }
 }

@@ -4,7 +4,7 @@
 /// - `tessera_webhook_progress`: each endpoint's checkpoint in the log, the replay request it last
 ///   followed, and the retry state of the event it is stuck on, so a restart resumes the schedule.
 
-import type { Kysely, Selectable } from 'kysely'
+import { type Kysely, type Selectable, sql } from 'kysely'
 import type { Database } from '../../database.js'
 
 export type WebhookDeliveriesTable = {
@@ -153,6 +153,40 @@ export const saveDeliveries = async (
     .values(progress)
     .onConflict((oc) => oc.column('endpoint_id').doUpdateSet(progressColumns(progress)))
     .execute()
+}
+
+/** What a multi-row checkpoint upsert sets: each row's own values (`excluded`). */
+const fromExcluded = {
+  position: sql<string>`excluded.position`,
+  replay_generation: sql<number>`excluded.replay_generation`,
+  failures: sql<number>`excluded.failures`,
+  failing_since: sql<Date | null>`excluded.failing_since`,
+  next_attempt_at: sql<Date | null>`excluded.next_attempt_at`,
+}
+
+/**
+ * The attempts and checkpoints of several endpoints in one statement (delivery-writes.ts gathers
+ * them): one transaction, so each endpoint's attempts still land with the checkpoint they reached.
+ * One checkpoint per endpoint.
+ */
+export const saveManyDeliveries = async (
+  db: Kysely<Database>,
+  attempts: readonly WebhookDeliveriesTable[],
+  progress: readonly WebhookProgressRow[],
+): Promise<void> => {
+  const [only] = progress
+  if (!only) return
+  if (progress.length === 1) return saveDeliveries(db, attempts, only)
+  const tables = withWebhookTables(db)
+  const rows = [...progress]
+  const query =
+    attempts.length === 0
+      ? tables.insertInto('tessera_webhook_progress').values(rows)
+      : tables
+          .with('attempts', (q) => q.insertInto('tessera_webhook_deliveries').values([...attempts]))
+          .insertInto('tessera_webhook_progress')
+          .values(rows)
+  await query.onConflict((oc) => oc.column('endpoint_id').doUpdateSet(fromExcluded)).execute()
 }
 
 export const forgetProgress = async (db: Kysely<Database>, endpointId: string): Promise<void> => {
