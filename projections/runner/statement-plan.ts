@@ -70,6 +70,8 @@ type TableWaves = {
   /** Highest wave of a write other than a keyed DELETE or a row's update (a row's update goes after it). */
   base: number
   keyedDelete: number
+  /** Highest wave of a keyed DELETE whose keys are no unique key (it may remove many rows). */
+  keyedDeleteOfMany: number
   /** Rows' updates: the wave of each row's last, and the highest per unique key they name rows by. */
   rows: Map<string, number>
   rowKeysets: Map<string, number>
@@ -89,6 +91,7 @@ const freshWaves = (): TableWaves => ({
   unkeyedChange: -1,
   base: -1,
   keyedDelete: -1,
+  keyedDeleteOfMany: -1,
   rows: new Map(),
   rowKeysets: new Map(),
   columnSets: new Map(),
@@ -173,21 +176,27 @@ const keyedDeleteWave = (write: Deferred, own: TableWaves, uniqueKeys: UniqueKey
   const columns = write.keyed?.columns.map((column) => column.replaceAll('"', '')) ?? []
   const oneRow = uniqueKeys?.get(write.table)?.some((key) => key.every((c) => columns.includes(c)))
   own.change = max(own.change, wave)
-  if (!oneRow) own.unkeyedChange = max(own.unkeyedChange, wave)
+  if (!oneRow) {
+    own.unkeyedChange = max(own.unkeyedChange, wave)
+    own.keyedDeleteOfMany = max(own.keyedDeleteOfMany, wave)
+  }
   own.keyedDelete = max(own.keyedDelete, wave)
   return wave
 }
 
 /**
  * Changes one row: after what put rows in the table, read what it sets, deleted from it, changed
- * this row, or named rows by another key; beside the updates of other rows.
+ * this row, or named rows by another key; beside the updates of other rows. An update of plain
+ * columns and the delete of one row end the same in either order (the row gone, or changed when
+ * it is another), so such an update does not wait for such deletes.
  */
 const rowUpdateWave = (
   own: TableWaves,
   row: { keyset: string; row: string },
   sets: readonly string[] | null,
 ) => {
-  let after = Math.max(own.base, readSeeing(own, sets), own.keyedDelete, own.rows.get(row.row) ?? -1)
+  const deleted = sets ? own.keyedDeleteOfMany : own.keyedDelete
+  let after = Math.max(own.base, readSeeing(own, sets), deleted, own.rows.get(row.row) ?? -1)
   for (const [keyset, wave] of own.rowKeysets) if (keyset !== row.keyset) after = Math.max(after, wave)
   const wave = after + 1
   own.rows.set(row.row, wave)
