@@ -3,8 +3,9 @@
 /// - `replay`: what `tessera replay` does (app/cli/commands.ts calls the same `replay`);
 /// - `catch-up`: a projector that was stopped while events went on being written starts again and
 ///   applies what it missed, as `tessera serve --role projector` would on start.
-/// Prints `{"events":N,"seconds":S,"cpuSeconds":C}`: the events applied, the seconds it took and the
-/// CPU this process spent on it (its threads together), start-up left out.
+/// Prints `{"events":N,"seconds":S,"cpuSeconds":C,"memory":{…}}`: the events applied, the seconds it
+/// took, the CPU this process spent on it (its threads together), start-up left out, and the highest
+/// of each of V8's memory figures sampled meanwhile (MB): what a peak RSS is made of.
 
 import { databaseTargetOf, openEventStore } from '../app/server/tessera.js'
 import { loadConfig } from '../infra/config/config.js'
@@ -15,6 +16,23 @@ import { readCheckpoint } from '../projections/runner/checkpoint-store.js'
 import { createProjector, replay } from '../projections/runner/projector.js'
 
 const GROUP = 'read-models'
+const MB = 1024 * 1024
+
+/** Samples `process.memoryUsage()` until stopped; the highest of each figure, in MB. */
+const sampleMemory = () => {
+  const peak = { rss: 0, heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0 }
+  const sample = () => {
+    const usage = process.memoryUsage()
+    for (const key of Object.keys(peak) as (keyof typeof peak)[])
+      peak[key] = Math.max(peak[key], Math.round(usage[key] / MB))
+  }
+  const timer = setInterval(sample, 250)
+  return () => {
+    clearInterval(timer)
+    sample()
+    return peak
+  }
+}
 
 const main = async () => {
   const config = loadConfig()
@@ -35,11 +53,13 @@ const main = async () => {
     const { eventsAfter } = await store.head(before, Number.MAX_SAFE_INTEGER)
     const started = process.hrtime.bigint()
     const cpu = process.cpuUsage()
+    const memory = sampleMemory()
     if (rebuild) await replay(options)
     else await createProjector(options).catchUp()
     const seconds = Number(process.hrtime.bigint() - started) / 1e9
     const { user, system } = process.cpuUsage(cpu)
-    console.log(JSON.stringify({ events: eventsAfter, seconds, cpuSeconds: (user + system) / 1e6 }))
+    const cpuSeconds = (user + system) / 1e6
+    console.log(JSON.stringify({ events: eventsAfter, seconds, cpuSeconds, memory: memory() }))
   } finally {
     await store.close()
     await database.close()

@@ -123,10 +123,11 @@ const timedStep = async (
   const cpu = measureCpu({ serverPid: process.pid, databasePid }, cpus().length)
   const run = await runTimed([...profileArgs(), STEP, step], dir, tesseraEnv(target, 3000))
   const { database } = cpu()
-  const { events, seconds, cpuSeconds } = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '') as {
+  const { events, seconds, cpuSeconds, memory } = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '') as {
     events: number
     seconds: number
     cpuSeconds: number
+    memory: Record<string, number>
   }
   return {
     events,
@@ -137,6 +138,8 @@ const timedStep = async (
     /** CPU milliseconds per 1,000 events: the step's Node process, and the database (0 when unknown). */
     nodeCpuMsPerThousand: Math.round((cpuSeconds * 1e6) / events),
     databaseCpuMsPerThousand: Math.round((database * run.seconds * 1e6) / events),
+    /** The step's own highest memory figures (MB), sampled inside it: what its RSS is made of. */
+    memory,
   }
 }
 
@@ -251,7 +254,7 @@ const report = (run: ReplayFigures) => {
     ['catch-up', catchUp],
   ] as const)
     console.log(
-      `  CPU per 1,000 events (${name}): ${step.nodeCpuMsPerThousand} ms in Node, ${step.databaseCpuMsPerThousand} ms in the database`,
+      `  CPU per 1,000 events (${name}): ${step.nodeCpuMsPerThousand} ms in Node, ${step.databaseCpuMsPerThousand} ms in the database; memory (MB, highest): ${JSON.stringify(step.memory)}`,
     )
 }
 

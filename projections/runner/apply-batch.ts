@@ -13,21 +13,20 @@ import type { Database } from '../database.js'
 import type { Projection } from '../projection.js'
 import { readCheckpoint } from './checkpoint-store.js'
 import type { ProjectorOptions } from './projector-types.js'
-import type { UniqueKeys } from './statement-plan.js'
-import { uniqueKeysOf, writeBehind } from './write-behind.js'
+import { type TableFacts, tableFactsOf, writeBehind } from './write-behind.js'
 
-/** Each database's unique keys, read by its first batch (write-behind.ts). */
-const uniqueKeysByDatabase = new WeakMap<object, Promise<UniqueKeys>>()
+/** Each database's unique keys and column types, read by its first batch (write-behind.ts). */
+const factsByDatabase = new WeakMap<object, Promise<TableFacts>>()
 
-const uniqueKeysFor = (db: ProjectorOptions['db'], trx: Transaction<Database>): Promise<UniqueKeys> => {
-  let keys = uniqueKeysByDatabase.get(db)
-  if (!keys) {
-    keys = uniqueKeysOf(trx)
+const tableFactsFor = (db: ProjectorOptions['db'], trx: Transaction<Database>): Promise<TableFacts> => {
+  let facts = factsByDatabase.get(db)
+  if (!facts) {
+    facts = tableFactsOf(trx)
     // A failed read (its transaction rolled back) is read again by the next batch.
-    keys.catch(() => uniqueKeysByDatabase.delete(db))
-    uniqueKeysByDatabase.set(db, keys)
+    facts.catch(() => factsByDatabase.delete(db))
+    factsByDatabase.set(db, facts)
   }
-  return keys
+  return facts
 }
 
 /** A projection threw on an event: the event, not the database, is the suspect. */
@@ -100,7 +99,7 @@ const applyInTransaction = (
     if (!(await moveCheckpoint(trx, group, expected, last.position, singleBackend)))
       // Another projector process got here first: take its checkpoint and read again.
       return readCheckpoint(trx, group)
-    const behind = batched ? writeBehind(trx, !singleBackend, await uniqueKeysFor(db, trx)) : null
+    const behind = batched ? writeBehind(trx, !singleBackend, await tableFactsFor(db, trx)) : null
     const target = behind?.trx ?? trx
     for (const [index, event] of events.entries()) {
       // An operator skipped it (`tessera projections skip`): the checkpoint passes it untouched.

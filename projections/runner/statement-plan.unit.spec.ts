@@ -177,7 +177,26 @@ describe('planStatements', () => {
     })
 
     it('keeps in order what may see the row: a reader, an upsert, a delete, an update by another key', () => {
-      expect(wavesOf([seen('a', 1, 0), activityIfUser('e', 1)], keys)).toEqual([0, 1])
+      const readsSeen = classify(
+        'insert into "log" ("at") select "last_seen_at" from "users" where "id" = $1',
+        ['a'],
+        1,
+      ) as Deferred
+      expect(wavesOf([seen('a', 1, 0), readsSeen], keys)).toEqual([0, 1])
+      const readsWhole = classify(
+        'insert into "log" ("n") select count(*) from "users" where "id" = $1',
+        ['a'],
+        1,
+      ) as Deferred
+      expect(wavesOf([seen('a', 1, 0), readsWhole], keys)).toEqual([0, 1])
+      const asValue = classify(
+        'insert into "log" ("row") select to_jsonb(u) from "users" u where u.id = $1',
+        ['a'],
+        1,
+      ) as Deferred
+      expect(wavesOf([seen('a', 1, 0), asValue], keys)).toEqual([0, 1])
+      // The other way round too: the update waits for a reader of what it sets.
+      expect(wavesOf([readsSeen, seen('a', 1, 2)], keys)).toEqual([0, 1])
       expect(wavesOf([seen('a', 1, 0), upsertUser('b', 1)], keys)).toEqual([0, 1])
       const byEmail = classify(
         'update "users" set "name" = $1 where "email" = $2',
@@ -186,7 +205,66 @@ describe('planStatements', () => {
       ) as Deferred
       expect(wavesOf([seen('a', 1, 0), byEmail], keys)).toEqual([0, 1])
       const deleteUser = classify('delete from "users" where "id" = $1', ['a'], 1) as Deferred
-      expect(wavesOf([seen('a', 1, 0), deleteUser, seen('b', 1, 2)], keys)).toEqual([0, 1, 2])
+      // The delete waits for the update; another row's update need not wait for the delete of one row.
+      expect(wavesOf([seen('a', 1, 0), deleteUser, seen('b', 1, 2)], keys)).toEqual([0, 1, 0])
+    })
+
+    it('lets a reader that names none of the columns an update sets pass it, both ways', () => {
+      // The entry checks only that its user exists: last_seen_at cannot change that.
+      expect(wavesOf([seen('a', 1, 0), activityIfUser('e', 1), seen('b', 1, 2)], keys)).toEqual([0, 0, 0])
+      expect(wavesOf([activityIfUser('e', 0), seen('a', 1, 1)], keys)).toEqual([0, 0])
+      // An update of a key column changes which rows a key finds: every reader stays in order.
+      const rename = classify('update "users" set "email" = $1 where "id" = $2', ['b@x', 'a'], 0) as Deferred
+      expect(wavesOf([rename, activityIfUser('e', 1)], keys)).toEqual([0, 1])
+    })
+
+    it('sends one wave’s updates of one shape as one UPDATE … FROM (VALUES …), typed by the columns', () => {
+      const types = new Map([
+        [
+          'users',
+          new Map([
+            ['id', 'text'],
+            ['last_seen_at', 'timestamp with time zone'],
+          ]),
+        ],
+      ])
+      const plan = planStatements([seen('a', 1, 0), seen('b', 2, 1), seen('a', 3, 2)], keys, types)
+      expect(plan).toEqual([
+        {
+          sql: 'update "users" set "last_seen_at" = tessera_v.tessera_p1 from (values ($1::timestamp with time zone, $2::text, $3::timestamp with time zone), ($4, $5, $6)) as tessera_v (tessera_p1, tessera_p2, tessera_p3) where "id" = tessera_v.tessera_p2 and ("last_seen_at" is null or "last_seen_at" < tessera_v.tessera_p3)',
+          parameters: [1, 'a', 1, 2, 'b', 2],
+        },
+        // The second update of one row goes after the first, in a statement of its own.
+        {
+          sql: 'update "users" set "last_seen_at" = $1 where "id" = $2 and ("last_seen_at" is null or "last_seen_at" < $3)',
+          parameters: [3, 'a', 3],
+        },
+      ])
+      // A column of unknown type: each update alone, as before.
+      expect(planStatements([seen('a', 1, 0), seen('b', 2, 1)], keys).length).toBe(2)
+    })
+
+    it('lets a later plain insert go ahead of a delete of one row by a unique key, not of other deletes', () => {
+      expect(wavesOf([insertSession('a', 0), deleteSession('a', 1), insertSession('b', 2)], keys)).toEqual([
+        0, 1, 0,
+      ])
+      const byUser = classify('delete from "sessions" where "user_id" = $1', ['u'], 1) as Deferred
+      expect(wavesOf([insertSession('a', 0), byUser, insertSession('b', 2)], keys)).toEqual([0, 1, 2])
+      // Sign-in, its organization, sign-out, and the next person's: the updates share a wave, so do the deletes.
+      const setOrganization = (id: string, event: number) =>
+        classify(
+          'update "sessions" set "active_organization_id" = $1 where "id" = $2',
+          ['o', id],
+          event,
+        ) as Deferred
+      const twoLives = [0, 3].flatMap((at) => [
+        insertSession(`s${at}`, at),
+        setOrganization(`s${at}`, at + 1),
+        deleteSession(`s${at}`, at + 2),
+      ])
+      expect(wavesOf(twoLives, keys)).toEqual([0, 1, 2, 0, 1, 2])
+      // A delete of many rows stays before a later update, which may be of one of them.
+      expect(wavesOf([byUser, setOrganization('a', 2)], keys)).toEqual([0, 1])
     })
 
     it('treats an update by a column that is no unique key as any other change', () => {
