@@ -28,13 +28,13 @@
 /// neither which rows exist nor any other column: a statement that reads its table without naming
 /// those columns, and never reads it whole (`*`, the table or its alias as a value), sees the same
 /// whichever goes first. So an activity entry that checks its user exists does not wait for the
-/// user's `last_seen_at`, nor that update for the entry, and a batch's updates of one shape go in a
-/// wave of their own, as one statement (statement-merge.ts).
+/// user's `last_seen_at`, nor that update for the entry, and a batch's updates of one shape share a
+/// wave (each still its own statement, in one text: statement-merge.ts).
 
-import { type ColumnTypes, mergeGroup, type Statement } from './statement-merge.js'
+import { mergeGroup, type Statement } from './statement-merge.js'
 import type { Deferred } from './statement-shape.js'
 
-export type { ColumnTypes, Statement } from './statement-merge.js'
+export type { Statement } from './statement-merge.js'
 export { classify, type Deferred } from './statement-shape.js'
 
 /** Each table's unique keys (its columns, unquoted), from the database's unique indexes. */
@@ -237,14 +237,10 @@ const otherWave = (
 }
 
 /**
- * The statements to run, in order: wave by wave, each wave's writes of one shape merged (inserts,
- * keyed deletes, and with `columnTypes` the updates of one row each).
+ * The statements to run, in order: wave by wave, each wave's writes of one shape merged (inserts
+ * and keyed deletes).
  */
-export const planStatements = (
-  writes: readonly Deferred[],
-  uniqueKeys?: UniqueKeys,
-  columnTypes?: ColumnTypes,
-): Statement[] => {
+export const planStatements = (writes: readonly Deferred[], uniqueKeys?: UniqueKeys): Statement[] => {
   const waves = wavesOf(writes, uniqueKeys)
   const groups = new Map<string, Deferred[]>()
   writes.forEach((write, index) => {
@@ -257,5 +253,5 @@ export const planStatements = (
   const ordered = [...groups.entries()].sort(
     ([a], [b]) => Number(a.split('\u0000', 1)[0]) - Number(b.split('\u0000', 1)[0]),
   )
-  return ordered.flatMap(([, group]) => mergeGroup(group, columnTypes))
+  return ordered.flatMap(([, group]) => mergeGroup(group))
 }

@@ -218,30 +218,14 @@ describe('planStatements', () => {
       expect(wavesOf([rename, activityIfUser('e', 1)], keys)).toEqual([0, 1])
     })
 
-    it('sends one wave’s updates of one shape as one UPDATE … FROM (VALUES …), typed by the columns', () => {
-      const types = new Map([
-        [
-          'users',
-          new Map([
-            ['id', 'text'],
-            ['last_seen_at', 'timestamp with time zone'],
-          ]),
-        ],
+    it('sends one wave’s updates of one shape one statement each, a row’s second update after its first', () => {
+      const update =
+        'update "users" set "last_seen_at" = $1 where "id" = $2 and ("last_seen_at" is null or "last_seen_at" < $3)'
+      expect(planStatements([seen('a', 1, 0), seen('b', 2, 1), seen('a', 3, 2)], keys)).toEqual([
+        { sql: update, parameters: [1, 'a', 1] },
+        { sql: update, parameters: [2, 'b', 2] },
+        { sql: update, parameters: [3, 'a', 3] },
       ])
-      const plan = planStatements([seen('a', 1, 0), seen('b', 2, 1), seen('a', 3, 2)], keys, types)
-      expect(plan).toEqual([
-        {
-          sql: 'update "users" set "last_seen_at" = tessera_v.tessera_p1 from (values ($1::timestamp with time zone, $2::text, $3::timestamp with time zone), ($4, $5, $6)) as tessera_v (tessera_p1, tessera_p2, tessera_p3) where "id" = tessera_v.tessera_p2 and ("last_seen_at" is null or "last_seen_at" < tessera_v.tessera_p3)',
-          parameters: [1, 'a', 1, 2, 'b', 2],
-        },
-        // The second update of one row goes after the first, in a statement of its own.
-        {
-          sql: 'update "users" set "last_seen_at" = $1 where "id" = $2 and ("last_seen_at" is null or "last_seen_at" < $3)',
-          parameters: [3, 'a', 3],
-        },
-      ])
-      // A column of unknown type: each update alone, as before.
-      expect(planStatements([seen('a', 1, 0), seen('b', 2, 1)], keys).length).toBe(2)
     })
 
     it('lets a later plain insert go ahead of a delete of one row by a unique key, not of other deletes', () => {

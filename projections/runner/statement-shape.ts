@@ -24,14 +24,12 @@ export type Deferred = {
   keyed: { key: string; head: string; columns: readonly string[]; indexes: readonly number[] } | null
   /**
    * An UPDATE reading only its table: the columns its WHERE sets equal to a parameter, each one's
-   * index; the columns it sets (null when not plain `"c" = …` terms); each parameter's column
-   * (null when one is not compared to or set into a column: then it never merges).
+   * index; the columns it sets (null when not plain `"c" = …` terms).
    */
   updateKey: {
     columns: readonly string[]
     indexes: readonly number[]
     sets: readonly string[] | null
-    parameterColumns: readonly string[] | null
   } | null
   onConflict: boolean
 }
@@ -54,9 +52,6 @@ const NOT_ALIAS = new Set(
     ' ',
   ),
 )
-/** `"c" = $1`, `"t"."c" < $2`: a parameter compared to, or set into, a column. */
-const PARAMETER_COLUMN = /"?([A-Za-z_]\w*)"?\s*(?:=|<>|!=|<=|>=|<|>)\s*\$(\d+)\b/g
-
 const tablesRead = (text: string): Set<string> =>
   new Set([...text.matchAll(READ_TABLE)].map((m) => m[1] as string))
 
@@ -164,19 +159,6 @@ const setColumnsOf = (sql: string, whereAt: number): string[] | null => {
   return columns.every((m) => m !== null) ? columns.map((m) => (m as RegExpExecArray)[1] as string) : null
 }
 
-/** Each parameter's column, when every `$n` of the text is compared to or set into one. */
-const parameterColumnsOf = (sql: string): string[] | null => {
-  const columns = new Map<number, string>()
-  for (const [, column, n] of sql.matchAll(PARAMETER_COLUMN)) {
-    const index = Number(n) - 1
-    if ((columns.get(index) ?? column) !== column) return null
-    columns.set(index, column as string)
-  }
-  const count = Math.max(0, ...[...sql.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])))
-  const ordered = Array.from({ length: count }, (_, index) => columns.get(index))
-  return ordered.every((column) => column !== undefined) ? (ordered as string[]) : null
-}
-
 /** `update t set … where "a" = $2 and (…)`: the columns set equal to a parameter. */
 const updateKeyOf = (sql: string): Deferred['updateKey'] => {
   const wheres = [...sql.matchAll(/\bwhere\b/gi)]
@@ -192,7 +174,6 @@ const updateKeyOf = (sql: string): Deferred['updateKey'] => {
     columns: terms.map((term) => term.column),
     indexes: terms.map((term) => term.index),
     sets: setColumnsOf(sql, whereAt),
-    parameterColumns: parameterColumnsOf(sql),
   }
 }
 

@@ -21,14 +21,7 @@ import {
 } from 'kysely'
 import { inlineParameters } from '../../infra/db/sql-literals.js'
 import type { Database } from '../database.js'
-import {
-  type ColumnTypes,
-  classify,
-  type Deferred,
-  planStatements,
-  type Statement,
-  type UniqueKeys,
-} from './statement-plan.js'
+import { classify, type Deferred, planStatements, type Statement, type UniqueKeys } from './statement-plan.js'
 
 export type WriteBehind = {
   /** What the projections are given: a transaction in all they can tell. */
@@ -46,14 +39,13 @@ const MAX_TEXT = 4_000_000
 // which can hold only one statement.
 const BATCH_MARK = '/* tessera projector batch */\n'
 
-/** What the plan knows of the read models' schema (statement-plan.ts, statement-merge.ts). */
-export type TableFacts = { uniqueKeys: UniqueKeys; columnTypes: ColumnTypes }
+/** What the plan knows of the read models' schema (statement-plan.ts). */
+export type TableFacts = { uniqueKeys: UniqueKeys }
 
 /**
  * Each table's unique keys, from its unique indexes (whole-column, not partial, checked at once):
- * what lets the plan tell an UPDATE of one row; and each column's type, which lets it send a
- * batch's updates of one shape as one. Read once per database, since the read models' schema only
- * changes by migrations, which run before any projector.
+ * what lets the plan tell an UPDATE of one row. Read once per database, since the read models'
+ * schema only changes by migrations, which run before any projector.
  */
 export const tableFactsOf = async (trx: Transaction<Database>): Promise<TableFacts> => {
   const { rows } = await sql<{ table: string; columns: string[] }>`
@@ -67,19 +59,7 @@ export const tableFactsOf = async (trx: Transaction<Database>): Promise<TableFac
       and s.nspname = current_schema()`.execute(trx)
   const uniqueKeys = new Map<string, string[][]>()
   for (const { table, columns } of rows) uniqueKeys.set(table, [...(uniqueKeys.get(table) ?? []), columns])
-  const types = await sql<{ table: string; column: string; type: string }>`
-    select c.relname as table, a.attname as column, format_type(a.atttypid, a.atttypmod) as type
-    from pg_attribute a
-    join pg_class c on c.oid = a.attrelid
-    join pg_namespace s on s.oid = c.relnamespace
-    where c.relkind in ('r', 'p') and a.attnum > 0 and not a.attisdropped
-      and s.nspname = current_schema()`.execute(trx)
-  const columnTypes = new Map<string, Map<string, string>>()
-  for (const { table, column, type } of types.rows) {
-    const columns = columnTypes.get(table) ?? new Map<string, string>()
-    columnTypes.set(table, columns.set(column, type))
-  }
-  return { uniqueKeys, columnTypes }
+  return { uniqueKeys }
 }
 
 /**
@@ -116,9 +96,6 @@ export const writeBehind = (
     if (pending.length === 0) return
     const writes = pending
     pending = []
-    // Without the column types: one wave's updates of one shape still go one statement each (in
-    // one text). Merged as UPDATE … FROM (VALUES …) they ran slower in the replay bench (its
-    // join's plan over a users table the replay is filling is unchecked): off until measured.
     await send(planStatements(writes, facts?.uniqueKeys))
   }
 
