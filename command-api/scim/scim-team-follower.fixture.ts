@@ -5,6 +5,7 @@ import type { OrganizationPolicy } from '../../domain/organization/organization.
 import { type OrganizationCommand, organizationDecider } from '../../domain/organization/organization.js'
 import type { ScimGroupCommand } from '../../domain/scim/scim-group.js'
 import type { EventMetadata } from '../../domain/shared/metadata.js'
+import { testOrganizationPolicy } from '../../tests/support/organization-fixtures.js'
 
 export const metadata: EventMetadata = {
   actor: { type: 'system' },
@@ -16,11 +17,8 @@ export const metadata: EventMetadata = {
 }
 export const NOW = '2026-11-27T12:00:00.000Z'
 
-export const policy: OrganizationPolicy = {
-  creatorRole: 'owner',
-  membershipLimit: 100,
-  invitationLimit: 100,
-  invitationExpiresInSeconds: 48 * 3600,
+// Teams on, with no default team, and a team may be removed whatever is left.
+export const policy: OrganizationPolicy = testOrganizationPolicy({
   teams: {
     enabled: true,
     defaultTeam: false,
@@ -28,11 +26,7 @@ export const policy: OrganizationPolicy = {
     maximumMembersPerTeam: null,
     allowRemovingAllTeams: true,
   },
-  allowUserToCreateOrganization: true,
-  disableOrganizationDeletion: false,
-  requireEmailVerificationOnInvitation: false,
-  dynamicRoles: { maximumRolesPerOrganization: 3 },
-}
+})
 export const organizations = organizationDecider(policy)
 export const ORG = 'org-1'
 export const GROUP = 'group-1'
