@@ -5,7 +5,7 @@ import { Loading } from '../../ui/Skeleton.js'
 import { messageFor } from '../errors/messages.js'
 import { useLeaving } from './leaving.js'
 import { type SignedIn, useGetSessionQuery } from './session.api.js'
-import { forgetSessionEnded, SESSION_ENDED_NOTICE, sessionEnded } from './session-ended.js'
+import { noteSignedIn, SESSION_ENDED_NOTICE, sessionEnded } from './session-ended.js'
 
 /** Guards the pages that need a session: they render only for a signed-in person. */
 export const RequireSession = () => {
@@ -16,7 +16,7 @@ export const RequireSession = () => {
   })
   const leaving = useLeaving()
   if (data) {
-    forgetSessionEnded()
+    noteSignedIn()
     return <Outlet context={data} />
   }
   if (isFetching || data === undefined || leaving) {

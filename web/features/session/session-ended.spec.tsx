@@ -1,6 +1,7 @@
 import { screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { App } from '../../app/App.js'
+import { api as apiSlice } from '../../app/api.js'
 import { fakeApi } from '../../test/fake-api.js'
 import { signedInAs } from '../../test/fixtures.js'
 import { renderWithProviders } from '../../test/render.js'
@@ -47,5 +48,18 @@ describe('a session ended on another device', () => {
     const saves = api.to('POST', '/update-user')
     expect(saves.at(-1)?.body).toEqual({ name: 'Ada King' })
     expect(sessionStorage.length).toBe(0)
+  })
+
+  it('says so too when coming back to the tab finds the session gone before any save', async () => {
+    let session: SignedIn | null = signedInAs()
+    fakeApi({ 'GET /get-session': () => ({ body: session }) })
+    const { store } = renderWithProviders(<App />, { route: '/account', path: '*' })
+    await screen.findByLabelText('Name', {}, { timeout: 10_000 })
+    // Signed out elsewhere; the tab regains focus and get-session answers "nobody", with no 401.
+    session = null
+    store.dispatch(apiSlice.internalActions.onFocus())
+
+    expect(await screen.findByRole('heading', { name: 'Sign in' }, { timeout: 5000 })).toBeTruthy()
+    expect(screen.getByText(/Your session ended \(signed out on another device, or expired\)/)).toBeTruthy()
   })
 })

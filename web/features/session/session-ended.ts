@@ -9,6 +9,10 @@ export const SESSION_ENDED_NOTICE =
   'Your session ended (signed out on another device, or expired). Sign in again to continue where you were.'
 
 let ended = false
+// This tab showed a signed-in session. When get-session later answers "nobody" without the person
+// having left (sign-out, deleted account), the session ended under their feet, even if no 401 came
+// first: a get-session re-asked on focus can answer before the refused save does.
+let signedIn = false
 
 /** Called on a 401 from a call that needs a session. */
 export const noteSessionEnded = (): void => {
@@ -16,11 +20,18 @@ export const noteSessionEnded = (): void => {
 }
 
 /** Whether the last session ended under the person's feet (not a sign-out of theirs). */
-export const sessionEnded = (): boolean => ended
+export const sessionEnded = (): boolean => ended || signedIn
 
-/** A new session: the old one's ending is no news any more. */
-export const forgetSessionEnded = (): void => {
+/** A session is on screen: an earlier one's ending is no news any more. */
+export const noteSignedIn = (): void => {
   ended = false
+  signedIn = true
+}
+
+/** The person left on purpose (signed out, deleted the account): nothing ended under their feet. */
+export const noteLeftOnPurpose = (): void => {
+  ended = false
+  signedIn = false
 }
 
 export const isSessionEndedError = (error: unknown): boolean => isApiError(error) && error.status === 401

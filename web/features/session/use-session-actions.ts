@@ -2,6 +2,7 @@ import { useCallback } from 'react'
 import { api } from '../../app/api.js'
 import { useAppDispatch } from '../../app/hooks.js'
 import { left } from './leaving.js'
+import { noteLeftOnPurpose } from './session-ended.js'
 
 /**
  * Drops everything cached about the person who just left (sign-out, deleted account). Call it
@@ -13,6 +14,7 @@ export const useForgetSession = () => {
   const dispatch = useAppDispatch()
   return useCallback(() => {
     left()
+    noteLeftOnPurpose()
     dispatch(api.util.resetApiState())
   }, [dispatch])
 }
