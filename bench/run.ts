@@ -47,6 +47,13 @@ import {
 import { mergeRounds, windowRatios } from './rounds.js'
 import { runtimeBetween, scrapeRuntime } from './runtime-window.js'
 import {
+  formatStatements,
+  readStatements,
+  resetStatements,
+  statementsFlags,
+  statementsRequested,
+} from './scenario-statements.js'
+import {
   apiKeyScenarios,
   LIST_SESSIONS_PER_USER,
   LIST_SESSIONS_USERS,
@@ -73,6 +80,8 @@ type Settings = {
   /** Name prefixes of the scenarios to run (all when empty), e.g. `get-session,mixed`. */
   only: string[]
   resultsFile: string
+  /** BENCH_STATEMENTS=1: each PostgreSQL window's costliest statements (bench/scenario-statements.ts). */
+  statements: boolean
   /** Measured before the servers start (bench/password-capacity.ts). */
   mixedOpen: MixedOpenRates
 }
@@ -97,6 +106,7 @@ const readSettings = (env: NodeJS.ProcessEnv): Omit<Settings, 'mixedOpen'> => ({
   nodeArgs: (env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
   only: parseOnly(env.BENCH_ONLY),
   resultsFile: env.BENCH_RESULTS?.trim() ? resolve(env.BENCH_RESULTS.trim()) : DEFAULT_RESULTS,
+  statements: statementsRequested(env),
 })
 
 // What must be undone if the run is interrupted or fails.
@@ -229,6 +239,7 @@ const benchScenario = async (
   contender: Contender,
   spec: ScenarioSpec,
   everyone: readonly Contender[],
+  statementsUrl: string | undefined,
 ): Promise<MeasuredScenario> => {
   const { server } = contender
   // Work left from the previous scenario's dropped requests, on either server, must not eat into
@@ -238,14 +249,19 @@ const benchScenario = async (
   // Tessera's own event-loop and GC figures, scraped as the window starts and as it ends.
   const scrapes: { start?: ReturnType<typeof scrapeRuntime>; end?: ReturnType<typeof scrapeRuntime> } = {}
   const scrape = () => (contender.label === 'Tessera' ? scrapeRuntime(server.baseUrl) : Promise.resolve(null))
+  // BENCH_STATEMENTS=1: the database's statements inside the window (bench/scenario-statements.ts).
+  const statements: { reset?: Promise<void>; read?: Promise<Awaited<ReturnType<typeof readStatements>>> } = {}
   const window = {
     onStart: () => {
       cpu.stop = measureCpu(contender.probe, cpus().length)
       scrapes.start = scrape()
+      if (statementsUrl) statements.reset = resetStatements(statementsUrl)
     },
     onEnd: () => {
       cpu.use = cpu.stop?.()
       scrapes.end = scrape()
+      if (statementsUrl)
+        statements.read = (statements.reset ?? Promise.resolve()).then(() => readStatements(statementsUrl))
     },
   }
   const measured =
@@ -257,6 +273,10 @@ const benchScenario = async (
   server.assertAlive()
   if (!cpu.use) throw new Error(`${spec.name}: the measured window never ended`)
   const [start, end] = await Promise.all([scrapes.start, scrapes.end])
+  if (statements.read) {
+    const answers = Object.values(measured.byKind).reduce((sum, kind) => sum + (kind?.requests ?? 0), 0)
+    console.log(`\n${formatStatements(await statements.read, answers).join('\n')}`)
+  }
   return {
     ...measured,
     cpu: cpu.use,
@@ -350,6 +370,7 @@ const runScenarios = async (
   postgres: PostgresTarget | undefined,
 ): Promise<Map<ServerLabel, string>> => {
   const failed = new Map<ServerLabel, string>()
+  const statementsUrl = settings.statements ? postgres?.url : undefined
   // better-auth failing leaves Tessera's figures standing; Tessera failing ends the run.
   const attempt = async (contender: Contender, step: () => Promise<void>) => {
     if (failed.has(contender.label)) return
@@ -401,7 +422,7 @@ const runScenarios = async (
             process.stdout.write(
               `  ${spec.name}${label}${of}: ${spec.warmupSeconds} s warm-up + ${spec.durationSeconds} s… `,
             )
-            const result = await benchScenario(contender, spec, contenders)
+            const result = await benchScenario(contender, spec, contenders, statementsUrl)
             console.log(summaryOf(result) || 'no responses')
             measured.set(contender, [...(measured.get(contender) ?? []), result])
           })
@@ -472,7 +493,9 @@ const postgresTarget = async (settings: Settings): Promise<PostgresTarget | unde
   if (settings.databaseUrl) return { url: settings.databaseUrl, pid: () => undefined }
   if (!settings.embeddedPostgres) return undefined
   console.log('\nStarting an embedded PostgreSQL…')
-  const embedded: EmbeddedServer = await guarded(await startEmbeddedPostgres())
+  const embedded: EmbeddedServer = await guarded(
+    await startEmbeddedPostgres(settings.statements ? { postgresFlags: statementsFlags } : {}),
+  )
   return embedded
 }
 
