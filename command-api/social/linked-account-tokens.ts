@@ -14,8 +14,8 @@ import { type Actor, metadataFor, type RequestOrigin } from '../../domain/shared
 import type { ExchangedTokens } from '../../infra/oauth/oauth-client.js'
 import type { CommandContext } from '../context.js'
 import { linkedAccountsOf } from './linked-accounts-of.js'
+import { storedTokens } from './social-linking.js'
 import { socialProviders } from './social-providers.js'
-import { storedTokens } from './social-sign-in.js'
 
 const REFRESH_MARGIN_MS = 5000
 

@@ -8,16 +8,10 @@ import { OAuthFlowError, type SocialProvider } from '../../infra/oauth/oauth-cli
 import type { CommandContext } from '../context.js'
 import { withError } from '../shared/error-redirect.js'
 import { startState, takeState } from './oauth-state.js'
+import { SocialFlowError } from './social-flow-error.js'
+import { type Found, linkIdTokenAccount, linkToUser } from './social-linking.js'
 import { callbackUrlOf, providerOf } from './social-providers.js'
-import {
-  type Found,
-  linkIdTokenAccount,
-  linkToUser,
-  type SignInRequest,
-  SocialFlowError,
-  type SocialSignInResult,
-  signInWithProvider,
-} from './social-sign-in.js'
+import { type SignInRequest, type SocialSignInResult, signInWithProvider } from './social-sign-in.js'
 
 export type StartInput = {
   provider: string

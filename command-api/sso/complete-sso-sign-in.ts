@@ -25,7 +25,7 @@ import { type StartedSession, startSession } from '../sessions/start-session.js'
 import { handlePart } from '../shared/handle.js'
 import { type LinkAccount, registerWithProviderAccount } from '../shared/register-with-provider-account.js'
 import { overrideUserInfo } from '../social/provider-user-info.js'
-import { storedTokens } from '../social/social-sign-in.js'
+import { storedTokens } from '../social/social-linking.js'
 
 /** A flow that ends on the error URL with `?error=<code>`. */
 export class SsoFlowError extends Error {
