@@ -7,6 +7,7 @@
 /// took, the CPU this process spent on it (its threads together), start-up left out, and the highest
 /// of each of V8's memory figures sampled meanwhile (MB): what a peak RSS is made of.
 
+import { limitHeapGrowth } from '../app/cli/heap-growth.js'
 import { databaseTargetOf, openEventStore } from '../app/server/tessera.js'
 import { loadConfig } from '../infra/config/config.js'
 import { openDatabase } from '../infra/db/database.js'
@@ -35,6 +36,8 @@ const sampleMemory = () => {
 }
 
 const main = async () => {
+  // As `tessera replay` and `tessera serve` (the projector's catch-up) hold their heap.
+  limitHeapGrowth()
   const config = loadConfig()
   const database = await openDatabase(databaseTargetOf(config))
   const { store } = await openEventStore(database, config)

@@ -30,6 +30,7 @@ import {
   webhookDeliveryReplayFromMigration,
 } from './reactors/webhooks/webhook-deliveries.table.js'
 import { checkpointsMigration } from './runner/checkpoints.table.js'
+import { deferredIndexesMigration } from './runner/deferred-indexes.js'
 import { scimGroupsMigration } from './scim/scim-groups.table.js'
 import { scimInlineMigration } from './scim/scim-inline.js'
 import { scimUsersMigration } from './scim/scim-users.table.js'
@@ -95,4 +96,6 @@ export const readModelMigrations: Record<string, Migration> = {
   '2026-11-28T21:45:14Z_sso-provider-domains': ssoProviderDomainsMigration,
   // Operational, written inline: what ends the OpenID provider's tokens (oauth-provider/oauth-revocations.ts).
   '2026-11-29T01:29:00Z_oauth-revocations': oauthRevocationsMigration,
+  // Operational: the reader-only indexes a replay in progress has dropped (runner/deferred-indexes.ts).
+  '2026-11-29T12:30:00Z_deferred-indexes': deferredIndexesMigration,
 }

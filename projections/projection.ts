@@ -9,5 +9,10 @@ export type Projection = {
   name: string
   /** Tables this projection owns; emptied by `tessera replay` before rebuilding. */
   tables: readonly (keyof Database & string)[]
+  /**
+   * Indexes of its tables that only readers use, never its own statements (sort orders, text
+   * search): a full replay drops them and builds them once after the load (runner/deferred-indexes.ts).
+   */
+  readerIndexes?: readonly string[]
   apply(trx: Transaction<Database>, event: RecordedEvent): Promise<void>
 }

@@ -21,6 +21,7 @@ import {
 } from '../../infra/event-store/event-store.js'
 import { lockGroup } from './apply-batch.js'
 import { readCheckpoint } from './checkpoint-store.js'
+import { buildDeferredIndexes, dropReaderIndexes } from './deferred-indexes.js'
 import { createPositionWaiters } from './position-waiters.js'
 import { clearFault, describeFault, readFault, writeFault } from './projector-faults.js'
 import * as health from './projector-health.js'
@@ -236,17 +237,22 @@ export const createProjector = (options: ProjectorOptions): Projector => {
   }
 }
 
-/** Empties every read model and its checkpoint, then applies the whole log again. */
+/**
+ * Empties every read model and its checkpoint, then applies the whole log again; the indexes only
+ * readers use are dropped meanwhile and built once at the end (deferred-indexes.ts).
+ */
 export const replay = async (options: ProjectorOptions): Promise<GlobalPosition> => {
   const { db, projections, group = 'read-models' } = options
   await db.transaction().execute(async (trx) => {
     // The live projector's lock: a batch it has in flight commits before the tables are emptied,
     // or its rows would survive the reset and collide with the replayed ones.
     await lockGroup(trx, group)
+    await dropReaderIndexes(trx, projections)
     for (const table of new Set(projections.flatMap((p) => p.tables))) await trx.deleteFrom(table).execute()
     await trx.deleteFrom('tessera_checkpoints').where('name', '=', group).execute()
   })
   const projector = createProjector({ ...options, mode: 'apply' })
   await projector.catchUp()
+  await buildDeferredIndexes(db)
   return projector.position()
 }

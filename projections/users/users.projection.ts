@@ -80,6 +80,15 @@ const touchUser = (trx: Trx, userId: string, changes: object, at: Date) =>
 export const usersProjection: Projection = {
   name: 'users',
   tables: ['users', 'accounts'],
+  // The operator directory's orders and search (admin/, last-seen.ts); this projection finds users by id.
+  readerIndexes: [
+    'users_email_trgm',
+    'users_name_trgm',
+    'users_last_seen',
+    'users_role_order',
+    'users_created_at',
+    'users_name',
+  ],
   async apply(trx, recorded) {
     // An erased user (deleted, then its data key destroyed) has nothing left to show, and its
     // events read with nulls where these tables need values: a replay leaves no row for it. The
