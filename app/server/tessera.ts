@@ -57,6 +57,7 @@ import { type BuildAppOptions, buildApp } from './app.js'
 import { commandLookupsOver } from './command-lookups.js'
 import type { AppContext } from './context.js'
 import { inline } from './inline-projection.js'
+import { createTesseraScimTeamReconciler } from './scim-team-reconciler-wiring.js'
 import { createTesseraWebhookReactor } from './webhook-wiring.js'
 
 export type Role = 'all' | 'api' | 'projector'
@@ -275,8 +276,12 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
       transport: mailTransport,
       clock,
     })
+  const scimTeams = projects
+    ? createTesseraScimTeamReconciler({ config, logger, database, store, projector, organizations, clock })
+    : null
   const stopWorkers = async () => {
     jwtKeys?.stop()
+    await scimTeams?.stop()
     await apiKeyUses.stop()
     await mailReactor?.stop()
     await webhookReactor?.stop()
@@ -291,6 +296,7 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
     await projector.start()
     await mailReactor?.start()
     await webhookReactor?.start()
+    scimTeams?.start()
     apiKeyUses.start()
     // Server-key limits shared through Redis (REDIS_URL); a wrong URL stops the start here.
     if (role !== 'projector') await ctx.serverApi.open()
