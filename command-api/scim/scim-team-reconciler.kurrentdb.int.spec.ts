@@ -62,8 +62,9 @@ const setUp = async () => {
   const crashing = { handle: createHandle({ store: dying, projector }), store: dying, organizations, clock }
   /** A reconciler with its checkpoint (kept across reconcilers, as the database keeps it). */
   const saved: { position: GlobalPosition } = { position: START }
-  const reconciler = () =>
-    createScimTeamReconciler({
+  const reconciler = () => {
+    const warnings: string[] = []
+    const created = createScimTeamReconciler({
       team: { handle: createHandle({ store, projector }), store, organizations, clock },
       exclusively: (work) =>
         work({
@@ -72,8 +73,15 @@ const setUp = async () => {
             saved.position = position
           },
         }),
-      logger: { warn: () => {} },
+      logger: { warn: (_details, message) => warnings.push(message) },
     })
+    return {
+      async runOnce() {
+        await created.runOnce()
+        expect(warnings).toEqual([])
+      },
+    }
+  }
   const admin = (command: OrganizationCommand) =>
     handle(organizations, organizationStream(ORG), command, { metadata: request('admin') })
   const later = (ms: number) => {
