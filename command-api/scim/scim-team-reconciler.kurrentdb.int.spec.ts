@@ -23,8 +23,9 @@ import {
   projector,
   seed,
 } from './scim-team-follower.fixture.js'
-import { withTeam } from './scim-team-follower.js'
+import { followAlone, teamCommandsOf, withTeam } from './scim-team-follower.js'
 import { createScimTeamReconciler, DEFAULT_GRACE_MS } from './scim-team-reconciler.js'
+import { asGroupEvents } from './scim-team-trail.js'
 
 const actor = { type: 'scim' as const, connectionId: 'okta', credentialId: 'primary' }
 const request = (correlationId: string) => ({ ...metadata, actor, correlationId })
@@ -62,10 +63,10 @@ const setUp = async () => {
   const crashing = { handle: createHandle({ store: dying, projector }), store: dying, organizations, clock }
   /** A reconciler with its checkpoint (kept across reconcilers, as the database keeps it). */
   const saved: { position: GlobalPosition } = { position: START }
-  const reconciler = () => {
+  const reconciler = (seen: EventStore = store) => {
     const warnings: string[] = []
     const created = createScimTeamReconciler({
-      team: { handle: createHandle({ store, projector }), store, organizations, clock },
+      team: { handle: createHandle({ store: seen, projector }), store: seen, organizations, clock },
       exclusively: (work) =>
         work({
           read: async () => saved.position,
@@ -87,7 +88,7 @@ const setUp = async () => {
   const later = (ms: number) => {
     time.now += ms
   }
-  return { store, live, crashing, reconciler, admin, later, saved }
+  return { store, live, crashing, reconciler, admin, later, saved, clock }
 }
 
 const createGroup = (members: string[]): ScimGroupCommand => ({
@@ -247,5 +248,34 @@ describe('the SCIM team reconciler on KurrentDB', () => {
     await reconciler().runOnce()
     const last = (await store.readStream(organizationStream(ORG))).at(-1)
     expect(saved.position).toEqual(last?.position)
+  })
+
+  test('a live call whose team lands between its check and its append is not followed twice', async () => {
+    const { store, live, crashing, reconciler, later } = await setUp()
+    await expect(
+      withTeam(crashing, request('create'), ORG, GROUP, createGroup(['ada']), true),
+    ).rejects.toThrow()
+    const [created] = await store.readStream(scimGroupStream(GROUP))
+    // A slow live call appends its team right after the reconciler has looked at the organization.
+    const slowCall = { appended: false }
+    const racing: EventStore = {
+      ...store,
+      async readStream(stream, options) {
+        const read = await store.readStream(stream, options)
+        if (stream === organizationStream(ORG) && (options?.afterVersion ?? 0) > 0 && !slowCall.appended) {
+          slowCall.appended = true
+          const commands = teamCommandsOf(asGroupEvents(created ? [created] : []), NOW, () => 'tm-late')
+          await followAlone(live, request('create'), ORG, commands)
+        }
+        return read
+      },
+    }
+    later(DUE)
+    await reconciler(racing).runOnce()
+    expect(slowCall.appended).toBe(true)
+    expect(await teamEvents(store)).toEqual([
+      ['organization.team-created', null],
+      ['organization.team-member-added', 'ada'],
+    ])
   })
 })
