@@ -19,6 +19,7 @@ import {
   trustedWhile,
 } from '../../command-api/oauth-provider/provider-cache.js'
 import { organizationPolicy } from '../../command-api/organization/organization-command.js'
+import type { ScimTeamReconciler } from '../../command-api/scim/scim-team-reconciler.js'
 import { sessionUpkeepFor } from '../../command-api/sessions/session-upkeep.js'
 import { createHandle } from '../../command-api/shared/handle.js'
 import { createReadYourWrites } from '../../command-api/shared/read-your-writes.js'
@@ -57,6 +58,7 @@ import { type BuildAppOptions, buildApp } from './app.js'
 import { commandLookupsOver } from './command-lookups.js'
 import type { AppContext } from './context.js'
 import { inline } from './inline-projection.js'
+import { createTesseraScimTeamReconciler } from './scim-team-reconciler-wiring.js'
 import { createTesseraWebhookReactor } from './webhook-wiring.js'
 
 export type Role = 'all' | 'api' | 'projector'
@@ -89,6 +91,8 @@ export type Tessera = {
   jwtKeys: JwtKeySet | null
   /** Delivers events to webhook endpoints; null where this process does not project. */
   webhookReactor: WebhookReactor | null
+  /** Has a SCIM group's team catch up after a crash; only on KurrentDB, where this process projects. */
+  scimTeamReconciler: ScimTeamReconciler | null
   close(): Promise<void>
 }
 
@@ -275,8 +279,12 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
       transport: mailTransport,
       clock,
     })
+  const scimTeamReconciler = projects
+    ? createTesseraScimTeamReconciler({ config, logger, database, store, projector, organizations, clock })
+    : null
   const stopWorkers = async () => {
     jwtKeys?.stop()
+    await scimTeamReconciler?.stop()
     await apiKeyUses.stop()
     await mailReactor?.stop()
     await webhookReactor?.stop()
@@ -291,6 +299,7 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
     await projector.start()
     await mailReactor?.start()
     await webhookReactor?.start()
+    scimTeamReconciler?.start()
     apiKeyUses.start()
     // Server-key limits shared through Redis (REDIS_URL); a wrong URL stops the start here.
     if (role !== 'projector') await ctx.serverApi.open()
@@ -316,6 +325,7 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
     mailReactor,
     jwtKeys,
     webhookReactor,
+    scimTeamReconciler,
     async close() {
       await app?.close()
       await stopWorkers()

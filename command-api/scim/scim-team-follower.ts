@@ -111,23 +111,24 @@ export type TeamDependencies = Pick<CommandContext, 'handle' | 'store' | 'organi
 
 /**
  * The team's side alone, for group events already in the log without it: decided on the
- * organization as it is now (`handle` decides again on a concurrent change). What the organization
- * refuses by then (a member who left, a full team) is skipped, as drift is: the group is written.
+ * organization as it is now (`handle` decides again on a concurrent change, unless `expectedVersion`
+ * pins the append). What the organization refuses by then (a member who left, a full team) is
+ * skipped, as drift is: the group is written. The live call follows its own events this way after a
+ * failed append, the reconciler (scim-team-reconciler.ts) those of a call that died before.
  */
-const followAlone = async (
+export const followAlone = async (
   ctx: TeamDependencies,
   metadata: EventMetadata,
   organizationId: string,
-  events: readonly ScimGroupEvent[],
-  release: () => void,
+  commands: readonly OrganizationCommand[],
+  options: { onAppended?: () => void; expectedVersion?: number } = {},
 ): Promise<void> => {
-  const commands = teamCommandsOf(events, ctx.clock().toISOString(), newId)
-  if (commands.length === 0) return release()
+  if (commands.length === 0) return options.onAppended?.()
   await ctx.handle(
     teamFollower(ctx.organizations, { catchingUp: true }),
     organizationStream(organizationId),
     { commands },
-    { metadata, claims: organizationClaims, onAppended: release },
+    { metadata, claims: organizationClaims, ...options },
   )
 }
 
@@ -191,7 +192,8 @@ export const withTeam = (
       } catch (error) {
         const landed = await ownGroupEventsAfter(ctx, stream, version, metadata.correlationId)
         if (landed.length === 0) throw error
-        await followAlone(ctx, metadata, organizationId, landed, release)
+        const following = teamCommandsOf(landed, ctx.clock().toISOString(), newId)
+        await followAlone(ctx, metadata, organizationId, following, { onAppended: release })
       }
     }),
   )

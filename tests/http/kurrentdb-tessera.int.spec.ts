@@ -95,3 +95,20 @@ test('sign-up, get-session, a duplicate refused, sign-out ending the session, no
   expect(everything).not.toContain('ada@example.com')
   expect(everything).not.toContain('Ada Lovelace')
 })
+
+test('the SCIM team reconciler runs on KurrentDB, its checkpoint kept in the database', async () => {
+  const reconciler = tessera.scimTeamReconciler
+  expect(reconciler).not.toBeNull()
+  const api = testClient(tessera)
+  const body = { email: 'bob@example.com', password: 'correct horse battery', name: 'Bob' }
+  expect((await api.request('POST', '/sign-up/email', body)).status).toBe(200)
+  await reconciler?.runOnce()
+  const checkpoint = await tessera.database.db
+    .selectFrom('tessera_checkpoints')
+    .selectAll()
+    .where('name', '=', 'scim-team-reconciler')
+    .executeTakeFirst()
+  // It has read the log past the sign-up (there is no group to follow): its place is kept.
+  const registered = log.all.find((record) => record.type === 'user.registered')
+  expect(BigInt(checkpoint?.tx ?? 0)).toBeGreaterThanOrEqual(registered?.position?.commit ?? 1n)
+})
