@@ -4,20 +4,12 @@
 
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
-import { type ApiKeyCache, createApiKeyCache } from '../../command-api/api-key/api-key-cache.js'
+import { createApiKeyCache } from '../../command-api/api-key/api-key-cache.js'
 import { apiKeySessionsFor } from '../../command-api/api-key/api-key-sessions.js'
 import { createApiKeyUses } from '../../command-api/api-key/api-key-uses.js'
 import type { PersonKeys } from '../../command-api/context.js'
-import {
-  createJwtKeySet,
-  type JwtKeySet,
-  KEY_REFRESH_INTERVAL_MS,
-} from '../../command-api/jwt/jwt-key-set.js'
-import {
-  createOAuthProviderCache,
-  type OAuthProviderCache,
-  trustedWhile,
-} from '../../command-api/oauth-provider/provider-cache.js'
+import type { JwtKeySet } from '../../command-api/jwt/jwt-key-set.js'
+import { createOAuthProviderCache, trustedWhile } from '../../command-api/oauth-provider/provider-cache.js'
 import { organizationPolicy } from '../../command-api/organization/organization-command.js'
 import type { ScimTeamReconciler } from '../../command-api/scim/scim-team-reconciler.js'
 import { sessionUpkeepFor } from '../../command-api/sessions/session-upkeep.js'
@@ -27,7 +19,7 @@ import { secondFactorsOf } from '../../command-api/two-factor/second-factors.js'
 import { organizationDecider } from '../../domain/organization/organization.js'
 import { serverKeyGuardsFor } from '../../http/guards/server-key.js'
 import { createSessionResolver } from '../../http/sessions/resolve-session.js'
-import { createSessionCache, type SessionCache } from '../../http/sessions/session-cache.js'
+import { createSessionCache } from '../../http/sessions/session-cache.js'
 import { createSessionUsage } from '../../http/sessions/session-usage.js'
 import { acceptedSecrets, type Config } from '../../infra/config/config.js'
 import type { DatabaseTarget } from '../../infra/db/database.js'
@@ -44,20 +36,21 @@ import {
 import { createSqlEventStore } from '../../infra/event-store/sql-event-store.js'
 import { brandedTransport } from '../../infra/mail/branded-transport.js'
 import { createMailTransport } from '../../infra/mail/create-transport.js'
-import type { MailTransport } from '../../infra/mail/mail.js'
 import { processRuntime } from '../../infra/runtime/runtime-metrics.js'
 import { readModelProjections } from '../../projections/all.js'
 import { countPasskeysOfUser } from '../../projections/passkeys/passkeys.repository.js'
-import { createMailReactor, type MailReactor } from '../../projections/reactors/mail/mail-reactor.js'
+import type { MailReactor } from '../../projections/reactors/mail/mail-reactor.js'
 import type { WebhookReactor } from '../../projections/reactors/webhooks/webhook-reactor.js'
 import { createProjector, type Projector } from '../../projections/runner/projector.js'
 import { claimSamlAssertion } from '../../projections/sso-saml/saml-assertion-claims.js'
 import { createReadiness } from '../../query-api/health/readiness.js'
 import { migrateTessera, openTesseraDatabase, type TesseraDatabase } from '../database.js'
 import { type BuildAppOptions, buildApp } from './app.js'
+import { evictingOnAppend, keyCacheTrustedWhileProjecting, trustedWhileProjecting } from './cache-rules.js'
 import { commandLookupsOver } from './command-lookups.js'
 import type { AppContext } from './context.js'
 import { inline } from './inline-projection.js'
+import { createTesseraJwtKeys, createTesseraMailReactor, prepareKeys } from './keys-and-mail.js'
 import { createTesseraScimTeamReconciler } from './scim-team-reconciler-wiring.js'
 import { createTesseraWebhookReactor } from './webhook-wiring.js'
 
@@ -332,115 +325,3 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
     },
   }
 }
-
-/**
- * Before serving: the unique-claim key must open (a start with neither the current nor the retired
- * secret that wrapped it stops here with the reason, instead of answering 500 to every sign-up);
- * after a rotation, the data keys still under a retired secret are re-wrapped in the background.
- */
-const prepareKeys = async (keyring: Keyring, config: Config, logger: Logger): Promise<void> => {
-  await keyring.prepareClaimKey()
-  if (config.previousSecrets.length === 0) return
-  void keyring.rewrapAll().then(
-    (report) => {
-      const unreadable = report.unreadable.length
-      const log = unreadable > 0 ? logger.warn.bind(logger) : logger.info.bind(logger)
-      log({ ...report, unreadable }, 'data keys re-wrapped under the current AUTH_SECRET')
-    },
-    (error: unknown) =>
-      logger.warn({ err: error }, 're-wrapping data keys under the current AUTH_SECRET failed'),
-  )
-}
-
-/** This process's own revocations leave the caches as they commit, before any projector runs. */
-const evictingOnAppend = (
-  store: EventStore,
-  caches: readonly Pick<SessionCache | ApiKeyCache | OAuthProviderCache, 'evictFor'>[],
-): EventStore => ({
-  appendToStream: async (stream, events, options) => {
-    const result = await store.appendToStream(stream, events, options)
-    for (const cache of caches) cache.evictFor(events)
-    return result
-  },
-  appendToStreams: async (appends) => {
-    try {
-      return await store.appendToStreams(appends)
-    } finally {
-      // A store that appends stream by stream may have written the first parts before a failure.
-      for (const cache of caches) for (const { events } of appends) cache.evictFor(events)
-    }
-  },
-  readStream: (stream, options) => store.readStream(stream, options),
-  readAll: (after, limit) => store.readAll(after, limit),
-  head: (after, countLimit) => store.head(after, countLimit),
-  claimOwner: (scope, value) => store.claimOwner(scope, value),
-  subscribe: (listener) => store.subscribe(listener),
-  close: () => store.close(),
-})
-
-/**
- * Another instance's revocation reaches this cache only through this process's projector: while it
- * is stopped, retrying or halted, every lookup reads the database (which honours pending
- * revocations) instead.
- */
-const trustedWhileProjecting = (cache: SessionCache, projector: Projector): SessionCache => ({
-  ...cache,
-  get: (tokenHash) => (projector.status().state === 'running' ? cache.get(tokenHash) : undefined),
-  listOf: (userId) => (projector.status().state === 'running' ? cache.listOf(userId) : undefined),
-})
-
-/** The API-key cache under the session cache's rule: read only while this process's projector runs. */
-const keyCacheTrustedWhileProjecting = (cache: ApiKeyCache, projector: Projector): ApiKeyCache => ({
-  ...cache,
-  get: (keyHash) => (projector.status().state === 'running' ? cache.get(keyHash) : undefined),
-})
-
-/**
- * Keys re-read when this process applies a signing-key event, or, where another process projects,
- * every few seconds.
- */
-const createTesseraJwtKeys = ({
-  projector,
-  projects,
-  logger,
-  ...ctx
-}: Pick<AppContext, 'config' | 'lookups' | 'handle' | 'clock' | 'projector'> & {
-  logger: Logger
-  projects: boolean
-}): JwtKeySet => {
-  const keys = createJwtKeySet({
-    ctx,
-    refreshIntervalMs: projects ? null : KEY_REFRESH_INTERVAL_MS,
-    logger,
-  })
-  if (projects)
-    projector.onApplied((events) => {
-      if (events.some((event) => event.type.startsWith('signing-key.'))) keys.refresh()
-    })
-  return keys
-}
-
-const createTesseraMailReactor = (
-  config: Config,
-  logger: Logger,
-  database: TesseraDatabase,
-  store: EventStore,
-  projector: Projector,
-  transport: MailTransport,
-): MailReactor =>
-  createMailReactor({
-    db: database.db,
-    store,
-    transport,
-    links: {
-      baseUrl: config.baseUrl,
-      basePath: config.basePath,
-      secret: config.secret,
-      previousSecrets: config.previousSecrets,
-      emailTokenExpiresIn: config.emailVerification.expiresIn,
-    },
-    // Only PostgreSQL can be shared by several processes; PGlite belongs to this one.
-    lock: database.kind === 'postgres' ? 'advisory' : 'in-process',
-    onReadModelsAdvance: projector.onApplied,
-    logger,
-  })
