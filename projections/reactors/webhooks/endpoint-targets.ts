@@ -12,7 +12,7 @@
 
 import http from 'node:http'
 import https from 'node:https'
-import type { LookupFunction } from 'node:net'
+import { isIP, type LookupFunction } from 'node:net'
 import { urlToHttpOptions } from 'node:url'
 import { type AddressPolicy, resolveTarget } from '../../../infra/webhooks/address-guard.js'
 
@@ -79,13 +79,21 @@ export const createAgentPool = ({
       if (options.all) callback(null, [{ address: pinned.address, family: pinned.family }])
       else callback(null, pinned.address, pinned.family)
     }
-    const options = {
-      ...urlToHttpOptions(parsed),
+    const { protocol, hostname, port, path, auth } = urlToHttpOptions(parsed)
+    const options: https.RequestOptions = {
+      protocol,
+      hostname,
+      port,
+      path,
+      ...(auth === undefined ? {} : { auth }),
+      // What the agent would work out from the host on every request: the name TLS checks (none for
+      // an address).
+      ...(protocol === 'https:' ? { servername: isIP(hostname ?? '') ? '' : (hostname ?? '') } : {}),
       method: 'POST',
       lookup,
       agent: agentFor(parsed.protocol, pinned.address),
     }
-    return { client: parsed.protocol === 'https:' ? https : http, options }
+    return { client: protocol === 'https:' ? https : http, options }
   }
 
   return {
