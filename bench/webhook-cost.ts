@@ -6,7 +6,8 @@
 /// each B phase waits until every delivery arrived. Printed per phase: the server's main-thread CPU
 /// milliseconds (from /proc: the event loop, where deliveries run; the password workers left out)
 /// and its statements per sign-up; then B less A per sign-up and per delivered event (each sign-up
-/// makes `user.created` and `session.created`, two events for every endpoint).
+/// makes `user.created` and `session.created`, two events for every endpoint). With
+/// `BENCH_CPU_PROF_DIR` set, the server writes a V8 CPU profile there when it stops (`--cpu-prof`).
 
 import { readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -36,7 +37,13 @@ const mainThreadMs = (pid: number): number => {
 }
 
 const pg = await startEmbeddedPostgres()
-const server = await startServer({ databaseUrl: pg.url, features: true, nodeArgs: [`--import=${counter}`] })
+const profileDir = process.env.BENCH_CPU_PROF_DIR
+const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []
+const server = await startServer({
+  databaseUrl: pg.url,
+  features: true,
+  nodeArgs: [`--import=${counter}`, ...profiling],
+})
 const receiver = await startReceiver()
 const base = server.baseUrl
 let made = 0
@@ -69,12 +76,16 @@ const phase = async (withEndpoints: boolean): Promise<Phase> => {
   const ids = withEndpoints ? await createEndpoints(base, receiver, endpoints, types) : []
   await sleep(2500)
   const [before, mainBefore, received] = [lastSnapshot(), mainThreadMs(server.pid), receiver.count()]
+  const startedUs = process.hrtime.bigint() / 1000n
   await signUpMany(signUps)
   const expected = received + (withEndpoints ? 2 * endpoints * signUps : 0)
   for (const until = Date.now() + 120_000; receiver.count() < expected && Date.now() < until; )
     await sleep(50)
   await sleep(2500) // the last attempts' write, and a snapshot after it
   const after = lastSnapshot()
+  // The same monotonic clock as the profile's timestamps: a profile read by phase (B less A).
+  if (profileDir)
+    console.log(`phase ${withEndpoints ? 'B' : 'A'} µs ${startedUs} ${process.hrtime.bigint() / 1000n}`)
   const mainMs = (mainThreadMs(server.pid) - mainBefore) / signUps
   await removeAll(ids)
   await sleep(4000)

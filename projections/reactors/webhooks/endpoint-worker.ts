@@ -27,7 +27,7 @@ import { eventTypesOf, findEndpoint } from '../../webhooks/webhook-endpoints.rep
 import type { WebhookEndpointRow } from '../../webhooks/webhook-endpoints.table.js'
 import type { DeliveryWrites } from './delivery-writes.js'
 import { runResends } from './endpoint-resends.js'
-import type { AgentPool } from './post-webhook.js'
+import type { AgentPool } from './endpoint-targets.js'
 import { nextAttempt, type RetrySchedule } from './retry-schedule.js'
 import { type Attempting, attemptOnce, messageBody } from './send-attempt.js'
 import {

@@ -6,7 +6,8 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { addressPolicy } from '../../../infra/webhooks/address-guard.js'
-import { createAgentPool, postWebhook } from './post-webhook.js'
+import { createAgentPool } from './endpoint-targets.js'
+import { postWebhook } from './post-webhook.js'
 
 const servers: Server[] = []
 const agents = createAgentPool()

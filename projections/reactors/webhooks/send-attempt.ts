@@ -12,7 +12,8 @@ import { encodeCursor } from '../../../infra/webhooks/cursor.js'
 import { signatureHeader } from '../../../infra/webhooks/signature.js'
 import type { Database } from '../../database.js'
 import type { WebhookEndpointRow } from '../../webhooks/webhook-endpoints.table.js'
-import { type AgentPool, postWebhook } from './post-webhook.js'
+import type { AgentPool } from './endpoint-targets.js'
+import { postWebhook } from './post-webhook.js'
 import {
   recordAttempt,
   type WebhookDeliveriesTable,
