@@ -39,7 +39,7 @@ import { sessionPlaceMigration, sessionsMigration } from './sessions/sessions.ta
 import { ssoProviderDomainsMigration } from './sso/sso-provider-domains.migration.js'
 import { ssoProvidersMigration } from './sso/sso-providers.table.js'
 import { samlAssertionClaimsMigration } from './sso-saml/saml-assertion-claims.js'
-import { usersLastSeenMigration } from './users/last-seen.js'
+import { userLastSeenTableMigration, usersLastSeenMigration } from './users/last-seen.js'
 import { usernamesMigration, usersMigration } from './users/users.table.js'
 import { webhookEndpointsMigration } from './webhooks/webhook-endpoints.table.js'
 import { webhookResendsMigration } from './webhooks/webhook-resends.table.js'
@@ -95,4 +95,6 @@ export const readModelMigrations: Record<string, Migration> = {
   '2026-11-28T21:45:14Z_sso-provider-domains': ssoProviderDomainsMigration,
   // Operational, written inline: what ends the OpenID provider's tokens (oauth-provider/oauth-revocations.ts).
   '2026-11-29T01:29:00Z_oauth-revocations': oauthRevocationsMigration,
+  // Last seen off the `users` row, into a table of its own (users/last-seen.ts).
+  '2026-11-29T13:10:00Z_user-last-seen': userLastSeenTableMigration,
 }

@@ -3,7 +3,7 @@
 import { sql } from 'kysely'
 import { CREDENTIAL_PROVIDER, type UserEvent } from '../../domain/user/user.events.js'
 import type { Projection } from '../projection.js'
-import { applyLastSeen } from './last-seen.js'
+import { applyLastSeen, removeLastSeen } from './last-seen.js'
 import type { UserRow } from './users.table.js'
 
 /** Re-exported for the repositories of this read model; the name is the domain's. */
@@ -67,7 +67,6 @@ export const registeredUserRow = (data: Registered['data'], at: Date): UserRow =
   ban_expires: null,
   created_at: at,
   updated_at: at,
-  last_seen_at: null,
 })
 
 const touchUser = (trx: Trx, userId: string, changes: object, at: Date) =>
@@ -79,7 +78,7 @@ const touchUser = (trx: Trx, userId: string, changes: object, at: Date) =>
 
 export const usersProjection: Projection = {
   name: 'users',
-  tables: ['users', 'accounts'],
+  tables: ['users', 'accounts', 'user_last_seen'],
   async apply(trx, recorded) {
     // An erased user (deleted, then its data key destroyed) has nothing left to show, and its
     // events read with nulls where these tables need values: a replay leaves no row for it. The
@@ -158,6 +157,7 @@ export const usersProjection: Projection = {
       case 'user.deleted':
         await trx.deleteFrom('accounts').where('user_id', '=', event.data.userId).execute()
         await trx.deleteFrom('users').where('id', '=', event.data.userId).execute()
+        await removeLastSeen(trx, event.data.userId)
         return
     }
   },

@@ -20,8 +20,6 @@ export type UsersTable = {
   ban_expires: Date | null
   created_at: Date
   updated_at: Date
-  /** The latest session the person started (last-seen.ts); null: never seen since the column came. */
-  last_seen_at: Date | null
 }
 
 export type AccountsTable = {
@@ -53,7 +51,6 @@ export const USER_COLUMNS = [
   'ban_expires',
   'created_at',
   'updated_at',
-  'last_seen_at',
 ] as const satisfies readonly (keyof UsersTable)[]
 
 export type UserRow = Selectable<UsersTable>
