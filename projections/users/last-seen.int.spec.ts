@@ -5,12 +5,15 @@
 import { PGlite } from '@electric-sql/pglite'
 import { Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely'
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import { tesseraMigrations } from '../../app/database.js'
 import { pgliteExtensions } from '../../infra/db/database.js'
-import { migrateToLatest } from '../../infra/db/migrate.js'
+import { migrateToLatest, storeMigrations } from '../../infra/db/migrate.js'
 import { pgliteDialect } from '../../infra/db/pglite-dialect.js'
+import { readModelMigrations } from '../migrations.js'
+import { consistencyMigrations } from '../runner/consistency.migrations.js'
 
 const MIGRATION = '2026-11-29T13:10:00Z_user-last-seen'
+// As the composition root runs them (app/database.ts), which a test may not import.
+const tesseraMigrations = { ...storeMigrations, ...readModelMigrations, ...consistencyMigrations }
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against an untyped schema
 let db: Kysely<any>

@@ -14,12 +14,6 @@ import type { Projection } from '../projection.js'
 
 type Trx = Parameters<Projection['apply']>[0]
 
-/** One row per person seen at least once; a person never seen has none. */
-export type UserLastSeenTable = {
-  user_id: string
-  last_seen_at: Date
-}
-
 /**
  * Moves the person's last-seen time forward to `at` for a session event; other events pass. The
  * rows go through a VALUES list grouped by person so that the replay's batched path, which merges

@@ -22,6 +22,12 @@ export type UsersTable = {
   updated_at: Date
 }
 
+/** When each person was last seen (last-seen.ts): a row per person seen at least once, none for the never seen. */
+export type UserLastSeenTable = {
+  user_id: string
+  last_seen_at: Date
+}
+
 export type AccountsTable = {
   id: string
   user_id: string
