@@ -27,12 +27,13 @@ import type { ScimUsersTable } from './scim/scim-users.table.js'
 import type { SessionsTable } from './sessions/sessions.table.js'
 import type { SsoProviderDomainsTable } from './sso/sso-provider-domains.migration.js'
 import type { SsoProvidersTable } from './sso/sso-providers.table.js'
-import type { AccountsTable, UsersTable } from './users/users.table.js'
+import type { AccountsTable, UserLastSeenTable, UsersTable } from './users/users.table.js'
 import type { WebhookEndpointsTable } from './webhooks/webhook-endpoints.table.js'
 import type { WebhookResendsTable } from './webhooks/webhook-resends.table.js'
 
 export type Database = {
   users: UsersTable
+  user_last_seen: UserLastSeenTable
   accounts: AccountsTable
   sessions: SessionsTable
   one_time_tokens: OneTimeTokensTable

@@ -40,7 +40,7 @@ import { sessionPlaceMigration, sessionsMigration } from './sessions/sessions.ta
 import { ssoProviderDomainsMigration } from './sso/sso-provider-domains.migration.js'
 import { ssoProvidersMigration } from './sso/sso-providers.table.js'
 import { samlAssertionClaimsMigration } from './sso-saml/saml-assertion-claims.js'
-import { usersLastSeenMigration } from './users/last-seen.js'
+import { userLastSeenTableMigration, usersLastSeenMigration } from './users/last-seen.js'
 import { usernamesMigration, usersMigration } from './users/users.table.js'
 import { webhookEndpointsMigration } from './webhooks/webhook-endpoints.table.js'
 import { webhookResendsMigration } from './webhooks/webhook-resends.table.js'
@@ -98,4 +98,6 @@ export const readModelMigrations: Record<string, Migration> = {
   '2026-11-29T01:29:00Z_oauth-revocations': oauthRevocationsMigration,
   // Operational: the reader-only indexes a replay in progress has dropped (runner/deferred-indexes.ts).
   '2026-11-29T12:30:00Z_deferred-indexes': deferredIndexesMigration,
+  // Last seen off the `users` row, into a table of its own (users/last-seen.ts).
+  '2026-11-29T13:10:00Z_user-last-seen': userLastSeenTableMigration,
 }

@@ -19,16 +19,16 @@
 /// row of an earlier event or its own. Such updates of different rows commute, and a plain INSERT
 /// (no ON CONFLICT, reading nothing it could change) of a later event may go ahead of them: were
 /// it to insert that very row, it fails on the key in either order (and the batch is applied again
-/// event by event). So a replay's users inserted after a sign-in's `last_seen_at` still go as one
-/// statement, where they went one by one, each after the update before it. Likewise a plain INSERT
+/// event by event). So a replay's users inserted after another user's update (a profile change) still go as
+/// one statement, where they went one by one, each after the update before it. Likewise a plain INSERT
 /// may go ahead of a keyed DELETE whose keys are a unique key of its table (one row, of an earlier
 /// event; were it that very row, the insert fails on the key), so sign-outs do not chain sign-ups.
 ///
 /// A row's update that sets plain columns (`set "a" = $1`, none of them a unique key's) changes
 /// neither which rows exist nor any other column: a statement that reads its table without naming
 /// those columns, and never reads it whole (`*`, the table or its alias as a value), sees the same
-/// whichever goes first. So an activity entry that checks its user exists does not wait for the
-/// user's `last_seen_at`, nor that update for the entry, and a batch's updates of one shape share a
+/// whichever goes first. So an activity entry that checks its user exists does not wait for an
+/// update of the user's name, nor that update for the entry, and a batch's updates of one shape share a
 /// wave (each still its own statement, in one text: statement-merge.ts).
 
 import { mergeGroup, type Statement } from './statement-merge.js'

@@ -134,6 +134,29 @@ describe('planStatements', () => {
     expect(classify('delete from t where a in (select a from u where b = $1)', ['x'], 0)?.keyed).toBeNull()
   })
 
+  it('merges a batch’s last-seen upserts into one list that sends one person once, after a deletion of theirs', () => {
+    // The users projection's statement (users/last-seen.ts): grouped by person, so that one person
+    // twice in the list is one row, their latest, as the upsert can touch a row only once.
+    const upsert = `
+      insert into user_last_seen (user_id, last_seen_at)
+      select user_id, max(last_seen_at) from (values ($1::text, $2::timestamptz)) as seen (user_id, last_seen_at)
+      group by user_id
+      on conflict (user_id) do update set last_seen_at = excluded.last_seen_at
+      where user_last_seen.last_seen_at < excluded.last_seen_at`
+    const seen = (id: string, at: number, event: number) => classify(upsert, [id, at], event) as Deferred
+    expect(seen('a', 1, 0)).toMatchObject({ kind: 'insert', onConflict: true, reads: new Set() })
+    const plan = planStatements([seen('a', 1, 0), seen('b', 2, 1), seen('a', 3, 2)])
+    expect(plan).toHaveLength(1)
+    expect(plan[0]?.sql).toContain(
+      'values ($1::text, $2::timestamptz), ($3::text, $4::timestamptz), ($5::text, $6::timestamptz))',
+    )
+    expect(plan[0]?.parameters).toEqual(['a', 1, 'b', 2, 'a', 3])
+    const forget = classify('delete from "user_last_seen" where "user_id" = $1', ['a'], 3) as Deferred
+    expect(
+      wavesOf([seen('a', 1, 0), forget, seen('a', 2, 4)], new Map([['user_last_seen', [['user_id']]]])),
+    ).toEqual([0, 1, 2])
+  })
+
   describe('updates of one row, named by a unique key', () => {
     const keys = new Map([
       ['users', [['id'], ['email']]],

@@ -16,7 +16,7 @@ import { readModelProjections } from '../all.js'
 import { replay } from './projector.js'
 import { tableFactsOf, writeBehind } from './write-behind.js'
 
-const TABLES = ['users', 'accounts', 'sessions', 'activity'] as const
+const TABLES = ['users', 'user_last_seen', 'accounts', 'sessions', 'activity'] as const
 const SEEDS = 6
 const EVENTS = 60
 
@@ -37,7 +37,7 @@ const event = (type: string, data: object, minute: number): EventToAppend => ({
   metadata: testMetadata(new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString()),
 })
 
-/** `count` events of a few people's lives; sign-in times jump back and forth (last_seen_at keeps the latest). */
+/** `count` events of a few people's lives; sign-in times jump back and forth (user_last_seen keeps the latest). */
 const lives = (seed: number, count: number): Life[] => {
   const next = random(seed)
   const pick = <T>(items: readonly T[]): T | undefined => items[Math.floor(next() * items.length)]
@@ -100,7 +100,7 @@ describeEachDatabase('projector, batched path against event by event', (fresh) =
     const snapshot: Record<string, unknown[]> = {}
     for (const table of TABLES) {
       const { rows } = await sql<{ row: unknown }>`
-        select to_jsonb(t) as row from ${sql.table(table)} t order by t.id`.execute(database.db)
+        select to_jsonb(t) as row from ${sql.table(table)} t order by row`.execute(database.db)
       snapshot[table] = rows.map((row) => row.row)
     }
     return snapshot
@@ -133,6 +133,7 @@ describeEachDatabase('projector, batched path against event by event', (fresh) =
       const batched = await tables()
       expect(batched, `seed ${seed}`).toEqual(oneByOne)
       expect(oneByOne.users?.length, `seed ${seed}`).toBeGreaterThan(0)
+      expect(oneByOne.user_last_seen?.length, `seed ${seed}`).toBeGreaterThan(0)
     }
   }, 300_000)
 })

@@ -45,7 +45,6 @@ export const findSessionByTokenHash = async (
       'users.ban_expires',
       'users.created_at',
       'users.updated_at',
-      'users.last_seen_at',
     ])
     .where('sessions.token_hash', '=', tokenHash)
     // A revocation committed but not yet projected already counts (pending-revocations.ts).
@@ -84,7 +83,6 @@ export const findSessionByTokenHash = async (
       ban_expires: row.ban_expires,
       created_at: row.created_at,
       updated_at: row.updated_at,
-      last_seen_at: row.last_seen_at,
     },
   }
 }

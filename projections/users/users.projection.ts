@@ -3,7 +3,7 @@
 import { sql } from 'kysely'
 import { CREDENTIAL_PROVIDER, type UserEvent } from '../../domain/user/user.events.js'
 import type { Projection } from '../projection.js'
-import { applyLastSeen } from './last-seen.js'
+import { applyLastSeen, removeLastSeen } from './last-seen.js'
 import type { UserRow } from './users.table.js'
 
 /** Re-exported for the repositories of this read model; the name is the domain's. */
@@ -67,7 +67,6 @@ export const registeredUserRow = (data: Registered['data'], at: Date): UserRow =
   ban_expires: null,
   created_at: at,
   updated_at: at,
-  last_seen_at: null,
 })
 
 const touchUser = (trx: Trx, userId: string, changes: object, at: Date) =>
@@ -79,12 +78,13 @@ const touchUser = (trx: Trx, userId: string, changes: object, at: Date) =>
 
 export const usersProjection: Projection = {
   name: 'users',
-  tables: ['users', 'accounts'],
-  // The operator directory's orders and search (admin/, last-seen.ts); this projection finds users by id.
+  tables: ['users', 'accounts', 'user_last_seen'],
+  // The operator directory's orders and search (admin/, last-seen.ts); this projection finds users
+  // by id, and last seen by its key.
   readerIndexes: [
     'users_email_trgm',
     'users_name_trgm',
-    'users_last_seen',
+    'user_last_seen_order',
     'users_role_order',
     'users_created_at',
     'users_name',
@@ -167,6 +167,7 @@ export const usersProjection: Projection = {
       case 'user.deleted':
         await trx.deleteFrom('accounts').where('user_id', '=', event.data.userId).execute()
         await trx.deleteFrom('users').where('id', '=', event.data.userId).execute()
+        await removeLastSeen(trx, event.data.userId)
         return
     }
   },

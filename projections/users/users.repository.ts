@@ -8,6 +8,22 @@ import { USER_COLUMNS, type UserRow } from './users.table.js'
 export const findUserById = (db: Kysely<Database>, id: string): Promise<UserRow | undefined> =>
   db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst()
 
+/** A user as the operator directory shows them: their row and when they were last seen (null: never). */
+export type UserWithLastSeen = UserRow & { last_seen_at: Date | null }
+
+/** The user `id` and their last-seen time (last-seen.ts), joined by key. */
+export const findUserWithLastSeen = (
+  db: Kysely<Database>,
+  id: string,
+): Promise<UserWithLastSeen | undefined> =>
+  db
+    .selectFrom('users')
+    .leftJoin('user_last_seen', 'user_last_seen.user_id', 'users.id')
+    .select(USER_COLUMNS.map((column) => `users.${column}` as const))
+    .select('user_last_seen.last_seen_at')
+    .where('users.id', '=', id)
+    .executeTakeFirst()
+
 /** Only the ban of the user `id` (a check on every sign-in, which needs none of the rest). */
 export const findBanOf = (
   db: Kysely<Database>,

@@ -20,8 +20,12 @@ export type UsersTable = {
   ban_expires: Date | null
   created_at: Date
   updated_at: Date
-  /** The latest session the person started (last-seen.ts); null: never seen since the column came. */
-  last_seen_at: Date | null
+}
+
+/** When each person was last seen (last-seen.ts): a row per person seen at least once, none for the never seen. */
+export type UserLastSeenTable = {
+  user_id: string
+  last_seen_at: Date
 }
 
 export type AccountsTable = {
@@ -53,7 +57,6 @@ export const USER_COLUMNS = [
   'ban_expires',
   'created_at',
   'updated_at',
-  'last_seen_at',
 ] as const satisfies readonly (keyof UsersTable)[]
 
 export type UserRow = Selectable<UsersTable>

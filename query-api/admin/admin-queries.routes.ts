@@ -10,8 +10,11 @@ import { UserSchema, userJson } from '../../http/presenters/presenters.js'
 import { ANY_ROUTE_ERRORS, errorResponses } from '../../infra/http/openapi.js'
 import { listActivityOfUser } from '../../projections/activity/activity.repository.js'
 import { listAdminActions } from '../../projections/admin/admin-actions.js'
-import { findUserById } from '../../projections/users/users.repository.js'
-import type { UserRow } from '../../projections/users/users.table.js'
+import {
+  findUserById,
+  findUserWithLastSeen,
+  type UserWithLastSeen,
+} from '../../projections/users/users.repository.js'
 import { decodeCursor, encodeCursor } from '../activity/activity.routes.js'
 import type { QueryContext } from '../context.js'
 import { FILTER_OPERATORS, type ListUsersQuery, listUsers } from './list-users.js'
@@ -24,7 +27,7 @@ const AdminUserSchema = Type.Object({
   ...UserSchema.properties,
   lastSeenAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 })
-const adminUserJson = (user: UserRow) => ({
+const adminUserJson = (user: UserWithLastSeen) => ({
   ...userJson(user),
   lastSeenAt: user.last_seen_at?.toISOString() ?? null,
 })
@@ -134,7 +137,7 @@ export const adminQueryRoutes =
       },
       async (request, reply) => {
         await guard.authorize(request, reply, { user: ['get'] }, 'YOU_ARE_NOT_ALLOWED_TO_GET_USER')
-        const user = await findUserById(ctx.db, request.query.id)
+        const user = await findUserWithLastSeen(ctx.db, request.query.id)
         if (!user) throw AUTH_ERRORS.error('USER_NOT_FOUND')
         return adminUserJson(user)
       },

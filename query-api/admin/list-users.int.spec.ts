@@ -10,6 +10,10 @@ import { type ListUsersQuery, listUsers, listUsersStatements } from './list-user
 
 const USERS = 5_000
 
+const fail = (): never => {
+  throw new Error('the query was refused')
+}
+
 const planOf = async (statement: { explain(): Promise<Record<string, unknown>[]> }) =>
   (await statement.explain()).map((row) => String(row['QUERY PLAN'])).join('\n')
 
@@ -83,5 +87,54 @@ describeEachDatabase('list-users search', (fresh) => {
     // Without a search the page is still read in created_at's order from its index.
     const all = listUsersStatements(database.db, { limit: 20 })
     expect(all && (await planOf(all.page))).toContain('users_created_at')
+  })
+
+  it('sorts by last seen from its own table: recent first, never seen last, paged, through its index', async () => {
+    // One in three seen, the higher numbers longer ago; a few of them at one time, ordered by id.
+    await sql`
+      insert into user_last_seen (user_id, last_seen_at)
+      select 'user-' || g, timestamptz '2026-11-01' - least(g, 3000) * interval '1 minute'
+      from generate_series(3, ${USERS}, 3) as g`.execute(database.db)
+    await sql`analyze`.execute(database.db)
+    const recent: ListUsersQuery = { sortBy: 'lastSeenAt', sortDirection: 'desc' }
+    const plan = await planOf((listUsersStatements(database.db, { ...recent, limit: 20 }) ?? fail()).page)
+    expect(plan).toContain('user_last_seen_order')
+    expect(plan).toContain('Merge Append')
+
+    const all = await listUsers(database.db, recent)
+    expect(all.total).toBe(USERS)
+    const seen = all.users.filter((user) => user.last_seen_at !== null)
+    expect(seen).toHaveLength(Math.floor(USERS / 3))
+    // Every one seen before every one never seen; the seen newest first, ties and the never seen by id.
+    expect(all.users.slice(0, seen.length)).toEqual(seen)
+    const key = (user: (typeof all.users)[number]) => [-(user.last_seen_at?.getTime() ?? 0), user.id] as const
+    const sorted = [...all.users].sort((a, b) => {
+      const [x, y] = [key(a), key(b)]
+      if (a.last_seen_at === null || b.last_seen_at === null)
+        return Number(a.last_seen_at === null) - Number(b.last_seen_at === null) || (a.id < b.id ? -1 : 1)
+      return x[0] - y[0] || (x[1] < y[1] ? -1 : 1)
+    })
+    expect(all.users.map((user) => user.id)).toEqual(sorted.map((user) => user.id))
+    expect(seen[0]?.id).toBe('user-3')
+    expect(all.users.at(-1)?.last_seen_at).toBeNull()
+    // A page across the boundary between the seen and the never seen.
+    const page = await listUsers(database.db, { ...recent, limit: 10, offset: seen.length - 4 })
+    expect(page.users.map((user) => user.id)).toEqual(
+      all.users.slice(seen.length - 4, seen.length + 6).map((u) => u.id),
+    )
+    // A filter on it reads the same table; most recent last, ascending.
+    const before = await listUsers(database.db, {
+      filterField: 'lastSeenAt',
+      filterOperator: 'lt',
+      filterValue: '2026-10-30T00:00:00Z',
+      sortBy: 'lastSeenAt',
+      sortDirection: 'asc',
+    })
+    expect(before.users.length).toBeGreaterThan(0)
+    expect(before.total).toBe(before.users.length)
+    expect(
+      before.users.every((user) => (user.last_seen_at?.getTime() ?? Infinity) < Date.parse('2026-10-30')),
+    ).toBe(true)
+    expect(before.users[0]?.last_seen_at?.toISOString()).toBe('2026-10-29T22:00:00.000Z')
   })
 })

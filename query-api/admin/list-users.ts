@@ -6,7 +6,7 @@
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely'
 import { DEFAULT_ROLE } from '../../domain/admin/permissions.js'
 import type { Database } from '../../projections/database.js'
-import type { UserRow } from '../../projections/users/users.table.js'
+import type { UserWithLastSeen } from '../../projections/users/users.repository.js'
 
 export type ListUsersQuery = {
   searchValue?: string
@@ -51,7 +51,7 @@ const COLUMNS = {
   banExpires: 'ban_expires',
   createdAt: 'created_at',
   updatedAt: 'updated_at',
-  // Tessera's own: the latest session the person started (projections/users/last-seen.ts).
+  // Tessera's own: the latest session the person started, in its own table (projections/users/last-seen.ts).
   lastSeenAt: 'last_seen_at',
 } as const
 type Column = (typeof COLUMNS)[keyof typeof COLUMNS]
@@ -78,9 +78,13 @@ const likePattern = (value: string, operator: 'contains' | 'starts_with' | 'ends
 
 type Where = (eb: ExpressionBuilder<Database, 'users'>) => Expression<SqlBool>
 
-/** The column as the API shows it: a user without a role holds the default one. */
-const shownValue = (column: Column) =>
-  column === 'role' ? sql`coalesce(users.role, ${DEFAULT_ROLE})` : sql.ref(`users.${column}`)
+/** The column as the API shows it: a user without a role holds the default one, one never seen no time. */
+const shownValue = (column: Column) => {
+  if (column === 'role') return sql`coalesce(users.role, ${DEFAULT_ROLE})`
+  if (column === 'last_seen_at')
+    return sql`(select user_last_seen.last_seen_at from user_last_seen where user_last_seen.user_id = users.id)`
+  return sql.ref(`users.${column}`)
+}
 
 const likeOn = (column: Column, value: string, operator: 'contains' | 'starts_with' | 'ends_with'): Where => {
   const pattern = likePattern(value, operator)
@@ -101,7 +105,7 @@ const filterOn = (column: Column, operator: FilterOperator, raw: ListUsersQuery[
   return (eb) => eb(shownValue(column), ops[operator], value)
 }
 
-export type UserPage = { users: UserRow[]; total: number }
+export type UserPage = { users: UserWithLastSeen[]; total: number }
 
 /**
  * The order's expression, as the indexes of last-seen.ts hold it: a role as shown (the default
@@ -138,16 +142,64 @@ export const listUsersStatements = (db: Kysely<Database>, query: ListUsersQuery)
   // reads most of 100,000 rows (14 ms) where the trigram index finds the hundred matches in 0.5 ms.
   // A broad search costs the number of its matches either way, as its total already does.
   // (Without a condition the CTE is inlined, and the sort column's index serves the page.)
-  let page = db
-    .with(
-      (cte) => (conditions.length > 0 ? cte('matches').materialized() : cte('matches').notMaterialized()),
-      (qb) => qb.selectFrom('users').selectAll().where(where),
+  const matches = db.with(
+    (cte) => (conditions.length > 0 ? cte('matches').materialized() : cte('matches').notMaterialized()),
+    (qb) => qb.selectFrom('users').selectAll().where(where),
+  )
+  const lastSeen = sql<Date | null>`user_last_seen.last_seen_at`.as('last_seen_at')
+  const direction = query.sortDirection ?? 'asc'
+  // Each part of a page sorted by last seen needs no more rows than the page's end.
+  const end = query.limit === undefined ? undefined : query.limit + (query.offset ?? 0)
+  let page = matches
+    .selectFrom((qc) =>
+      (sortColumn === 'last_seen_at'
+        ? // The people seen (the last-seen order index, joined to users by key), then the never
+          // seen (users' key), each part cut at the page's end and the two merged: a plain join
+          // of both tables would sort the whole directory for every page.
+          qc
+            .selectFrom((seen) => {
+              let part = seen
+                .selectFrom('matches')
+                .innerJoin('user_last_seen', 'user_last_seen.user_id', 'matches.id')
+                .selectAll('matches')
+                .select(lastSeen)
+                .orderBy(orderOf('last_seen_at', direction))
+                .orderBy('matches.id', 'asc')
+              if (end !== undefined) part = part.limit(end)
+              return part.as('seen')
+            })
+            .selectAll()
+            .unionAll(
+              qc
+                .selectFrom((never) => {
+                  let part = never
+                    .selectFrom('matches')
+                    .selectAll('matches')
+                    .select(sql<Date | null>`null::timestamptz`.as('last_seen_at'))
+                    .where(({ not, exists, selectFrom }) =>
+                      not(
+                        exists(
+                          selectFrom('user_last_seen').whereRef('user_last_seen.user_id', '=', 'matches.id'),
+                        ),
+                      ),
+                    )
+                    .orderBy('matches.id', 'asc')
+                  if (end !== undefined) part = part.limit(end)
+                  return part.as('never')
+                })
+                .selectAll(),
+            )
+        : qc
+            .selectFrom('matches')
+            .leftJoin('user_last_seen', 'user_last_seen.user_id', 'matches.id')
+            .selectAll('matches')
+            .select(lastSeen)
+      ).as('listed'),
     )
-    .selectFrom('matches')
     .selectAll()
   // A stable order under paging: the id breaks ties.
   page = sortColumn
-    ? page.orderBy(orderOf(sortColumn, query.sortDirection ?? 'asc')).orderBy('id', 'asc')
+    ? page.orderBy(orderOf(sortColumn, direction)).orderBy('id', 'asc')
     : page.orderBy('created_at', 'asc').orderBy('id', 'asc')
   if (query.limit !== undefined) page = page.limit(query.limit)
   if (query.offset !== undefined) page = page.offset(query.offset)
