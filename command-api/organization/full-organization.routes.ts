@@ -8,7 +8,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply } from 'fastify'
 import { type Static, Type } from 'typebox'
-import { AUTH_ERRORS, errorWithStatus } from '../../domain/errors.js'
+import { AUTH_ERRORS } from '../../domain/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import {
   type CacheProjector,
@@ -64,9 +64,10 @@ const memberOrganization = async (
     throw AUTH_ERRORS.error('ORGANIZATION_NOT_FOUND')
   }
   if (await ctx.lookups.organizations.findMember(organization.id, auth.user.id)) return organization
-  // better-auth clears the active organization of whoever asks about one they are not a member of.
-  await setSessionContext(ctx, origin, auth, null, null)
-  throw errorWithStatus('USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION', 403)
+  // better-auth clears the active organization of whoever asks about one they are not a member of:
+  // the session's decider records that, and its refusal is thrown.
+  await setSessionContext(ctx, origin, auth, organization.id, null, { organization: false })
+  throw new Error('unreachable: the session decider refuses a non-member')
 }
 
 export const fullOrganizationRoutes =

@@ -5,7 +5,7 @@
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import type { OrganizationCommand, OrganizationPolicy } from '../../domain/organization/organization.js'
 import { organizationClaims, organizationStream, SLUG_SCOPE } from '../../domain/organization/organization.js'
-import { sessionDecider, sessionStream } from '../../domain/session/session.js'
+import { activeOrganizationRefusal, sessionDecider, sessionStream } from '../../domain/session/session.js'
 import type { Actor, RequestOrigin } from '../../domain/shared/metadata.js'
 import { metadataFor } from '../../domain/shared/metadata.js'
 import type { FoundSession } from '../../http/sessions/resolve-session.js'
@@ -85,22 +85,37 @@ export const runOrganizationCommand = async (
   }
 }
 
-/** Records the session's active organization and team; nothing when they are already those. */
+/**
+ * Records the session's active organization and team; nothing when they are already those. With the
+ * person's membership of what they name, the session's decider refuses a team they are not in, and
+ * clears the choice of an organization they do not belong to before its refusal is thrown here.
+ */
 export const setSessionContext = async (
   ctx: CommandContext,
   origin: RequestOrigin,
   found: FoundSession,
   organizationId: string | null,
   teamId: string | null,
+  membership?: { organization?: boolean; team?: boolean },
 ): Promise<void> => {
   const { session } = found
-  if (session.active_organization_id === organizationId && session.active_team_id === teamId) return
-  await ctx.handle(
-    sessionDecider,
-    sessionStream(session.id),
-    { type: 'set-active-organization', requestedBy: session.user_id, organizationId, teamId },
-    { metadata: metadataFor(origin, { type: 'user', userId: session.user_id }, ctx.clock()) },
-  )
+  const command = {
+    type: 'set-active-organization',
+    requestedBy: session.user_id,
+    organizationId,
+    teamId,
+    ...(membership ? { membership } : {}),
+  } as const
+  const unchanged = (wanted: string | null, team: string | null) =>
+    session.active_organization_id === wanted && session.active_team_id === team
+  const refusal = activeOrganizationRefusal(command)
+  const alreadyRecorded = refusal ? unchanged(null, null) : unchanged(organizationId, teamId)
+  // A team refused is the decider's to answer, even when it is already the active one.
+  if (!alreadyRecorded || membership?.team === false)
+    await ctx.handle(sessionDecider, sessionStream(session.id), command, {
+      metadata: metadataFor(origin, { type: 'user', userId: session.user_id }, ctx.clock()),
+    })
+  if (refusal) throw refusal
 }
 
 /**

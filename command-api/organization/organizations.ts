@@ -2,7 +2,7 @@
 /// update-member-role and (server only) add-member. Each decides against the organization's stream
 /// and answers from the read models, which `handle` has waited for.
 
-import { AUTH_ERRORS, errorWithStatus, invalidBodyField } from '../../domain/errors.js'
+import { AUTH_ERRORS, invalidBodyField } from '../../domain/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import type { MemberRow, MemberWithUser, OrganizationRow } from '../../http/ports/organization-lookup.js'
 import type { FoundSession } from '../../http/sessions/resolve-session.js'
@@ -156,16 +156,13 @@ export const setActiveOrganization = async (
   }
   organizationId ||= auth.session.active_organization_id ?? undefined
   if (!organizationId) return null
-  if (!(await ctx.lookups.organizations.findMember(organizationId, auth.user.id))) {
-    await setSessionContext(ctx, origin, auth, null, null)
-    throw errorWithStatus('USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION', 403)
-  }
-  const organization = await ctx.lookups.organizations.findOrganization(organizationId)
-  if (!organization) throw AUTH_ERRORS.error('ORGANIZATION_NOT_FOUND')
+  const member = (await ctx.lookups.organizations.findMember(organizationId, auth.user.id)) !== undefined
+  const organization = member ? await ctx.lookups.organizations.findOrganization(organizationId) : undefined
+  if (member && !organization) throw AUTH_ERRORS.error('ORGANIZATION_NOT_FOUND')
   // Another organization's team does not follow the switch.
   const teamId = auth.session.active_organization_id === organizationId ? auth.session.active_team_id : null
-  await setSessionContext(ctx, origin, auth, organizationId, teamId)
-  return organization
+  await setSessionContext(ctx, origin, auth, organizationId, teamId, { organization: member })
+  return organization ?? null
 }
 
 export const leaveOrganization = async (

@@ -1,7 +1,7 @@
 /// Teams (inside their organization's stream): create, update, remove, add and remove members, and
 /// the session's active team.
 
-import { AUTH_ERRORS, errorWithStatus } from '../../domain/errors.js'
+import { AUTH_ERRORS } from '../../domain/errors.js'
 import type { RequestOrigin } from '../../domain/shared/metadata.js'
 import type { TeamMemberRow, TeamRow } from '../../http/ports/organization-lookup.js'
 import type { FoundSession } from '../../http/sessions/resolve-session.js'
@@ -171,8 +171,7 @@ export const setActiveTeam = async (
   if (!wanted) return null
   if (!organizationId) throw AUTH_ERRORS.error('NO_ACTIVE_ORGANIZATION')
   const team = await teamIn(ctx, organizationId, wanted)
-  if (!(await ctx.lookups.organizations.findTeamMember(team.id, auth.user.id)))
-    throw errorWithStatus('USER_IS_NOT_A_MEMBER_OF_THE_TEAM', 403)
-  await setSessionContext(ctx, origin, auth, organizationId, team.id)
+  const inTeam = (await ctx.lookups.organizations.findTeamMember(team.id, auth.user.id)) !== undefined
+  await setSessionContext(ctx, origin, auth, organizationId, team.id, { team: inTeam })
   return team
 }

@@ -2,7 +2,7 @@
 /// reaches the domain; only its hash does.
 
 import { type AdminPolicy, impersonationRefusal, type Person } from '../admin/permissions.js'
-import { AUTH_ERRORS } from '../errors.js'
+import { AUTH_ERRORS, errorWithStatus } from '../errors.js'
 import { refuseDeactivated } from '../scim/scim-user.js'
 import type { Decider } from '../shared/decider.js'
 import { DomainError } from '../shared/errors.js'
@@ -99,6 +99,12 @@ export type SessionCommand =
       requestedBy: string
       organizationId: string | null
       teamId: string | null
+      /**
+       * Whether the person belongs to the organization (and the team) named, as the caller read it
+       * from the organization's stream; absent when the choice is cleared or just made by the person
+       * joining or creating it.
+       */
+      membership?: { organization?: boolean; team?: boolean }
     }
 
 /// State
@@ -213,21 +219,35 @@ const expire = (
   return [{ type: 'session.expired', data: { sessionId: state.sessionId, userId: state.userId } }]
 }
 
-// Membership is the caller's to check (it lives in the organization's stream); the session only
-// records the choice of its own user.
-const setActiveOrganization = (
-  command: Extract<SessionCommand, { type: 'set-active-organization' }>,
-  state: Session,
-): SessionEvent[] => {
+type SetActiveOrganization = Extract<SessionCommand, { type: 'set-active-organization' }>
+
+/**
+ * The session records its own user's choice. A team the person is not in is refused as it is; an
+ * organization they do not belong to clears the choice, then is refused (`activeOrganizationRefusal`),
+ * as better-auth does.
+ */
+const setActiveOrganization = (command: SetActiveOrganization, state: Session): SessionEvent[] => {
   if (state.status !== 'active' || command.requestedBy !== state.userId)
     throw AUTH_ERRORS.error('UNAUTHORIZED')
-  const { organizationId, teamId } = command
+  if (command.membership?.team === false) throw errorWithStatus('USER_IS_NOT_A_MEMBER_OF_THE_TEAM', 403)
+  const member = command.membership?.organization !== false
   return [
     {
       type: 'session.active-organization-set',
-      data: { sessionId: state.sessionId, userId: state.userId, organizationId, teamId },
+      data: {
+        sessionId: state.sessionId,
+        userId: state.userId,
+        organizationId: member ? command.organizationId : null,
+        teamId: member ? command.teamId : null,
+      },
     },
   ]
 }
+
+/** The refusal a set-active decision recorded instead of throwing: its clearing is kept, then answered. */
+export const activeOrganizationRefusal = (command: SetActiveOrganization): DomainError | null =>
+  command.membership?.organization === false
+    ? errorWithStatus('USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION', 403)
+    : null
 
 export const sessionDecider: Decider<SessionCommand, SessionEvent, Session> = { decide, evolve, initialState }

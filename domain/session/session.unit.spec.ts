@@ -1,6 +1,11 @@
-import { describe, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { specFor } from '../../tests/support/given-when-then.js'
-import { type SessionCommand, type SessionEvent, sessionDecider } from './session.js'
+import {
+  activeOrganizationRefusal,
+  type SessionCommand,
+  type SessionEvent,
+  sessionDecider,
+} from './session.js'
 
 const { given } = specFor(sessionDecider)
 
@@ -153,4 +158,49 @@ describe('session: expire', () => {
 
   it('leaves a live session alone', () =>
     given([started()]).when(expire('2026-01-07T00:00:00.000Z')).then([]))
+})
+
+describe('session: the active organization and team', () => {
+  const setActive = (
+    membership?: Extract<SessionCommand, { type: 'set-active-organization' }>['membership'],
+  ): Extract<SessionCommand, { type: 'set-active-organization' }> => ({
+    type: 'set-active-organization',
+    requestedBy: 'u1',
+    organizationId: 'o1',
+    teamId: 't1',
+    ...(membership ? { membership } : {}),
+  })
+  const activeSet = (organizationId: string | null, teamId: string | null): SessionEvent => ({
+    type: 'session.active-organization-set',
+    data: { sessionId: 's1', userId: 'u1', organizationId, teamId },
+  })
+
+  it('records a member’s choice', () =>
+    given([started()])
+      .when(setActive({ organization: true, team: true }))
+      .then([activeSet('o1', 't1')]))
+
+  it('clears the choice of an organization the person does not belong to, then refuses it', () => {
+    const command = setActive({ organization: false })
+    given([started()])
+      .when(command)
+      .then([activeSet(null, null)])
+    expect(activeOrganizationRefusal(command)).toMatchObject({
+      code: 'USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION',
+      status: 403,
+    })
+  })
+
+  it('refuses a team the person is not in, and records nothing', () =>
+    given([started()])
+      .when(setActive({ team: false }))
+      .thenThrows('USER_IS_NOT_A_MEMBER_OF_THE_TEAM', { status: 403 }))
+
+  it('has no refusal for a member or a choice cleared', () =>
+    expect(activeOrganizationRefusal(setActive({ organization: true }))).toBeNull())
+
+  it('refuses another person’s session', () =>
+    given([started()])
+      .when({ ...setActive(), requestedBy: 'u2' })
+      .thenThrows('UNAUTHORIZED'))
 })
