@@ -8,12 +8,17 @@
 /// and its statements per sign-up; then B less A per sign-up and per delivered event (each sign-up
 /// makes `user.created` and `session.created`, two events for every endpoint). With
 /// `BENCH_CPU_PROF_DIR` set, the server writes a V8 CPU profile there when it stops (`--cpu-prof`).
+/// The database's side too: its processes' CPU milliseconds, and from pg_stat_statements (preloaded)
+/// its statements' execution milliseconds and shared buffers (hit, read, dirtied) per sign-up, B less
+/// A for the statements that moved most.
 
 import { readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
+import pg from 'pg'
 import { BENCH_SERVER_KEY, SERVER_KEY_HEADER } from './api-keys.js'
+import { measureCpu } from './cpu.js'
 import { startEmbeddedPostgres } from './embedded-postgres.js'
 import { signUpBody } from './seed.js'
 import { startServer } from './server.js'
@@ -25,7 +30,16 @@ process.env.BENCH_QUERY_COUNT_FILE = counts
 const counter = new URL('./query-counter.js', import.meta.url).pathname
 
 type Snapshot = { queries: number; shapes: Record<string, number> }
-type Phase = { withEndpoints: boolean; mainMs: number; statements: number; shapes: Map<string, number> }
+type Phase = {
+  withEndpoints: boolean
+  mainMs: number
+  databaseMs: number
+  statements: number
+  shapes: Map<string, number>
+  executed: Map<string, Executed>
+  delivered: string
+}
+type Executed = { calls: number; ms: number; buffers: number; dirtied: number }
 
 const lastSnapshot = (): Snapshot =>
   JSON.parse(readFileSync(counts, 'utf8').trim().split('\n').at(-1) ?? '{}')
@@ -36,11 +50,43 @@ const mainThreadMs = (pid: number): number => {
   return (Number(fields[11]) + Number(fields[12])) * 10
 }
 
-const pg = await startEmbeddedPostgres()
+const postgres = await startEmbeddedPostgres({
+  postgresFlags: ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=top'],
+})
+const admin = new pg.Client({ connectionString: postgres.url })
+await admin.connect()
+await admin.query('create extension if not exists pg_stat_statements')
+
+/** What the database ran since the last reset, by statement (values left out). */
+const executedSinceReset = async (): Promise<Map<string, Executed>> => {
+  const { rows } = await admin.query<{
+    query: string
+    calls: string
+    ms: number
+    buffers: string
+    dirtied: string
+  }>(
+    `select query, calls::text, total_exec_time as ms,
+            (shared_blks_hit + shared_blks_read)::text as buffers, shared_blks_dirtied::text as dirtied
+       from pg_stat_statements where query not like '%pg_stat_statements%'`,
+  )
+  const executed = new Map<string, Executed>()
+  for (const row of rows) {
+    const key = row.query.replace(/\s+/g, ' ').slice(0, 150)
+    const known = executed.get(key) ?? { calls: 0, ms: 0, buffers: 0, dirtied: 0 }
+    executed.set(key, {
+      calls: known.calls + Number(row.calls),
+      ms: known.ms + row.ms,
+      buffers: known.buffers + Number(row.buffers),
+      dirtied: known.dirtied + Number(row.dirtied),
+    })
+  }
+  return executed
+}
 const profileDir = process.env.BENCH_CPU_PROF_DIR
 const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []
 const server = await startServer({
-  databaseUrl: pg.url,
+  databaseUrl: postgres.url,
   features: true,
   nodeArgs: [`--import=${counter}`, ...profiling],
 })
@@ -76,13 +122,30 @@ const phase = async (withEndpoints: boolean): Promise<Phase> => {
   const ids = withEndpoints ? await createEndpoints(base, receiver, endpoints, types) : []
   await sleep(2500)
   const [before, mainBefore, received] = [lastSnapshot(), mainThreadMs(server.pid), receiver.count()]
+  const connected = receiver.connections()
   const startedUs = process.hrtime.bigint() / 1000n
+  await admin.query('select pg_stat_statements_reset()')
+  const startedAt = performance.now()
+  const cpu = measureCpu({ serverPid: server.pid, databasePid: postgres.pid }, cpus().length)
   await signUpMany(signUps)
   const expected = received + (withEndpoints ? 2 * endpoints * signUps : 0)
   for (const until = Date.now() + 120_000; receiver.count() < expected && Date.now() < until; )
     await sleep(50)
   await sleep(2500) // the last attempts' write, and a snapshot after it
   const after = lastSnapshot()
+  const delivered = `${receiver.count() - received} deliveries over ${receiver.connections() - connected} new connections`
+  const databaseMs = (cpu().database * (performance.now() - startedAt)) / signUps
+  const executed = new Map(
+    [...(await executedSinceReset())].map(([query, one]) => [
+      query,
+      {
+        calls: one.calls / signUps,
+        ms: one.ms / signUps,
+        buffers: one.buffers / signUps,
+        dirtied: one.dirtied / signUps,
+      },
+    ]),
+  )
   // The same monotonic clock as the profile's timestamps: a profile read by phase (B less A).
   if (profileDir)
     console.log(`phase ${withEndpoints ? 'B' : 'A'} µs ${startedUs} ${process.hrtime.bigint() / 1000n}`)
@@ -92,7 +155,15 @@ const phase = async (withEndpoints: boolean): Promise<Phase> => {
   const shapes = new Map(
     Object.entries(after.shapes).map(([shape, n]) => [shape, (n - (before.shapes[shape] ?? 0)) / signUps]),
   )
-  return { withEndpoints, mainMs, statements: (after.queries - before.queries) / signUps, shapes }
+  return {
+    withEndpoints,
+    mainMs,
+    databaseMs,
+    statements: (after.queries - before.queries) / signUps,
+    shapes,
+    executed,
+    delivered,
+  }
 }
 
 // Warm-up: the first sign-ups after start cost more (compilation, caches), and an A phase first
@@ -100,13 +171,17 @@ const phase = async (withEndpoints: boolean): Promise<Phase> => {
 await signUpMany(40)
 await sleep(3000)
 const phases: Phase[] = []
+const total = (phase: Phase, field: keyof Executed) =>
+  [...phase.executed.values()].reduce((sum, one) => sum + one[field], 0)
 for (let round = 0; round < rounds; round += 1)
   for (const withEndpoints of round % 2 === 0 ? [false, true] : [true, false]) {
     const measured = await phase(withEndpoints)
     phases.push(measured)
     console.log(
       `${withEndpoints ? 'B' : 'A'} main thread ${measured.mainMs.toFixed(1)} ms and ` +
-        `${measured.statements.toFixed(2)} statements per sign-up`,
+        `${measured.statements.toFixed(2)} statements per sign-up; database processes ` +
+        `${measured.databaseMs.toFixed(1)} ms CPU, ${total(measured, 'ms').toFixed(2)} ms executing, ` +
+        `${total(measured, 'buffers').toFixed(0)} shared buffers (${total(measured, 'dirtied').toFixed(1)} dirtied); ${measured.delivered}`,
     )
   }
 const mean = (withEndpoints: boolean, pick: (phase: Phase) => number) => {
@@ -120,11 +195,27 @@ console.log(
     `${extra((p) => p.statements).toFixed(2)} statements per sign-up; per delivered event ` +
     `${(extra((p) => p.mainMs) / events).toFixed(3)} ms and ${(extra((p) => p.statements) / events).toFixed(3)} statements`,
 )
+console.log(
+  `  database: ${extra((p) => p.databaseMs).toFixed(2)} ms CPU, ${extra((p) => total(p, 'ms')).toFixed(2)} ms ` +
+    `executing, ${extra((p) => total(p, 'buffers')).toFixed(0)} shared buffers ` +
+    `(${extra((p) => total(p, 'dirtied')).toFixed(1)} dirtied) per sign-up; by statement (calls, ms, buffers, dirtied):`,
+)
+const queries = new Set(phases.flatMap((one) => [...one.executed.keys()]))
+const moved = (query: string, field: keyof Executed) => extra((p) => p.executed.get(query)?.[field] ?? 0)
+for (const query of [...queries].sort((a, b) => moved(b, 'ms') - moved(a, 'ms')).slice(0, 12)) {
+  if (Math.abs(moved(query, 'calls')) < 0.05 && Math.abs(moved(query, 'ms')) < 0.01) continue
+  const figures = (['calls', 'ms', 'buffers', 'dirtied'] as const).map((f) =>
+    moved(query, f).toFixed(2).padStart(7),
+  )
+  console.log(`  ${figures.join(' ')}  ${query}`)
+}
+console.log("  statements by shape (the server's count):")
 const shapes = new Set(phases.flatMap((one) => [...one.shapes.keys()]))
 for (const shape of shapes) {
   const more = extra((p) => p.shapes.get(shape) ?? 0)
   if (Math.abs(more) >= 0.05) console.log(`  ${more.toFixed(2).padStart(6)} ${shape}`)
 }
 await server.stop()
-await pg.stop()
+await admin.end()
+await postgres.stop()
 receiver.close()

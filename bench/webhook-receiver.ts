@@ -33,12 +33,15 @@ export type Receiver = {
   listen(listener: ArrivalListener): void
   /** Deliveries received so far, whatever they carried. */
   count(): number
+  /** TLS connections accepted so far: with kept-alive connections, far fewer than deliveries. */
+  connections(): number
   close(): void
 }
 
 export const startReceiver = async (): Promise<Receiver> => {
   let listener: ArrivalListener = () => {}
   let count = 0
+  let connections = 0
   const { cert, key } = receiverTls()
   const server: Server = createServer({ cert, key }, (request, response) => {
     const chunks: Buffer[] = []
@@ -54,6 +57,9 @@ export const startReceiver = async (): Promise<Receiver> => {
   })
   // Neither the receiver nor Tessera's kept-alive connections to it may hold the harness open.
   server.on('connection', (socket: Socket) => socket.unref())
+  server.on('secureConnection', () => {
+    connections += 1
+  })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   server.unref()
   const { port } = server.address() as AddressInfo
@@ -63,6 +69,7 @@ export const startReceiver = async (): Promise<Receiver> => {
       listener = next
     },
     count: () => count,
+    connections: () => connections,
     close: () => server.close(),
   }
 }

@@ -27,6 +27,7 @@ import { pendingEmailChangesMigration } from './pending-email-changes/pending-em
 import { mailDeadLettersMigration } from './reactors/mail/dead-letters.table.js'
 import {
   webhookDeliveriesMigration,
+  webhookDeliveryIndexesMigration,
   webhookDeliveryReplayFromMigration,
 } from './reactors/webhooks/webhook-deliveries.table.js'
 import { checkpointsMigration } from './runner/checkpoints.table.js'
@@ -100,4 +101,6 @@ export const readModelMigrations: Record<string, Migration> = {
   '2026-11-29T12:30:00Z_deferred-indexes': deferredIndexesMigration,
   // Last seen off the `users` row, into a table of its own (users/last-seen.ts).
   '2026-11-29T13:10:00Z_user-last-seen': userLastSeenTableMigration,
+  // The attempts' indexes that no read used go (operational table).
+  '2026-11-29T16:30:00Z_webhook-delivery-indexes': webhookDeliveryIndexesMigration,
 }

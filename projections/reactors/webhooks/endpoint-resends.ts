@@ -12,9 +12,10 @@ import { RETENTION_MS, recordAttempt, withWebhookTables } from './webhook-delive
 /**
  * The endpoint's resend requests not yet attempted, oldest first. Requests older than the attempts'
  * retention are left: their attempt may have been purged, and a rebuilt read model must not send
- * them again.
+ * them again. A request's attempt is found by its `resend_id`, whose index holds only the attempts
+ * that have one (webhook-deliveries.table.ts).
  */
-const pendingResends = (db: Kysely<Database>, endpointId: string, since: Date): Promise<WebhookResendRow[]> =>
+export const pendingResendsQuery = (db: Kysely<Database>, endpointId: string, since: Date) =>
   withWebhookTables(db)
     .selectFrom('webhook_resends')
     .selectAll()
@@ -31,7 +32,9 @@ const pendingResends = (db: Kysely<Database>, endpointId: string, since: Date): 
     )
     .orderBy('requested_at')
     .orderBy('id')
-    .execute()
+
+const pendingResends = (db: Kysely<Database>, endpointId: string, since: Date): Promise<WebhookResendRow[]> =>
+  pendingResendsQuery(db, endpointId, since).execute()
 
 export type ResendDeps = SendDeps & { store: EventStore; isStopped(): boolean }
 

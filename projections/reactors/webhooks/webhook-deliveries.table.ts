@@ -87,6 +87,34 @@ export const webhookDeliveryReplayFromMigration = {
   },
 }
 
+/**
+ * The attempts' indexes as their reads use them (issue 34: a sign-up with 8 endpoints writes 16
+ * attempt rows, and every index costs each row a descent to a leaf it then dirties):
+ * - the primary key on `id` goes: no statement finds, updates or conflicts on an attempt by its id
+ *   (a random UUID made with the attempt; the deliveries list shows it and breaks ties on it after
+ *   `at`, which `tessera_webhook_deliveries_endpoint_at` finds), and its unique index put each new
+ *   row on a random leaf;
+ * - `resend_id` is indexed only where it is set: the resends' look-up (endpoint-resends.ts) asks for
+ *   one request's attempt, and the log's own deliveries, nearly every row, leave it null.
+ * Kept: `(endpoint_id, at)` for the deliveries list, `(endpoint_id, event_id)` for a resend's message
+ * (`findMessageCursor`). The 30-day sweep deletes by `at` alone, once an hour, and scans.
+ */
+export const webhookDeliveryIndexesMigration = {
+  // biome-ignore lint/suspicious/noExplicitAny: migrations are written against an untyped schema
+  async up(db: Kysely<any>): Promise<void> {
+    await sql`alter table tessera_webhook_deliveries drop constraint tessera_webhook_deliveries_pkey`.execute(
+      db,
+    )
+    await db.schema.dropIndex('tessera_webhook_deliveries_resend').execute()
+    await db.schema
+      .createIndex('tessera_webhook_deliveries_resend')
+      .on('tessera_webhook_deliveries')
+      .column('resend_id')
+      .where('resend_id', 'is not', null)
+      .execute()
+  },
+}
+
 export const RETENTION_MS = 30 * 24 * 3600 * 1000
 
 export const recordAttempt = async (db: Kysely<Database>, row: WebhookDeliveriesTable): Promise<void> => {
