@@ -2,10 +2,15 @@
 /// Tessera and better-auth on PostgreSQL, counted rather than timed, so that a machine shared with
 /// other work moves the figures little: the statements the database ran (pg_stat_statements, the
 /// server's background work in the window included), and the CPU milliseconds of the server and of
-/// the database's processes. Requests go one at a time (`OAUTH_COSTS_REQUESTS` of each, 300) after
-/// a warm-up, on a throwaway embedded PostgreSQL with the statistics extension loaded; both servers
-/// are seeded as the `oauth` group seeds them (`BENCH_OAUTH_CODES` defaults to 400 here).
-/// `OAUTH_COSTS_SERVERS=Tessera` measures Tessera alone.
+/// the database's processes. `OAUTH_COSTS_REQUESTS` requests of each scenario (300) go after a
+/// warm-up, `OAUTH_COSTS_CONCURRENCY` at a time (1: a request alone; 16, as the bench sends them,
+/// lets the projector apply several answers' events in one batch), on a throwaway embedded
+/// PostgreSQL with the statistics extension loaded; both servers are seeded as the `oauth` group
+/// seeds them (`BENCH_OAUTH_CODES` defaults to what the run uses). `OAUTH_COSTS_SERVERS=Tessera`
+/// measures Tessera alone. With `OAUTH_COSTS_CPU_PROF_DIR` set, Tessera writes a V8 CPU profile
+/// there when it stops (`--cpu-prof`), and each scenario prints its span (`span <scenario> µs <from>
+/// <to>`) on the profile's clock, for bench/cpu-profile.ts to read the profile scenario by scenario;
+/// profiling adds to the CPU counted, so read such a run's CPU only as shares.
 
 import { cpus } from 'node:os'
 import pg from 'pg'
@@ -19,9 +24,12 @@ import { emailFactory, seedUsers } from './seed.js'
 import { type RunningServer, startServer } from './server.js'
 
 const WARM_UP = 30
-const TOP_STATEMENTS = 6
+const TOP_STATEMENTS = Number(process.env.OAUTH_COSTS_TOP_STATEMENTS ?? 6)
 
 const requests = (): number => Number(process.env.OAUTH_COSTS_REQUESTS ?? 300)
+/** Requests in flight at once: 1 counts a request alone; the bench's 16 lets the projector batch. */
+const concurrency = (): number => Number(process.env.OAUTH_COSTS_CONCURRENCY ?? 1)
+const profileDir = (): string | undefined => process.env.OAUTH_COSTS_CPU_PROF_DIR
 
 const send = async (baseUrl: string, shot: Shot): Promise<boolean> => {
   const response = await fetch(`${baseUrl}${shot.path}`, {
@@ -31,6 +39,17 @@ const send = async (baseUrl: string, shot: Shot): Promise<boolean> => {
   })
   const body = await response.text()
   return response.ok && shot.isCorrect(body, Object.fromEntries(response.headers))
+}
+
+/** `count` requests over `concurrency()` connections, each sending its next once answered; how many were wrong. */
+const sendAll = async (baseUrl: string, next: () => Shot, count: number): Promise<number> => {
+  let left = count
+  let wrong = 0
+  const connection = async () => {
+    for (; left > 0; left -= 1) if (!(await send(baseUrl, next()))) wrong += 1
+  }
+  await Promise.all(Array.from({ length: concurrency() }, connection))
+  return wrong
 }
 
 type Statements = { total: number; top: { calls: number; query: string }[] }
@@ -71,21 +90,23 @@ const measure = async (
   console.log(`\n${label}: ${notes.join('; ')}`)
   for (const spec of oauthScenarios(setup, timing)) {
     if (!('next' in spec)) continue
-    for (let n = 0; n < WARM_UP; n++) await send(server.baseUrl, spec.next())
+    await sendAll(server.baseUrl, spec.next, WARM_UP)
     await waitUntilIdle(server.pid)
     await admin.query('select pg_stat_statements_reset()')
     const started = performance.now()
+    const startedUs = process.hrtime.bigint() / 1000n
     const stop = measureCpu({ serverPid: server.pid, databasePid: postgresPid }, cpus().length)
-    let wrong = 0
-    for (let n = 0; n < requests(); n++) if (!(await send(server.baseUrl, spec.next()))) wrong += 1
+    const wrong = await sendAll(server.baseUrl, spec.next, requests())
     // What the requests set going (the projector, for Tessera) belongs to their cost.
     await waitUntilIdle(server.pid)
     const cpu = stop()
+    // The same monotonic clock as the profile's timestamps.
+    if (profileDir()) console.log(`  span ${spec.name} µs ${startedUs} ${process.hrtime.bigint() / 1000n}`)
     const seconds = (performance.now() - started) / 1000
     const statements = await statementsOf(admin, database)
     const perRequest = (cores: number) => ((cores * seconds * 1000) / requests()).toFixed(2)
     console.log(
-      `  ${spec.name}: ${(statements.total / requests()).toFixed(2)} statements/request; CPU ms/request ` +
+      `  ${spec.name} (c${concurrency()}): ${(statements.total / requests()).toFixed(2)} statements/request; CPU ms/request ` +
         `server ${perRequest(cpu.server)} (event loop ${perRequest(cpu.serverEventLoop)}), ` +
         `database ${perRequest(cpu.database)}${wrong > 0 ? `; ${wrong} WRONG` : ''}`,
     )
@@ -110,7 +131,9 @@ const main = async () => {
     await admin.connect()
     await admin.query('create extension if not exists pg_stat_statements')
     if (servers.includes('Tessera')) {
-      const tessera = await startServer({ databaseUrl: postgres.url, nodeArgs: [], features: true })
+      const dir = profileDir()
+      const nodeArgs = dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []
+      const tessera = await startServer({ databaseUrl: postgres.url, nodeArgs, features: true })
       await measure('Tessera', tessera, admin, 'postgres', postgres.pid).finally(() => tessera.stop())
     }
     if (servers.includes('better-auth')) {

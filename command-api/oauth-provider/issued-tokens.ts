@@ -72,8 +72,17 @@ const atHash = (accessToken: string, alg: string): string => {
   return digest.subarray(0, digest.length / 2).toString('base64url')
 }
 
-const algOf = (jwt: string): string =>
-  (JSON.parse(Buffer.from(jwt.split('.')[0] ?? '', 'base64url').toString()) as { alg: string }).alg
+// Every access token signed by one key has the same header: it is decoded once per key, not per token.
+let lastHeader: { encoded: string; alg: string } | null = null
+
+const algOf = (jwt: string): string => {
+  const dot = jwt.indexOf('.')
+  const encoded = dot < 0 ? jwt : jwt.slice(0, dot)
+  if (lastHeader?.encoded === encoded) return lastHeader.alg
+  const { alg } = JSON.parse(Buffer.from(encoded, 'base64url').toString()) as { alg: string }
+  lastHeader = { encoded, alg }
+  return alg
+}
 
 export const accessTokenFor = async (
   ctx: OAuthContext,

@@ -11,6 +11,7 @@ const counter = { evolve: (n: number) => n + 1, initialState: () => 0 }
 const memoryStore = () => {
   const streams = new Map<string, RecordedEvent[]>()
   const reads: (number | undefined)[] = []
+  const withoutPersonalMetadata: (boolean | undefined)[] = []
   const append = (stream: string, type = 'test.happened', data: object = {}) => {
     const events = streams.get(stream) ?? []
     events.push({
@@ -35,11 +36,12 @@ const memoryStore = () => {
   const store = {
     async readStream(stream: string, options?: ReadStreamOptions) {
       reads.push(options?.afterVersion)
+      withoutPersonalMetadata.push(options?.withoutPersonalMetadata)
       const after = options?.afterVersion ?? 0
       return (streams.get(stream) ?? []).filter((event) => event.streamVersion > after)
     },
   }
-  return { store, reads, append, streams }
+  return { store, reads, withoutPersonalMetadata, append, streams }
 }
 
 const setUp = (options: Omit<FoldedStatesOptions, 'store'> = {}) => {
@@ -57,6 +59,15 @@ describe('folded states', () => {
     expect(await states.load(counter, 's')).toEqual({ state: 5, version: 5 })
     expect(await states.load(counter, 's')).toEqual({ state: 5, version: 5 })
     expect(reads).toEqual([undefined, 2, 4])
+  })
+
+  test('every read, whole or the tail, asks the store to leave the personal metadata unopened', async () => {
+    const { states, append, withoutPersonalMetadata } = setUp()
+    append('s')
+    await states.load(counter, 's')
+    append('s')
+    await states.load(counter, 's')
+    expect(withoutPersonalMetadata).toEqual([true, true])
   })
 
   test('an empty stream is not kept; another fold of the same stream is not served the kept one', async () => {

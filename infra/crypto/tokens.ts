@@ -27,11 +27,18 @@ export const randomToken = (length: number, alphabet: string): string => {
   return token
 }
 
+// Callers pass a few constant alphabets: each is checked once, not on every token (a Set of its
+// characters each time).
+const goodAlphabets = new Set<string>()
+const MAX_GOOD_ALPHABETS = 64
+
 const assertTokenShape = (length: number, alphabet: string): void => {
   if (!Number.isInteger(length) || length < 1) throw new RangeError('token length must be a positive integer')
+  if (goodAlphabets.has(alphabet)) return
   if (alphabet.length < 2 || alphabet.length > 256)
     throw new RangeError('alphabet must have 2 to 256 characters')
   if (new Set(alphabet).size !== alphabet.length) throw new RangeError('alphabet must not repeat characters')
+  if (goodAlphabets.size < MAX_GOOD_ALPHABETS) goodAlphabets.add(alphabet)
 }
 
 /** 32 alphanumeric characters: about 190 bits. */

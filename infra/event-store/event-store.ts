@@ -73,6 +73,11 @@ export type LogHead = {
 export type ReadStreamOptions = {
   /** Only the events whose stream version is greater than this (0: the whole stream). */
   afterVersion?: number
+  /**
+   * The caller reads no metadata's personal fields (a decider folding the stream): a store that
+   * seals them (personal-data/encrypting-event-store.ts) gives them null instead of opening each.
+   */
+  withoutPersonalMetadata?: boolean
 }
 
 /** One stream's part of `appendToStreams`. */

@@ -3,6 +3,7 @@
 /// (`oauth_query`), the ID token verified against /jwks, userinfo, refresh rotation and reuse
 /// detection, revocation, introspection and end-session. The person's browser is a cookie jar.
 
+import { createHash } from 'node:crypto'
 import * as oidc from 'openid-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser } from '../support/browser.js'
@@ -14,6 +15,10 @@ import {
   signedUp,
   startProvider,
 } from '../support/tessera-as-provider.js'
+
+/** OpenID Connect Core 3.1.3.6 for the provider's default key (EdDSA, Ed25519: SHA-512). */
+const atHashOf = (accessToken: string) =>
+  createHash('sha512').update(accessToken).digest().subarray(0, 32).toString('base64url')
 
 describe('Tessera as an OpenID provider, with openid-client as the relying party', () => {
   let tessera: TestTessera
@@ -89,6 +94,9 @@ describe('Tessera as an OpenID provider, with openid-client as the relying party
     const first = tokens.refresh_token ?? ''
     const second = await oidc.refreshTokenGrant(config, first)
     expect(second.refresh_token).not.toBe(first)
+    // Each ID token's at_hash is its own access token's (the key's header is decoded once, then kept).
+    for (const answer of [tokens, second])
+      expect(answer.claims()?.at_hash).toBe(atHashOf(answer.access_token))
     await expect(oidc.refreshTokenGrant(config, first)).rejects.toMatchObject({ error: 'invalid_grant' })
     // The reuse ended the grant: the newest refresh token and the access tokens are dead too.
     await expect(oidc.refreshTokenGrant(config, second.refresh_token ?? '')).rejects.toMatchObject({

@@ -144,6 +144,40 @@ describeEachDatabase('personal data encryption', (fresh) => {
     expect(read?.metadata).toEqual(refreshed.metadata)
   })
 
+  it('a read without personal metadata opens the data and gives the ip and user agent null', async () => {
+    await signUp('u1', 'grace@example.com', 'Grace Hopper')
+    const options = { withoutPersonalMetadata: true }
+    const [registeredRead] = await store.readStream('user-u1', options)
+    expect(registeredRead?.data).toMatchObject({ email: 'grace@example.com', name: 'Grace Hopper' })
+    expect(registeredRead?.metadata).toMatchObject({ ip: null, userAgent: null })
+    const [started] = await store.readStream('session-s-u1', options)
+    // Its data's own ip and user agent are the data's: opened.
+    expect(started?.data).toMatchObject({ ipAddress: IP, userAgent: UA })
+    expect(started?.metadata).toMatchObject({
+      ip: null,
+      userAgent: null,
+      actor: { type: 'user', userId: 'u1' },
+    })
+    // An event with only sealed metadata needs no key at all.
+    const refreshed: EventToAppend = {
+      id: randomUUID(),
+      type: 'session.refreshed',
+      data: { sessionId: 's-u1', expiresAt: '2030-01-09T00:00:00.000Z' },
+      metadata: metadata('u1'),
+    }
+    await store.appendToStream('session-s-u1', [refreshed], { expectedVersion: 1 })
+    const tail = await store.readStream('session-s-u1', { ...options, afterVersion: 1 })
+    expect(tail.map(({ data, metadata }) => ({ data, metadata }))).toEqual([
+      { data: refreshed.data, metadata: { ...refreshed.metadata, ip: null, userAgent: null } },
+    ])
+    // The same events read as before without the option.
+    expect((await store.readStream('session-s-u1')).map((event) => event.metadata.ip)).toEqual([IP, IP])
+    await eraseSubject(keyring, 'u1')
+    const [erased] = await store.readStream('user-u1', options)
+    expect(erased?.data).toMatchObject({ email: null, name: null })
+    expect(erased?.metadata).toMatchObject({ ip: null, userAgent: null, erased: true })
+  })
+
   it('keeps the email out of the claims table, yet one address has one owner', async () => {
     await signUp('u1', 'grace@example.com', 'Grace Hopper')
     expect(await rawText('claims')).not.toContain('grace@example.com')

@@ -12,7 +12,7 @@ import {
   UniqueClaimConflictError,
 } from '../event-store.js'
 import { erasedSubjects } from './erasure.js'
-import { openEvent, sealEvent, subjectToSeal } from './event-cipher.js'
+import { openEvent, sealEvent, subjectToSeal, withoutPersonalMetadata } from './event-cipher.js'
 import { hashClaims, hashClaimValue } from './hashed-claims.js'
 import type { Keyring } from './keyring.js'
 
@@ -26,17 +26,19 @@ export const withPersonalDataEncryption = (inner: EventStore, keyring: Keyring):
     return sealed
   }
 
-  const open = async (events: RecordedEvent[]): Promise<RecordedEvent[]> => {
-    const subjects = events.map(subjectToSeal)
+  /** `withMetadata` false: the metadata's personal fields are given null, never decrypted. */
+  const open = async (events: RecordedEvent[], withMetadata = true): Promise<RecordedEvent[]> => {
+    const subjects = events.map((event) => subjectToSeal(event, withMetadata))
     const wanted = subjects.filter((subject): subject is string => subject !== null)
-    if (wanted.length === 0) return events
+    if (wanted.length === 0) return withMetadata ? events : events.map(withoutPersonalMetadata)
     // Another instance erased these subjects: stop trusting a cached key before the cache expires.
     for (const subject of erasedSubjects(events)) keyring.forget(subject)
     // One lookup for the whole batch: a replay reads hundreds of events per call.
     const keys = await keyring.existingKeys(wanted)
     return events.map((event, index) => {
       const subject = subjects[index]
-      return subject == null ? event : openEvent(event, keys.get(subject) ?? null)
+      if (subject == null) return withMetadata ? event : withoutPersonalMetadata(event)
+      return openEvent(event, keys.get(subject) ?? null, withMetadata)
     })
   }
 
@@ -74,7 +76,8 @@ export const withPersonalDataEncryption = (inner: EventStore, keyring: Keyring):
 
     appendToStreams: (appends) => appendSealed(appends, (sealed) => inner.appendToStreams(sealed)),
 
-    readStream: async (stream, options) => open(await inner.readStream(stream, options)),
+    readStream: async (stream, options) =>
+      open(await inner.readStream(stream, options), options?.withoutPersonalMetadata !== true),
 
     readAll: async (after, limit) => open(await inner.readAll(after, limit)),
 

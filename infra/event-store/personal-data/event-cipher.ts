@@ -31,15 +31,19 @@ const metadataAad = (eventId: string, field: string) => `${eventId}:metadata.${f
 
 const asRecord = (data: object): Fields => (isRecord(data) ? data : {})
 
-/** The subject whose key the event needs, or null when it holds no personal value to seal or open. */
-export const subjectToSeal = (event: CipherEvent): string | null => {
+/**
+ * The subject whose key the event needs, or null when it holds no personal value to seal or open
+ * (`withMetadata` false: none in its data, its metadata's being left unopened).
+ */
+export const subjectToSeal = (event: CipherEvent, withMetadata = true): string | null => {
   const data = asRecord(event.data)
   const hasData = personalDataPaths(event.type).some((path) => valueAt(data, path) != null)
   const subject = subjectOf(event)
   if (hasData && subject === null)
     throw new Error(`${event.type} ${event.id} holds personal data but no userId`)
   if (subject === null) return null
-  return hasData || PERSONAL_METADATA_FIELDS.some((field) => event.metadata[field] != null) ? subject : null
+  if (hasData || !withMetadata) return hasData ? subject : null
+  return PERSONAL_METADATA_FIELDS.some((field) => event.metadata[field] != null) ? subject : null
 }
 
 export const sealEvent = <Event extends CipherEvent>(event: Event, key: Uint8Array): Event => {
@@ -68,12 +72,17 @@ const openString = (key: Uint8Array, sealed: unknown, aad: string): string | nul
 /**
  * The event with its personal fields readable; with them null and `metadata.erased` set when the
  * key is gone. A key created after the subject's first one was destroyed fails authentication on
- * the old values: those are erased too.
+ * the old values: those are erased too. `withMetadata` false: the metadata's personal fields are
+ * given null, unopened (for a reader that never reads them: a decryption each).
  */
-export const openEvent = <Event extends CipherEvent>(event: Event, key: Uint8Array | null): Event => {
+export const openEvent = <Event extends CipherEvent>(
+  event: Event,
+  key: Uint8Array | null,
+  withMetadata = true,
+): Event => {
   if (key) {
     try {
-      return openWith(event, key)
+      return openWith(event, key, withMetadata)
     } catch (error) {
       if (!(error instanceof FieldDecryptionError && error.reason === 'authentication-failed')) throw error
     }
@@ -81,16 +90,24 @@ export const openEvent = <Event extends CipherEvent>(event: Event, key: Uint8Arr
   return erase(event)
 }
 
-const openWith = <Event extends CipherEvent>(event: Event, key: Uint8Array): Event => {
+const openWith = <Event extends CipherEvent>(event: Event, key: Uint8Array, withMetadata: boolean): Event => {
   let data = asRecord(event.data)
   for (const path of personalDataPaths(event.type))
     data = updateAt(data, path, (sealed) => openValue(key, sealed, dataAad(event.id, path)))
   const metadata: EventMetadata = { ...event.metadata }
   for (const field of PERSONAL_METADATA_FIELDS) {
     const sealed = metadata[field]
-    if (sealed !== null) metadata[field] = openString(key, sealed, metadataAad(event.id, field))
+    if (sealed !== null)
+      metadata[field] = withMetadata ? openString(key, sealed, metadataAad(event.id, field)) : null
   }
   return { ...event, data, metadata }
+}
+
+/** The event with its metadata's personal fields null, unopened; its data as it is (it holds none). */
+export const withoutPersonalMetadata = <Event extends CipherEvent>(event: Event): Event => {
+  const metadata: EventMetadata = { ...event.metadata }
+  for (const field of PERSONAL_METADATA_FIELDS) metadata[field] = null
+  return { ...event, metadata }
 }
 
 const erase = <Event extends CipherEvent>(event: Event): Event => {
