@@ -31,7 +31,7 @@
 /// update of the user's name, nor that update for the entry, and a batch's updates of one shape share a
 /// wave (each still its own statement, in one text: statement-merge.ts).
 
-import { mergeGroup, type Statement } from './statement-merge.js'
+import { inlineGroup, mergeGroup, type Statement } from './statement-merge.js'
 import type { Deferred } from './statement-shape.js'
 
 export type { Statement } from './statement-merge.js'
@@ -236,11 +236,8 @@ const otherWave = (
   return wave
 }
 
-/**
- * The statements to run, in order: wave by wave, each wave's writes of one shape merged (inserts
- * and keyed deletes).
- */
-export const planStatements = (writes: readonly Deferred[], uniqueKeys?: UniqueKeys): Statement[] => {
+/** The writes in the order to run them: wave by wave, each wave's writes of one shape together. */
+const planGroups = (writes: readonly Deferred[], uniqueKeys?: UniqueKeys): Deferred[][] => {
   const waves = wavesOf(writes, uniqueKeys)
   const groups = new Map<string, Deferred[]>()
   writes.forEach((write, index) => {
@@ -250,8 +247,18 @@ export const planStatements = (writes: readonly Deferred[], uniqueKeys?: UniqueK
     if (group) group.push(write)
     else groups.set(key, [write])
   })
-  const ordered = [...groups.entries()].sort(
-    ([a], [b]) => Number(a.split('\u0000', 1)[0]) - Number(b.split('\u0000', 1)[0]),
-  )
-  return ordered.flatMap(([, group]) => mergeGroup(group))
+  return [...groups.entries()]
+    .sort(([a], [b]) => Number(a.split('\u0000', 1)[0]) - Number(b.split('\u0000', 1)[0]))
+    .map(([, group]) => group)
 }
+
+/**
+ * The statements to run, in order: wave by wave, each wave's writes of one shape merged (inserts
+ * and keyed deletes).
+ */
+export const planStatements = (writes: readonly Deferred[], uniqueKeys?: UniqueKeys): Statement[] =>
+  planGroups(writes, uniqueKeys).flatMap(mergeGroup)
+
+/** `planStatements` with the values written in (for one text of many statements, write-behind.ts). */
+export const planInlined = (writes: readonly Deferred[], uniqueKeys?: UniqueKeys): string[] =>
+  planGroups(writes, uniqueKeys).flatMap(inlineGroup)
