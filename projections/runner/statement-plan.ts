@@ -236,20 +236,29 @@ const otherWave = (
   return wave
 }
 
-/** The writes in the order to run them: wave by wave, each wave's writes of one shape together. */
+/**
+ * The writes in the order to run them: wave by wave, each wave's writes of one shape together.
+ * Keyed by the shape's own key (made once per statement text), not a key made per write: a
+ * replay plans hundreds of thousands of writes.
+ */
 const planGroups = (writes: readonly Deferred[], uniqueKeys?: UniqueKeys): Deferred[][] => {
   const waves = wavesOf(writes, uniqueKeys)
-  const groups = new Map<string, Deferred[]>()
+  const byWave: Map<string | number, Deferred[]>[] = []
   writes.forEach((write, index) => {
-    const update = write.updateKey && rowOf(write, uniqueKeys) ? `update\u0000${write.sql}` : null
-    const key = `${waves[index]}\u0000${write.merge?.key ?? write.keyed?.key ?? update ?? `#${index}`}`
+    // An update's text holds no NUL, which every merge and keyed-delete key holds; a write alone is its index.
+    const update = write.updateKey && rowOf(write, uniqueKeys) ? write.sql : null
+    const key = write.merge?.key ?? write.keyed?.key ?? update ?? index
+    const wave = waves[index] as number
+    let groups = byWave[wave]
+    if (!groups) {
+      groups = new Map()
+      byWave[wave] = groups
+    }
     const group = groups.get(key)
     if (group) group.push(write)
     else groups.set(key, [write])
   })
-  return [...groups.entries()]
-    .sort(([a], [b]) => Number(a.split('\u0000', 1)[0]) - Number(b.split('\u0000', 1)[0]))
-    .map(([, group]) => group)
+  return byWave.flatMap((groups) => (groups ? [...groups.values()] : []))
 }
 
 /**
