@@ -171,8 +171,16 @@ const catchUpWhileServing = async (
     console.log(`${label}: get-session on the quiet database: ${JSON.stringify(quiet)}`)
     if (quiet.wrong > 0) console.log(`${label}: the api server said:\n${server.output()}`)
     const duringRun = driveGetSession(server.baseUrl, person.cookie, person.userId)
+    const statements = replayStatementsRequested(process.env)
+    if (statements) await resetStatements(target.databaseUrl)
     const catchUp = await timedStep('catch-up', dir, target, databasePid)
     const during = await duringRun()
+    if (statements)
+      await printStatements(
+        target.databaseUrl,
+        catchUp.events,
+        `${label}: the catch-up's statements (get-session's among them)`,
+      )
     return { catchUp, serving: { quiet, during } }
   } finally {
     await server.stop()

@@ -49,6 +49,10 @@ describe('field encryption', () => {
     ['v1.!!!.abc', 'malformed'],
     ['v1.AAAA.AAAAAAAAAAAAAAAAAAAAAA', 'malformed'],
     ['v2.AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA', 'unsupported-version'],
+    ['v1.AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA.A', 'malformed'],
+    ['.AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA', 'malformed'],
+    ['v1..AAAAAAAAAAAAAAAAAAAAAA', 'malformed'],
+    ['v1.AAAAAAAAAAAAAAAA.', 'malformed'],
   ])('refuses the payload %j as %s', (payload, reason) => {
     expect(failure(() => decryptField(generateDataKey(), payload, ''))).toBe(reason)
   })

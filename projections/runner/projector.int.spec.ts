@@ -244,6 +244,40 @@ describeEachDatabase('projector', (fresh) => {
     expect(batches).toHaveLength(3)
   })
 
+  it('a catch-up before any start reads the log from the stored checkpoint, not from its start', async () => {
+    await appendCounted(store, 'counter', [1, 2, 3, 4, 5, 6])
+    await projector({ projections: [countingProjection('before')], batchSize: 2 }).catchUp()
+    const stopped = await checkpointRow(database.db)
+    const last = await appendCounted(store, 'counter', [7])
+    const readsFrom: string[] = []
+    const watched: EventStore = {
+      ...store,
+      readAll: (after, limit) => {
+        readsFrom.push(`${after.tx}:${after.seq}`)
+        return store.readAll(after, limit)
+      },
+    }
+    const restarted = createProjector({
+      db: database.db,
+      store: watched,
+      projections: [countingProjection('after')],
+      batchSize: 2,
+      singleBackend: database.kind === 'pglite',
+    })
+    projectors.push(restarted)
+    const heard: number[] = []
+    restarted.onApplied((events) => heard.push(...events.map((event) => (event.data as { n: number }).n)))
+
+    await restarted.catchUp()
+    // From the start, it read the six events again (three batches) only to adopt the stored checkpoint.
+    expect(readsFrom[0]).toBe(`${stopped?.tx}:${stopped?.seq}`)
+    expect(heard).toEqual([7])
+    expect(restarted.position()).toEqual(last.position)
+    expect((await applications(database.db)).map((row) => [row.n, row.applications])).toEqual(
+      [1, 2, 3, 4, 5, 6, 7].map((n) => [n, 1]),
+    )
+  })
+
   it('a failing onApplied listener does not stop the projector or leave waitFor hanging', async () => {
     const live = projector({ projections: [countingProjection('live')] })
     const seen: number[] = []

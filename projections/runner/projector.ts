@@ -41,6 +41,8 @@ export const createProjector = (options: ProjectorOptions): Projector => {
   const waiters = createPositionWaiters()
   const appliedListeners = new Set<(events: readonly RecordedEvent[]) => void>()
   let checkpoint: GlobalPosition = START
+  // Until the stored checkpoint is read, START above is a placeholder, not where the group stands.
+  let positioned = false
   let state = health.healthy()
   let running: Promise<void> | null = null
   let again = false
@@ -133,6 +135,18 @@ export const createProjector = (options: ProjectorOptions): Projector => {
     void pump().catch(() => {})
   }
 
+  /**
+   * A catch-up before any start begins where the group stands: from the log's start it would read
+   * and open every event the group has applied, batch after batch, only to find each time that the
+   * stored checkpoint is further on (a catch-up after 100,000 events read the whole log before
+   * them). Only forward: a run that finished meanwhile stands.
+   */
+  const takeStoredCheckpoint = async () => {
+    const stored = await readCheckpoint(db, group)
+    positioned = true
+    if (comparePositions(stored, checkpoint) > 0) tracker.advanceTo(stored, [])
+  }
+
   const resume = () => {
     state = health.resumed(state)
     role.forgetSkipped()
@@ -169,6 +183,7 @@ export const createProjector = (options: ProjectorOptions): Projector => {
       if (!stopped) return
       stopped = false
       checkpoint = await readCheckpoint(db, group)
+      positioned = true
       if (mode === 'apply') {
         // A fault outlives restarts: an operator decides (`tessera projections retry|skip`).
         const fault = await readFault(db, group)
@@ -189,7 +204,10 @@ export const createProjector = (options: ProjectorOptions): Projector => {
       await running?.catch(() => {})
     },
 
-    catchUp: () => pump(),
+    async catchUp() {
+      if (!positioned && mode === 'apply') await takeStoredCheckpoint()
+      return pump()
+    },
 
     waitFor(position, timeoutMs = 5000) {
       if (comparePositions(checkpoint, position) >= 0) return Promise.resolve(true)

@@ -3,7 +3,13 @@
 /// writes travel as a few statements. Updates go one statement each: merged as one
 /// `UPDATE … FROM (VALUES …)` they ran slower in the replay bench (its join over a users table the
 /// replay is filling), so that was not kept.
+///
+/// On PostgreSQL the statements travel with their values written in as literals (write-behind.ts):
+/// `inlineGroup` writes each row's tuple with its own write's values, where numbering the merged
+/// statement's parameters and then writing them in read every row's text twice more (some 15% of a
+/// replay's busy process time went to the two in its CPU profile).
 
+import { inlineParameters, sqlLiteral } from '../../infra/db/sql-literals.js'
 import type { Deferred } from './statement-shape.js'
 
 export type Statement = { sql: string; parameters: readonly unknown[] }
@@ -47,5 +53,29 @@ const mergeDeletes = (group: readonly Deferred[], keyed: NonNullable<Deferred['k
     })
     const target = width === 1 ? keyed.columns[0] : `(${keyed.columns.join(', ')})`
     return { sql: `${keyed.head}${target} in (${tuples.join(', ')})`, parameters }
+  })
+}
+
+/** `mergeGroup`'s statements with their values written in as literals (infra/db/sql-literals.ts). */
+export const inlineGroup = (group: readonly Deferred[]): string[] => {
+  const first = group[0] as Deferred
+  const alone = () => group.map(({ sql, parameters }) => inlineParameters(sql, parameters))
+  if (group.length === 1) return alone()
+  if (first.keyed) return inlineDeletes(group, first.keyed)
+  if (!first.merge) return alone()
+  const { head, row, tail } = first.merge
+  return slices(group, first.parameters.length).map(
+    (rows) => `${head}${rows.map((write) => inlineParameters(row, write.parameters)).join(', ')}${tail}`,
+  )
+}
+
+const inlineDeletes = (group: readonly Deferred[], keyed: NonNullable<Deferred['keyed']>): string[] => {
+  const target = keyed.columns.length === 1 ? keyed.columns[0] : `(${keyed.columns.join(', ')})`
+  return slices(group, keyed.columns.length).map((rows) => {
+    const tuples = rows.map((write) => {
+      const values = keyed.indexes.map((index) => sqlLiteral(write.parameters[index]))
+      return values.length === 1 ? values[0] : `(${values.join(', ')})`
+    })
+    return `${keyed.head}${target} in (${tuples.join(', ')})`
   })
 }

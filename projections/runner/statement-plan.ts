@@ -31,7 +31,7 @@
 /// update of the user's name, nor that update for the entry, and a batch's updates of one shape share a
 /// wave (each still its own statement, in one text: statement-merge.ts).
 
-import { mergeGroup, type Statement } from './statement-merge.js'
+import { inlineGroup, mergeGroup, type Statement } from './statement-merge.js'
 import type { Deferred } from './statement-shape.js'
 
 export type { Statement } from './statement-merge.js'
@@ -237,21 +237,37 @@ const otherWave = (
 }
 
 /**
- * The statements to run, in order: wave by wave, each wave's writes of one shape merged (inserts
- * and keyed deletes).
+ * The writes in the order to run them: wave by wave, each wave's writes of one shape together.
+ * Keyed by the shape's own key (made once per statement text), not a key made per write: a
+ * replay plans hundreds of thousands of writes.
  */
-export const planStatements = (writes: readonly Deferred[], uniqueKeys?: UniqueKeys): Statement[] => {
+const planGroups = (writes: readonly Deferred[], uniqueKeys?: UniqueKeys): Deferred[][] => {
   const waves = wavesOf(writes, uniqueKeys)
-  const groups = new Map<string, Deferred[]>()
+  const byWave: Map<string | number, Deferred[]>[] = []
   writes.forEach((write, index) => {
-    const update = write.updateKey && rowOf(write, uniqueKeys) ? `update\u0000${write.sql}` : null
-    const key = `${waves[index]}\u0000${write.merge?.key ?? write.keyed?.key ?? update ?? `#${index}`}`
+    // An update's text holds no NUL, which every merge and keyed-delete key holds; a write alone is its index.
+    const update = write.updateKey && rowOf(write, uniqueKeys) ? write.sql : null
+    const key = write.merge?.key ?? write.keyed?.key ?? update ?? index
+    const wave = waves[index] as number
+    let groups = byWave[wave]
+    if (!groups) {
+      groups = new Map()
+      byWave[wave] = groups
+    }
     const group = groups.get(key)
     if (group) group.push(write)
     else groups.set(key, [write])
   })
-  const ordered = [...groups.entries()].sort(
-    ([a], [b]) => Number(a.split('\u0000', 1)[0]) - Number(b.split('\u0000', 1)[0]),
-  )
-  return ordered.flatMap(([, group]) => mergeGroup(group))
+  return byWave.flatMap((groups) => (groups ? [...groups.values()] : []))
 }
+
+/**
+ * The statements to run, in order: wave by wave, each wave's writes of one shape merged (inserts
+ * and keyed deletes).
+ */
+export const planStatements = (writes: readonly Deferred[], uniqueKeys?: UniqueKeys): Statement[] =>
+  planGroups(writes, uniqueKeys).flatMap(mergeGroup)
+
+/** `planStatements` with the values written in (for one text of many statements, write-behind.ts). */
+export const planInlined = (writes: readonly Deferred[], uniqueKeys?: UniqueKeys): string[] =>
+  planGroups(writes, uniqueKeys).flatMap(inlineGroup)

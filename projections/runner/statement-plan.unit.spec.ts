@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { classify, type Deferred, planStatements, wavesOf } from './statement-plan.js'
+import { inlineParameters } from '../../infra/db/sql-literals.js'
+import { classify, type Deferred, planInlined, planStatements, wavesOf } from './statement-plan.js'
 
 const insertUser = (id: string, event: number) =>
   classify('insert into "users" ("id", "email") values ($1, $2)', [id, `${id}@x`], event) as Deferred
@@ -112,6 +113,26 @@ describe('planStatements', () => {
     expect(plan.length).toBe(2)
     expect(plan.reduce((sum, statement) => sum + statement.parameters.length, 0)).toBe(40_000)
     // 20,000 writes: seconds on a machine shared by many processes.
+  }, 30_000)
+
+  it('writes the values into the plan as inlining each planned statement would', () => {
+    const pair = (a: string, b: string, event: number) =>
+      classify('delete from "t" where "a" = $1 and "b" = $2', [a, b], event) as Deferred
+    const writes = [
+      insertUser("o'brien", 0),
+      insertSession('s1', 0),
+      deleteSession('s1', 1),
+      insertUser('back\\slash', 1),
+      activityIfUser('e1', 1),
+      deleteSession('s2', 2),
+      pair('x', '1', 2),
+      pair('y', null as unknown as string, 3),
+      activityIfUser('e2', 3),
+      ...Array.from({ length: 16_000 }, (_, i) => insertUser(`u${i}`, 4 + i)),
+    ]
+    const inlined = planStatements(writes).map(({ sql, parameters }) => inlineParameters(sql, parameters))
+    expect(inlined.filter((text) => text.startsWith(`insert into "users"`))).toHaveLength(2)
+    expect(planInlined(writes)).toEqual(inlined)
   }, 30_000)
 
   it('merges keyed deletes of one table across events unless a write or a read of it comes between', () => {

@@ -19,9 +19,8 @@ import {
   sql,
   type Transaction,
 } from 'kysely'
-import { inlineParameters } from '../../infra/db/sql-literals.js'
 import type { Database } from '../database.js'
-import { classify, type Deferred, planStatements, type Statement, type UniqueKeys } from './statement-plan.js'
+import { classify, type Deferred, planInlined, planStatements, type UniqueKeys } from './statement-plan.js'
 
 export type WriteBehind = {
   /** What the projections are given: a transaction in all they can tell. */
@@ -74,15 +73,15 @@ export const writeBehind = (
   let pending: Deferred[] = []
   let event = 0
 
-  const send = async (statements: readonly Statement[]) => {
+  const send = async (writes: readonly Deferred[]) => {
     if (!oneText) {
-      for (const { sql, parameters } of statements)
+      for (const { sql, parameters } of planStatements(writes, facts?.uniqueKeys))
         await trx.executeQuery(CompiledQuery.raw(sql, [...parameters]))
       return
     }
     let text = ''
-    for (const { sql, parameters } of statements) {
-      const inlined = `${inlineParameters(sql, parameters)};\n`
+    for (const statement of planInlined(writes, facts?.uniqueKeys)) {
+      const inlined = `${statement};\n`
       if (text.length > 0 && text.length + inlined.length > MAX_TEXT) {
         await trx.executeQuery(CompiledQuery.raw(BATCH_MARK + text))
         text = ''
@@ -96,7 +95,7 @@ export const writeBehind = (
     if (pending.length === 0) return
     const writes = pending
     pending = []
-    await send(planStatements(writes, facts?.uniqueKeys))
+    await send(writes)
   }
 
   const connection: DatabaseConnection = {
