@@ -1,0 +1,156 @@
+/// What one `verify-totp` answer costs Tessera (issue 33), counted rather than timed, so that a
+/// machine shared with other work moves the figures little: `node dist/bench/verify-totp-cost.js
+/// [answers] [rounds]` (after `npm run build`; 2,000 and 2). A throwaway embedded PostgreSQL with
+/// `pg_stat_statements` loaded and a Tessera server as the bench runs it; people with TOTP on and a
+/// sign-in waiting are written in as the `verify-totp` group writes them
+/// (bench/factor-figures-totp-tessera.ts), then each round sends `answers` second steps at c16, as
+/// `verify-totp alone c16` does, and waits until the server is idle (the projector's work belongs to
+/// the answers). Printed per round and per answer: CPU milliseconds of the server (and of its main
+/// thread) and of the database's processes, statements and their execution milliseconds, GC pauses,
+/// then the statements that ran most. With `BENCH_CPU_PROF_DIR` set, the server writes a V8 CPU
+/// profile there when it stops (`--cpu-prof`), and each round prints its span on the profile's clock
+/// (`round µs <from> <to>`); profiling adds CPU of its own, so read such a run's figures as shares.
+
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { cpus } from 'node:os'
+import pg from 'pg'
+import { measureCpu, waitUntilIdle } from './cpu.js'
+import { startEmbeddedPostgres } from './embedded-postgres.js'
+import { afterStep, type SecondStepPerson, type SeededSecondSteps } from './factor-figures-totp.js'
+import { seedTesseraSecondSteps } from './factor-figures-totp-tessera.js'
+import { runtimeBetween, scrapeRuntime } from './runtime-window.js'
+import { startServer } from './server.js'
+import { secretOf } from './server-secrets.js'
+import { hotp, timeStep } from './totp.js'
+
+const [answers = 2000, rounds = 2] = process.argv.slice(2).map(Number)
+const WARM_UP = 500
+const CONNECTIONS = 16
+const TOP_STATEMENTS = 8
+
+type Statement = { calls: number; ms: number; query: string }
+
+const statements = async (admin: pg.Client): Promise<Statement[]> => {
+  const { rows } = await admin.query<{ n: string; ms: number; query: string }>(
+    `select calls::text as n, total_exec_time as ms, query from pg_stat_statements
+     where query not like '%pg_stat_statements%' order by calls desc`,
+  )
+  return rows.map((row) => ({ calls: Number(row.n), ms: row.ms, query: row.query }))
+}
+
+/** `count` second steps at c16, each person once; answers how many were not a session for them. */
+const verifyMany = async (baseUrl: string, key: Buffer, people: SecondStepPerson[], count: number) => {
+  let wrong = 0
+  const connection = async () => {
+    for (let person = people.shift(); person && count-- > 0; person = people.shift()) {
+      const answer = await fetch(`${baseUrl}/api/auth/two-factor/verify-totp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: baseUrl, cookie: person.cookie },
+        body: JSON.stringify({ code: hotp(key, timeStep(Date.now())) }),
+      })
+      const body = await answer.text()
+      if (!answer.ok || !body.includes(person.userId)) {
+        if (wrong === 0) console.log(`  first wrong answer: ${answer.status} ${body.slice(0, 200)}`)
+        wrong += 1
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: CONNECTIONS }, connection))
+  return wrong
+}
+
+/**
+ * With `BENCH_PERF_DIR`, Linux perf samples the server's main thread on CPU only (not while it waits
+ * for a core, as a V8 profile's wall-clock samples do on a loaded machine) during the round; run with
+ * `BENCH_NODE_ARGS=--perf-basic-prof` so perf can name the JavaScript functions.
+ */
+const perfRecord = (pid: number) => {
+  const dir = process.env.BENCH_PERF_DIR
+  if (!dir) return null
+  const file = `${dir}/round-${Date.now()}.perf.data`
+  const args = ['record', '-q', '-g', '-e', 'cpu-clock', '-F', '997', '-t', String(pid), '-o', file]
+  const child = spawn('perf', args, { stdio: 'inherit' })
+  return {
+    async stop() {
+      child.kill('SIGINT')
+      await once(child, 'exit')
+      console.log(`perf samples in ${file}`)
+    },
+  }
+}
+
+const oneLine = (query: string) => query.replace(/\s+/g, ' ').slice(0, 120)
+
+const round = async (
+  context: { baseUrl: string; pid: number; postgresPid: () => number | undefined; admin: pg.Client },
+  seeded: SeededSecondSteps,
+) => {
+  const { baseUrl, pid, postgresPid, admin } = context
+  await waitUntilIdle(pid)
+  await admin.query('select pg_stat_statements_reset()')
+  const runtimeBefore = await scrapeRuntime(baseUrl)
+  const startedUs = process.hrtime.bigint() / 1000n
+  const perf = perfRecord(pid)
+  const stop = measureCpu({ serverPid: pid, databasePid: postgresPid }, cpus().length)
+  const started = performance.now()
+  const wrong = await verifyMany(baseUrl, seeded.key, seeded.people, answers)
+  await waitUntilIdle(pid)
+  const cpu = stop()
+  await perf?.stop()
+  const seconds = (performance.now() - started) / 1000
+  if (process.env.BENCH_CPU_PROF_DIR) console.log(`round µs ${startedUs} ${process.hrtime.bigint() / 1000n}`)
+  const runtimeAfter = await scrapeRuntime(baseUrl)
+  const ran = await statements(admin)
+  const per = (value: number) => (value / answers).toFixed(2)
+  const ms = (cores: number) => per(cores * seconds * 1000)
+  const gc = runtimeBefore && runtimeAfter ? runtimeBetween(runtimeBefore, runtimeAfter) : null
+  console.log(
+    `${answers} answers${wrong > 0 ? ` (${wrong} WRONG)` : ''}; per answer: CPU ms server ${ms(cpu.server)} ` +
+      `(main thread ${ms(cpu.serverEventLoop)}), database ${ms(cpu.database)}; ` +
+      `${per(ran.reduce((sum, s) => sum + s.calls, 0))} statements, ${per(ran.reduce((sum, s) => sum + s.ms, 0))} ms executing` +
+      (gc ? `; GC ${per(gc.gcPauses)} pauses, ${per(gc.gcPauseMs)} ms` : ''),
+  )
+  for (const { calls, ms: total, query } of ran.slice(0, TOP_STATEMENTS))
+    console.log(`    ${per(calls)} × ${per(total)} ms  ${oneLine(query)}`)
+}
+
+const main = async () => {
+  const postgres = await startEmbeddedPostgres({
+    postgresFlags: [
+      '-c',
+      'shared_preload_libraries=pg_stat_statements',
+      '-c',
+      'pg_stat_statements.track=top',
+    ],
+  })
+  const admin = new pg.Client({ connectionString: postgres.url })
+  const profileDir = process.env.BENCH_CPU_PROF_DIR
+  const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []
+  const nodeArgs = [...profiling, ...(process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)]
+  try {
+    await admin.connect()
+    await admin.query('create extension if not exists pg_stat_statements')
+    const server = await startServer({ databaseUrl: postgres.url, features: true, nodeArgs })
+    try {
+      const { secret } = secretOf(server.baseUrl)
+      const count = WARM_UP + answers * rounds
+      const email = `totp-cost-${process.pid}@example.test`
+      const seeded = await seedTesseraSecondSteps(server.baseUrl, postgres.url, secret, count, email)
+      await afterStep(seeded.lastStep)
+      await verifyMany(server.baseUrl, seeded.key, seeded.people, WARM_UP)
+      const context = { baseUrl: server.baseUrl, pid: server.pid, postgresPid: postgres.pid, admin }
+      for (let n = 0; n < rounds; n++) await round(context, seeded)
+    } finally {
+      await server.stop()
+    }
+  } finally {
+    await admin.end().catch(() => {})
+    await postgres.stop()
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error))
+  process.exit(1)
+})
