@@ -20,6 +20,7 @@ import { startEmbeddedPostgres } from './embedded-postgres.js'
 import type { Shot } from './load.js'
 import { oauthScenarios, seedOAuth } from './oauth.js'
 import type { ServerLabel } from './report.js'
+import { statementsFlags } from './scenario-statements.js'
 import { emailFactory, seedUsers } from './seed.js'
 import { type RunningServer, startServer } from './server.js'
 
@@ -119,12 +120,7 @@ const main = async () => {
   process.env.BENCH_OAUTH_CODES ??= String(WARM_UP + requests() + 70)
   const servers = (process.env.OAUTH_COSTS_SERVERS ?? 'Tessera,better-auth').split(',')
   const postgres = await startEmbeddedPostgres({
-    postgresFlags: [
-      '-c',
-      'shared_preload_libraries=pg_stat_statements',
-      '-c',
-      'pg_stat_statements.track=top',
-    ],
+    postgresFlags: statementsFlags,
   })
   const admin = new pg.Client({ connectionString: postgres.url })
   try {

@@ -11,7 +11,7 @@ const TOP = 8
 
 export const statementsRequested = (env: NodeJS.ProcessEnv): boolean => env.BENCH_STATEMENTS === '1'
 
-/** Server settings for the embedded PostgreSQL (top-level statements only, as a client sends them). */
+/** Server settings for the embedded PostgreSQL (top-level statements only, as a client sends them; the cost tools use them too). */
 export const statementsFlags = ['-c', 'shared_preload_libraries=pg_stat_statements']
 
 /** `buffers`: shared buffers the statement touched (hit or read), the work it did beyond its rows. */

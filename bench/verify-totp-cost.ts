@@ -20,6 +20,7 @@ import { startEmbeddedPostgres } from './embedded-postgres.js'
 import { afterStep, type SecondStepPerson, type SeededSecondSteps } from './factor-figures-totp.js'
 import { seedTesseraSecondSteps } from './factor-figures-totp-tessera.js'
 import { runtimeBetween, scrapeRuntime } from './runtime-window.js'
+import { statementsFlags } from './scenario-statements.js'
 import { startServer } from './server.js'
 import { secretOf } from './server-secrets.js'
 import { hotp, timeStep } from './totp.js'
@@ -117,12 +118,7 @@ const round = async (
 
 const main = async () => {
   const postgres = await startEmbeddedPostgres({
-    postgresFlags: [
-      '-c',
-      'shared_preload_libraries=pg_stat_statements',
-      '-c',
-      'pg_stat_statements.track=top',
-    ],
+    postgresFlags: statementsFlags,
   })
   const admin = new pg.Client({ connectionString: postgres.url })
   const profileDir = process.env.BENCH_CPU_PROF_DIR

@@ -20,6 +20,7 @@ import pg from 'pg'
 import { BENCH_SERVER_KEY, SERVER_KEY_HEADER } from './api-keys.js'
 import { measureCpu } from './cpu.js'
 import { startEmbeddedPostgres } from './embedded-postgres.js'
+import { statementsFlags } from './scenario-statements.js'
 import { signUpBody } from './seed.js'
 import { startServer } from './server.js'
 import { createEndpoints, startReceiver } from './webhook-receiver.js'
@@ -51,7 +52,7 @@ const mainThreadMs = (pid: number): number => {
 }
 
 const postgres = await startEmbeddedPostgres({
-  postgresFlags: ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=top'],
+  postgresFlags: statementsFlags,
 })
 const admin = new pg.Client({ connectionString: postgres.url })
 await admin.connect()

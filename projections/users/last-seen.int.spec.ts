@@ -2,32 +2,16 @@
 /// version left behind: everyone seen keeps their time, in `user_last_seen`; the never seen get no
 /// row; the column and its index are gone from `users`.
 
-import { PGlite } from '@electric-sql/pglite'
-import { Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import { pgliteExtensions } from '../../infra/db/database.js'
-import { migrateToLatest, storeMigrations } from '../../infra/db/migrate.js'
-import { pgliteDialect } from '../../infra/db/pglite-dialect.js'
-import { readModelMigrations } from '../migrations.js'
-import { consistencyMigrations } from '../runner/consistency.migrations.js'
+import { databaseBefore, toLatest } from '../../tests/support/migration-steps.js'
 
 const MIGRATION = '2026-11-29T13:10:00Z_user-last-seen'
-// As the composition root runs them (app/database.ts), which a test may not import.
-const tesseraMigrations = { ...storeMigrations, ...readModelMigrations, ...consistencyMigrations }
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against an untyped schema
 let db: Kysely<any>
 beforeEach(async () => {
-  db = new Kysely({
-    dialect: pgliteDialect(new PGlite({ extensions: pgliteExtensions }), { closeClient: true }),
-  })
-  const names = Object.keys(tesseraMigrations).sort()
-  const before = names[names.indexOf(MIGRATION) - 1] as string
-  const provider: MigrationProvider = {
-    getMigrations: async () => tesseraMigrations as Record<string, Migration>,
-  }
-  const { error } = await new Migrator({ db, provider }).migrateTo(before)
-  if (error) throw error
+  db = await databaseBefore(MIGRATION)
 })
 afterEach(() => db.destroy())
 
@@ -38,7 +22,7 @@ it('keeps every last-seen time in its own table and drops the column and its ind
            ('also', 'also@x.test', 'Also', false, false, now(), now(), '2026-10-05T08:30:00.123Z'),
            ('never', 'never@x.test', 'Never', false, false, now(), now(), null)`.execute(db)
 
-  await migrateToLatest(db, tesseraMigrations)
+  await toLatest(db)
 
   const { rows } = await sql<{ user_id: string; last_seen_at: Date }>`
     select user_id, last_seen_at from user_last_seen order by user_id`.execute(db)

@@ -2,33 +2,17 @@
 /// the previous version filled: the attempts stay, the primary key on `id` goes, `resend_id` is
 /// indexed only where it is set, and each read of the table still finds its rows through an index.
 
-import { PGlite } from '@electric-sql/pglite'
-import { Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import { pgliteExtensions } from '../../../infra/db/database.js'
-import { migrateToLatest, storeMigrations } from '../../../infra/db/migrate.js'
-import { pgliteDialect } from '../../../infra/db/pglite-dialect.js'
-import { readModelMigrations } from '../../migrations.js'
-import { consistencyMigrations } from '../../runner/consistency.migrations.js'
+import { databaseBefore, toLatest } from '../../../tests/support/migration-steps.js'
 import { pendingResendsQuery } from './endpoint-resends.js'
 
 const MIGRATION = '2026-11-29T16:30:00Z_webhook-delivery-indexes'
-// As the composition root runs them (app/database.ts), which a test may not import.
-const tesseraMigrations = { ...storeMigrations, ...readModelMigrations, ...consistencyMigrations }
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against an untyped schema
 let db: Kysely<any>
 beforeEach(async () => {
-  db = new Kysely({
-    dialect: pgliteDialect(new PGlite({ extensions: pgliteExtensions }), { closeClient: true }),
-  })
-  const names = Object.keys(tesseraMigrations).sort()
-  const before = names[names.indexOf(MIGRATION) - 1] as string
-  const provider: MigrationProvider = {
-    getMigrations: async () => tesseraMigrations as Record<string, Migration>,
-  }
-  const { error } = await new Migrator({ db, provider }).migrateTo(before)
-  if (error) throw error
+  db = await databaseBefore(MIGRATION)
 })
 afterEach(() => db.destroy())
 
@@ -39,7 +23,7 @@ it('keeps the attempts, drops the primary key and indexes resend_id only where i
     values ('a1', 'e1', 'ev1', 'user.created', 1, true, 204, null, now(), 3, 'c0', null),
            ('a2', 'e1', 'ev1', 'user.created', 1, true, 204, null, now(), 3, 'c0', 'r1')`.execute(db)
 
-  await migrateToLatest(db, tesseraMigrations)
+  await toLatest(db)
 
   const { rows: kept } = await sql<{ id: string }>`
     select id from tessera_webhook_deliveries order by id`.execute(db)
