@@ -42,7 +42,8 @@ export const subjectToSeal = (event: CipherEvent, withMetadata = true): string |
   if (hasData && subject === null)
     throw new Error(`${event.type} ${event.id} holds personal data but no userId`)
   if (subject === null) return null
-  if (hasData || !withMetadata) return hasData ? subject : null
+  if (hasData) return subject
+  if (!withMetadata) return null
   return PERSONAL_METADATA_FIELDS.some((field) => event.metadata[field] != null) ? subject : null
 }
 
