@@ -3,10 +3,18 @@
 /// Searches ignore case. A field or operator the users table does not know answers an empty page,
 /// as better-auth's adapter failure does.
 
-import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely'
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type Selectable,
+  type SqlBool,
+  sql,
+} from 'kysely'
 import { DEFAULT_ROLE } from '../../domain/admin/permissions.js'
 import type { Database } from '../../projections/database.js'
 import type { UserWithLastSeen } from '../../projections/users/users.repository.js'
+import type { UsersTable } from '../../projections/users/users.table.js'
 
 export type ListUsersQuery = {
   searchValue?: string
@@ -117,11 +125,8 @@ const orderOf = (column: Column, direction: 'asc' | 'desc') => {
   return sql`${sql.ref(column)} ${sql.raw(direction)}`
 }
 
-/**
- * The page and count statements a query runs, or null when it names a field or operator the
- * users table does not know. Kept apart from running them so a test can EXPLAIN what is sent.
- */
-export const listUsersStatements = (db: Kysely<Database>, query: ListUsersQuery) => {
+/** The conditions a query asks for, or null when it names a field or operator the table does not know. */
+const conditionsOf = (query: ListUsersQuery): Where[] | null => {
   const conditions: Where[] = []
   if (query.searchValue) {
     const column = columnOf(query.searchField ?? 'email')
@@ -133,8 +138,70 @@ export const listUsersStatements = (db: Kysely<Database>, query: ListUsersQuery)
     if (!column) return null
     conditions.push(filterOn(column, query.filterOperator ?? 'eq', query.filterValue))
   }
+  return conditions
+}
+
+/** The statements' view of the schema: the users a query matches, as the CTE `matches`. */
+type WithMatches = Database & { matches: Selectable<UsersTable> }
+
+const lastSeenColumn = sql<Date | null>`user_last_seen.last_seen_at`.as('last_seen_at')
+
+/**
+ * The matches ordered by last seen: the people seen (the last-seen order index, joined to users by
+ * key), then the never seen (users' key), each part cut at the page's end (`end`) and the two merged.
+ * A plain join of both tables would sort the whole directory for every page.
+ */
+const seenThenNeverSeen = (
+  qc: ExpressionBuilder<WithMatches, never>,
+  direction: 'asc' | 'desc',
+  end?: number,
+) =>
+  qc
+    .selectFrom((seen) => {
+      let part = seen
+        .selectFrom('matches')
+        .innerJoin('user_last_seen', 'user_last_seen.user_id', 'matches.id')
+        .selectAll('matches')
+        .select(lastSeenColumn)
+        .orderBy(orderOf('last_seen_at', direction))
+        .orderBy('matches.id', 'asc')
+      if (end !== undefined) part = part.limit(end)
+      return part.as('seen')
+    })
+    .selectAll()
+    .unionAll(
+      qc
+        .selectFrom((never) => {
+          let part = never
+            .selectFrom('matches')
+            .selectAll('matches')
+            .select(sql<Date | null>`null::timestamptz`.as('last_seen_at'))
+            .where(({ not, exists, selectFrom }) =>
+              not(exists(selectFrom('user_last_seen').whereRef('user_last_seen.user_id', '=', 'matches.id'))),
+            )
+            .orderBy('matches.id', 'asc')
+          if (end !== undefined) part = part.limit(end)
+          return part.as('never')
+        })
+        .selectAll(),
+    )
+
+/** The matches with their last seen time, in no order yet. */
+const withLastSeen = (qc: ExpressionBuilder<WithMatches, never>) =>
+  qc
+    .selectFrom('matches')
+    .leftJoin('user_last_seen', 'user_last_seen.user_id', 'matches.id')
+    .selectAll('matches')
+    .select(lastSeenColumn)
+
+/**
+ * The page and count statements a query runs, or null when it names a field or operator the
+ * users table does not know. Kept apart from running them so a test can EXPLAIN what is sent.
+ */
+export const listUsersStatements = (db: Kysely<Database>, query: ListUsersQuery) => {
+  const conditions = conditionsOf(query)
   const sortColumn = query.sortBy === undefined ? null : columnOf(query.sortBy)
-  if (query.sortBy !== undefined && !sortColumn) return null
+  if (!conditions || (query.sortBy !== undefined && !sortColumn)) return null
   const where = (eb: ExpressionBuilder<Database, 'users'>) =>
     eb.and(conditions.map((condition) => condition(eb)))
   // The matches first, then their order. Left to itself the planner walks the sort column's index
@@ -146,55 +213,12 @@ export const listUsersStatements = (db: Kysely<Database>, query: ListUsersQuery)
     (cte) => (conditions.length > 0 ? cte('matches').materialized() : cte('matches').notMaterialized()),
     (qb) => qb.selectFrom('users').selectAll().where(where),
   )
-  const lastSeen = sql<Date | null>`user_last_seen.last_seen_at`.as('last_seen_at')
   const direction = query.sortDirection ?? 'asc'
   // Each part of a page sorted by last seen needs no more rows than the page's end.
   const end = query.limit === undefined ? undefined : query.limit + (query.offset ?? 0)
   let page = matches
     .selectFrom((qc) =>
-      (sortColumn === 'last_seen_at'
-        ? // The people seen (the last-seen order index, joined to users by key), then the never
-          // seen (users' key), each part cut at the page's end and the two merged: a plain join
-          // of both tables would sort the whole directory for every page.
-          qc
-            .selectFrom((seen) => {
-              let part = seen
-                .selectFrom('matches')
-                .innerJoin('user_last_seen', 'user_last_seen.user_id', 'matches.id')
-                .selectAll('matches')
-                .select(lastSeen)
-                .orderBy(orderOf('last_seen_at', direction))
-                .orderBy('matches.id', 'asc')
-              if (end !== undefined) part = part.limit(end)
-              return part.as('seen')
-            })
-            .selectAll()
-            .unionAll(
-              qc
-                .selectFrom((never) => {
-                  let part = never
-                    .selectFrom('matches')
-                    .selectAll('matches')
-                    .select(sql<Date | null>`null::timestamptz`.as('last_seen_at'))
-                    .where(({ not, exists, selectFrom }) =>
-                      not(
-                        exists(
-                          selectFrom('user_last_seen').whereRef('user_last_seen.user_id', '=', 'matches.id'),
-                        ),
-                      ),
-                    )
-                    .orderBy('matches.id', 'asc')
-                  if (end !== undefined) part = part.limit(end)
-                  return part.as('never')
-                })
-                .selectAll(),
-            )
-        : qc
-            .selectFrom('matches')
-            .leftJoin('user_last_seen', 'user_last_seen.user_id', 'matches.id')
-            .selectAll('matches')
-            .select(lastSeen)
-      ).as('listed'),
+      (sortColumn === 'last_seen_at' ? seenThenNeverSeen(qc, direction, end) : withLastSeen(qc)).as('listed'),
     )
     .selectAll()
   // A stable order under paging: the id breaks ties.
