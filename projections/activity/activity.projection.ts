@@ -4,6 +4,7 @@
 import { sql } from 'kysely'
 import type { RecordedEvent } from '../../infra/event-store/event-store.js'
 import type { Projection } from '../projection.js'
+import { READS_NONE_OF_ITS_SHAPE } from '../runner/statement-shape.js'
 import { type ActivityEntry, activityChangeOf } from './activity-entry.js'
 
 type Trx = Parameters<Projection['apply']>[0]
@@ -40,6 +41,10 @@ const insertIfUserExists = async (trx: Trx, entry: ActivityEntry, recorded: Reco
  * session's own sign-in entry recorded it: looked up in the same statement, because the revocation
  * does not carry it and the sessions row may be gone; a replay rebuilds the sign-in entry before
  * the revocation, so it finds the same answer. Only for a user that is still there.
+ *
+ * It reads only `session.started` entries, and inserts only a revocation's: it never reads what
+ * another revocation's entry inserts, as its text says to the projector's batched path, where the
+ * revocations of a batch then go as one statement (runner/statement-plan.ts).
  */
 const insertRevocation = async (
   trx: Trx,
@@ -49,7 +54,7 @@ const insertRevocation = async (
 ) => {
   await sql`
     insert into activity (id, user_id, type, at, ip, user_agent, details, position_tx, position_seq)
-    select entry.id, entry.user_id, entry.type, entry.at, entry.ip, entry.user_agent,
+    ${sql.raw(READS_NONE_OF_ITS_SHAPE)}select entry.id, entry.user_id, entry.type, entry.at, entry.ip, entry.user_agent,
            entry.details || coalesce((
              select (array_agg(
                jsonb_build_object('userAgent', started.user_agent, 'ip', started.ip) ||

@@ -306,4 +306,21 @@ describeEachDatabase('projector', (fresh) => {
     expect(await snapshotTables(database.db, readModelTables())).toEqual(before)
     expect(await checkpointRow(database.db)).toEqual(asRow(last.position))
   })
+
+  it('replay reads the log 2,000 events a batch, where the live projector reads 500', async () => {
+    await register('u1', 'one@example.com')
+    const limits: number[] = []
+    const watched: EventStore = {
+      ...store,
+      readAll: (after, limit) => {
+        limits.push(limit)
+        return store.readAll(after, limit)
+      },
+    }
+    await replay({ db: database.db, store: watched, projections: readModelProjections })
+    expect(new Set(limits)).toEqual(new Set([2_000]))
+    const live = createProjector({ db: database.db, store: watched, projections: [], group: 'live' })
+    await live.catchUp()
+    expect(limits.at(-1)).toBe(500)
+  })
 })

@@ -256,6 +256,15 @@ export const createProjector = (options: ProjectorOptions): Projector => {
 }
 
 /**
+ * Events per batch of a replay unless asked otherwise: four times the live projector's. A batch's
+ * writes of one shape go as one statement, and each batch costs its own transaction, checkpoint
+ * and plan; in the replay bench (100,000 events, embedded PostgreSQL) 2,000 took 112 statements
+ * and 128 ms of execution per 1,000 events where 500 took 145 and 172 ms, Node's CPU 272 ms where
+ * it was 320, for the same peak RSS. No one waits on a replay's batch, so only its cost counts.
+ */
+const REPLAY_BATCH = 2_000
+
+/**
  * Empties every read model and its checkpoint, then applies the whole log again; the indexes only
  * readers use are dropped meanwhile and built once at the end (deferred-indexes.ts).
  */
@@ -269,7 +278,7 @@ export const replay = async (options: ProjectorOptions): Promise<GlobalPosition>
     for (const table of new Set(projections.flatMap((p) => p.tables))) await trx.deleteFrom(table).execute()
     await trx.deleteFrom('tessera_checkpoints').where('name', '=', group).execute()
   })
-  const projector = createProjector({ ...options, mode: 'apply' })
+  const projector = createProjector({ batchSize: REPLAY_BATCH, ...options, mode: 'apply' })
   await projector.catchUp()
   await buildDeferredIndexes(db)
   return projector.position()

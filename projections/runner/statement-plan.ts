@@ -30,12 +30,17 @@
 /// whichever goes first. So an activity entry that checks its user exists does not wait for an
 /// update of the user's name, nor that update for the entry, and a batch's updates of one shape share a
 /// wave (each still its own statement, in one text: statement-merge.ts).
+///
+/// An INSERT … SELECT that reads its own table, and whose text vouches that it never reads a row
+/// a statement of that same text inserts (READS_NONE_OF_ITS_SHAPE, statement-shape.ts), waits only
+/// for the table's other writes: a replay's session revocations, each of which looks up its session's
+/// sign-in entry in `activity`, share a wave and go as one statement instead of one wave each.
 
 import { inlineGroup, mergeGroup, type Statement } from './statement-merge.js'
 import type { Deferred } from './statement-shape.js'
 
 export type { Statement } from './statement-merge.js'
-export { classify, type Deferred } from './statement-shape.js'
+export { classify, type Deferred, READS_NONE_OF_ITS_SHAPE } from './statement-shape.js'
 
 /** Each table's unique keys (its columns, unquoted), from the database's unique indexes. */
 export type UniqueKeys = ReadonlyMap<string, readonly (readonly string[])[]>
@@ -108,8 +113,16 @@ const plainSets = (write: Deferred, uniqueKeys: UniqueKeys | undefined): readonl
   return sets.some((column) => keyColumns.has(column)) ? null : sets
 }
 
-/** The last wave of a write of `table` that `reader` may see: row updates of columns it never names pass. */
-const writeSeenBy = (waves: TableWaves, table: string, reader: Deferred): number => {
+/**
+ * The last wave of a write of `table` that `reader` may see: row updates of columns it never names
+ * pass, and so do the inserts of its own shape into its own table when it reads none of their rows.
+ */
+const writeSeenBy = (waves: TableWaves, table: string, reader: Deferred, shape: string): number => {
+  if (reader.blindToOwnShape && table === reader.table) {
+    let wave = waves.change
+    for (const [other, inserted] of waves.insertByShape) if (other !== shape) wave = max(wave, inserted.wave)
+    return wave
+  }
   if (reader.wholeRows.has(table)) return waves.write
   let wave = waves.writeOther
   for (const [column, at] of waves.columnSets) if (reader.mentions.has(column)) wave = max(wave, at)
@@ -214,8 +227,8 @@ const otherWave = (
   of: (table: string) => TableWaves,
   eventTouched: ReadonlyMap<string, number>,
 ) => {
-  let after = Math.max(-1, ...[...write.reads].map((table) => writeSeenBy(of(table), table, write)))
   const shape = write.merge?.key ?? `#${index}`
+  let after = Math.max(-1, ...[...write.reads].map((table) => writeSeenBy(of(table), table, write, shape)))
   if (write.kind === 'change') after = Math.max(after, own.write, own.read)
   else {
     const changes = write.onConflict ? own.change : own.unkeyedChange

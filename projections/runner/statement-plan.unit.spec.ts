@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { inlineParameters } from '../../infra/db/sql-literals.js'
-import { classify, type Deferred, planInlined, planStatements, wavesOf } from './statement-plan.js'
+import {
+  classify,
+  type Deferred,
+  planInlined,
+  planStatements,
+  READS_NONE_OF_ITS_SHAPE,
+  wavesOf,
+} from './statement-plan.js'
 
 const insertUser = (id: string, event: number) =>
   classify('insert into "users" ("id", "email") values ($1, $2)', [id, `${id}@x`], event) as Deferred
@@ -99,6 +106,36 @@ describe('planStatements', () => {
     expect(wavesOf([insertUser('a', 0), activityIfUser('e', 0), insertUser('b', 1)])).toEqual([0, 1, 0])
     // An event that deletes a session and then inserts one keeps its own order.
     expect(wavesOf([deleteSession('s', 0), insertSession('s', 0)])).toEqual([0, 1])
+  })
+
+  it('lets inserts that vouch they read none of their own rows share a wave, after the table’s other writes', () => {
+    // A revocation's entry: it reads the sign-in entries of `activity`, never another revocation's.
+    const revocation = (id: string, event: number, vouched = true) =>
+      classify(
+        `insert into activity (id, user_id, type)
+         ${vouched ? READS_NONE_OF_ITS_SHAPE : ''}select entry.id, entry.user_id, entry.type
+         from (values ($1::text, $2::text, $3::text)) as entry (id, user_id, type)
+         where exists (select from activity started where started.user_id = entry.user_id
+                       and started.type = 'session.started')`,
+        [id, 'u', 'session.revoked'],
+        event,
+      ) as Deferred
+    const forget = classify('delete from activity where "user_id" = $1', ['u'], 4) as Deferred
+    const writes = [
+      activityIfUser('e1', 0),
+      revocation('r1', 1),
+      activityIfUser('e2', 2),
+      revocation('r2', 3),
+      forget,
+      revocation('r3', 5),
+    ]
+    expect(wavesOf(writes)).toEqual([0, 1, 0, 1, 2, 3])
+    const plan = planStatements(writes)
+    expect(plan.map((statement) => statement.parameters.length)).toEqual([4, 6, 1, 3])
+    expect(plan[1]?.parameters).toEqual(['r1', 'u', 'session.revoked', 'r2', 'u', 'session.revoked'])
+    // Without the text's word for it, each revocation waits for the one before.
+    const unvouched = [activityIfUser('e1', 0), revocation('r1', 1, false), revocation('r2', 2, false)]
+    expect(wavesOf(unvouched)).toEqual([0, 1, 2])
   })
 
   it('keeps differently shaped inserts into one table in order when either resolves conflicts', () => {

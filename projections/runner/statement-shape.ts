@@ -32,7 +32,19 @@ export type Deferred = {
     sets: readonly string[] | null
   } | null
   onConflict: boolean
+  /**
+   * Its text says (`READS_NONE_OF_ITS_SHAPE`) that what it reads of its own table is never a row
+   * a statement of its own text inserts: such inserts of a batch need not wait for each other.
+   */
+  blindToOwnShape: boolean
 }
+
+/**
+ * Written (as a line of its own) in an INSERT … SELECT that reads its own table only for rows its
+ * own text never inserts; the projection vouches for it, where the reason can be read beside it.
+ * A line comment, not a block one: a text with a `*` is never prepared (infra/db/pg-prepared.ts).
+ */
+export const READS_NONE_OF_ITS_SHAPE = '-- reads no row that a statement of this text inserts\n'
 
 type Shape = Omit<Deferred, 'sql' | 'parameters' | 'event'>
 
@@ -103,6 +115,7 @@ const deferred = (shape: Shape, sql: string, parameters: readonly unknown[], eve
   keyed: shape.keyed,
   updateKey: shape.updateKey,
   onConflict: shape.onConflict,
+  blindToOwnShape: shape.blindToOwnShape,
 })
 
 const shapeOf = (sql: string): Shape | null => {
@@ -121,6 +134,7 @@ const shapeOf = (sql: string): Shape | null => {
       onConflict: /\bon\s+conflict\b/i.test(rest),
       keyed: null,
       updateKey: null,
+      blindToOwnShape: sql.includes(READS_NONE_OF_ITS_SHAPE),
     }
   }
   const update = UPDATE.exec(sql)
@@ -139,6 +153,7 @@ const shapeOf = (sql: string): Shape | null => {
     onConflict: false,
     keyed: keyedDelete(sql),
     updateKey,
+    blindToOwnShape: false,
   }
 }
 
