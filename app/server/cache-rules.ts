@@ -28,6 +28,7 @@ export const evictingOnAppend = (
   },
   readStream: (stream, options) => store.readStream(stream, options),
   readAll: (after, limit) => store.readAll(after, limit),
+  readAllOpening: (after, limit, open) => store.readAllOpening(after, limit, open),
   head: (after, countLimit) => store.head(after, countLimit),
   claimOwner: (scope, value) => store.claimOwner(scope, value),
   subscribe: (listener) => store.subscribe(listener),

@@ -20,6 +20,7 @@ import {
   START,
   UniqueClaimConflictError,
 } from './event-store.js'
+import { describePassingOverContract } from './event-store.passing-over.contract.js'
 import { describeStreamTailContract } from './event-store.stream-tail.contract.js'
 
 export type { EventStoreFactory, EventStoreFixture, HeldAppend } from './event-store.contract-support.js'
@@ -358,5 +359,6 @@ export const describeEventStoreContract = (name: string, factory: EventStoreFact
 
     describeGlobalOrderContract(fixture)
     describeStreamTailContract(fixture)
+    describePassingOverContract(fixture)
   })
 }

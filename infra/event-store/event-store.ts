@@ -58,6 +58,34 @@ export type AppendResult = {
   position: GlobalPosition
 }
 
+/**
+ * An event `readAllOpening` passed over: its place in the log and what it is, without its data or
+ * metadata (never opened, so never decrypted). `data` and `metadata` are typed absent: a handler
+ * that takes a `RecordedEvent` cannot be handed one, and `isOpened` tells the two apart.
+ */
+export type PassedOverEvent = Pick<
+  RecordedEvent,
+  'id' | 'type' | 'streamId' | 'streamVersion' | 'position' | 'recordedAt'
+> & { data?: never; metadata?: never }
+
+/** What `readAllOpening` gives: the events it opened, and the places of those it passed over. */
+export type LogEntry = RecordedEvent | PassedOverEvent
+
+export const isOpened = (entry: LogEntry): entry is RecordedEvent => entry.data !== undefined
+
+/** An adapter that opens nothing (or everything alike) passes over by dropping what is not asked for. */
+export const passingOver = (events: readonly RecordedEvent[], open: (type: string) => boolean): LogEntry[] =>
+  events.map((event) => (open(event.type) ? event : passedOver(event)))
+
+export const passedOver = (event: RecordedEvent): PassedOverEvent => ({
+  id: event.id,
+  type: event.type,
+  streamId: event.streamId,
+  streamVersion: event.streamVersion,
+  position: event.position,
+  recordedAt: event.recordedAt,
+})
+
 /** The end of the log, and what of it lies past a reader's position: what lag reports show. */
 export type LogHead = {
   /** The last committed event's position; START when the log is empty. */
@@ -111,6 +139,12 @@ export interface EventStore {
    * event while an earlier one (in that order) may still commit: no reader skips an event.
    */
   readAll(after: GlobalPosition, limit: number): Promise<RecordedEvent[]>
+  /**
+   * `readAll`'s events (the same ones, in the same order, held back alike), opening only those whose
+   * type `open` accepts; the others come as `PassedOverEvent`. For a log follower that acts on a few
+   * types (the mail reactor): a store that seals personal data decrypts none of the rest.
+   */
+  readAllOpening(after: GlobalPosition, limit: number, open: (type: string) => boolean): Promise<LogEntry[]>
   /**
    * The end of the log and how much of it is past `after` (counted up to `countLimit`; an adapter
    * may count fewer when counting costs a read of each event). Reads only: it wakes no one.

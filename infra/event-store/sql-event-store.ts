@@ -14,6 +14,8 @@ import {
   type EventStore,
   type EventToAppend,
   type GlobalPosition,
+  passingOver,
+  type RecordedEvent,
   START,
   type StreamAppend,
 } from './event-store.js'
@@ -100,6 +102,16 @@ export const createSqlEventStore = (db: Db, options: SqlEventStoreOptions = {}):
     return results
   }
 
+  const readAll = async (after: GlobalPosition, limit: number): Promise<RecordedEvent[]> => {
+    const { rows } = await sql<EventRow>`
+      select ${EVENT_COLUMNS} from tessera_events
+      where (tx_id, seq) > (${after.tx.toString()}::xid8, ${after.seq.toString()}::bigint)
+        and tx_id < pg_snapshot_xmin(pg_current_snapshot())
+      order by tessera_events.tx_id, tessera_events.seq
+      limit ${limit}`.execute(db)
+    return rows.map(toRecorded)
+  }
+
   return {
     async appendToStream(stream, events, appendOptions): Promise<AppendResult> {
       const [result] = await appendAll([{ stream, events, options: appendOptions }])
@@ -110,15 +122,9 @@ export const createSqlEventStore = (db: Db, options: SqlEventStoreOptions = {}):
 
     readStream: (stream, { afterVersion = 0 } = {}) => streamReads.read(stream, afterVersion),
 
-    async readAll(after: GlobalPosition, limit: number) {
-      const { rows } = await sql<EventRow>`
-        select ${EVENT_COLUMNS} from tessera_events
-        where (tx_id, seq) > (${after.tx.toString()}::xid8, ${after.seq.toString()}::bigint)
-          and tx_id < pg_snapshot_xmin(pg_current_snapshot())
-        order by tessera_events.tx_id, tessera_events.seq
-        limit ${limit}`.execute(db)
-      return rows.map(toRecorded)
-    },
+    readAll,
+
+    readAllOpening: async (after, limit, open) => passingOver(await readAll(after, limit), open),
 
     async head(after, countLimit) {
       // The count stops at the limit; the last event is found apart, through the global order's index.

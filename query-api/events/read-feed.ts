@@ -9,7 +9,7 @@ import {
   sourcesOf,
   toPublicEvent,
 } from '../../domain/public-events/catalogue.js'
-import type { EventStore, GlobalPosition } from '../../infra/event-store/event-store.js'
+import { type EventStore, type GlobalPosition, isOpened } from '../../infra/event-store/event-store.js'
 
 export type FeedQuery = {
   after: GlobalPosition
@@ -33,12 +33,14 @@ const scan = async (store: EventStore, query: FeedQuery): Promise<FeedPage> => {
   const events: PublicEvent[] = []
   let position = query.after
   let scanned = 0
+  // Events of types not asked for are passed over unopened: their sealed fields are not decrypted.
+  const opens = sources === null ? () => true : (type: string) => sources.has(type)
   while (scanned < SCAN_BUDGET) {
-    const page = await store.readAll(position, SCAN_PAGE)
+    const page = await store.readAllOpening(position, SCAN_PAGE, opens)
     for (const event of page) {
       position = event.position
       scanned += 1
-      if (sources && !sources.has(event.type)) continue
+      if (!isOpened(event)) continue
       if (query.organizationId !== null && organizationOf(event) !== query.organizationId) continue
       const published = toPublicEvent(event)
       if (!published) continue

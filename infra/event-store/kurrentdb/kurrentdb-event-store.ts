@@ -15,6 +15,7 @@ import {
   comparePositions,
   type EventStore,
   type GlobalPosition,
+  passingOver,
   START,
   type UniqueClaim,
 } from '../event-store.js'
@@ -120,6 +121,13 @@ export const createKurrentDbEventStore = (
     ? createAppendEffects({ db: options.inline.db, hook: options.inline.hook, read: readLog })
     : null
 
+  const readAll = async (after: GlobalPosition, limit: number) => {
+    if (!effects) return readLog(after, limit)
+    // Nothing past the inline hook's checkpoint: its writes come before the projector's.
+    const horizon = await effects.catchUp()
+    return (await readLog(after, limit)).filter((event) => comparePositions(event.position, horizon) <= 0)
+  }
+
   /** Written once or not at all: a retry after an unknown outcome carries the same event ids. */
   const appendOnce = async (
     stream: string,
@@ -209,12 +217,9 @@ export const createKurrentDbEventStore = (
         ),
       ),
 
-    async readAll(after, limit) {
-      if (!effects) return readLog(after, limit)
-      // Nothing past the inline hook's checkpoint: its writes come before the projector's.
-      const horizon = await effects.catchUp()
-      return (await readLog(after, limit)).filter((event) => comparePositions(event.position, horizon) <= 0)
-    },
+    readAll,
+
+    readAllOpening: async (after, limit, open) => passingOver(await readAll(after, limit), open),
 
     async head(after, countLimit) {
       // The end of `$all` filtered to Tessera's streams: reservations are not events of the log.

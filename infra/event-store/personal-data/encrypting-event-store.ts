@@ -6,6 +6,8 @@
 import {
   type EventStore,
   type EventToAppend,
+  type LogEntry,
+  passedOver,
   type RecordedEvent,
   type StreamAppend,
   type UniqueClaim,
@@ -80,6 +82,19 @@ export const withPersonalDataEncryption = (inner: EventStore, keyring: Keyring):
       open(await inner.readStream(stream, options), options?.withoutPersonalMetadata !== true),
 
     readAll: async (after, limit) => open(await inner.readAll(after, limit)),
+
+    async readAllOpening(after, limit, wanted) {
+      const events = await inner.readAll(after, limit)
+      // An erasure passed over still ends the trust in a cached key (`open` sees only what it opens).
+      for (const subject of erasedSubjects(events)) keyring.forget(subject)
+      const opens = events.map((event) => wanted(event.type))
+      const opened = await open(events.filter((_, index) => opens[index]))
+      let next = 0
+      return events.map((event, index): LogEntry => {
+        if (!opens[index]) return passedOver(event)
+        return opened[next++] as RecordedEvent
+      })
+    },
 
     head: (after, countLimit) => inner.head(after, countLimit),
 

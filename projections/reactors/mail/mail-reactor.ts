@@ -21,6 +21,8 @@ import {
   comparePositions,
   type EventStore,
   type GlobalPosition,
+  isOpened,
+  type LogEntry,
   type RecordedEvent,
   START,
 } from '../../../infra/event-store/event-store.js'
@@ -109,11 +111,13 @@ export const createMailReactor = (options: MailReactorOptions): MailReactor => {
     let handled = stored.get(name) ?? START
     const horizon = readModelsGroup === null ? null : (stored.get(readModelsGroup) ?? START)
     while (!stopped) {
-      const read = await store.readAll(handled, batchSize)
+      // Only the events that may cause a mail are opened: the rest of the log is passed over unread.
+      const read = await store.readAllOpening(handled, batchSize, causesMail)
       const batch = read.filter((event) => withinHorizon(event, horizon))
       const last = batch.at(-1)
       if (!last) return 'idle'
       for (const event of batch) {
+        if (!isOpened(event)) continue
         if (isSecurityNoticeEventType(event.type)) {
           if (stopped) return 'idle'
           await deliverSecurityNotice(q, store, event, deps)
@@ -226,7 +230,7 @@ export const createMailReactor = (options: MailReactorOptions): MailReactor => {
     if (readModelsGroup !== null) return readCheckpoint(db, readModelsGroup)
     let head = await readCheckpoint(db, name)
     for (;;) {
-      const last = (await store.readAll(head, 1000)).at(-1)
+      const last = (await store.readAllOpening(head, 1000, opensNone)).at(-1)
       if (!last) return head
       head = last.position
     }
@@ -237,11 +241,7 @@ export const createMailReactor = (options: MailReactorOptions): MailReactor => {
       stopped = false
       const { onReadModelsAdvance } = options
       const wakeForMail = (events: readonly RecordedEvent[]) => {
-        if (events.some((event) => isMailEventType(event.type) || isInvitationMailEventType(event.type)))
-          wake()
-        else if (events.some((event) => isPasswordlessMailEventType(event.type))) wake()
-        else if (events.some((event) => isSecurityNoticeEventType(event.type))) wake()
-        else if (events.some((event) => isTwoFactorMailEventType(event.type))) wake()
+        if (events.some((event) => causesMail(event.type))) wake()
       }
       unsubscribers.push(onReadModelsAdvance ? onReadModelsAdvance(wakeForMail) : store.subscribe(wake))
       // Not awaited: a slow or absent mail server must not hold up the start of the service.
@@ -271,7 +271,17 @@ export const createMailReactor = (options: MailReactorOptions): MailReactor => {
   }
 }
 
-const withinHorizon = (event: RecordedEvent, horizon: GlobalPosition | null): boolean =>
+/** The event types the reactor sends a mail for: the only ones it opens. */
+const causesMail = (type: string): boolean =>
+  isMailEventType(type) ||
+  isInvitationMailEventType(type) ||
+  isPasswordlessMailEventType(type) ||
+  isSecurityNoticeEventType(type) ||
+  isTwoFactorMailEventType(type)
+
+const opensNone = (): boolean => false
+
+const withinHorizon = (event: LogEntry, horizon: GlobalPosition | null): boolean =>
   horizon === null || comparePositions(event.position, horizon) <= 0
 
 const isRetryableDelivery = (error: unknown): boolean => error instanceof MailDeliveryError && error.retryable
