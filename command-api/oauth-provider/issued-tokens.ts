@@ -9,6 +9,7 @@ import { oauthError } from '../../domain/oauth-provider/oauth-errors.js'
 import type { GrantTerms } from '../../domain/oauth-provider/oauth-grant.js'
 import type { KnownUser as UserRow } from '../../http/ports/user-lookup.js'
 import { issuerOf, type OAuthContext } from './oauth-context.js'
+import { userById } from './provider-cache.js'
 
 /** `acr` always; `amr` when the session recorded how it was signed in. */
 const authenticationOf = (amr: readonly string[]) => {
@@ -136,7 +137,8 @@ export const grantTokens = async (
     ...(refreshToken ? { refresh_token: refreshToken } : {}),
   }
   if (!terms.scopes.includes('openid')) return answer
-  const user = await ctx.lookups.users.byId(terms.userId)
+  // After the grant's command, so the cache has heard of every earlier change (provider-cache.ts).
+  const user = await userById(ctx, terms.userId)
   if (!user) throw oauthError('invalid_grant', 'user not found')
   const idToken = await signer(ctx).signClaims({
     ...(await userClaims(ctx, user, terms.scopes)),

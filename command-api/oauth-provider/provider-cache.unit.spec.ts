@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { StoredClient } from '../../http/ports/oauth-client-lookup.js'
+import type { KnownUser } from '../../http/ports/user-lookup.js'
 import { createOAuthProviderCache, trustedWhile } from './provider-cache.js'
 
 const clientOf = (clientId: string, secretHash = 'hash-1'): StoredClient => ({
@@ -12,6 +13,8 @@ const clientOf = (clientId: string, secretHash = 'hash-1'): StoredClient => ({
   createdAt: new Date(0),
   updatedAt: new Date(0),
 })
+
+const personOf = (id: string, name = 'Ada'): KnownUser => ({ id, name }) as KnownUser
 
 describe('the OpenID provider cache', () => {
   it('keeps a client read while nothing was evicted, and drops it when its secret, settings or life change', () => {
@@ -81,5 +84,44 @@ describe('the OpenID provider cache', () => {
     running = false
     expect(trusted.client('c1')).toBeUndefined()
     expect(trusted.live('grant:g1')).toBe(false)
+  })
+
+  it("drops a person's row on each of their events (name, address, verified flag, picture, ban, deletion)", () => {
+    const cache = createOAuthProviderCache()
+    const changes = [
+      'user.profile-updated',
+      'user.email-changed',
+      'user.email-verified',
+      'user.username-changed',
+      'user.banned',
+      'user.unbanned',
+      'user.deleted',
+    ]
+    for (const type of changes) {
+      cache.keepUser(personOf('ada'), cache.generation())
+      cache.keepUser(personOf('bob'), cache.generation())
+      // A grant's events leave the person as they are: the token endpoint reads them after its own.
+      cache.evictFor([
+        { type: 'oauth-grant.refreshed', data: { grantId: 'g1', clientId: 'c1', userId: 'ada' } },
+      ])
+      expect(cache.user('ada')?.name).toBe('Ada')
+      cache.evictFor([{ type, data: { userId: 'ada' } }])
+      expect(cache.user('ada')).toBeUndefined()
+      expect(cache.user('bob')?.id).toBe('bob')
+    }
+  })
+
+  it("does not keep a person's row read while one of their changes was evicted, nor when untrusted", () => {
+    const cache = createOAuthProviderCache()
+    const readAt = cache.generation()
+    cache.evictFor([{ type: 'user.profile-updated', data: { userId: 'ada', name: 'Ada L.' } }])
+    cache.keepUser(personOf('ada'), readAt)
+    expect(cache.user('ada')).toBeUndefined()
+    let running = true
+    const trusted = trustedWhile(cache, () => running)
+    trusted.keepUser(personOf('ada'), trusted.generation())
+    expect(trusted.user('ada')?.name).toBe('Ada')
+    running = false
+    expect(trusted.user('ada')).toBeUndefined()
   })
 })

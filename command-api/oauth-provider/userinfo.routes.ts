@@ -13,6 +13,7 @@ import { verifyAccessToken } from './access-tokens.js'
 import { userClaims } from './issued-tokens.js'
 import { issuerOf, type OAuthContext } from './oauth-context.js'
 import { bearerOf, noStore, oauthEdge, oauthErrorResponses } from './oauth-http.js'
+import { userById } from './provider-cache.js'
 
 const UserInfoSchema = Type.Object({ sub: Type.String() }, { additionalProperties: true })
 
@@ -31,7 +32,7 @@ export const oauthUserInfoRoutes =
       }
       const scopes = claims.scope.split(' ')
       if (!scopes.includes('openid')) throw oauthError('invalid_scope', 'Missing required scope', 403)
-      const user = await ctx.lookups.users.byId(claims.sub)
+      const user = await userById(ctx, claims.sub)
       if (!user) throw oauthError('invalid_token', 'user not found')
       return userClaims(ctx, user, scopes)
     }

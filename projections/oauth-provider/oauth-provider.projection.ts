@@ -81,14 +81,13 @@ const applyGrant = async (trx: Trx, event: OAuthGrantEvent, at: Date) => {
       .execute()
     return
   }
-  // A refresh happens only on an active grant (the decider's rule; `evolve` ignores one on any
-  // other): its row already says so. Skipping the write spares every refresh a statement in the
-  // projector's transaction; nothing reads a grant's `updated_at`.
-  if (event.type === 'oauth-grant.refreshed') return
-  const status = event.type === 'oauth-grant.revoked' ? 'revoked' : 'active'
+  // Only a revocation changes what the row's readers ask (is the grant live?): an exchange and a
+  // refresh leave it as it is, which spares each of them a statement in the projector's
+  // transaction. Nothing reads a grant's `updated_at`.
+  if (event.type !== 'oauth-grant.revoked') return
   await trx
     .updateTable('oauth_grants')
-    .set({ status, updated_at: at })
+    .set({ status: 'revoked', updated_at: at })
     .where('grant_id', '=', grantId)
     .execute()
 }

@@ -32,7 +32,11 @@ export type OAuthGrantsTable = {
   client_id: string
   session_id: string
   scopes: string
-  /** `code-issued`, `active` or `revoked`. */
+  /**
+   * `revoked`, or `code-issued` while the grant lives (its code exchanged or not: what readers ask is
+   * only whether it was revoked, and the grant's stream holds the rest). Rows written before the
+   * exchange stopped being projected may say `active`.
+   */
   status: string
   created_at: Date
   updated_at: Date

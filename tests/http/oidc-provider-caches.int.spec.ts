@@ -7,12 +7,16 @@
 ///   that cached them, whichever instance made the change;
 /// - a token revoked on one instance (or whose refresh token was replayed) is inactive on both at
 ///   once, even with the projector stopped, and where it had been found live before;
-/// - a deleted person's access tokens stop at once (their grants ended with them).
+/// - a deleted person's access tokens stop at once (their grants ended with them);
+/// - the claims of an ID token and of userinfo follow a change of the person's name, picture,
+///   address or verified flag made on either instance, though the person is cached where they were
+///   read before.
 
 import { createHash, randomBytes } from 'node:crypto'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { decodeJwt } from 'jose'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTesseraDatabase } from '../../app/database.js'
@@ -26,7 +30,7 @@ const SECRET = 'oidc-caches-secret-0123456789abcdefghijkl'
 const FEATURES = { oauthProvider: {} }
 
 type Client = { client_id: string; client_secret: string }
-type Tokens = { access_token: string; refresh_token: string }
+type Tokens = { access_token: string; refresh_token: string; id_token?: string }
 
 const operator = { 'x-tessera-server-key': SERVER_KEY }
 
@@ -98,14 +102,18 @@ describe('Tessera as an OpenID provider: its caches never serve a stale client o
   }
 
   /** A person's code flow with PKCE: access and refresh tokens. */
-  const tokensOf = async (client: Client, as: Browser = browser): Promise<Tokens> => {
+  const tokensOf = async (
+    client: Client,
+    as: Browser = browser,
+    scope = 'openid profile offline_access',
+  ): Promise<Tokens> => {
     const verifier = randomBytes(32).toString('base64url')
     const url = new URL(`${main.baseUrl}/api/auth/oauth2/authorize`)
     url.search = new URLSearchParams({
       response_type: 'code',
       client_id: client.client_id,
       redirect_uri: REDIRECT_URI,
-      scope: 'openid profile offline_access',
+      scope,
       state: 'st',
       code_challenge: createHash('sha256').update(verifier).digest('base64url'),
       code_challenge_method: 'S256',
@@ -224,5 +232,55 @@ describe('Tessera as an OpenID provider: its caches never serve a stale client o
     const removed = await call(main, '/admin/remove-user', { userId }, operator)
     expect(removed.status, removed.body).toBe(200)
     for (const tessera of [main, api]) expect(await active(tessera, client, tokens.access_token)).toBe(false)
+  })
+
+  it("gives an ID token and userinfo the person's claims as changed on either instance", async () => {
+    const client = await registered()
+    const person = browserFor(main)
+    const email = `mary-${randomBytes(4).toString('hex')}@example.com`
+    expect((await person.post('/sign-up/email', { name: 'Mary', email, password: PASSWORD })).status).toBe(
+      200,
+    )
+    const userId = (await person.session())?.user.id as string
+    let tokens = await tokensOf(client, person, 'openid profile email offline_access')
+    const claimsNow = async () => {
+      const answer = await testClient(main).request('GET', '/oauth2/userinfo', undefined, {
+        authorization: `Bearer ${tokens.access_token}`,
+      })
+      expect(answer.status, answer.body).toBe(200)
+      return answer.json as Record<string, unknown>
+    }
+    const refreshed = async () => {
+      const refresh = { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, ...client }
+      const answer = await call(main, '/oauth2/token', refresh)
+      expect(answer.status, answer.body).toBe(200)
+      tokens = answer.json as Tokens
+      return decodeJwt(tokens.id_token as string)
+    }
+    expect(decodeJwt(tokens.id_token as string)).toMatchObject({ name: 'Mary', email })
+    // Read on the projecting instance: the person is cached there now.
+    expect(await claimsNow()).toMatchObject({ name: 'Mary', email, email_verified: false })
+    expect(await refreshed()).toMatchObject({ name: 'Mary', email })
+
+    const picture = 'https://example.com/mary.png'
+    const changed = `somerville-${email}`
+    // Each change made on one instance or the other, and what the claims must say after it.
+    const changes: [Tessera, object, object][] = [
+      [api, { name: 'Mary Somerville', image: picture }, { name: 'Mary Somerville', picture }],
+      [main, { email: changed, emailVerified: true }, { email: changed, email_verified: true }],
+      [api, { name: 'Mary S.' }, { name: 'Mary S.', picture, email: changed }],
+    ]
+    for (const [tessera, data, expected] of changes) {
+      const updated = await call(tessera, '/admin/update-user', { userId, data }, operator)
+      expect(updated.status, updated.body).toBe(200)
+      expect(await refreshed()).toMatchObject(expected)
+      expect(await claimsNow()).toMatchObject(expected)
+    }
+    expect(await claimsNow()).toMatchObject({
+      name: 'Mary S.',
+      picture: 'https://example.com/mary.png',
+      email: `somerville-${email}`,
+      email_verified: true,
+    })
   })
 })
