@@ -93,7 +93,13 @@ export const bodyFor = (endpoint: WebhookEndpointRow, types: ReadonlySet<string>
 }
 
 /** Attempts made and the checkpoint reached, not yet written. */
-type Unsaved = { attempts: WebhookDeliveriesTable[]; progress: WebhookProgressRow; since: number }
+type Unsaved = {
+  attempts: WebhookDeliveriesTable[]
+  progress: WebhookProgressRow
+  since: number
+  /** When the attempts are written at the latest if the run waits at the log's end (`dueAt`). */
+  due: number
+}
 
 const FLUSH_ATTEMPTS = 500
 const FLUSH_AFTER_MS = 1000
@@ -179,7 +185,7 @@ const deliverFrom = async (
 ): Promise<RunOutcome> => {
   const types = new Set(eventTypesOf(state.endpoint))
   const saved = { position: state.progress.position }
-  const unsaved: Unsaved = { attempts: [], progress: state.progress, since: performance.now() }
+  const unsaved: Unsaved = { attempts: [], progress: state.progress, since: performance.now(), due: 0 }
   let position = parsePosition(state.progress.position) ?? START
   while (!deps.isStopped()) {
     const page = await deps.store.readAll(position, deps.batchSize)
@@ -190,7 +196,10 @@ const deliverFrom = async (
         const attempting = { ...state, progress: unsaved.progress }
         const mark = { attempt: unsaved.progress.failures + 1 }
         const attempt = await attemptOnce(deps, attempting, event, body, mark)
-        if (unsaved.attempts.length === 0) unsaved.since = performance.now()
+        if (unsaved.attempts.length === 0) {
+          unsaved.since = performance.now()
+          unsaved.due = deps.writes.dueAt(FLUSH_AFTER_MS)
+        }
         unsaved.attempts.push(attempt)
         if (!attempt.ok) return afterFailure(db, deps, state.endpoint, unsaved, position)
       }
@@ -199,9 +208,9 @@ const deliverFrom = async (
       if (flushDue(unsaved)) await flush(db, deps, unsaved, saved)
     }
     if (page.length < deps.batchSize) {
-      // Unsaved attempts wait for the next commits until their second is over, then are saved
-      // before the run waits on: /webhook/deliveries shows them meanwhile.
-      const due = FLUSH_AFTER_MS - (performance.now() - unsaved.since)
+      // Unsaved attempts wait for the next commits until the moment set for them (with the other
+      // endpoints'), then are saved before the run waits on: /webhook/deliveries shows them meanwhile.
+      const due = unsaved.due - performance.now()
       const next = unsaved.attempts.length > 0 && due > 0 ? await keepGoing(due) : 'later'
       if (next === true) continue
       await flush(db, deps, unsaved, saved)
