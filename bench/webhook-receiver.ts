@@ -1,13 +1,15 @@
 /// The webhook bench's receiver and endpoints (issue 34): one https server on loopback in the harness
-/// (production mode wants https; bench/receiver-tls.ts), answering every delivery at once with 204,
+/// (production mode wants https; bench/receiver-tls.ts), answering every delivery with 204 as soon as
+/// its body is in (bench/receiver-framing.ts: the receiver's CPU is the bench machine's, not Tessera's),
 /// and `BENCH_WEBHOOK_ENDPOINTS` endpoints on it (8 by default), each its own path, as a deployment
 /// with a few applications and organizations listening has several. Each receipt is reported as the
 /// run-unique markers its body holds (`bench-…`: an update's name, a sign-up's email) and the index
 /// of the endpoint it came to; each marker is counted once per endpoint, at its first arrival.
 
-import { createServer, type Server } from 'node:https'
 import type { AddressInfo, Socket } from 'node:net'
+import { createServer, type TLSSocket } from 'node:tls'
 import { BENCH_SERVER_KEY, SERVER_KEY_HEADER } from './api-keys.js'
+import { type ReceivedRequest, requestFraming } from './receiver-framing.js'
 import { receiverTls } from './receiver-tls.js'
 import { JSON_HEADERS } from './shots.js'
 
@@ -35,31 +37,52 @@ export type Receiver = {
   count(): number
   /** TLS connections accepted so far: with kept-alive connections, far fewer than deliveries. */
   connections(): number
+  /** Deliveries of a message (`webhook-id`) an endpoint had received already (at-least-once). */
+  repeated(): number
   close(): void
 }
 
+const NO_CONTENT = Buffer.from('HTTP/1.1 204 No Content\r\nkeep-alive: timeout=5\r\n\r\n', 'latin1')
+/** Idle kept-alive connections close after this, as node:http's server closes them after 5 s. */
+const IDLE_MS = 5000
+
 export const startReceiver = async (): Promise<Receiver> => {
-  let listener: ArrivalListener = () => {}
+  let listener: ArrivalListener | null = null
   let count = 0
   let connections = 0
+  const seen = new Set<string>()
+  let repeated = 0
+  const received = ({ path, messageId, body }: ReceivedRequest) => {
+    count += 1
+    const endpoint = Number(path.split('/').at(-1))
+    const message = arrivalKey(messageId, endpoint)
+    if (seen.has(message)) repeated += 1
+    else seen.add(message)
+    if (!listener) return // nobody times arrivals (get-session's windows, webhook-cost)
+    const at = performance.now()
+    for (const match of body.toString('utf8').matchAll(MARKER)) listener(arrivalKey(match[0], endpoint), at)
+  }
   const { cert, key } = receiverTls()
-  const server: Server = createServer({ cert, key }, (request, response) => {
-    const chunks: Buffer[] = []
-    request.on('data', (chunk: Buffer) => chunks.push(chunk))
-    request.on('end', () => {
-      const at = performance.now()
-      count += 1
-      const endpoint = Number(request.url?.split('/').at(-1))
-      for (const match of Buffer.concat(chunks).toString('utf8').matchAll(MARKER))
-        listener(arrivalKey(match[0], endpoint), at)
-      response.writeHead(204).end()
+  // A TLS server reading HTTP/1.1 itself and answering 204 to each request once its body is in
+  // (bench/receiver-framing.ts): no signature checked, nothing logged; that is the tests' part.
+  const server = createServer({ cert, key }, (socket: TLSSocket) => {
+    connections += 1
+    const take = requestFraming((request) => {
+      received(request)
+      socket.write(NO_CONTENT)
     })
+    socket.setTimeout(IDLE_MS, () => socket.destroy())
+    socket.on('data', (chunk: Buffer) => {
+      try {
+        take(chunk)
+      } catch {
+        socket.destroy()
+      }
+    })
+    socket.on('error', () => socket.destroy())
   })
   // Neither the receiver nor Tessera's kept-alive connections to it may hold the harness open.
   server.on('connection', (socket: Socket) => socket.unref())
-  server.on('secureConnection', () => {
-    connections += 1
-  })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   server.unref()
   const { port } = server.address() as AddressInfo
@@ -70,6 +93,7 @@ export const startReceiver = async (): Promise<Receiver> => {
     },
     count: () => count,
     connections: () => connections,
+    repeated: () => repeated,
     close: () => server.close(),
   }
 }

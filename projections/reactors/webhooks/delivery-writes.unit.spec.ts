@@ -107,3 +107,22 @@ describe("the endpoints' attempts and checkpoints are written", () => {
     for (const save of saves) await expect(save).rejects.toThrow('connection lost')
   })
 })
+
+describe('when attempts left at the log’s end are written', () => {
+  it('at the moment already set for other endpoints while it is ahead, else a new one', () => {
+    let clock = 0
+    const writes = gatheringWrites(
+      5,
+      async () => {},
+      () => clock,
+    )
+    expect(writes.dueAt(1000)).toBe(1000)
+    clock = 40 // another endpoint's first attempt of the same commit
+    expect(writes.dueAt(1000)).toBe(1000)
+    clock = 999
+    expect(writes.dueAt(1000)).toBe(1000)
+    clock = 1000 // that moment has come: the next attempts set the next one
+    expect(writes.dueAt(1000)).toBe(2000)
+    expect(writes.dueAt(300)).toBe(1300) // never later than asked
+  })
+})

@@ -7,8 +7,12 @@
 ///
 /// Throughput: the log is read a page at a time, and the attempts are written together with the
 /// checkpoint they reach in one statement (every 500 attempts, after a failure, at the run's end, or
-/// a second at most), so a delivery costs its HTTP request and no round trip to the database of its
-/// own; the endpoints woken by one commit save together, in one statement (delivery-writes.ts). A crash between writes sends the unwritten events again, in order, with the same webhook-id.
+/// a second after the first of them at most), so a delivery costs its HTTP request and no round trip
+/// to the database of its own; the endpoints woken by one commit save together, in one statement
+/// (delivery-writes.ts). At the log's end attempts wait out their second for the next commits rather
+/// than being written at once: sign-ups commit a few times a second, and a write for each (a
+/// transaction, its WAL flush and index entries) cost more than the deliveries' own statements. A
+/// crash between writes sends the unwritten events again, in order, with the same webhook-id.
 /// At the log's end a run goes on reading while new commits are announced (`keepGoing`), rather than
 /// ending and starting again (lock, endpoint, checkpoint) for each of them.
 
@@ -89,7 +93,13 @@ export const bodyFor = (endpoint: WebhookEndpointRow, types: ReadonlySet<string>
 }
 
 /** Attempts made and the checkpoint reached, not yet written. */
-type Unsaved = { attempts: WebhookDeliveriesTable[]; progress: WebhookProgressRow; since: number }
+type Unsaved = {
+  attempts: WebhookDeliveriesTable[]
+  progress: WebhookProgressRow
+  since: number
+  /** When the attempts are written at the latest if the run waits at the log's end (`dueAt`). */
+  due: number
+}
 
 const FLUSH_ATTEMPTS = 500
 const FLUSH_AFTER_MS = 1000
@@ -142,10 +152,11 @@ export type RunOptions = {
   /** Resend requests may be waiting. */
   resends: boolean
   /**
-   * At the log's end, once what the run did is saved: resolves true when more was committed (now, or
-   * within a short wait) and this run may read on.
+   * At the log's end: resolves true when more was committed (now, or within a short wait) and this
+   * run may read on. Given `withinMs`, waits no longer than that: `later` when it passed with
+   * nothing new while the run could still wait on.
    */
-  keepGoing?: () => Promise<boolean>
+  keepGoing?: (withinMs?: number) => Promise<boolean | 'later'>
 }
 
 /** Delivers what is readable for one endpoint, until the log's end or a failure. */
@@ -170,11 +181,11 @@ const deliverFrom = async (
   db: Kysely<Database>,
   deps: WorkerDeps,
   state: Attempting,
-  keepGoing: () => Promise<boolean>,
+  keepGoing: (withinMs?: number) => Promise<boolean | 'later'>,
 ): Promise<RunOutcome> => {
   const types = new Set(eventTypesOf(state.endpoint))
   const saved = { position: state.progress.position }
-  const unsaved: Unsaved = { attempts: [], progress: state.progress, since: performance.now() }
+  const unsaved: Unsaved = { attempts: [], progress: state.progress, since: performance.now(), due: 0 }
   let position = parsePosition(state.progress.position) ?? START
   while (!deps.isStopped()) {
     const page = await deps.store.readAll(position, deps.batchSize)
@@ -185,6 +196,10 @@ const deliverFrom = async (
         const attempting = { ...state, progress: unsaved.progress }
         const mark = { attempt: unsaved.progress.failures + 1 }
         const attempt = await attemptOnce(deps, attempting, event, body, mark)
+        if (unsaved.attempts.length === 0) {
+          unsaved.since = performance.now()
+          unsaved.due = deps.writes.dueAt(FLUSH_AFTER_MS)
+        }
         unsaved.attempts.push(attempt)
         if (!attempt.ok) return afterFailure(db, deps, state.endpoint, unsaved, position)
       }
@@ -193,9 +208,13 @@ const deliverFrom = async (
       if (flushDue(unsaved)) await flush(db, deps, unsaved, saved)
     }
     if (page.length < deps.batchSize) {
-      // Saved before the run waits at the log's end: /webhook/deliveries shows the attempts meanwhile.
+      // Unsaved attempts wait for the next commits until the moment set for them (with the other
+      // endpoints'), then are saved before the run waits on: /webhook/deliveries shows them meanwhile.
+      const due = unsaved.due - performance.now()
+      const next = unsaved.attempts.length > 0 && due > 0 ? await keepGoing(due) : 'later'
+      if (next === true) continue
       await flush(db, deps, unsaved, saved)
-      if (!(await keepGoing())) break
+      if (next === false || !(await keepGoing())) break
     }
   }
   await flush(db, deps, unsaved, saved)

@@ -155,11 +155,12 @@ export const createWebhookReactor = (options: WebhookReactorOptions): WebhookRea
     const started = { real: performance.now(), clock: now().getTime() }
     const over = () =>
       performance.now() - started.real > RUN_FOLLOWS_MS || now().getTime() - started.clock > RUN_FOLLOWS_MS
-    return async () => {
+    return async (withinMs = Number.POSITIVE_INFINITY): Promise<boolean | 'later'> => {
       if (readsOn(worker, over())) return true
       if (!mayLinger(worker, over())) return false
+      const waitMs = Math.min(lingerFor(started.real), withinMs)
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, lingerFor(started.real))
+        const timer = setTimeout(done, waitMs)
         function done() {
           clearTimeout(timer)
           worker.nudge = null
@@ -167,7 +168,8 @@ export const createWebhookReactor = (options: WebhookReactorOptions): WebhookRea
         }
         worker.nudge = done
       })
-      return readsOn(worker, over())
+      if (readsOn(worker, over())) return true
+      return waitMs === withinMs && mayLinger(worker, over()) ? 'later' : false
     }
   }
 
