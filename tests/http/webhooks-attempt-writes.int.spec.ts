@@ -4,54 +4,40 @@
 /// share its transaction id (`xmin`), which tells the writes apart from outside.
 
 import { sql } from 'kysely'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { databaseKinds } from '../support/databases.js'
 import { signUp } from '../support/organizations.js'
-import { startTessera, type TestTessera } from '../support/tessera.js'
-import { type Receiver, startReceiver } from '../support/webhook-receiver.js'
+import { useWebhookBed } from '../support/webhook-bed.js'
 
 const SERVER_KEY = 'webhooks-writes-server-key-0123456789abcdef'
 const server = { 'x-tessera-server-key': SERVER_KEY }
 
 for (const kind of databaseKinds)
   describe(`webhook attempts' writes (${kind})`, { timeout: 120_000 }, () => {
-    let tessera: TestTessera
-    let receiver: Receiver
-    beforeEach(async () => {
-      receiver = await startReceiver()
-      tessera = await startTessera({
-        kind,
-        env: { SERVER_KEYS: `app=${SERVER_KEY}` },
-        features: { webhooks: { allowAddresses: ['127.0.0.0/8'] } },
-      })
-    })
-    afterEach(async () => {
-      await tessera.cleanup()
-      await receiver.close()
-    })
+    const bed = useWebhookBed(kind, SERVER_KEY)
 
     const writesOf = async (endpointId: string) => {
       const { rows } = await sql<{ writes: number; attempts: number }>`
         select count(distinct xmin::text)::int as writes, count(*)::int as attempts
-          from tessera_webhook_deliveries where endpoint_id = ${endpointId}`.execute(tessera.database.db)
+          from tessera_webhook_deliveries where endpoint_id = ${endpointId}`.execute(bed.tessera.database.db)
       return rows[0] ?? { writes: 0, attempts: 0 }
     }
 
     it('delivers two commits a moment apart as they come, and writes their attempts once', async () => {
-      const ada = await signUp(tessera, 'ada')
-      const created = await tessera.api.request(
+      const ada = await signUp(bed.tessera, 'ada')
+      const created = await bed.tessera.api.request(
         'POST',
         '/webhook/create',
-        { url: receiver.url, eventTypes: ['user.updated'] },
+        { url: bed.receiver.url, eventTypes: ['user.updated'] },
         server,
       )
       expect(created.status, created.body).toBe(200)
       const endpointId = (created.json as { endpoint: { id: string } }).endpoint.id
       expect((await ada.post('/update-user', { name: 'Ada 1' })).status).toBe(200)
       // The first is delivered, at the log's end, before the second is committed.
-      await receiver.until((all) => all.length >= 1)
+      await bed.receiver.until((all) => all.length >= 1)
       expect((await ada.post('/update-user', { name: 'Ada 2' })).status).toBe(200)
-      const received = await receiver.until((all) => all.length >= 2)
+      const received = await bed.receiver.until((all) => all.length >= 2)
       expect(received.map((one) => one.json.data.name)).toEqual(['Ada 1', 'Ada 2'])
 
       let written = await writesOf(endpointId)

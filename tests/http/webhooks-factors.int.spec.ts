@@ -4,13 +4,12 @@
 /// their payload schemas are in the OpenAPI document.
 
 import { Webhook } from 'standardwebhooks'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { softwareAuthenticator } from '../../bench/software-authenticator.js'
 import { databaseKinds } from '../support/databases.js'
 import { signUp } from '../support/organizations.js'
 import { type PasskeyJson, registerPasskey } from '../support/passkeys.js'
-import { startTessera, type TestTessera } from '../support/tessera.js'
-import { type Receiver, startReceiver } from '../support/webhook-receiver.js'
+import { useWebhookBed } from '../support/webhook-bed.js'
 
 const SERVER_KEY = 'webhooks-factors-server-key-0123456789abcdef'
 const server = { 'x-tessera-server-key': SERVER_KEY }
@@ -27,31 +26,18 @@ const TYPES = [
 // On both databases: PostgreSQL (production, several processes) and embedded PGlite.
 for (const kind of databaseKinds)
   describe(`two-factor and passkey webhooks (${kind})`, { timeout: 120_000 }, () => {
-    let tessera: TestTessera
-    let receiver: Receiver
-    beforeEach(async () => {
-      receiver = await startReceiver()
-      tessera = await startTessera({
-        kind,
-        env: { SERVER_KEYS: `app=${SERVER_KEY}` },
-        features: { webhooks: { allowAddresses: ['127.0.0.0/8'] } },
-      })
-    })
-    afterEach(async () => {
-      await tessera.cleanup()
-      await receiver.close()
-    })
+    const bed = useWebhookBed(kind, SERVER_KEY)
 
     it('delivers a factor turned on and off, and a passkey added, renamed and removed', async () => {
-      const created = await tessera.api.request(
+      const created = await bed.tessera.api.request(
         'POST',
         '/webhook/create',
-        { url: receiver.url, eventTypes: TYPES },
+        { url: bed.receiver.url, eventTypes: TYPES },
         server,
       )
       expect(created.status, created.body).toBe(200)
       const { secret } = created.json as { secret: string }
-      const ada = await signUp(tessera, 'ada')
+      const ada = await signUp(bed.tessera, 'ada')
       expect((await ada.post('/two-factor/enable', { password: PASSWORD, method: 'otp' })).status).toBe(200)
       expect((await ada.post('/two-factor/disable', { password: PASSWORD })).status).toBe(200)
       const authenticator = softwareAuthenticator({ origin: 'http://localhost:3000', rpId: 'localhost' })
@@ -63,7 +49,7 @@ for (const kind of databaseKinds)
       )
       expect((await ada.post('/passkey/delete-passkey', { id: passkey.id })).status).toBe(200)
 
-      const received = await receiver.until((all) => all.length >= 5)
+      const received = await bed.receiver.until((all) => all.length >= 5)
       const payloads = received.map(
         (one) =>
           new Webhook(secret).verify(one.body, one.headers as Record<string, string>) as {
@@ -100,7 +86,7 @@ for (const kind of databaseKinds)
     })
 
     it('lists them among the event types an endpoint may ask for', async () => {
-      const answer = await tessera.api.request('GET', '/webhook/event-types')
+      const answer = await bed.tessera.api.request('GET', '/webhook/event-types')
       expect(answer.status).toBe(200)
       const { version, eventTypes } = answer.json as { version: string; eventTypes: string[] }
       expect(version).toMatch(/^\d{4}-\d{2}-\d{2}$/)
@@ -109,7 +95,7 @@ for (const kind of databaseKinds)
     })
 
     it('publishes each payload schema in the OpenAPI document', async () => {
-      const answer = await tessera.api.request('GET', '/open-api/generate-schema')
+      const answer = await bed.tessera.api.request('GET', '/open-api/generate-schema')
       expect(answer.status).toBe(200)
       const document = answer.body
       const schemaOf = (type: string) => {
