@@ -10,10 +10,15 @@
 /// then the statements that ran most. With `BENCH_CPU_PROF_DIR` set, the server writes a V8 CPU
 /// profile there when it stops (`--cpu-prof`), and each round prints its span on the profile's clock
 /// (`round µs <from> <to>`); profiling adds CPU of its own, so read such a run's figures as shares.
+/// The server runs with bench/count-decryptions.ts preloaded: each round prints the AES decryptions
+/// (opened sealed fields) per answer too.
 
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { cpus } from 'node:os'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { cpus, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { measureCpu, waitUntilIdle } from './cpu.js'
 import { startEmbeddedPostgres } from './embedded-postgres.js'
@@ -31,6 +36,20 @@ const CONNECTIONS = 16
 const TOP_STATEMENTS = 8
 
 type Statement = { calls: number; ms: number; query: string }
+
+const COUNTER = fileURLToPath(new URL('./count-decryptions.js', import.meta.url))
+
+/** The server's decryptions so far: its preload writes them to `file` when signalled. */
+const decryptions = async (pid: number, file: string): Promise<number> => {
+  await rm(file, { force: true })
+  process.kill(pid, 'SIGUSR2')
+  for (let waited = 0; waited < 5_000; waited += 20) {
+    const text = await readFile(file, 'utf8').catch(() => '')
+    if (text !== '') return Number(text)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  throw new Error('the server did not write its decryptions count')
+}
 
 const statements = async (admin: pg.Client): Promise<Statement[]> => {
   const { rows } = await admin.query<{ n: string; ms: number; query: string }>(
@@ -84,12 +103,19 @@ const perfRecord = (pid: number) => {
 const oneLine = (query: string) => query.replace(/\s+/g, ' ').slice(0, 120)
 
 const round = async (
-  context: { baseUrl: string; pid: number; postgresPid: () => number | undefined; admin: pg.Client },
+  context: {
+    baseUrl: string
+    pid: number
+    postgresPid: () => number | undefined
+    admin: pg.Client
+    decryptionsFile: string
+  },
   seeded: SeededSecondSteps,
 ) => {
-  const { baseUrl, pid, postgresPid, admin } = context
+  const { baseUrl, pid, postgresPid, admin, decryptionsFile } = context
   await waitUntilIdle(pid)
   await admin.query('select pg_stat_statements_reset()')
+  const decryptionsBefore = await decryptions(pid, decryptionsFile)
   const runtimeBefore = await scrapeRuntime(baseUrl)
   const startedUs = process.hrtime.bigint() / 1000n
   const perf = perfRecord(pid)
@@ -102,6 +128,7 @@ const round = async (
   const seconds = (performance.now() - started) / 1000
   if (process.env.BENCH_CPU_PROF_DIR) console.log(`round µs ${startedUs} ${process.hrtime.bigint() / 1000n}`)
   const runtimeAfter = await scrapeRuntime(baseUrl)
+  const decrypted = (await decryptions(pid, decryptionsFile)) - decryptionsBefore
   const ran = await statements(admin)
   const per = (value: number) => (value / answers).toFixed(2)
   const ms = (cores: number) => per(cores * seconds * 1000)
@@ -109,7 +136,8 @@ const round = async (
   console.log(
     `${answers} answers${wrong > 0 ? ` (${wrong} WRONG)` : ''}; per answer: CPU ms server ${ms(cpu.server)} ` +
       `(main thread ${ms(cpu.serverEventLoop)}), database ${ms(cpu.database)}; ` +
-      `${per(ran.reduce((sum, s) => sum + s.calls, 0))} statements, ${per(ran.reduce((sum, s) => sum + s.ms, 0))} ms executing` +
+      `${per(ran.reduce((sum, s) => sum + s.calls, 0))} statements, ${per(ran.reduce((sum, s) => sum + s.ms, 0))} ms executing; ` +
+      `${per(decrypted)} decryptions` +
       (gc ? `; GC ${per(gc.gcPauses)} pauses, ${per(gc.gcPauseMs)} ms` : ''),
   )
   for (const { calls, ms: total, query } of ran.slice(0, TOP_STATEMENTS))
@@ -123,7 +151,10 @@ const main = async () => {
   const admin = new pg.Client({ connectionString: postgres.url })
   const profileDir = process.env.BENCH_CPU_PROF_DIR
   const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []
-  const nodeArgs = [...profiling, ...(process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)]
+  const extraArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)
+  const nodeArgs = [...profiling, '--import', COUNTER, ...extraArgs]
+  const decryptionsFile = join(await mkdtemp(join(tmpdir(), 'totp-cost-')), 'decryptions')
+  process.env.BENCH_DECRYPTIONS_FILE = decryptionsFile
   try {
     await admin.connect()
     await admin.query('create extension if not exists pg_stat_statements')
@@ -135,7 +166,13 @@ const main = async () => {
       const seeded = await seedTesseraSecondSteps(server.baseUrl, postgres.url, secret, count, email)
       await afterStep(seeded.lastStep)
       await verifyMany(server.baseUrl, seeded.key, seeded.people, WARM_UP)
-      const context = { baseUrl: server.baseUrl, pid: server.pid, postgresPid: postgres.pid, admin }
+      const context = {
+        baseUrl: server.baseUrl,
+        pid: server.pid,
+        postgresPid: postgres.pid,
+        admin,
+        decryptionsFile,
+      }
       for (let n = 0; n < rounds; n++) await round(context, seeded)
     } finally {
       await server.stop()

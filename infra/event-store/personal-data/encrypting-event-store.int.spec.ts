@@ -262,7 +262,9 @@ describeEachDatabase('personal data encryption', (fresh) => {
       update tessera_events set data = jsonb_set(data, '{userAgent}', (
         select data->'email' from tessera_events where type = 'user.registered'))
       where type = 'session.started'`.execute(database.db)
-    const [session] = await store.readStream('session-s-u1')
+    // Read as another process does: the store that appended it takes the plaintext it sealed.
+    const reader = withPersonalDataEncryption(createSqlEventStore(database.db), keyring)
+    const [session] = await reader.readStream('session-s-u1')
     expect(JSON.stringify([session?.data, session?.metadata])).not.toContain('grace@example.com')
     // Unopenable is as good as erased: the event reads as if its key were gone.
     expect(session?.data).toMatchObject({ userAgent: null })

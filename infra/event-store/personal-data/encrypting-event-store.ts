@@ -2,8 +2,10 @@
 /// personal field (see personal-fields.ts) with the subject's data key and hashes unique-claim
 /// values; on read it opens them. Callers keep passing and reading plain values. Once a subject's
 /// key is destroyed, its personal fields read as null and the event's metadata says `erased`.
+/// What this process appended is read back without decrypting it again (appended-plaintext.ts).
 
 import {
+  type AppendResult,
   type EventStore,
   type EventToAppend,
   type LogEntry,
@@ -13,19 +15,58 @@ import {
   type UniqueClaim,
   UniqueClaimConflictError,
 } from '../event-store.js'
+import {
+  type AppendedPlaintext,
+  type AppendedPlaintextOptions,
+  type CommittedPart,
+  createAppendedPlaintext,
+  type SealedAppended,
+} from './appended-plaintext.js'
 import { erasedSubjects } from './erasure.js'
-import { openEvent, sealEvent, subjectToSeal, withoutPersonalMetadata } from './event-cipher.js'
+import { openEvent, sealKeepingPlain, subjectToSeal, withoutPersonalMetadata } from './event-cipher.js'
 import { hashClaims, hashClaimValue } from './hashed-claims.js'
 import type { Keyring } from './keyring.js'
 
-export const withPersonalDataEncryption = (inner: EventStore, keyring: Keyring): EventStore => {
-  const seal = async (events: readonly EventToAppend[]): Promise<EventToAppend[]> => {
+export type EncryptionOptions = {
+  /** The plaintexts held of what this process appended: their bounds, or the holder itself (tests). */
+  appended?: AppendedPlaintext | AppendedPlaintextOptions
+}
+
+export const withPersonalDataEncryption = (
+  inner: EventStore,
+  keyring: Keyring,
+  options: EncryptionOptions = {},
+): EventStore => {
+  const appended =
+    options.appended && 'plainOf' in options.appended
+      ? options.appended
+      : createAppendedPlaintext(options.appended)
+
+  /** Drops a cached key and the plaintexts held of each subject these events erase. */
+  const forgetErased = (events: Parameters<typeof erasedSubjects>[0]) => {
+    for (const subject of erasedSubjects(events)) {
+      keyring.forget(subject)
+      appended.forget(subject)
+    }
+  }
+
+  /** The events sealed, and what each sealed event was sealed from (null: nothing to seal). */
+  const seal = async (events: readonly EventToAppend[]) => {
     const sealed: EventToAppend[] = []
+    const kept: (SealedAppended | null)[] = []
     for (const event of events) {
       const subject = subjectToSeal(event)
-      sealed.push(subject === null ? event : sealEvent(event, await keyring.keyFor(subject)))
+      if (subject === null) {
+        sealed.push(event)
+        kept.push(null)
+        continue
+      }
+      const key = await keyring.keyFor(subject)
+      const { sealed: one, plain } = sealKeepingPlain(event, key)
+      sealed.push(one)
+      kept.push({ id: event.id, type: event.type, subject, key, plain })
     }
-    return sealed
+    return { sealed, kept }
   }
 
   /** `withMetadata` false: the metadata's personal fields are given null, never decrypted. */
@@ -34,47 +75,58 @@ export const withPersonalDataEncryption = (inner: EventStore, keyring: Keyring):
     const wanted = subjects.filter((subject): subject is string => subject !== null)
     if (wanted.length === 0) return withMetadata ? events : events.map(withoutPersonalMetadata)
     // Another instance erased these subjects: stop trusting a cached key before the cache expires.
-    for (const subject of erasedSubjects(events)) keyring.forget(subject)
+    forgetErased(events)
     // One lookup for the whole batch: a replay reads hundreds of events per call.
     const keys = await keyring.existingKeys(wanted)
     return events.map((event, index) => {
       const subject = subjects[index]
       if (subject == null) return withMetadata ? event : withoutPersonalMetadata(event)
-      return openEvent(event, keys.get(subject) ?? null, withMetadata)
+      const key = keys.get(subject)
+      if (!key) {
+        // Erased outside an append (an operator's repair): nothing of theirs is reused either.
+        appended.forget(subject)
+        return openEvent(event, null, withMetadata)
+      }
+      return openEvent(event, key, withMetadata, appended.plainOf(event, key))
     })
   }
 
   /** Appends the parts sealed, their claims hashed; a conflict names the value the caller passed. */
-  const appendSealed = async <Result>(
+  const appendSealed = async (
     parts: readonly StreamAppend[],
-    appendAll: (sealed: StreamAppend[]) => Promise<Result>,
-  ): Promise<Result> => {
+    appendAll: (sealed: StreamAppend[]) => Promise<AppendResult[]>,
+  ): Promise<AppendResult[]> => {
     const plain = parts.flatMap((part) => part.options.uniqueClaims ?? [])
     const claimKey = plain.length === 0 ? null : await keyring.claimKey()
     const hashed: UniqueClaim[] = []
     const sealed: StreamAppend[] = []
+    const kept: (SealedAppended | null)[][] = []
     for (const { stream, events, options } of parts) {
       const claims = claimKey === null ? [] : hashClaims(claimKey, options.uniqueClaims ?? [])
       hashed.push(...claims)
-      sealed.push({ stream, events: await seal(events), options: { ...options, uniqueClaims: claims } })
+      const part = await seal(events)
+      kept.push(part.kept)
+      sealed.push({ stream, events: part.sealed, options: { ...options, uniqueClaims: claims } })
     }
     try {
-      return await appendAll(sealed)
+      const results = await appendAll(sealed)
+      appended.hold(committedParts(parts, kept, results))
+      return results
     } catch (error) {
       throw error instanceof UniqueClaimConflictError ? withPlainValue(error, plain, hashed) : error
     } finally {
       // The erasure committed (or not) in the append's transaction (erasure.ts); either way no
-      // key read before it may stay cached.
-      for (const part of parts) for (const subject of erasedSubjects(part.events)) keyring.forget(subject)
+      // key read before it may stay cached, nor any plaintext of its subjects held.
+      for (const part of parts) forgetErased(part.events)
     }
   }
 
   return {
     appendToStream: (stream, events, options) =>
-      appendSealed([{ stream, events, options }], ([only]) => {
+      appendSealed([{ stream, events, options }], async ([only]) => {
         const sealed = only as StreamAppend
-        return inner.appendToStream(stream, sealed.events, sealed.options)
-      }),
+        return [await inner.appendToStream(stream, sealed.events, sealed.options)]
+      }).then(([result]) => result as AppendResult),
 
     appendToStreams: (appends) => appendSealed(appends, (sealed) => inner.appendToStreams(sealed)),
 
@@ -86,7 +138,7 @@ export const withPersonalDataEncryption = (inner: EventStore, keyring: Keyring):
     async readAllOpening(after, limit, wanted) {
       const events = await inner.readAll(after, limit)
       // An erasure passed over still ends the trust in a cached key (`open` sees only what it opens).
-      for (const subject of erasedSubjects(events)) keyring.forget(subject)
+      forgetErased(events)
       const opens = events.map((event) => wanted(event.type))
       const opened = await open(events.filter((_, index) => opens[index]))
       let next = 0
@@ -105,10 +157,25 @@ export const withPersonalDataEncryption = (inner: EventStore, keyring: Keyring):
 
     async close() {
       keyring.clearCache()
+      appended.clear()
       await inner.close()
     },
   }
 }
+
+/** Each part's sealed events with where its append ended. */
+const committedParts = (
+  parts: readonly StreamAppend[],
+  kept: readonly (readonly (SealedAppended | null)[])[],
+  results: readonly AppendResult[],
+): CommittedPart[] =>
+  parts.flatMap(({ stream }, index) => {
+    const result = results[index]
+    const events = kept[index]
+    return result && events
+      ? [{ stream, events, nextVersion: result.nextVersion, position: result.position }]
+      : []
+  })
 
 /** The conflict as the caller knows it: with the value it passed, not the hash stored. */
 const withPlainValue = (

@@ -4,6 +4,7 @@
 
 import type { EventMetadata } from '../../../domain/shared/metadata.js'
 import { decryptField, encryptField, FieldDecryptionError } from '../../crypto/data-keys.js'
+import type { PlainFields } from './appended-plaintext.js'
 import { PERSONAL_METADATA_FIELDS, personalDataPaths, subjectOf } from './personal-fields.js'
 
 export type CipherEvent = { id: string; type: string; data: object; metadata: EventMetadata }
@@ -26,8 +27,9 @@ const updateAt = (root: Fields, path: readonly string[], update: (value: unknown
   return isRecord(current) ? { ...root, [head]: updateAt(current, rest, update) } : root
 }
 
-const dataAad = (eventId: string, path: readonly string[]) => `${eventId}:data.${path.join('.')}`
-const metadataAad = (eventId: string, field: string) => `${eventId}:metadata.${field}`
+const dataField = (path: readonly string[]) => `data.${path.join('.')}`
+const metadataField = (field: string) => `metadata.${field}`
+const aad = (eventId: string, field: string) => `${eventId}:${field}`
 
 const asRecord = (data: object): Fields => (isRecord(data) ? data : {})
 
@@ -47,43 +49,59 @@ export const subjectToSeal = (event: CipherEvent, withMetadata = true): string |
   return PERSONAL_METADATA_FIELDS.some((field) => event.metadata[field] != null) ? subject : null
 }
 
-export const sealEvent = <Event extends CipherEvent>(event: Event, key: Uint8Array): Event => {
+export const sealEvent = <Event extends CipherEvent>(event: Event, key: Uint8Array): Event =>
+  sealKeepingPlain(event, key).sealed
+
+/** The event sealed, and the JSON text of each field it sealed (appended-plaintext.ts holds them). */
+export const sealKeepingPlain = <Event extends CipherEvent>(
+  event: Event,
+  key: Uint8Array,
+): { sealed: Event; plain: PlainFields } => {
+  const plain = new Map<string, string>()
+  const sealField = (field: string, value: unknown) => {
+    const text = JSON.stringify(value)
+    plain.set(field, text)
+    return encryptField(key, text, aad(event.id, field))
+  }
   let data = asRecord(event.data)
   for (const path of personalDataPaths(event.type))
-    data = updateAt(data, path, (value) => encryptField(key, JSON.stringify(value), dataAad(event.id, path)))
+    data = updateAt(data, path, (value) => sealField(dataField(path), value))
   const metadata: EventMetadata = { ...event.metadata }
   for (const field of PERSONAL_METADATA_FIELDS) {
     const value = metadata[field]
-    if (value !== null)
-      metadata[field] = encryptField(key, JSON.stringify(value), metadataAad(event.id, field))
+    if (value !== null) metadata[field] = sealField(metadataField(field), value)
   }
-  return { ...event, data, metadata }
+  return { sealed: { ...event, data, metadata }, plain }
 }
 
-const openValue = (key: Uint8Array, sealed: unknown, aad: string): unknown => {
-  if (typeof sealed !== 'string') throw new FieldDecryptionError('malformed')
-  return JSON.parse(decryptField(key, sealed, aad))
-}
+/** Opens one field: from the plaintext this process sealed it from when given, else by decrypting. */
+type FieldOpener = (sealed: unknown, field: string) => unknown
 
-const openString = (key: Uint8Array, sealed: unknown, aad: string): string | null => {
-  const value = openValue(key, sealed, aad)
-  return typeof value === 'string' ? value : null
-}
+const openerOf =
+  (eventId: string, key: Uint8Array, plain: PlainFields | undefined): FieldOpener =>
+  (sealed, field) => {
+    const text = plain?.get(field)
+    if (text !== undefined) return JSON.parse(text)
+    if (typeof sealed !== 'string') throw new FieldDecryptionError('malformed')
+    return JSON.parse(decryptField(key, sealed, aad(eventId, field)))
+  }
 
 /**
  * The event with its personal fields readable; with them null and `metadata.erased` set when the
  * key is gone. A key created after the subject's first one was destroyed fails authentication on
  * the old values: those are erased too. `withMetadata` false: the metadata's personal fields are
- * given null, unopened (for a reader that never reads them: a decryption each).
+ * given null, unopened (for a reader that never reads them: a decryption each). `plain`: the fields'
+ * plaintexts, when this process sealed this very event under this key (appended-plaintext.ts).
  */
 export const openEvent = <Event extends CipherEvent>(
   event: Event,
   key: Uint8Array | null,
   withMetadata = true,
+  plain?: PlainFields,
 ): Event => {
   if (key) {
     try {
-      return openWith(event, key, withMetadata)
+      return openWith(event, openerOf(event.id, key, plain), withMetadata)
     } catch (error) {
       if (!(error instanceof FieldDecryptionError && error.reason === 'authentication-failed')) throw error
     }
@@ -91,15 +109,22 @@ export const openEvent = <Event extends CipherEvent>(
   return erase(event)
 }
 
-const openWith = <Event extends CipherEvent>(event: Event, key: Uint8Array, withMetadata: boolean): Event => {
+const openWith = <Event extends CipherEvent>(
+  event: Event,
+  open: FieldOpener,
+  withMetadata: boolean,
+): Event => {
   let data = asRecord(event.data)
   for (const path of personalDataPaths(event.type))
-    data = updateAt(data, path, (sealed) => openValue(key, sealed, dataAad(event.id, path)))
+    data = updateAt(data, path, (sealed) => open(sealed, dataField(path)))
   const metadata: EventMetadata = { ...event.metadata }
   for (const field of PERSONAL_METADATA_FIELDS) {
     const sealed = metadata[field]
-    if (sealed !== null)
-      metadata[field] = withMetadata ? openString(key, sealed, metadataAad(event.id, field)) : null
+    if (sealed === null || !withMetadata) metadata[field] = null
+    else {
+      const value = open(sealed, metadataField(field))
+      metadata[field] = typeof value === 'string' ? value : null
+    }
   }
   return { ...event, data, metadata }
 }

@@ -1,7 +1,8 @@
 /// The mail reactor opens only the events it mails for: over the encrypting store, an event of
 /// another type is passed over without a decryption. The proof is an event whose sealed field can no
 /// longer be opened (it fails as a malformed value would): opening it would stop the reactor, and a
-/// reactor that passes it over mails what follows it.
+/// reactor that passes it over mails what follows it. The reactor reads through a store of its own,
+/// as another process would: the store that appended the event would take the plaintext it sealed.
 
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
@@ -26,17 +27,21 @@ afterEach(async () => {
 
 const sealedLog = async () => {
   const database: OpenDatabase = await freshPglite()
-  const store = withPersonalDataEncryption(
-    createSqlEventStore(database.db),
-    createKeyring(database.db, 'mail-reactor-sealed-log-secret-0123456789'),
-  )
+  const opened = () =>
+    withPersonalDataEncryption(
+      createSqlEventStore(database.db),
+      createKeyring(database.db, 'mail-reactor-sealed-log-secret-0123456789'),
+    )
+  const store = opened()
+  const reader = opened()
   const projector = createProjector({ db: database.db, store, projections: readModelProjections })
   cleanup.push(async () => {
     await projector.stop()
+    await reader.close()
     await store.close()
     await database.close()
   })
-  return { db: database.db, store, projector }
+  return { db: database.db, store, reader, projector }
 }
 
 const event = (type: string, data: object): EventToAppend => ({
@@ -48,7 +53,7 @@ const event = (type: string, data: object): EventToAppend => ({
 
 describe('mail reactor over sealed personal data', () => {
   it('passes over, unopened, an event it sends no mail for', async () => {
-    const { db, store, projector } = await sealedLog()
+    const { db, store, reader, projector } = await sealedLog()
     const smtp = await startSmtpSink()
     cleanup.push(() => smtp.close())
     await projector.start()
@@ -71,11 +76,11 @@ describe('mail reactor over sealed personal data', () => {
     await sql`
       update tessera_events set metadata = jsonb_set(metadata, '{ip}', '"not-a-sealed-value"')
       where event_id = ${registered.id}`.execute(db)
-    await expect(store.readAll(START, 10)).rejects.toThrow()
+    await expect(reader.readAll(START, 10)).rejects.toThrow()
 
     const reactor = createMailReactor({
       db,
-      store,
+      store: reader,
       links,
       lock: 'in-process',
       transport: smtpTransport(smtp.url),
