@@ -169,53 +169,65 @@ export const saveProgress = async (db: Kysely<Database>, row: WebhookProgressRow
  * worker writes them after a page of deliveries rather than two writes per delivery. A crash before
  * it loses the attempts' rows and sends their events again (at-least-once), never skips one.
  */
-export const saveDeliveries = async (
+export const saveDeliveries = (
   db: Kysely<Database>,
   attempts: readonly WebhookDeliveriesTable[],
   progress: WebhookProgressRow,
-): Promise<void> => {
-  if (attempts.length === 0) return saveProgress(db, progress)
-  await withWebhookTables(db)
-    .with('attempts', (q) => q.insertInto('tessera_webhook_deliveries').values([...attempts]))
-    .insertInto('tessera_webhook_progress')
-    .values(progress)
-    .onConflict((oc) => oc.column('endpoint_id').doUpdateSet(progressColumns(progress)))
-    .execute()
-}
+): Promise<void> => saveManyDeliveries(db, attempts, [progress])
 
-/** What a multi-row checkpoint upsert sets: each row's own values (`excluded`). */
-const fromExcluded = {
-  position: sql<string>`excluded.position`,
-  replay_generation: sql<number>`excluded.replay_generation`,
-  failures: sql<number>`excluded.failures`,
-  failing_since: sql<Date | null>`excluded.failing_since`,
-  next_attempt_at: sql<Date | null>`excluded.next_attempt_at`,
-}
+const column = <Row, Key extends keyof Row>(rows: readonly Row[], key: Key): Row[Key][] =>
+  rows.map((row) => row[key])
 
 /**
  * The attempts and checkpoints of several endpoints in one statement (delivery-writes.ts gathers
  * them): one transaction, so each endpoint's attempts still land with the checkpoint they reached.
  * One checkpoint per endpoint.
+ *
+ * The rows go as one array per column (`unnest`), so the statement's text is the same however many
+ * rows it carries: it is prepared once per connection (infra/db/pg-prepared.ts) and planned once,
+ * where a `values` list made a new text, parse and plan for every count of attempts and endpoints,
+ * and spent the pool's named-statement budget on them. Building and sending it also costs the event
+ * loop a dozen arrays rather than a dozen parameters per attempt (issue 34).
  */
 export const saveManyDeliveries = async (
   db: Kysely<Database>,
   attempts: readonly WebhookDeliveriesTable[],
   progress: readonly WebhookProgressRow[],
 ): Promise<void> => {
-  const [only] = progress
-  if (!only) return
-  if (progress.length === 1) return saveDeliveries(db, attempts, only)
-  const tables = withWebhookTables(db)
-  const rows = [...progress]
-  const query =
-    attempts.length === 0
-      ? tables.insertInto('tessera_webhook_progress').values(rows)
-      : tables
-          .with('attempts', (q) => q.insertInto('tessera_webhook_deliveries').values([...attempts]))
-          .insertInto('tessera_webhook_progress')
-          .values(rows)
-  await query.onConflict((oc) => oc.column('endpoint_id').doUpdateSet(fromExcluded)).execute()
+  if (progress.length > 0) await deliveriesStatement(attempts, progress).execute(db)
 }
+
+/** saveManyDeliveries' statement, its text the same for any number of rows. */
+export const deliveriesStatement = (
+  attempts: readonly WebhookDeliveriesTable[],
+  progress: readonly WebhookProgressRow[],
+) => sql`
+    with attempts as (
+      insert into tessera_webhook_deliveries
+        (id, endpoint_id, event_id, event_type, attempt, ok, status, error, at, latency_ms, replay_from, resend_id)
+      select id, endpoint_id, event_id, event_type, attempt, ok, status, error, at, latency_ms, replay_from, resend_id
+        from unnest(
+          ${column(attempts, 'id')}::text[], ${column(attempts, 'endpoint_id')}::text[],
+          ${column(attempts, 'event_id')}::text[], ${column(attempts, 'event_type')}::text[],
+          ${column(attempts, 'attempt')}::integer[], ${column(attempts, 'ok')}::boolean[],
+          ${column(attempts, 'status')}::integer[], ${column(attempts, 'error')}::text[],
+          ${column(attempts, 'at')}::timestamptz[], ${column(attempts, 'latency_ms')}::integer[],
+          ${column(attempts, 'replay_from')}::text[], ${column(attempts, 'resend_id')}::text[]
+        ) as made (id, endpoint_id, event_id, event_type, attempt, ok, status, error, at, latency_ms,
+                   replay_from, resend_id)
+    )
+    insert into tessera_webhook_progress
+      (endpoint_id, position, replay_generation, failures, failing_since, next_attempt_at)
+    select endpoint_id, position, replay_generation, failures, failing_since, next_attempt_at
+      from unnest(
+        ${column(progress, 'endpoint_id')}::text[], ${column(progress, 'position')}::text[],
+        ${column(progress, 'replay_generation')}::integer[], ${column(progress, 'failures')}::integer[],
+        ${column(progress, 'failing_since')}::timestamptz[], ${column(progress, 'next_attempt_at')}::timestamptz[]
+      ) as reached (endpoint_id, position, replay_generation, failures, failing_since, next_attempt_at)
+    on conflict (endpoint_id) do update set
+      position = excluded.position, replay_generation = excluded.replay_generation,
+      failures = excluded.failures, failing_since = excluded.failing_since,
+      next_attempt_at = excluded.next_attempt_at`
 
 export const forgetProgress = async (db: Kysely<Database>, endpointId: string): Promise<void> => {
   await withWebhookTables(db)
