@@ -16,6 +16,7 @@ import {
 import { jwksMigration } from './jwks/jwks.table.js'
 import {
   oauthClientOrganizationsMigration,
+  oauthGrantLiveStatusMigration,
   oauthProviderMigration,
 } from './oauth-provider/oauth-provider.table.js'
 import { oauthRevocationsMigration } from './oauth-provider/oauth-revocations.js'
@@ -103,4 +104,6 @@ export const readModelMigrations: Record<string, Migration> = {
   '2026-11-29T13:10:00Z_user-last-seen': userLastSeenTableMigration,
   // The attempts' indexes that no read used go (operational table).
   '2026-11-29T16:30:00Z_webhook-delivery-indexes': webhookDeliveryIndexesMigration,
+  // Live grants' rows all say `live` (they said `code-issued` or `active`).
+  '2026-11-29T23:40:00Z_oauth-grant-live-status': oauthGrantLiveStatusMigration,
 }

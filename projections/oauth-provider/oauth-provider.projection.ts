@@ -73,7 +73,7 @@ const applyGrant = async (trx: Trx, event: OAuthGrantEvent, at: Date) => {
         client_id: clientId,
         session_id: sessionId,
         scopes: scopes.join(' '),
-        status: 'code-issued',
+        status: 'live',
         created_at: at,
         updated_at: at,
       })

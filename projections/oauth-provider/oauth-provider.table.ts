@@ -26,6 +26,8 @@ export type OAuthConsentsTable = {
   updated_at: Date
 }
 
+export type OAuthGrantRowStatus = 'live' | 'revoked'
+
 export type OAuthGrantsTable = {
   grant_id: string
   user_id: string
@@ -33,11 +35,10 @@ export type OAuthGrantsTable = {
   session_id: string
   scopes: string
   /**
-   * `revoked`, or `code-issued` while the grant lives (its code exchanged or not: what readers ask is
-   * only whether it was revoked, and the grant's stream holds the rest). Rows written before the
-   * exchange stopped being projected may say `active`.
+   * `live` until the grant is revoked, then `revoked`: what readers ask is only whether it was
+   * revoked (whether its code was exchanged is in the grant's stream, which decides).
    */
-  status: string
+  status: OAuthGrantRowStatus
   created_at: Date
   updated_at: Date
 }
@@ -98,5 +99,17 @@ export const oauthClientOrganizationsMigration = {
       .on('oauth_clients')
       .column('organization_id')
       .execute()
+  },
+}
+
+/**
+ * One value for every live grant (issue 35): rows said `code-issued` until revoked, and rows
+ * written while exchanges were still projected say `active`; both become `live`, what the
+ * projection now writes, so a replay gives the table the live path left.
+ */
+export const oauthGrantLiveStatusMigration = {
+  // biome-ignore lint/suspicious/noExplicitAny: migrations are written against an untyped schema
+  async up(db: Kysely<any>): Promise<void> {
+    await db.updateTable('oauth_grants').set({ status: 'live' }).where('status', '!=', 'revoked').execute()
   },
 }

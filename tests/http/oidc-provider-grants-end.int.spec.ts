@@ -141,6 +141,16 @@ describe('Tessera as an OpenID provider: deleting a client, and a person changin
     // A refreshed grant is still a live one: deleting the consent ends it (its row is not rewritten
     // on a refresh, only on what changes its status).
     const refreshed = await oidc.refreshTokenGrant(config, narrow.refresh_token ?? '')
+    const statuses = async () =>
+      (
+        await tessera.ctx.db
+          .selectFrom('oauth_grants')
+          .select('status')
+          .where('client_id', '=', client.client_id)
+          .execute()
+      ).map((row) => row.status)
+    // Exchanged and refreshed, the grant's row says only that it lives.
+    expect(await statuses()).toEqual(['live'])
 
     // Another person cannot read or change this consent: it answers as an unknown one.
     const { browser: stranger } = await signedUp(tessera)
@@ -157,6 +167,7 @@ describe('Tessera as an OpenID provider: deleting a client, and a person changin
     expect(revoked.status, revoked.body).toBe(200)
     expect((await oidc.tokenIntrospection(resourceServer, narrow.access_token)).active).toBe(false)
     expect((await oidc.tokenIntrospection(resourceServer, refreshed.access_token)).active).toBe(false)
+    expect(await statuses()).toEqual(['revoked'])
     await expect(oidc.refreshTokenGrant(config, refreshed.refresh_token ?? '')).rejects.toMatchObject({
       error: 'invalid_grant',
     })

@@ -1,4 +1,4 @@
-import { createPrivateKey, sign } from 'node:crypto'
+import { createPrivateKey, sign, verify } from 'node:crypto'
 import { SignJWT } from 'jose'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { publishedKeys } from './key-set.js'
@@ -93,5 +93,39 @@ describe('the JWT verifier', () => {
     }
     expect(check(byHand({ alg: 'EdDSA', kid: key.kid }), [key])).toEqual(claims())
     expect(check(byHand({ alg: 'EdDSA', kid: key.kid, crit: ['b64'], b64: false }), [key])).toBeNull()
+  })
+  it('checks a token it has seen without its signature again, and still judges its key, type, issuer and times', async () => {
+    const key = keyFor('EdDSA')
+    let checks = 0
+    const counting = createJwtVerifier({
+      checkSignature: (digest, input, publicKey, signature) => {
+        checks += 1
+        return verify(digest, input, publicKey, signature)
+      },
+    })
+    const judge = (token: string, signing: SigningKey[], options: { now?: Date; typ?: string } = {}) =>
+      counting.verify(token, published(...signing), {
+        issuer: ISSUER,
+        now: options.now ?? at(10),
+        ...(options.typ ? { typ: options.typ } : {}),
+      })
+    const token = await signed('EdDSA', claims(), 'at+jwt')
+    expect(judge(token, [key], { typ: 'at+jwt' })).toEqual(claims())
+    expect(judge(token, [key], { typ: 'at+jwt' })).toEqual(claims())
+    expect(checks).toBe(1)
+    // What can change since is judged each time: the type asked, the time, the key still published.
+    expect(judge(token, [key], { typ: 'JWT' })).toBeNull()
+    expect(judge(token, [key], { now: at(60) })).toBeNull()
+    expect(judge(token, [keyFor('ES256')])).toBeNull()
+    const sameKid = { ...(await generateSigningKey('EdDSA', { now: T0 })), kid: key.kid }
+    expect(judge(token, [sameKid])).toBeNull()
+    expect(counting.verify(token, published(key), { issuer: 'https://evil.example', now: at(10) })).toBeNull()
+    expect(checks).toBe(1)
+    // A token whose signature failed is not remembered: each try is checked.
+    const [header, payload, signature] = token.split('.') as [string, string, string]
+    const bad = `${header}.${payload}.${signature.slice(0, -2)}AA`
+    expect(judge(bad, [key])).toBeNull()
+    expect(judge(bad, [key])).toBeNull()
+    expect(checks).toBe(3)
   })
 })
