@@ -78,16 +78,16 @@ export const withPersonalDataEncryption = (
     forgetErased(events)
     // One lookup for the whole batch: a replay reads hundreds of events per call.
     const keys = await keyring.existingKeys(wanted)
+    // Erased outside an append (an operator's repair): nothing of theirs is reused either. Once per
+    // subject, not per event: forgetting walks everything held.
+    for (const subject of new Set(wanted)) if (!keys.has(subject)) appended.forget(subject)
     return events.map((event, index) => {
       const subject = subjects[index]
       if (subject == null) return withMetadata ? event : withoutPersonalMetadata(event)
       const key = keys.get(subject)
-      if (!key) {
-        // Erased outside an append (an operator's repair): nothing of theirs is reused either.
-        appended.forget(subject)
-        return openEvent(event, null, withMetadata)
-      }
-      return openEvent(event, key, withMetadata, appended.plainOf(event, key))
+      return key
+        ? openEvent(event, key, withMetadata, appended.plainOf(event, key))
+        : openEvent(event, null, withMetadata)
     })
   }
 
