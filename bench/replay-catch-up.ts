@@ -8,7 +8,7 @@
 /// of each of V8's memory figures sampled meanwhile (MB): what a peak RSS is made of.
 
 import { limitHeapGrowth } from '../app/cli/heap-growth.js'
-import { databaseTargetOf, openEventStore } from '../app/server/tessera.js'
+import { databaseTargetOf, openEventStore } from '../app/server/open-event-store.js'
 import { loadConfig } from '../infra/config/config.js'
 import { openDatabase } from '../infra/db/database.js'
 import { START } from '../infra/event-store/event-store.js'

@@ -10,7 +10,7 @@ import { formatPosition } from '../../infra/event-store/event-store.js'
 import { readModelProjections } from '../../projections/all.js'
 import { replay } from '../../projections/runner/projector.js'
 import { migrateTessera, openTesseraDatabase } from '../database.js'
-import { databaseTargetOf, openEventStore } from '../server/tessera.js'
+import { databaseTargetOf, openEventStore } from '../server/open-event-store.js'
 import { exportArchive, importArchive } from './log-archive.js'
 
 const EXPORT_USAGE = 'Usage: tessera export [file]  (stdout when no file or -)'

@@ -25,7 +25,8 @@ import {
   type TesseraDatabase as OpenDatabase,
   openTesseraDatabase as openDatabase,
 } from '../database.js'
-import { createTessera, databaseTargetOf, openEventStore, type Role } from '../server/tessera.js'
+import { databaseTargetOf, openEventStore } from '../server/open-event-store.js'
+import { createTessera, type Role } from '../server/tessera.js'
 import { exportCommand, importCommand } from './archive-commands.js'
 import { limitHeapGrowth } from './heap-growth.js'
 import { organizationCommand } from './organization-command.js'

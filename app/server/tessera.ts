@@ -21,19 +21,11 @@ import { serverKeyGuardsFor } from '../../http/guards/server-key.js'
 import { createSessionResolver } from '../../http/sessions/resolve-session.js'
 import { createSessionCache } from '../../http/sessions/session-cache.js'
 import { createSessionUsage } from '../../http/sessions/session-usage.js'
-import { acceptedSecrets, type Config } from '../../infra/config/config.js'
-import type { DatabaseTarget } from '../../infra/db/database.js'
+import type { Config } from '../../infra/config/config.js'
 import type { EventStore } from '../../infra/event-store/event-store.js'
 import type { KurrentLog } from '../../infra/event-store/kurrentdb/kurrent-log.js'
-import { createKurrentDbEventStore } from '../../infra/event-store/kurrentdb/kurrentdb-event-store.js'
-import { withPersonalDataEncryption } from '../../infra/event-store/personal-data/encrypting-event-store.js'
 import { eraseSubject, stillReadable } from '../../infra/event-store/personal-data/erasure.js'
-import {
-  createKeyring,
-  type Keyring,
-  SubjectErasedError,
-} from '../../infra/event-store/personal-data/keyring.js'
-import { createSqlEventStore } from '../../infra/event-store/sql-event-store.js'
+import { type Keyring, SubjectErasedError } from '../../infra/event-store/personal-data/keyring.js'
 import { brandedTransport } from '../../infra/mail/branded-transport.js'
 import { createMailTransport } from '../../infra/mail/create-transport.js'
 import { processRuntime } from '../../infra/runtime/runtime-metrics.js'
@@ -49,8 +41,8 @@ import { type BuildAppOptions, buildApp } from './app.js'
 import { evictingOnAppend, keyCacheTrustedWhileProjecting, trustedWhileProjecting } from './cache-rules.js'
 import { commandLookupsOver } from './command-lookups.js'
 import type { AppContext } from './context.js'
-import { inline } from './inline-projection.js'
 import { createTesseraJwtKeys, createTesseraMailReactor, prepareKeys } from './keys-and-mail.js'
+import { databaseTargetOf, openEventStore } from './open-event-store.js'
 import { createTesseraScimTeamReconciler } from './scim-team-reconciler-wiring.js'
 import { createTesseraWebhookReactor } from './webhook-wiring.js'
 
@@ -87,42 +79,6 @@ export type Tessera = {
   /** Has a SCIM group's team catch up after a crash; only on KurrentDB, where this process projects. */
   scimTeamReconciler: ScimTeamReconciler | null
   close(): Promise<void>
-}
-
-export const databaseTargetOf = (config: Config): DatabaseTarget =>
-  config.database.kind === 'postgres'
-    ? { kind: 'postgres', url: config.database.url, preparedStatements: config.database.preparedStatements }
-    : { kind: 'pglite', dataDir: config.database.dataDir }
-
-/** The event store every part of Tessera uses (serving, replay, the CLI): the SQL log, or KurrentDB
- * (EVENT_STORE=kurrentdb), with personal data sealed per user before it is written, so deleting a
- * user can erase it. `checkReachable` stops a start whose KurrentDB does not answer. */
-export const openEventStore = async (
-  database: TesseraDatabase,
-  config: Config,
-  kurrentLog?: KurrentLog,
-): Promise<{ store: EventStore; keyring: Keyring; checkReachable(): Promise<void> }> => {
-  const keyring = createKeyring(database.db, acceptedSecrets(config))
-  if (config.eventStore.kind === 'kurrentdb') {
-    const opened = kurrentLog
-      ? { log: kurrentLog, checkReachable: async () => {} }
-      : // Loaded only here: its gRPC client costs some 20 MB of memory that other stores never need.
-        (await import('../../infra/event-store/kurrentdb/open-kurrentdb.js')).openKurrentLog(
-          config.eventStore.url,
-        )
-    const store = createKurrentDbEventStore({ log: opened.log, inline: { db: database.db, hook: inline } })
-    return {
-      store: withPersonalDataEncryption(store, keyring),
-      keyring,
-      checkReachable: () => opened.checkReachable(),
-    }
-  }
-  const sqlStore = createSqlEventStore(database.db, {
-    ...(database.listenForCommits ? { listenForCommits: database.listenForCommits } : {}),
-    inline,
-    singleBackend: database.kind === 'pglite',
-  })
-  return { store: withPersonalDataEncryption(sqlStore, keyring), keyring, checkReachable: async () => {} }
 }
 
 export const createTessera = async (options: TesseraOptions): Promise<Tessera> => {
