@@ -4,6 +4,7 @@
 /// on the relying party, which exchanges the code and shows who signed in. The login and consent
 /// pages are checked by axe and pictured at 1280 and 375 px in both colour schemes. A second person
 /// signs in with a mailed code instead of a password, and the authorization goes on just the same.
+/// A third, on the consent page, sees whose account it names and switches to another one first.
 
 import { createServer, type Server } from 'node:http'
 import * as oidc from 'openid-client'
@@ -144,6 +145,39 @@ describe.skipIf(!hasChromium)('an application signs a person in through Tessera,
     await fresh.getByRole('button', { name: 'Allow' }).click()
     await fresh.waitForURL(`${rpBase}/callback?**`)
     expect(await fresh.getByText('grace@example.com').count()).toBe(1)
+    await context.close()
+  }, 240_000)
+
+  it('names the signed-in account on the consent page and lets another one sign in instead', async () => {
+    const signUp = await tessera.api.request('POST', '/sign-up/email', {
+      name: 'Charles Babbage',
+      email: 'charles@example.com',
+      password: PASSWORD,
+    })
+    expect(signUp.status, signUp.body).toBe(200)
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    context.setDefaultTimeout(30_000)
+    const fresh = await context.newPage()
+    await fresh.goto(`${rpBase}/`)
+    await fresh.waitForURL('**/oauth/login?**')
+    await fresh.getByLabel('Email').fill('charles@example.com')
+    await fresh.getByLabel('Password', { exact: true }).fill(PASSWORD)
+    await fresh.getByRole('button', { name: 'Sign in', exact: true }).click()
+
+    await fresh.waitForURL('**/oauth/consent?**')
+    const account = fresh.getByText(/You are signed in as/)
+    expect(await account.textContent()).toBe(
+      'You are signed in as Charles Babbage (charles@example.com). Use another account',
+    )
+    await fresh.getByRole('link', { name: 'Use another account' }).click()
+    await fresh.waitForURL('**/oauth/login?**')
+    await fresh.getByLabel('Email').fill('ada@example.com')
+    await fresh.getByLabel('Password', { exact: true }).fill(PASSWORD)
+    await fresh.getByRole('button', { name: 'Sign in', exact: true }).click()
+
+    // Ada allowed Notes in the first case, so the same request goes straight back to it, as her.
+    await fresh.waitForURL(`${rpBase}/callback?**`)
+    expect(await fresh.getByRole('heading', { level: 1 }).textContent()).toBe('Hello Ada Lovelace')
     await context.close()
   }, 240_000)
 })

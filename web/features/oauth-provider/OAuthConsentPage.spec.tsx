@@ -6,8 +6,11 @@ import { OAuthConsentPage } from './OAuthConsentPage.js'
 
 const SIGNED = 'client_id=notes&scope=openid+email+offline_access&state=st&exp=1&sig=abc'
 
-const openConsent = (client: Record<string, unknown>) => {
-  fakeApi({ 'GET /oauth2/public-client': { body: { client_id: 'notes', ...client } } })
+const openConsent = (client: Record<string, unknown>, signedIn: unknown = null) => {
+  fakeApi({
+    'GET /oauth2/public-client': { body: { client_id: 'notes', ...client } },
+    'GET /get-session': { body: signedIn },
+  })
   return renderWithProviders(<OAuthConsentPage />, {
     route: `/oauth/consent?${SIGNED}`,
     path: '/oauth/consent',
@@ -57,5 +60,27 @@ describe('the consent page', () => {
     await screen.findByRole('heading', { name: 'Trap wants to use your account' })
     expect(screen.queryByRole('img')).toBeNull()
     expect(screen.queryByRole('link', { name: 'Privacy policy' })).toBeNull()
+  })
+
+  it('names the account the application would get, with a way to sign in as another first', async () => {
+    openConsent(
+      { client_name: 'Notes', owner_type: 'operator' },
+      { user: { name: 'Ada Lovelace', email: 'ada@example.com' }, session: {} },
+    )
+    const account = await screen.findByText(/You are signed in as/)
+    expect(account.textContent).toBe(
+      'You are signed in as Ada Lovelace (ada@example.com). Use another account',
+    )
+    // The login page takes the same signed request, so the authorization goes on after that sign-in.
+    expect(screen.getByRole('link', { name: 'Use another account' }).getAttribute('href')).toBe(
+      `/oauth/login?${SIGNED}`,
+    )
+  })
+
+  it('names nobody when no session is found', async () => {
+    openConsent({ client_name: 'Notes', owner_type: 'operator' })
+    await screen.findByText('Registered by the operator of this service.')
+    expect(screen.queryByText(/You are signed in as/)).toBeNull()
+    expect(screen.queryByRole('link', { name: 'Use another account' })).toBeNull()
   })
 })

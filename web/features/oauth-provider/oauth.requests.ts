@@ -49,6 +49,11 @@ export type SignInForClient = WayOn | { twoFactorRedirect: true; twoFactorMethod
 export const signInForClient = (body: { email: string; password: string; oauth_query: string }) =>
   request<SignInForClient>('/sign-in/email', { method: 'POST', body })
 
+/** Who is signed in on this device, for the consent page to name; null when nobody is. */
+export type SignedInAccount = { name: string; email: string }
+
+export const signedInAccount = () => request<{ user: SignedInAccount } | null>('/get-session')
+
 export const publicClient = (clientId: string) =>
   request<PublicClient>(`/oauth2/public-client?client_id=${encodeURIComponent(clientId)}`)
 
