@@ -19,6 +19,8 @@ type TextFieldProps = {
   inputRef?: Ref<HTMLInputElement>
   /** 'none' for usernames and other identifiers a phone keyboard must not capitalise. */
   autoCapitalize?: 'none'
+  /** 'numeric' for codes of digits: a phone shows its number pad. */
+  inputMode?: 'numeric'
 }
 
 const FieldError = ({ id, children }: { id: string; children: ReactNode }) => (
@@ -77,12 +79,14 @@ export const TextField = ({
   optional,
   inputRef,
   autoCapitalize,
+  inputMode,
 }: TextFieldProps) => {
   const id = useId()
   const hintId = `${id}-hint`
   const errorId = `${id}-error`
   // Addresses and passwords have rules of their own; a name or a link is where a limit surprises.
-  const told = type === 'text' || type === 'url'
+  // A one-time code is as long as where it came from shows it: a limit there would only puzzle.
+  const told = (type === 'text' || type === 'url') && autoComplete !== 'one-time-code'
   const limit = maxLength !== undefined && told ? `Up to ${maxLength} characters.` : null
   const hasHint = Boolean(hint) || limit !== null
   const describedBy = [hasHint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ')
@@ -98,6 +102,7 @@ export const TextField = ({
       value={value}
       autoComplete={autoComplete}
       autoCapitalize={autoCapitalize}
+      inputMode={inputMode}
       disabled={disabled}
       maxLength={maxLength}
       spellCheck={type === 'text' && autoCapitalize === undefined ? undefined : false}

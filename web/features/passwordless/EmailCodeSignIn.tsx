@@ -98,6 +98,7 @@ export const EmailCodeSignIn = ({ email, returnTo, oauthQuery }: Props) => {
         label="Code from the mail"
         name="code"
         autoComplete="one-time-code"
+        inputMode="numeric"
         value={code}
         onChange={setCode}
         error={errors.fields.code}

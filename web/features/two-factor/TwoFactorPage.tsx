@@ -12,10 +12,25 @@ import { messageFor } from '../errors/messages.js'
 import './two-factor.css'
 import { type CodeMethod, sendCode, verifyCode } from './two-factor.requests.js'
 
-const LABELS: Record<CodeMethod, { field: string; switchTo: string }> = {
-  totp: { field: 'Code from your authenticator app', switchTo: 'Use your authenticator app' },
-  otp: { field: 'Code from the email', switchTo: 'Email me a code' },
-  'backup-code': { field: 'Backup code', switchTo: 'Use a backup code' },
+const LABELS: Record<CodeMethod, { field: string; hint: string; switchTo: string; digits: boolean }> = {
+  totp: {
+    field: 'Code from your authenticator app',
+    hint: 'The code the app shows for this account now.',
+    switchTo: 'Use your authenticator app',
+    digits: true,
+  },
+  otp: {
+    field: 'Code from the email',
+    hint: 'The code in the email we just sent you.',
+    switchTo: 'Email me a code',
+    digits: true,
+  },
+  'backup-code': {
+    field: 'Backup code',
+    hint: 'One of the backup codes you saved. Each works once.',
+    switchTo: 'Use a backup code',
+    digits: false,
+  },
 }
 
 /** The methods the sign-in answer offered (router state), authenticator first. */
@@ -89,6 +104,8 @@ export const TwoFactorPage = () => {
           name="code"
           autoComplete="one-time-code"
           autoCapitalize="none"
+          {...(LABELS[method].digits ? { inputMode: 'numeric' as const } : {})}
+          hint={LABELS[method].hint}
           value={code}
           onChange={setCode}
           error={errors.fields.code}

@@ -31,6 +31,8 @@ const qrImage = async (totpURI: string) =>
   `data:image/svg+xml;charset=utf-8,${encodeURIComponent(await qrSvg(totpURI, { type: 'svg', margin: 1 }))}`
 
 const keyOf = (totpURI: string) => new URL(totpURI).searchParams.get('secret') ?? ''
+/** How many digits the app will show: the URI says when the service was set up otherwise than 6. */
+const digitsOf = (totpURI: string) => new URL(totpURI).searchParams.get('digits') ?? '6'
 
 /**
  * The Security page's second factor: set up an authenticator (QR code or text key), confirm with a
@@ -200,6 +202,8 @@ const SetupStep = ({
           label="Code from the app"
           name="code"
           autoComplete="one-time-code"
+          inputMode="numeric"
+          hint={`The ${digitsOf(totpURI)}-digit code the app now shows for this account.`}
           value={code}
           onChange={setCode}
           error={errors.fields.code}

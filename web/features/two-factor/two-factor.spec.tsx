@@ -32,6 +32,9 @@ describe('the two-factor section of the Security page', () => {
     expect(qr.src).toMatch(/^data:image\/svg\+xml/)
     expect(screen.getByText('JBSWY3DPEHPK3PXP')).toBeTruthy()
     expect(api.to('POST', '/two-factor/enable')[0]?.body).toEqual({ password: 'my password' })
+    // The digits the URI names (6 here), on a phone's number pad.
+    expect(screen.getByText('The 6-digit code the app now shows for this account.')).toBeTruthy()
+    expect(screen.getByLabelText('Code from the app').getAttribute('inputmode')).toBe('numeric')
 
     await ui.type(screen.getByLabelText('Code from the app'), '123456')
     await ui.click(screen.getByRole('button', { name: 'Turn on' }))
@@ -130,5 +133,22 @@ describe('the second step after the password', () => {
     await ui.click(screen.getByRole('button', { name: 'Verify' }))
     expect((await screen.findByTestId('location')).textContent).toBe('/account')
     expect(api.to('POST', '/two-factor/verify-backup-code')[0]?.body).toMatchObject({ code: 'abcde-12345' })
+  })
+
+  it('says what each code is, and offers a phone’s number pad for codes of digits only', async () => {
+    fakeApi({})
+    const { user: ui } = renderWithProviders(<TwoFactorPage />, {
+      route: '/two-factor',
+      state: { twoFactorMethods: ['totp'] },
+    })
+    const totp = screen.getByLabelText('Code from your authenticator app')
+    expect(totp.getAttribute('inputmode')).toBe('numeric')
+    expect(screen.getByText('The code the app shows for this account now.')).toBeTruthy()
+    // The field keeps its limit, but a code's length is not news: no "Up to 64 characters".
+    expect(screen.queryByText(/Up to \d+ characters/)).toBeNull()
+    await ui.click(screen.getByRole('button', { name: 'Use a backup code' }))
+    // Backup codes hold letters: the full keyboard.
+    expect(screen.getByLabelText('Backup code').getAttribute('inputmode')).toBeNull()
+    expect(screen.getByText('One of the backup codes you saved. Each works once.')).toBeTruthy()
   })
 })
