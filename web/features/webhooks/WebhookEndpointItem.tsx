@@ -108,11 +108,6 @@ export const WebhookEndpointItem = ({ endpoint, onSecret, onChanged }: Props) =>
           </div>
         </dl>
         {error ? <Notice tone="error">{messageFor(error)}</Notice> : null}
-        {open ? (
-          <div id={deliveriesId}>
-            <WebhookDeliveries endpointId={endpoint.id} url={endpoint.url} />
-          </div>
-        ) : null}
       </div>
       <div className="session-action webhook-actions">
         <Button
@@ -148,6 +143,12 @@ export const WebhookEndpointItem = ({ endpoint, onSecret, onChanged }: Props) =>
           onDeleted={() => onChanged(`${endpoint.url} is deleted.`)}
         />
       </div>
+      {/* Under both the facts and the actions: the attempts' table needs the row's whole width. */}
+      {open ? (
+        <div id={deliveriesId} className="webhook-deliveries-row">
+          <WebhookDeliveries endpointId={endpoint.id} url={endpoint.url} />
+        </div>
+      ) : null}
     </li>
   )
 }

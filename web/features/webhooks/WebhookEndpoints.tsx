@@ -67,6 +67,7 @@ const AddEndpoint = ({
     setTypes(on ? [...types, type] : types.filter((one) => one !== type))
   return (
     <Form label="Add a webhook endpoint" onSubmit={onSubmit} errors={errors}>
+      <h3 className="webhook-add-heading">Add an endpoint</h3>
       <TextField
         label="Endpoint address"
         name="url"
