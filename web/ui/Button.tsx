@@ -12,6 +12,8 @@ type Props = {
   pendingLabel?: string
   disabled?: boolean
   onClick?: () => void
+  /** Only to say more than the visible text, which it must begin with (the label is in the name). */
+  'aria-label'?: string
   'aria-describedby'?: string
   'aria-expanded'?: boolean
   'aria-controls'?: string

@@ -158,11 +158,17 @@ const PasskeyRow = ({ passkey, onChanged, onProblem }: RowProps) => {
         />
       ) : (
         <div className="passkey-actions">
-          <Button size="small" onClick={() => setMode('rename')}>
-            Rename {labelOf(passkey)}
+          {/* The name is beside the buttons already; a screen reader still hears which passkey. */}
+          <Button size="small" aria-label={`Rename ${labelOf(passkey)}`} onClick={() => setMode('rename')}>
+            Rename
           </Button>
-          <Button size="small" variant="danger-outline" onClick={() => setMode('remove')}>
-            Remove {labelOf(passkey)}
+          <Button
+            size="small"
+            variant="danger-outline"
+            aria-label={`Remove ${labelOf(passkey)}`}
+            onClick={() => setMode('remove')}
+          >
+            Remove
           </Button>
         </div>
       )}

@@ -53,6 +53,9 @@ describe('the passkeys section', () => {
     const { user } = renderWithProviders(<PasskeysSection />)
     const list = await screen.findByRole('list', { name: 'Your passkeys' })
     expect(within(list).getByText('Laptop')).toBeTruthy()
+    // The name is said once on screen; the buttons carry it for a screen reader only.
+    expect(within(list).getByRole('button', { name: 'Rename Laptop' }).textContent).toBe('Rename')
+    expect(within(list).getByRole('button', { name: 'Remove Laptop' }).textContent).toBe('Remove')
     await user.click(screen.getByRole('button', { name: 'Add a passkey' }))
     expect((await screen.findByRole('status')).textContent).toContain('Your passkey was added')
     expect(webauthn.startRegistration).toHaveBeenCalledWith({

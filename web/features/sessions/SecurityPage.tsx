@@ -12,7 +12,7 @@ export const SecurityPage = () => {
     <>
       <PageHeading
         title="Security"
-        description="The devices signed in to your account, and where they are."
+        description="How you sign in, and the devices and applications signed in to your account."
       />
       <SessionList currentSessionId={session.id} />
       <ConnectedAccounts />
