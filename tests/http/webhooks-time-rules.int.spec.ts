@@ -110,6 +110,35 @@ describe('webhook rules over days', { timeout: 300_000 }, () => {
     expect((await listed())?.id).toBe(endpoint.id)
   })
 
+  it('counts the 3 days from the first failed attempt, though the clock moved while it was in flight', async () => {
+    const advance = await start()
+    // The first attempt is answered 71 hours on: what a loaded machine did to the test above, whose
+    // clock moved before the reactor had read the 503.
+    receiver.answer = () => {
+      if (receiver.received.length === 0) advance(71 * HOUR)
+      return 503
+    }
+    const owner = await signUp(mail.tessera, 'olga')
+    const org = (await owner.post('/organization/create', { name: 'Acme', slug: 'acme' })).json as {
+      id: string
+    }
+    await owner.post('/webhook/create', {
+      url: receiver.url,
+      eventTypes: ['organization.updated'],
+      organizationId: org.id,
+    })
+    await owner.post('/organization/update', { organizationId: org.id, data: { name: 'Acme 2' } })
+    await receiver.until((all) => all.length >= 1, 60_000)
+    await mail.tessera.webhookReactor?.settle()
+
+    // 72 hours and a minute after the first attempt: the next one is the last, and the owner is told.
+    advance(HOUR + 60_000)
+    await mail.tessera.webhookReactor?.settle()
+    const message = await mail.sink.waitForMail((one) => one.to.includes(owner.email), 60_000)
+    expect(message.text).toContain('have failed since 2026-11-01T10:00:00.000Z')
+    expect(receiver.received).toHaveLength(2)
+  })
+
   it('purges attempts older than 30 days and keeps the younger ones', async () => {
     const advance = await start()
     const created = await request('POST', '/webhook/create', {

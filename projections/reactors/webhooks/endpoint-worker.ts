@@ -120,18 +120,24 @@ const flush = async (
 const flushDue = (unsaved: Unsaved) =>
   unsaved.attempts.length >= FLUSH_ATTEMPTS || performance.now() - unsaved.since >= FLUSH_AFTER_MS
 
-/** After a failed attempt: the next one scheduled (written with the unsaved attempts), or the endpoint given up. */
+/**
+ * After a failed attempt: the next one scheduled (written with the unsaved attempts), or the endpoint
+ * given up. The endpoint fails since the first failed attempt was made (`failed.at`), not since its
+ * answer was read: the clock may have moved on while the request was in flight (by its timeout in
+ * production, by days under a test clock), and that time counts towards the 3 days.
+ */
 const afterFailure = async (
   db: Kysely<Database>,
   deps: WorkerDeps,
   endpoint: WebhookEndpointRow,
   unsaved: Unsaved,
+  failed: WebhookDeliveriesTable,
   position: GlobalPosition,
 ): Promise<RunOutcome> => {
   const now = deps.now()
   const { progress } = unsaved
   const failures = progress.failures + 1
-  const failingSince = progress.failing_since ?? now
+  const failingSince = progress.failing_since ?? failed.at
   const next = nextAttempt(deps.schedule, failures, failingSince, now, deps.random())
   const stuck = { ...progress, position: formatPosition(position), failures, failing_since: failingSince }
   await saveDeliveries(db, unsaved.attempts, { ...stuck, next_attempt_at: next === 'give-up' ? null : next })
@@ -201,7 +207,7 @@ const deliverFrom = async (
           unsaved.due = deps.writes.dueAt(FLUSH_AFTER_MS)
         }
         unsaved.attempts.push(attempt)
-        if (!attempt.ok) return afterFailure(db, deps, state.endpoint, unsaved, position)
+        if (!attempt.ok) return afterFailure(db, deps, state.endpoint, unsaved, attempt, position)
       }
       position = event.position
       unsaved.progress = delivered(unsaved.progress, position)
