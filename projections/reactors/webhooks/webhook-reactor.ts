@@ -215,7 +215,10 @@ export const createWebhookReactor = (options: WebhookReactorOptions): WebhookRea
       }
       worker.running = null
       worker.retryAt = outcome !== 'busy' && outcome.kind === 'retry' ? outcome.at : null
-      if (worker.retryAt && !stopped) scheduleRetry(endpointId, worker, worker.retryAt)
+      // A worker dropped while its run was in flight (its endpoint disabled, maybe enabled again
+      // with a new worker since) arms nothing: on PGlite no lock would stop two runs at once.
+      const current = workers.get(endpointId) === worker
+      if (worker.retryAt && !stopped && current) scheduleRetry(endpointId, worker, worker.retryAt)
     })()
     return worker.running
   }
