@@ -41,6 +41,8 @@ type Phase = {
   shapes: Map<string, number>
   executed: Map<string, Executed>
   delivered: string
+  /** Sign-ups a second while they ran: what is counted by time (runs, polls) is more per sign-up at fewer. */
+  rate: number
 }
 type Executed = { calls: number; ms: number; buffers: number; dirtied: number }
 
@@ -134,6 +136,7 @@ const phase = async (withEndpoints: boolean): Promise<Phase> => {
   const startedAt = performance.now()
   const cpu = measureCpu({ serverPid: server.pid, databasePid: postgres.pid }, cpus().length)
   await signUpMany(signUps)
+  const rate = signUps / ((performance.now() - startedAt) / 1000)
   const expected = received + (withEndpoints ? 2 * endpoints * signUps : 0)
   for (const until = Date.now() + 120_000; receiver.count() < expected && Date.now() < until; )
     await sleep(50)
@@ -180,6 +183,7 @@ const phase = async (withEndpoints: boolean): Promise<Phase> => {
     shapes,
     executed,
     delivered,
+    rate,
   }
 }
 
@@ -195,7 +199,7 @@ for (let round = 0; round < rounds; round += 1)
     const measured = await phase(withEndpoints)
     phases.push(measured)
     console.log(
-      `${withEndpoints ? 'B' : 'A'} server ${measured.serverMs.toFixed(1)} ms CPU (main thread ` +
+      `${withEndpoints ? 'B' : 'A'} ${measured.rate.toFixed(1)} sign-ups/s; server ${measured.serverMs.toFixed(1)} ms CPU (main thread ` +
         `${measured.mainMs.toFixed(1)} ms), harness ${measured.harnessMs.toFixed(1)} ms and ` +
         `${measured.statements.toFixed(2)} statements per sign-up; database processes ` +
         `${measured.databaseMs.toFixed(1)} ms CPU, ${total(measured, 'ms').toFixed(2)} ms executing, ` +

@@ -10,7 +10,7 @@ import type { AddressInfo, Socket } from 'node:net'
 import { createServer, type TLSSocket } from 'node:tls'
 import { BENCH_SERVER_KEY, SERVER_KEY_HEADER } from './api-keys.js'
 import { type ReceivedRequest, requestFraming } from './receiver-framing.js'
-import { receiverTls } from './receiver-tls.js'
+import { type ReceiverTls, receiverTls } from './receiver-tls.js'
 import { JSON_HEADERS } from './shots.js'
 
 const DEFAULT_ENDPOINTS = 8
@@ -46,7 +46,10 @@ const NO_CONTENT = Buffer.from('HTTP/1.1 204 No Content\r\nkeep-alive: timeout=5
 /** Idle kept-alive connections close after this, as node:http's server closes them after 5 s. */
 const IDLE_MS = 5000
 
-export const startReceiver = async (): Promise<Receiver> => {
+/** `tls`: the certificate to serve (another thread's, when the receiver runs in a worker). */
+export const startReceiver = async (
+  tls: Pick<ReceiverTls, 'cert' | 'key'> = receiverTls(),
+): Promise<Receiver> => {
   let listener: ArrivalListener | null = null
   let count = 0
   let connections = 0
@@ -62,7 +65,7 @@ export const startReceiver = async (): Promise<Receiver> => {
     const at = performance.now()
     for (const match of body.toString('utf8').matchAll(MARKER)) listener(arrivalKey(match[0], endpoint), at)
   }
-  const { cert, key } = receiverTls()
+  const { cert, key } = tls
   // A TLS server reading HTTP/1.1 itself and answering 204 to each request once its body is in
   // (bench/receiver-framing.ts): no signature checked, nothing logged; that is the tests' part.
   const server = createServer({ cert, key }, (socket: TLSSocket) => {

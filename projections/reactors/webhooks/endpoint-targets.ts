@@ -22,10 +22,17 @@ const SOCKETS_PER_ADDRESS = 64
 export const TARGET_TTL_MS = 30_000
 const MAX_TARGETS = 10_000
 
-/** What an attempt needs to send to an endpoint: the module and the options but for the headers. */
+/**
+ * What an attempt needs to send to an endpoint: the module, the options but for the headers, and
+ * the headers every request to it carries (`host`, `authorization` for a URL with credentials,
+ * `content-type`), as name, value, name, value…: a request given its headers as such a list has
+ * them written as they are, where an object has each one set, checked and looked up again
+ * (post-webhook.ts). Node adds neither `host` nor `authorization` to such a list itself.
+ */
 export type Target = {
   client: typeof http | typeof https
   options: http.RequestOptions
+  headers: readonly string[]
 }
 
 /**
@@ -35,8 +42,11 @@ export type Target = {
  * other (4 made every endpoint past the fourth on one address wait for a free connection).
  */
 export type AgentPool = {
-  /** The target for `url` under `policy`, kept or resolved now; throws when it may not be used. */
-  targetFor(policy: AddressPolicy, url: string): Promise<Target>
+  /**
+   * The target for `url` under `policy`: the kept one as it is, or one resolved now (a promise that
+   * rejects when it may not be used). Most attempts find theirs kept and go on without a wait.
+   */
+  targetFor(policy: AddressPolicy, url: string): Target | Promise<Target>
   /** The next attempt at `url` resolves its host again (this one got no answer). */
   forget(url: string): void
   close(): void
@@ -85,7 +95,6 @@ export const createAgentPool = ({
       hostname,
       port,
       path,
-      ...(auth === undefined ? {} : { auth }),
       // What the agent would work out from the host on every request: the name TLS checks (none for
       // an address).
       ...(protocol === 'https:' ? { servername: isIP(hostname ?? '') ? '' : (hostname ?? '') } : {}),
@@ -93,18 +102,22 @@ export const createAgentPool = ({
       lookup,
       agent: agentFor(parsed.protocol, pinned.address),
     }
-    return { client: protocol === 'https:' ? https : http, options }
+    // The URL's host (brackets and a port other than the scheme's included), as Node writes it.
+    const headers = ['host', parsed.host, 'content-type', 'application/json']
+    if (auth) headers.push('authorization', `Basic ${Buffer.from(auth).toString('base64')}`)
+    return { client: protocol === 'https:' ? https : http, options, headers }
   }
 
   return {
-    async targetFor(policy, url) {
+    targetFor(policy, url) {
       const kept = targets.get(url)
       if (kept && kept.policy === policy && now() < kept.until) return kept.target
       targets.delete(url)
-      const target = await build(policy, url)
-      if (targets.size >= MAX_TARGETS) targets.clear()
-      targets.set(url, { policy, target, until: now() + ttlMs })
-      return target
+      return build(policy, url).then((target) => {
+        if (targets.size >= MAX_TARGETS) targets.clear()
+        targets.set(url, { policy, target, until: now() + ttlMs })
+        return target
+      })
     },
     forget(url) {
       targets.delete(url)

@@ -26,14 +26,14 @@ export const postWebhook = async (
   })
   let target: Target
   try {
-    target = await agents.targetFor(policy, url)
+    const found = agents.targetFor(policy, url)
+    target = found instanceof Promise ? await found : found
   } catch (error) {
     return done(null, messageOf(error))
   }
-  const options: http.RequestOptions = {
-    ...target.options,
-    headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-  }
+  const listed = [...target.headers, 'content-length', String(Buffer.byteLength(body))]
+  for (const name in headers) listed.push(name, headers[name] as string)
+  const options: http.RequestOptions = { ...target.options, headers: listed }
   try {
     // A kept-alive connection the endpoint closed as the request went out fails before the endpoint
     // saw anything: sent again once, on a new connection to the same address.

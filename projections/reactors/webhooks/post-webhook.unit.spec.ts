@@ -34,7 +34,56 @@ const serve = async (answer: (reply: import('node:http').ServerResponse) => void
 const loopback = addressPolicy(['127.0.0.0/8'])
 const headers = { 'content-type': 'application/json' }
 
+/** A loopback server answering 204, recording each request's headers and body. */
+const recording = async () => {
+  const got: Array<{ headers: import('node:http').IncomingHttpHeaders; body: string }> = []
+  const server = createServer((request, reply) => {
+    const chunks: Buffer[] = []
+    request.on('data', (chunk: Buffer) => chunks.push(chunk))
+    request.on('end', () => {
+      got.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') })
+      reply.writeHead(204).end()
+    })
+  })
+  servers.push(server)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { port: (server.address() as AddressInfo).port, got }
+}
+
 describe('one webhook attempt', () => {
+  it('sends the host as the URL names it (not the address it is pinned to), the length, the type and the headers given', async () => {
+    const target = await recording()
+    const body = JSON.stringify({ type: 'user.created', data: { name: 'Zoë' } })
+    const given = { 'webhook-id': 'msg_1', 'user-agent': 'Tessera-Webhooks/1' }
+    for (const url of [`http://localhost:${target.port}/hook`, `http://127.0.0.1:${target.port}/hook`]) {
+      expect((await postWebhook(loopback, url, given, body, agents)).status).toBe(204)
+    }
+    expect(target.got.map((one) => one.headers.host)).toEqual([
+      `localhost:${target.port}`,
+      `127.0.0.1:${target.port}`,
+    ])
+    for (const { headers: sent, body: arrived } of target.got) {
+      expect(arrived).toBe(body)
+      expect(sent).toMatchObject({
+        ...given,
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+        connection: 'keep-alive',
+      })
+      expect(sent.authorization).toBeUndefined()
+      expect(sent['transfer-encoding']).toBeUndefined()
+    }
+  })
+
+  it('sends the credentials a URL holds as basic authorization', async () => {
+    const target = await recording()
+    const url = `http://hook%20user:p%40ss@127.0.0.1:${target.port}/hook`
+    expect((await postWebhook(loopback, url, headers, '{}', agents)).status).toBe(204)
+    expect(target.got[0]?.headers.authorization).toBe(
+      `Basic ${Buffer.from('hook user:p@ss').toString('base64')}`,
+    )
+  })
+
   it('does not follow a redirect: the 3xx is the answer, the other address gets nothing', async () => {
     const elsewhere = await serve((reply) => reply.writeHead(200).end('ok'))
     const redirecting = await serve((reply) =>
