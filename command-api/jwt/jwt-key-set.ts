@@ -17,7 +17,7 @@ import type { JwtIssuer } from '../../http/ports/jwt-issuer.js'
 import type { StoredSigningKey } from '../../http/ports/signing-key-lookup.js'
 import { acceptedSecrets } from '../../infra/config/config.js'
 import { FieldDecryptionError } from '../../infra/crypto/data-keys.js'
-import { activeKey, needsRotation, publishedKeys } from '../../infra/crypto/jwt/key-set.js'
+import { activeKey, needsRotation, type PublishedKey, publishedKeys } from '../../infra/crypto/jwt/key-set.js'
 import { openPrivateKey } from '../../infra/crypto/jwt/sealed-key.js'
 import { createJwtSigner } from '../../infra/crypto/jwt/signer.js'
 import { isJwtAlgorithm, type PublicSigningKey, type SigningKey } from '../../infra/crypto/jwt/signing-key.js'
@@ -166,6 +166,11 @@ export const createJwtKeySet = ({ ctx, refreshIntervalMs, logger }: JwtKeySetOpt
     return known
   }
 
+  // The published set, the same objects until the keys change or a retired key leaves it: a
+  // resource server's introspection verifies against it on every call (oauth-provider/access-tokens.ts).
+  let published: { from: readonly PublicSigningKey[]; until: number; set: { keys: PublishedKey[] } } | null =
+    null
+
   const recentTokens = recentTokenCache()
   const signer = createJwtSigner(() => keys?.signing ?? [], {
     issuer: config.baseUrl,
@@ -195,7 +200,12 @@ export const createJwtKeySet = ({ ctx, refreshIntervalMs, logger }: JwtKeySetOpt
     },
     async publicKeySet() {
       const { all } = await ready()
-      return publishedKeys(all, clock(), lifetimeSeconds + STALE_KEY_GRACE_SECONDS)
+      const now = clock()
+      if (published?.from === all && now.getTime() < published.until) return published.set
+      const tokenLifetimeSeconds = lifetimeSeconds + STALE_KEY_GRACE_SECONDS
+      const set = publishedKeys(all, now, tokenLifetimeSeconds)
+      published = { from: all, until: nextUnpublished(all, now, tokenLifetimeSeconds), set }
+      return set
     },
     refresh() {
       stale = true
@@ -254,3 +264,17 @@ const recentTokenCache = () => {
     },
   }
 }
+
+/** When the next retired key leaves the published set (publishedKeys); Infinity if none will. */
+const nextUnpublished = (
+  keys: readonly PublicSigningKey[],
+  now: Date,
+  tokenLifetimeSeconds: number,
+): number =>
+  Math.min(
+    ...keys
+      .filter((key) => key.retiredAt != null)
+      .map((key) => (key.retiredAt as Date).getTime() + tokenLifetimeSeconds * 1000)
+      .filter((leaves) => leaves > now.getTime()),
+    Number.POSITIVE_INFINITY,
+  )

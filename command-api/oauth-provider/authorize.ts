@@ -171,7 +171,12 @@ const issueCode = async (
       codeChallenge: query.get('code_challenge') ?? '',
       expiresAt: new Date(now.getTime() + ctx.config.oauthProvider.codeExpiresIn * 1000).toISOString(),
     },
-    { metadata: metadataFor(origin, { type: 'user', userId: session.user.id }, now), newStream: true },
+    {
+      metadata: metadataFor(origin, { type: 'user', userId: session.user.id }, now),
+      newStream: true,
+      // Kept, so that the code's exchange decides without reading the stream (token-grants.ts).
+      decideOnKeptState: true,
+    },
   )
   return back(ctx, query, { code })
 }

@@ -29,8 +29,11 @@ const runGrant = async (
   client: StoredClient,
   command: OAuthGrantCommand,
 ) => {
+  // Decided on the state this process kept after the grant's last command, not read again: the
+  // append's expected version proves it current, and a refusal is judged again on the stream.
   const { events, state } = await ctx.handle(oauthGrantDecider, oauthGrantStream(grantId), command, {
     metadata: metadataFor(origin, { type: 'system' }, ctx.clock()),
+    decideOnKeptState: true,
   })
   const revoked = events.find(
     (event): event is Extract<OAuthGrantEvent, { type: 'oauth-grant.revoked' }> =>

@@ -26,7 +26,7 @@
 
 import { declarationOf, subjectOf } from '../../domain/events.js'
 import type { Decider } from '../../domain/shared/decider.js'
-import type { EventStore, RecordedEvent } from '../../infra/event-store/event-store.js'
+import type { EventStore, EventToAppend, RecordedEvent } from '../../infra/event-store/event-store.js'
 import { erasesSubject } from '../../infra/event-store/personal-data/erasure.js'
 
 type Fold<State> = Pick<Decider<unknown, never, State>, 'evolve' | 'initialState'>
@@ -53,6 +53,23 @@ export type FoldedStates = {
    * stream that moved since makes the append fail, so the state is never decided on stale.
    */
   keptAt<State>(fold: Fold<State>, stream: string, version: number): Folded<State> | null
+  /**
+   * The kept state, whatever its version, without asking the store (null when none is kept, or
+   * its personal fields no longer open): only for a decision whose append expects that version,
+   * and that is taken again on the stream as read when it appends nothing.
+   */
+  keptUnread<State>(fold: Fold<State>, stream: string): Promise<Folded<State> | null>
+  /**
+   * Keeps the state `from` brought forward by events this process just appended at `from`'s
+   * version (the append's expected version held, so the stream is now `from` and these), for
+   * events whose data reads back as it was written (plain JSON).
+   */
+  keepAppended<State>(
+    fold: Fold<State>,
+    stream: string,
+    from: Folded<State>,
+    appended: readonly EventToAppend[],
+  ): void
   /** How many streams are kept (for tests and metrics). */
   size(): number
 }
@@ -173,6 +190,25 @@ export const createFoldedStates = ({
       const entry = entries.get(stream)
       if (!entry || !sameFold(entry, fold) || entry.version !== version) return null
       return { state: entry.state as never, version }
+    },
+    async keptUnread(fold, stream) {
+      const entry = entries.get(stream)
+      if (!entry || !sameFold(entry, fold)) return null
+      const readable = entry.subjects.size === 0 || ((await stillReadable?.([...entry.subjects])) ?? false)
+      return readable ? { state: entry.state as never, version: entry.version } : null
+    },
+    keepAppended(fold, stream, from, appended) {
+      const last = appended.at(-1)
+      if (!last || appended.some((event) => erasesSubject(event.type))) return
+      const before = from.version === 0 ? undefined : entries.get(stream)
+      if (from.version > 0 && (!before || !sameFold(before, fold) || before.version !== from.version)) return
+      const events = appended as unknown as RecordedEvent[]
+      const state = events.reduce(
+        fold.evolve as (state: unknown, event: RecordedEvent) => unknown,
+        from.state,
+      )
+      const subjects = personalSubjects(events, new Set(before?.subjects))
+      keep(stream, { fold, state, version: from.version + appended.length, lastEventId: last.id, subjects })
     },
     size: () => entries.size,
   }

@@ -51,6 +51,15 @@ export type HandleOptions<Event extends KnownEvent> = {
    * queues its appends to one stream lets the next one go then (the next one's read sees these).
    */
   onAppended?: () => void
+  /**
+   * The stream is written through this decider only and its events' data read back as written
+   * (plain JSON): the first attempt decides on the state this process kept, without reading the
+   * stream, and appends expecting its version, which proves it current (a stream that moved fails
+   * the append, and the next attempt reads). A decision on it that appends nothing (a refusal, a
+   * no-op) may only be stale, so it is taken again on the stream as read. The state after the
+   * append is kept, for the stream's next command.
+   */
+  decideOnKeptState?: boolean
 }
 
 export type HandleResult<Event, State> = { events: Event[]; state: State }
@@ -141,13 +150,28 @@ export const createHandle = ({
     const kept = attempt === 1 && pinned !== undefined ? folded.keptAt(decider, stream, pinned) : null
     return kept ?? folded.load(decider, stream)
   }
+  /** The decision on the kept state when it appends something; null to decide on the stream as read. */
+  const decidedOnKept = async ({ decider, stream, command, options }: AnyPart, attempt: number) => {
+    const unpinned = options.expectedVersion === undefined && !options.newStream
+    if (attempt !== 1 || !options.decideOnKeptState || !unpinned) return null
+    const kept = await folded.keptUnread(decider, stream)
+    if (!kept) return null
+    try {
+      const events: KnownEvent[] = decider.decide(command, kept.state)
+      return events.length > 0 ? { ...kept, events } : null
+    } catch {
+      return null
+    }
+  }
   const decideAll = async (parts: readonly AnyPart[], attempt: number) =>
     Promise.all(
-      parts.map(async ({ decider, stream, command, options }) => {
+      parts.map(async (part) => {
+        const { decider, stream, command, options } = part
         // The stream holds only this aggregate's events: they were written through this decider.
         // After a concurrent append (attempt 2 on), the load reads what that append added.
-        const { state, version } = await firstState(decider, stream, options, attempt)
-        const events: KnownEvent[] = decider.decide(command, state)
+        const onKept = await decidedOnKept(part, attempt)
+        const { state, version } = onKept ?? (await firstState(decider, stream, options, attempt))
+        const events: KnownEvent[] = onKept?.events ?? decider.decide(command, state)
         const append: StreamAppend = {
           stream,
           events: events.map((event) => ({ ...event, id: randomUUID(), metadata: options.metadata })),
@@ -156,7 +180,7 @@ export const createHandle = ({
             uniqueClaims: options.claims?.(events) ?? [],
           },
         }
-        return { events, state: events.reduce(decider.evolve, state), append }
+        return { events, state: events.reduce(decider.evolve, state), append, from: { state, version } }
       }),
     )
 
@@ -173,6 +197,11 @@ export const createHandle = ({
         const pinned = parts.some(({ options }) => options.expectedVersion !== undefined)
         if (!(error instanceof ConcurrencyError) || attempt >= MAX_ATTEMPTS || pinned) throw error
         continue
+      }
+      for (const [index, { decider, stream, options }] of parts.entries()) {
+        const { events, append, from } = decided[index] as (typeof decided)[number]
+        if (options.decideOnKeptState && events.length > 0)
+          folded.keepAppended(decider, stream, from, append.events)
       }
       for (const { options } of parts) options.onAppended?.()
       const last = positions.reduce((a, b) => (comparePositions(a, b) >= 0 ? a : b))

@@ -96,9 +96,19 @@ export const createJwtVerifier = ({ checkSignature = verifySync }: JwtVerifierOp
   // By the whole public key, not its kid alone: a different key under a known kid is imported afresh.
   const imported = new Map<string, KeyObject>()
   const verified = new Map<string, Verified>()
+  // A key set hands out the same key objects until its keys change (jwt-key-set.ts), and never
+  // changes one it handed out: each is written out once, not once per token checked.
+  const written = new WeakMap<PublishedKey, string>()
+  const idOf = (jwk: PublishedKey): string => {
+    const known = written.get(jwk)
+    if (known !== undefined) return known
+    const id = JSON.stringify(jwk)
+    written.set(jwk, id)
+    return id
+  }
 
   const keyOf = (jwk: PublishedKey): KeyObject => {
-    const id = JSON.stringify(jwk)
+    const id = idOf(jwk)
     const known = imported.get(id)
     if (known) return known
     const key = createPublicKey({ key: jwk, format: 'jwk' })
@@ -118,7 +128,7 @@ export const createJwtVerifier = ({ checkSignature = verifySync }: JwtVerifierOp
     if (!known) return undefined
     if (options.typ !== undefined && mediaType(known.typ) !== mediaType(options.typ)) return null
     const jwk = keys.find((candidate) => candidate.kid === known.kid)
-    if (!jwk || JSON.stringify(jwk) !== known.keyId) return null
+    if (!jwk || idOf(jwk) !== known.keyId) return null
     return validAt(known.payload, options) ? known.payload : null
   }
 
@@ -151,7 +161,7 @@ export const createJwtVerifier = ({ checkSignature = verifySync }: JwtVerifierOp
       if (!isRecord(payload)) return null
       // Shared by every later call with this token: nobody may change it.
       remember(tokenHash, {
-        keyId: JSON.stringify(jwk),
+        keyId: idOf(jwk),
         kid: header.kid,
         typ: header.typ,
         payload: Object.freeze(payload),
