@@ -9,24 +9,16 @@ import {
   oauthGrantDecider,
   oauthGrantStream,
 } from '../../domain/oauth-provider/oauth-grant.js'
-import type { EventMetadata } from '../../domain/shared/metadata.js'
 import type { EventStore, ReadStreamOptions } from '../../infra/event-store/event-store.js'
 import { createSqlEventStore } from '../../infra/event-store/sql-event-store.js'
 import { freshPglite } from '../../tests/support/databases.js'
+import { testMetadata } from '../../tests/support/projector-fixtures.js'
 import { createHandle } from './handle.js'
-
-const metadata: EventMetadata = {
-  actor: { type: 'system' },
-  ip: null,
-  userAgent: null,
-  correlationId: 'request-1',
-  causationId: null,
-  at: '2026-11-27T12:00:00.000Z',
-}
 
 const GRANT = 'g'.repeat(32)
 const stream = oauthGrantStream(GRANT)
 const NOW = '2026-11-27T12:00:00.000Z'
+const metadata = testMetadata(NOW)
 
 const issue: OAuthGrantCommand = {
   type: 'issue-code',
