@@ -10,9 +10,13 @@
 /// checkpoints through (a dead connection fails the run's next write, as its lock went with it, so
 /// a run never goes on writing without its lock for longer than one flush). The connection goes
 /// back to the pool when no run holds a lock.
+///
+/// The locks taken (and let go) within a few milliseconds of each other are one statement
+/// (gathered-calls.ts): the runs of every endpoint start on the same commit, and end together.
 
 import { type Kysely, sql } from 'kysely'
 import type { Database } from '../../database.js'
+import { gatheredCalls } from './gathered-calls.js'
 
 export type EndpointLocks = {
   /**
@@ -49,8 +53,29 @@ const openSession = (db: Kysely<Database>): Session => {
   return { ready, release: () => release(), users: 0 }
 }
 
+/** Under a database round trip: the runs a commit starts ask within a millisecond or two. */
+const GATHER_MS = 3
+
+/** Each key's lock tried in one statement: whether it was taken. */
+const tryLocks = async (q: Kysely<Database>, keys: readonly string[]) => {
+  const { rows } = await sql<{ key: string; locked: boolean }>`
+      select key, pg_try_advisory_lock(hashtextextended(key, 0)) as locked
+        from unnest(${keys}::text[]) as key`.execute(q)
+  return new Map(rows.map((row) => [row.key, row.locked]))
+}
+
+/** Each key's lock let go in one statement. */
+const unlocks = async (q: Kysely<Database>, keys: readonly string[]) => {
+  const { rows } = await sql<{ key: string; unlocked: boolean }>`
+      select key, pg_advisory_unlock(hashtextextended(key, 0)) as unlocked
+        from unnest(${keys}::text[]) as key`.execute(q)
+  return new Map(rows.map((row) => [row.key, row.unlocked]))
+}
+
 /** Advisory locks of every endpoint on one shared session (PostgreSQL). */
-export const sessionLocks = (db: Kysely<Database>): EndpointLocks => {
+export const sessionLocks = (db: Kysely<Database>, gatherMs = GATHER_MS): EndpointLocks => {
+  const lock = gatheredCalls(tryLocks, gatherMs)
+  const unlock = gatheredCalls(unlocks, gatherMs)
   let current: Session | null = null
   // Session locks are re-entrant: two runs of this process for one endpoint (a worker replaced
   // while its last run ends) would both get it on the shared session.
@@ -86,16 +111,12 @@ export const sessionLocks = (db: Kysely<Database>): EndpointLocks => {
     session.users += 1
     try {
       const conn = await session.ready
-      const { rows } = await sql<{ locked: boolean }>`
-          select pg_try_advisory_lock(hashtextextended(${lockKey(endpointId)}, 0)) as locked`.execute(conn)
-      if (rows[0]?.locked !== true) return 'busy'
+      if ((await lock(conn, lockKey(endpointId))) !== true) return 'busy'
       try {
         return await work(conn)
       } finally {
         // Unlocking fails only when the connection is gone, and its locks with it.
-        await sql`select pg_advisory_unlock(hashtextextended(${lockKey(endpointId)}, 0))`
-          .execute(conn)
-          .catch(() => broken(session))
+        await unlock(conn, lockKey(endpointId)).catch(() => broken(session))
       }
     } catch (error) {
       broken(session)

@@ -27,7 +27,7 @@ import {
 } from '../../../infra/event-store/event-store.js'
 import type { AddressPolicy } from '../../../infra/webhooks/address-guard.js'
 import type { Database } from '../../database.js'
-import { eventTypesOf, findEndpoint } from '../../webhooks/webhook-endpoints.repository.js'
+import { eventTypesOf } from '../../webhooks/webhook-endpoints.repository.js'
 import type { WebhookEndpointRow } from '../../webhooks/webhook-endpoints.table.js'
 import type { DeliveryWrites } from './delivery-writes.js'
 import { runResends } from './endpoint-resends.js'
@@ -35,7 +35,7 @@ import type { AgentPool } from './endpoint-targets.js'
 import { nextAttempt, type RetrySchedule } from './retry-schedule.js'
 import { type Attempting, attemptOnce, messageBody } from './send-attempt.js'
 import {
-  readProgress,
+  type EndpointStart,
   saveDeliveries,
   saveProgress,
   type WebhookDeliveriesTable,
@@ -52,6 +52,11 @@ export type WorkerDeps = {
   batchSize: number
   /** Where a run's attempts and checkpoint go, written with other endpoints' (delivery-writes.ts). */
   writes: DeliveryWrites
+  /**
+   * The endpoint and its checkpoint, read through `q` once the run holds the endpoint's lock (with
+   * other endpoints' runs starting at the same moment: gathered-calls.ts).
+   */
+  starts(q: Kysely<Database>, endpointId: string): Promise<EndpointStart | undefined>
   /** The secrets that sign for the endpoint at `now` (endpoint-secrets.ts). */
   secrets(endpointId: string, now: Date): Promise<string[]>
   /** Called when the retry period is over: disables the endpoint and tells its owner. */
@@ -67,9 +72,8 @@ const IDLE: RunOutcome = { kind: 'idle' }
 /** The progress to start from, following a replay the read model carries. */
 const startingProgress = async (
   db: Kysely<Database>,
-  endpoint: WebhookEndpointRow,
+  { endpoint, progress: stored }: EndpointStart,
 ): Promise<WebhookProgressRow> => {
-  const stored = await readProgress(db, endpoint.id)
   if (stored && stored.replay_generation >= endpoint.replay_generation) return stored
   const fresh: WebhookProgressRow = {
     endpoint_id: endpoint.id,
@@ -172,9 +176,10 @@ export const runEndpoint = async (
   endpointId: string,
   options: RunOptions = { resends: true },
 ): Promise<RunOutcome> => {
-  const endpoint = await findEndpoint(db, endpointId)
-  if (!endpoint?.enabled) return IDLE
-  const progress = await startingProgress(db, endpoint)
+  const start = await deps.starts(db, endpointId)
+  if (!start?.endpoint.enabled) return IDLE
+  const { endpoint } = start
+  const progress = await startingProgress(db, start)
   const now = deps.now()
   const state: Attempting = { endpoint, secrets: await deps.secrets(endpointId, now), progress }
   if (options.resends) await runResends(db, deps, state)

@@ -6,6 +6,7 @@
 
 import { type Kysely, type Selectable, sql } from 'kysely'
 import type { Database } from '../../database.js'
+import type { WebhookEndpointRow } from '../../webhooks/webhook-endpoints.table.js'
 
 export type WebhookDeliveriesTable = {
   id: string
@@ -143,15 +144,49 @@ export const purgeOldAttempts = async (db: Kysely<Database>, now: Date): Promise
     .execute()
 }
 
-export const readProgress = (
+/** An endpoint as its run starts: its row, and its checkpoint if it has one. */
+export type EndpointStart = { endpoint: WebhookEndpointRow; progress: WebhookProgressRow | undefined }
+
+/**
+ * Endpoints with their checkpoints, in one statement for any number of them (the runs one commit
+ * starts read theirs together: gathered-calls.ts). Its text is the same for any count (`any`).
+ */
+export const readEndpointStarts = async (
   db: Kysely<Database>,
-  endpointId: string,
-): Promise<WebhookProgressRow | undefined> =>
-  withWebhookTables(db)
-    .selectFrom('tessera_webhook_progress')
-    .selectAll()
-    .where('endpoint_id', '=', endpointId)
-    .executeTakeFirst()
+  endpointIds: readonly string[],
+): Promise<Map<string, EndpointStart>> => {
+  const rows = await withWebhookTables(db)
+    .selectFrom('webhook_endpoints as e')
+    .leftJoin('tessera_webhook_progress as p', 'p.endpoint_id', 'e.id')
+    .selectAll('e')
+    .select([
+      'p.endpoint_id as progress_of',
+      'p.position as progress_position',
+      'p.replay_generation as progress_replay_generation',
+      'p.failures as progress_failures',
+      'p.failing_since as progress_failing_since',
+      'p.next_attempt_at as progress_next_attempt_at',
+    ])
+    .where(sql<boolean>`e.id = any(${endpointIds}::text[])`)
+    .execute()
+  return new Map(
+    rows.map(({ progress_of, progress_position, progress_replay_generation, progress_failures, ...rest }) => {
+      const { progress_failing_since, progress_next_attempt_at, ...endpoint } = rest
+      const progress =
+        progress_of === null
+          ? undefined
+          : {
+              endpoint_id: progress_of,
+              position: progress_position as string,
+              replay_generation: progress_replay_generation as number,
+              failures: progress_failures as number,
+              failing_since: progress_failing_since,
+              next_attempt_at: progress_next_attempt_at,
+            }
+      return [endpoint.id, { endpoint, progress }]
+    }),
+  )
+}
 
 /** What a checkpoint's upsert overwrites: every column but the endpoint it belongs to. */
 const progressColumns = ({ endpoint_id: _endpoint, ...columns }: WebhookProgressRow) => columns

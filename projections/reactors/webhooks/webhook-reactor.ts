@@ -21,9 +21,10 @@ import { inProcessLocks, sessionLocks } from './endpoint-locks.js'
 import { createSecretsCache } from './endpoint-secrets.js'
 import { createAgentPool } from './endpoint-targets.js'
 import { type RunOutcome, runEndpoint, type WorkerDeps } from './endpoint-worker.js'
+import { gatheredCalls } from './gathered-calls.js'
 import { DEFAULT_RETRY_SCHEDULE, type RetrySchedule } from './retry-schedule.js'
 import { sharingReads } from './shared-log-reads.js'
-import { purgeOldAttempts } from './webhook-deliveries.table.js'
+import { purgeOldAttempts, readEndpointStarts } from './webhook-deliveries.table.js'
 
 export type WebhookReactorLogger = {
   warn(obj: object, msg: string): void
@@ -93,6 +94,9 @@ const RUN_FOLLOWS_MS = 5000
  */
 const lingerFor = (startedAt: number) => Math.max(0, RUN_FOLLOWS_MS - (performance.now() - startedAt))
 
+/** The runs one commit starts read their endpoints and checkpoints together (a millisecond or two apart). */
+const START_GATHER_MS = 3
+
 const PURGE_EVERY_MS = 3600_000
 
 /** Endpoints asked to resend a message: their workers run now, even while awaiting a retry. */
@@ -130,6 +134,7 @@ export const createWebhookReactor = (options: WebhookReactorOptions): WebhookRea
     random: options.random ?? Math.random,
     batchSize: options.batchSize ?? 500,
     writes: gatheringWrites(),
+    starts: gatheredCalls(readEndpointStarts, START_GATHER_MS),
     secrets: keys.secrets,
     isStopped: () => stopped,
     giveUp: async (endpoint, failingSince) => {
