@@ -1,5 +1,6 @@
 /// A real HTTP receiver on loopback for webhook tests: records every request (headers and body)
-/// and answers with the status `answer` returns (200 unless told otherwise).
+/// and answers with the status `answer` returns (200 unless told otherwise), or resolves to: a test
+/// may hold an answer while it changes the endpoint.
 
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -14,7 +15,7 @@ export type Receiver = {
   url: string
   received: Received[]
   /** The status the next request gets; called with the request about to be answered. */
-  answer: (request: Received) => number
+  answer: (request: Received) => number | Promise<number>
   /** Resolves once `predicate` holds for what was received (polls every 20 ms, up to `ms`). */
   until(predicate: (received: Received[]) => boolean, ms?: number): Promise<Received[]>
   close(): Promise<void>
@@ -28,10 +29,10 @@ export const startReceiver = async (path = '/hook'): Promise<Receiver> => {
   const server = createServer((request, response) => {
     const chunks: Buffer[] = []
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
-    request.on('end', () => {
+    request.on('end', async () => {
       const body = Buffer.concat(chunks).toString('utf8')
       const received = { headers: request.headers, body, json: JSON.parse(body) }
-      const status = receiver.answer(received)
+      const status = await receiver.answer(received)
       receiver.received.push(received)
       response.writeHead(status, { 'content-type': 'text/plain' }).end('ok')
     })
