@@ -10,7 +10,10 @@
 /// measures Tessera alone. With `OAUTH_COSTS_CPU_PROF_DIR` set, Tessera writes a V8 CPU profile
 /// there when it stops (`--cpu-prof`), and each scenario prints its span (`span <scenario> µs <from>
 /// <to>`) on the profile's clock, for bench/cpu-profile.ts to read the profile scenario by scenario;
-/// profiling adds to the CPU counted, so read such a run's CPU only as shares.
+/// profiling adds to the CPU counted, so read such a run's CPU only as shares. Each scenario also
+/// prints Tessera's garbage collections in its window (GET /metrics): pauses per 1,000 answers and
+/// their milliseconds per answer. `OAUTH_COSTS_ONLY` (e.g. `introspect,refresh`) measures only the
+/// scenarios whose names hold one of its words.
 
 import { cpus } from 'node:os'
 import pg from 'pg'
@@ -20,6 +23,7 @@ import { startEmbeddedPostgres } from './embedded-postgres.js'
 import type { Shot } from './load.js'
 import { oauthScenarios, seedOAuth } from './oauth.js'
 import type { ServerLabel } from './report.js'
+import { runtimeBetween, scrapeRuntime } from './runtime-window.js'
 import { statementsFlags } from './scenario-statements.js'
 import { emailFactory, seedUsers } from './seed.js'
 import { type RunningServer, startServer } from './server.js'
@@ -31,14 +35,25 @@ const requests = (): number => Number(process.env.OAUTH_COSTS_REQUESTS ?? 300)
 /** Requests in flight at once: 1 counts a request alone; the bench's 16 lets the projector batch. */
 const concurrency = (): number => Number(process.env.OAUTH_COSTS_CONCURRENCY ?? 1)
 const profileDir = (): string | undefined => process.env.OAUTH_COSTS_CPU_PROF_DIR
+const chosen = (name: string): boolean => {
+  const words = process.env.OAUTH_COSTS_ONLY?.split(',').filter(Boolean) ?? []
+  return words.length === 0 || words.some((word) => name.includes(word))
+}
+
+/** How long each answer of the current window took, in ms (for its p50 and p99: noisy, as any timing here). */
+let latencies: number[] = []
+const percentile = (sorted: readonly number[], share: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))] ?? 0
 
 const send = async (baseUrl: string, shot: Shot): Promise<boolean> => {
+  const sent = performance.now()
   const response = await fetch(`${baseUrl}${shot.path}`, {
     method: shot.method,
     headers: shot.headers,
     ...(shot.body === undefined ? {} : { body: shot.body }),
   })
   const body = await response.text()
+  latencies.push(performance.now() - sent)
   return response.ok && shot.isCorrect(body, Object.fromEntries(response.headers))
 }
 
@@ -90,17 +105,23 @@ const measure = async (
   })
   console.log(`\n${label}: ${notes.join('; ')}`)
   for (const spec of oauthScenarios(setup, timing)) {
-    if (!('next' in spec)) continue
+    if (!('next' in spec) || !chosen(spec.name)) continue
     await sendAll(server.baseUrl, spec.next, WARM_UP)
     await waitUntilIdle(server.pid)
     await admin.query('select pg_stat_statements_reset()')
     const started = performance.now()
     const startedUs = process.hrtime.bigint() / 1000n
+    const runtimeBefore = await scrapeRuntime(server.baseUrl).catch(() => null)
     const stop = measureCpu({ serverPid: server.pid, databasePid: postgresPid }, cpus().length)
+    latencies = []
+    const sending = performance.now()
     const wrong = await sendAll(server.baseUrl, spec.next, requests())
+    const rate = requests() / ((performance.now() - sending) / 1000)
+    const sorted = latencies.toSorted((a, b) => a - b)
     // What the requests set going (the projector, for Tessera) belongs to their cost.
     await waitUntilIdle(server.pid)
     const cpu = stop()
+    const runtimeAfter = runtimeBefore ? await scrapeRuntime(server.baseUrl).catch(() => null) : null
     // The same monotonic clock as the profile's timestamps.
     if (profileDir()) console.log(`  span ${spec.name} µs ${startedUs} ${process.hrtime.bigint() / 1000n}`)
     const seconds = (performance.now() - started) / 1000
@@ -111,6 +132,17 @@ const measure = async (
         `server ${perRequest(cpu.server)} (event loop ${perRequest(cpu.serverEventLoop)}), ` +
         `database ${perRequest(cpu.database)}${wrong > 0 ? `; ${wrong} WRONG` : ''}`,
     )
+    console.log(
+      `      ${rate.toFixed(0)} answers/s, p50 ${percentile(sorted, 0.5).toFixed(2)} ms, ` +
+        `p99 ${percentile(sorted, 0.99).toFixed(2)} ms (timings: as loaded as the machine is)`,
+    )
+    if (runtimeBefore && runtimeAfter) {
+      const { gcPauses, gcPauseMs, gcPausesOver10ms } = runtimeBetween(runtimeBefore, runtimeAfter)
+      console.log(
+        `      GC ${((gcPauses * 1000) / requests()).toFixed(1)} pauses per 1,000 answers, ` +
+          `${(gcPauseMs / requests()).toFixed(3)} ms per answer, ${gcPausesOver10ms} over 10 ms`,
+      )
+    }
     for (const { calls, query } of statements.top)
       console.log(`      ${(calls / requests()).toFixed(2)} × ${oneLine(query)}`)
   }

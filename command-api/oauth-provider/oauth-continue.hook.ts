@@ -43,10 +43,12 @@ const tokenOf = (payload: unknown): string | null => {
   }
 }
 
+// Callback hooks: they run on every API request, and almost none signs in with a signed request;
+// an async hook would cost each a promise and a microtask turn for nothing.
 export const oauthContinueHooks = (ctx: OAuthContext) => {
-  const preHandler: preHandlerHookHandler = async (request, reply) => {
+  const preHandler: preHandlerHookHandler = (request, reply, done) => {
     const oauthQuery = oauthQueryIn(request)
-    if (oauthQuery === undefined || !finishesSignIn(request.url)) return
+    if (oauthQuery === undefined || !finishesSignIn(request.url)) return done()
     try {
       const query = oauthQueryOf(ctx, oauthQuery)
       verified.set(request, query)
@@ -57,24 +59,36 @@ export const oauthContinueHooks = (ctx: OAuthContext) => {
       }
     } catch (error) {
       if (!isDomainError(error)) throw error
-      return reply
+      // Answered here: the route does not run, and a callback hook that answers calls no `done`.
+      reply
         .status(400)
         .send({ code: 'INVALID_SIGNATURE', message: 'invalid_signature', error: 'invalid_signature' })
+      return
     }
+    done()
   }
-  const onSend: onSendHookHandler = async (request: FastifyRequest, reply: FastifyReply, payload) => {
-    const query = verified.get(request)
-    if (!query || reply.statusCode !== 200) return payload
-    const token = tokenOf(payload)
-    if (!token) return payload
+  /** The answer that goes on with the authorization; undefined to keep the route's. */
+  const continued = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    query: URLSearchParams,
+    token: string,
+  ) => {
     const lookup = await ctx.sessions.lookup(token, ctx.clock())
-    if (lookup.status !== 'valid') return payload
+    if (lookup.status !== 'valid') return undefined
     const url = await authorize(ctx, originOf(request), new URLSearchParams(query), lookup.found, {
       justSignedIn: true,
     })
     reply.removeHeader('location')
     reply.header('content-type', 'application/json; charset=utf-8')
     return JSON.stringify({ redirect: true, url })
+  }
+  const onSend: onSendHookHandler = (request, reply, payload, done) => {
+    const query = verified.get(request)
+    if (!query || reply.statusCode !== 200) return done(null, payload)
+    const token = tokenOf(payload)
+    if (!token) return done(null, payload)
+    continued(request, reply, query, token).then((answer) => done(null, answer ?? payload), done)
   }
   return { preHandler, onSend }
 }

@@ -6,7 +6,7 @@
 /// 200 would claim an effect nobody can see yet, a 422 ("failed to create user") would deny one
 /// that happened.
 
-import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { onSendHookHandler } from 'fastify'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import type { GlobalPosition } from '../../infra/event-store/event-store.js'
 
@@ -60,13 +60,14 @@ export const createReadYourWrites = ({
   }
 }
 
-/** Fastify `onSend`: a request one of whose commands is not visible yet answers 503. */
+/** Fastify `onSend`: a request one of whose commands is not visible yet answers 503. A callback
+ *  hook: it runs on every answer, and an async one costs a promise and a microtask turn each. */
 export const readYourWritesHook =
-  (readYourWrites: ReadYourWrites) =>
-  async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
-    if (!readYourWrites.settle(request.id)) return payload
+  (readYourWrites: ReadYourWrites): onSendHookHandler<unknown> =>
+  (request, reply, payload, done) => {
+    if (!readYourWrites.settle(request.id)) return done(null, payload)
     const { status, code, message } = AUTH_ERRORS.READ_MODELS_BEHIND
     request.log.warn({ answered: reply.statusCode }, 'read models behind a command; answering 503')
     reply.code(status).header('content-type', 'application/json; charset=utf-8').header('retry-after', '1')
-    return JSON.stringify({ code, message })
+    done(null, JSON.stringify({ code, message }))
   }

@@ -5,7 +5,7 @@
 /// this hook refuses a marked value deeper than 8 levels or larger than 8 KB (400 naming the
 /// field), and any body at all nested deeper than the deepest the routes accept.
 
-import type { FastifyRequest, preValidationAsyncHookHandler } from 'fastify'
+import type { preValidationHookHandler } from 'fastify'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import { DomainError } from '../../domain/shared/errors.js'
 
@@ -71,9 +71,34 @@ const check = (field: string, value: unknown) => {
     throw refuse(field, `must be at most ${FREE_FORM_MAX_BYTES} bytes as JSON`)
 }
 
-export const freeFormJsonHook: preValidationAsyncHookHandler = async (request: FastifyRequest) => {
+/** Whether a schema marks anything free-form; most bodies' schemas do not, and are not walked. */
+const marks = (schema: SchemaNode | undefined): boolean => {
+  if (!schema) return false
+  if (schema[MARK]) return true
+  if ([...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].some(marks)) return true
+  return Object.values(schema.properties ?? {}).some(marks)
+}
+
+// Route schemas are made once and kept: each is searched for marks once.
+const marked = new WeakMap<object, boolean>()
+const marksOf = (schema: SchemaNode | undefined): boolean => {
+  if (!schema) return false
+  let known = marked.get(schema)
+  if (known === undefined) {
+    known = marks(schema)
+    marked.set(schema, known)
+  }
+  return known
+}
+
+// A callback hook: it runs on every API request, and an async one costs a promise and a microtask turn.
+export const freeFormJsonHook: preValidationHookHandler = (request, _reply, done) => {
+  const { body } = request
+  if (body === undefined) return done()
   const schema = request.routeOptions.schema?.body as SchemaNode | undefined
-  for (const [path, value] of freeFormValues(schema, request.body, [])) check(`body.${path}`, value)
-  if (deeperThan(request.body, BODY_MAX_DEPTH))
+  if (marksOf(schema))
+    for (const [path, value] of freeFormValues(schema, body, [])) check(`body.${path}`, value)
+  if (deeperThan(body, BODY_MAX_DEPTH))
     throw refuse('body', `must be nested at most ${BODY_MAX_DEPTH} levels deep`)
+  done()
 }

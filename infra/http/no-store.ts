@@ -3,7 +3,7 @@
 /// rather than route by route, where one was forgotten (list-sessions, api-key/list): a shared or
 /// browser cache must never keep a person's sessions, keys or tokens for the next caller.
 
-import type { FastifyReply, FastifyRequest, onSendAsyncHookHandler } from 'fastify'
+import type { FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify'
 
 const SESSION_COOKIE = 'session_token'
 const API_KEY_HEADER = 'x-api-key'
@@ -19,10 +19,11 @@ const setsSessionCookie = (reply: FastifyReply): boolean => {
   return all.some((cookie) => typeof cookie === 'string' && cookie.includes(`${SESSION_COOKIE}`))
 }
 
-export const noStoreHook: onSendAsyncHookHandler<unknown> = async (request, reply, payload) => {
+export const noStoreHook: onSendHookHandler<unknown> = (request, reply, payload, done) => {
   // An answer the same for everyone (the JWKS) may stay cacheable whoever asks.
   const current = reply.getHeader('cache-control')
-  if (typeof current === 'string' && current.startsWith('public')) return payload
-  if (carriesCredentials(request) || setsSessionCookie(reply)) reply.header('cache-control', 'no-store')
-  return payload
+  const shared = typeof current === 'string' && current.startsWith('public')
+  if (!shared && (carriesCredentials(request) || setsSessionCookie(reply)))
+    reply.header('cache-control', 'no-store')
+  done(null, payload)
 }

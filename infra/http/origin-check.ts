@@ -3,7 +3,7 @@
 /// Requests without cookies (API clients, servers, the bench) cannot ride a victim's session, so
 /// they are not checked, except on the routes that sign in from nothing (below).
 
-import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify'
+import type { FastifyRequest, onRequestAsyncHookHandler, onRequestHookHandler } from 'fastify'
 import { AUTH_ERRORS } from '../../domain/errors.js'
 import { isTrustedOrigin, originOfAbsoluteUrl } from './trusted-url.js'
 
@@ -69,13 +69,18 @@ const originVerdict = (
  *  the route binds the request to its own flow instead (the plugin exempts its ACS too). */
 export type CrossSitePostRoute = { crossSitePost?: boolean }
 
-/** The `onRequest` hook: runs before the body is read, so a forged request costs us nothing. */
+/**
+ * The `onRequest` hook: runs before the body is read, so a forged request costs us nothing. A
+ * callback hook that reads the route's options (built afresh by Fastify on each read) only for a
+ * request that fails the check: it runs on every API request.
+ */
 export const originCheckHook =
-  (config: OriginCheckConfig): onRequestAsyncHookHandler =>
-  async (request) => {
-    if ((request.routeOptions.config as CrossSitePostRoute | undefined)?.crossSitePost) return
+  (config: OriginCheckConfig): onRequestHookHandler =>
+  (request, _reply, done) => {
     const failure = checkOrigin(request, config)
-    if (failure) throw AUTH_ERRORS.error(failure)
+    if (failure && !(request.routeOptions.config as CrossSitePostRoute | undefined)?.crossSitePost)
+      throw AUTH_ERRORS.error(failure)
+    done()
   }
 
 const claimedOrigin = (headers: FastifyRequest['headers'], baseOrigin: string): string | null => {

@@ -1,7 +1,7 @@
 /// Adds query parameters to a callback URL (relative or absolute) without disturbing the rest, and
 /// writes a redirect's `Location` so that any URL can be sent.
 
-import type { onSendAsyncHookHandler } from 'fastify'
+import type { onSendHookHandler } from 'fastify'
 
 const PLACEHOLDER_ORIGIN = 'http://relative.invalid'
 
@@ -27,8 +27,8 @@ export const encodeLocation = (value: string): string =>
   value.replace(/[^\x21-\x7e]/gu, (character) => encodeURIComponent(character))
 
 /** Encodes whatever `Location` an answer carries, in one place for every route. */
-export const locationEncodingHook: onSendAsyncHookHandler<unknown> = async (_request, reply, payload) => {
+export const locationEncodingHook: onSendHookHandler<unknown> = (_request, reply, payload, done) => {
   const location = reply.getHeader('location')
   if (typeof location === 'string') reply.header('location', encodeLocation(location))
-  return payload
+  done(null, payload)
 }

@@ -3,7 +3,7 @@
 /// read as pointing elsewhere (`//evil`, `/\evil`, `https:evil`, `trusted@evil`, encoded slashes)
 /// is refused, so an attacker cannot turn a sign-in link into an open redirect.
 
-import type { preHandlerAsyncHookHandler } from 'fastify'
+import type { preHandlerHookHandler } from 'fastify'
 import { AUTH_ERRORS, type AuthErrorCode } from '../../domain/errors.js'
 import { percentDecode } from './percent-decode.js'
 
@@ -133,7 +133,8 @@ const isAcceptable = (value: unknown, trustedOrigins: readonly string[]): boolea
  * later, is covered. It runs after schema validation, so a malformed body is still a 400 first.
  */
 export const trustedUrlsHook =
-  (config: { readonly trustedOrigins: readonly string[] }): preHandlerAsyncHookHandler =>
-  async (request) => {
+  (config: { readonly trustedOrigins: readonly string[] }): preHandlerHookHandler =>
+  (request, _reply, done) => {
     assertTrustedUrls([request.body, request.query], config)
+    done()
   }
