@@ -31,7 +31,7 @@ import {
   listSessionsOfUser,
 } from '../../projections/sessions/sessions.repository.js'
 import * as ssoProviders from '../../projections/sso/sso-providers.repository.js'
-import { findUserStanding } from '../../projections/users/user-standing.js'
+import { coalescedUserStandings } from '../../projections/users/user-standing.js'
 import { registeredUserRow } from '../../projections/users/users.projection.js'
 import {
   findBanOf,
@@ -84,52 +84,55 @@ const apiKeyRecordsOver = (db: Kysely<Database>): CommandLookups['apiKeys'] => (
   sweepRevokedUsage: (before, limit) => apiKeys.sweepRevokedUsage(db, before, limit),
 })
 
-export const commandLookupsOver = (db: Kysely<Database>): CommandLookups => ({
-  users: {
-    byId: (userId) => findUserById(db, userId),
-    byEmail: (email) => findUserByEmail(db, email),
-    credentialByEmail: (email) => findCredentialByEmail(db, email),
-    credentialByUsername: (username) => findCredentialByUsername(db, username),
-    banOf: (userId) => findBanOf(db, userId),
-    isDeactivated: (userId) => isDeactivated(db, userId),
-    standingOf: (userId) => findUserStanding(db, userId),
-    passwordHashOf: (userId) => findPasswordHash(db, userId),
-    registeredRow: registeredUserRow,
-  },
-  sessions: {
-    byId: (sessionId) => findSessionById(db, sessionId),
-    byTokenHash: (tokenHash) => findSessionByTokenHash(db, tokenHash),
-    ofUser: (userId) => listSessionsOfUser(db, userId),
-    idByTokenHash: (tokenHash) => findSessionIdByTokenHash(db, tokenHash),
-  },
-  oneTimeTokens: { find: (tokenHash, purpose) => findOneTimeToken(db, tokenHash, purpose) },
-  oauthStates: {
-    save: (record) => saveOAuthState(db, record),
-    find: (stateHash) => findOAuthState(db, stateHash),
-    take: (stateHash) => takeOAuthState(db, stateHash),
-    forgetExpired: (now) => forgetExpiredOAuthStates(db, now),
-  },
-  apiKeys: apiKeyRecordsOver(db),
-  organizations: organizationLookupOver(db),
-  signingKeys: { all: () => listSigningKeys(db) },
-  ssoProviders: ssoProviderLookupOver(db),
-  webhooks: {
-    findEndpoint: (id) => findEndpoint(db, id),
-    findMessageCursor: (endpointId, eventId) => findMessageCursor(db, endpointId, eventId),
-  },
-  passkeys: {
-    byId: (passkeyId) => findPasskeyById(db, passkeyId),
-    byCredentialId: (credentialId) => findPasskeyByCredentialId(db, credentialId),
-    ofUser: (userId) => listPasskeysOfUser(db, userId),
-    saveChallenge: (challenge, now) => saveChallenge(db, challenge, now),
-    takeChallenge: (tokenHash) => takeChallenge(db, tokenHash),
-  },
-  oauthClients: {
-    findClient: (clientId) => oauthClients.findClient(db, clientId),
-    listClients: (...args) => oauthClients.listClients(db, ...args),
-    findConsent: (...args) => oauthClients.findConsent(db, ...args),
-    listConsents: (userId) => oauthClients.listConsents(db, userId),
-    listLiveGrants: (userId, clientId) => oauthClients.listLiveGrants(db, userId, clientId),
-    listLiveGrantsOfClient: (clientId) => oauthClients.listLiveGrantsOfClient(db, clientId),
-  },
-})
+export const commandLookupsOver = (db: Kysely<Database>): CommandLookups => {
+  const standingOf = coalescedUserStandings(db)
+  return {
+    users: {
+      byId: (userId) => findUserById(db, userId),
+      byEmail: (email) => findUserByEmail(db, email),
+      credentialByEmail: (email) => findCredentialByEmail(db, email),
+      credentialByUsername: (username) => findCredentialByUsername(db, username),
+      banOf: (userId) => findBanOf(db, userId),
+      isDeactivated: (userId) => isDeactivated(db, userId),
+      standingOf,
+      passwordHashOf: (userId) => findPasswordHash(db, userId),
+      registeredRow: registeredUserRow,
+    },
+    sessions: {
+      byId: (sessionId) => findSessionById(db, sessionId),
+      byTokenHash: (tokenHash) => findSessionByTokenHash(db, tokenHash),
+      ofUser: (userId) => listSessionsOfUser(db, userId),
+      idByTokenHash: (tokenHash) => findSessionIdByTokenHash(db, tokenHash),
+    },
+    oneTimeTokens: { find: (tokenHash, purpose) => findOneTimeToken(db, tokenHash, purpose) },
+    oauthStates: {
+      save: (record) => saveOAuthState(db, record),
+      find: (stateHash) => findOAuthState(db, stateHash),
+      take: (stateHash) => takeOAuthState(db, stateHash),
+      forgetExpired: (now) => forgetExpiredOAuthStates(db, now),
+    },
+    apiKeys: apiKeyRecordsOver(db),
+    organizations: organizationLookupOver(db),
+    signingKeys: { all: () => listSigningKeys(db) },
+    ssoProviders: ssoProviderLookupOver(db),
+    webhooks: {
+      findEndpoint: (id) => findEndpoint(db, id),
+      findMessageCursor: (endpointId, eventId) => findMessageCursor(db, endpointId, eventId),
+    },
+    passkeys: {
+      byId: (passkeyId) => findPasskeyById(db, passkeyId),
+      byCredentialId: (credentialId) => findPasskeyByCredentialId(db, credentialId),
+      ofUser: (userId) => listPasskeysOfUser(db, userId),
+      saveChallenge: (challenge, now) => saveChallenge(db, challenge, now),
+      takeChallenge: (tokenHash) => takeChallenge(db, tokenHash),
+    },
+    oauthClients: {
+      findClient: (clientId) => oauthClients.findClient(db, clientId),
+      listClients: (...args) => oauthClients.listClients(db, ...args),
+      findConsent: (...args) => oauthClients.findConsent(db, ...args),
+      listConsents: (userId) => oauthClients.listConsents(db, userId),
+      listLiveGrants: (userId, clientId) => oauthClients.listLiveGrants(db, userId, clientId),
+      listLiveGrantsOfClient: (clientId) => oauthClients.listLiveGrantsOfClient(db, clientId),
+    },
+  }
+}

@@ -44,6 +44,7 @@ export const openEventStore = async (
     ...(database.listenForCommits ? { listenForCommits: database.listenForCommits } : {}),
     inline,
     singleBackend: database.kind === 'pglite',
+    keysWithStreams: true,
   })
   return { store: withPersonalDataEncryption(sqlStore, keyring), keyring, checkReachable: async () => {} }
 }

@@ -102,10 +102,28 @@ const wrappingKey = (masterSecret: Secret): Buffer => {
   return derived
 }
 
+// IVs are cut from a block of random bytes drawn at once: a draw of 12 bytes cost a third of what
+// sealing a field does (issue 33: an answer seals some eight). Each slice is handed out once, and a
+// used block is never refilled in place (an IV handed out keeps its bytes), so every IV is as random
+// and as unique as one drawn on its own.
+const IV_BLOCK_BYTES = IV_BYTES * 512
+let ivBlock = Buffer.alloc(0)
+let ivAt = 0
+
+const freshIv = (): Buffer => {
+  if (ivAt + IV_BYTES > ivBlock.length) {
+    ivBlock = randomBytes(IV_BLOCK_BYTES)
+    ivAt = 0
+  }
+  const iv = ivBlock.subarray(ivAt, ivAt + IV_BYTES)
+  ivAt += IV_BYTES
+  return iv
+}
+
 const sealBytes = (key: Uint8Array, plaintext: Uint8Array, aad: string): string => {
   assertKey(key)
   // A random 96-bit IV per message; with one key per subject, collisions are not a concern.
-  const iv = randomBytes(IV_BYTES)
+  const iv = freshIv()
   const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES })
   cipher.setAAD(Buffer.from(aad, 'utf8'))
   const sealed = Buffer.concat([cipher.update(plaintext), cipher.final(), cipher.getAuthTag()])

@@ -41,11 +41,29 @@ export const EVENT_COLUMNS = sql.raw(
   'seq::text as seq, tx_id::text as tx_id, event_id::text as event_id, stream_id, stream_version, type, data, metadata, recorded_at',
 )
 
+/** A data key's row as `tessera_data_keys` holds it (personal-data/keyring.ts opens it). */
+export type KeyRow = { subject: string; wrapped_key: string | null; wrapped_by: string | null }
+
+/**
+ * A stream's events with the data-key rows of the people its events name in `data.userId` (null:
+ * no row, the person never had a key), read in the same statement: what opening them needs, without
+ * a second round trip. Other subjects are not there: the reader looks their keys up as before.
+ */
+export type KeyedStreamRead = { events: RecordedEvent[]; keys: Map<string, KeyRow | null> }
+
 type Read = {
   stream: string
   afterVersion: number
-  resolve: (events: RecordedEvent[]) => void
+  resolve: (read: KeyedStreamRead) => void
   reject: (error: unknown) => void
+}
+
+type KeyedRow = EventRow & {
+  read: number
+  key_subject: string | null
+  wrapped_key: string | null
+  wrapped_by: string | null
+  has_key_row: boolean
 }
 
 /**
@@ -53,36 +71,57 @@ type Read = {
  * loading its own aggregate) share a round trip instead of one each. Every read still runs after it
  * was asked, so it sees every append that committed before. Each (stream, version) pair is served by
  * the (stream_id, stream_version) unique index: a reader catching up from a version reads only the
- * rows past it, however long the stream.
+ * rows past it, however long the stream. `withKeys`: each event row brings the data-key row of the
+ * person in its `data.userId` (`tessera_data_keys`, personal-data/schema.ts), seen in the same
+ * snapshot as the events, so an erasure committed with an event is seen with it.
  */
-export const coalescedStreamReads = (db: Db) => {
+export const coalescedStreamReads = (db: Db, withKeys = false) => {
   let pending: Read[] | null = null
+  const keyColumns = withKeys
+    ? sql`, tessera_events.data->>'userId' as key_subject, k.wrapped_key, k.wrapped_by, k.subject is not null as has_key_row`
+    : sql``
+  const keyJoin = withKeys
+    ? sql`left join tessera_data_keys k on k.subject = tessera_events.data->>'userId'`
+    : sql``
   const run = async (reads: readonly Read[]) => {
-    const { rows } = await sql<EventRow & { read: number }>`
-      select ${EVENT_COLUMNS}, r.i::integer as read
+    const { rows } = await sql<KeyedRow>`
+      select ${EVENT_COLUMNS}, r.i::integer as read${keyColumns}
       from unnest(${reads.map((read) => read.stream)}::text[], ${reads.map((read) => read.afterVersion)}::integer[])
         with ordinality as r(wanted, after_version, i)
       join tessera_events on tessera_events.stream_id = r.wanted
         and tessera_events.stream_version > r.after_version
+      ${keyJoin}
       order by r.i, tessera_events.stream_version`.execute(db)
-    const answers = reads.map((): RecordedEvent[] => [])
-    for (const row of rows) answers[row.read - 1]?.push(toRecorded(row))
-    for (const [index, read] of reads.entries()) read.resolve(answers[index] ?? [])
+    const answers = reads.map((): KeyedStreamRead => ({ events: [], keys: new Map() }))
+    for (const row of rows) {
+      const answer = answers[row.read - 1]
+      if (!answer) continue
+      answer.events.push(toRecorded(row))
+      if (withKeys && row.key_subject !== null && !answer.keys.has(row.key_subject)) {
+        const { key_subject: subject, wrapped_key, wrapped_by } = row
+        answer.keys.set(subject, row.has_key_row ? { subject, wrapped_key, wrapped_by } : null)
+      }
+    }
+    for (const [index, read] of reads.entries())
+      read.resolve(answers[index] ?? { events: [], keys: new Map() })
+  }
+  const readKeyed = (stream: string, afterVersion: number): Promise<KeyedStreamRead> => {
+    if (!pending) {
+      const reads: Read[] = []
+      pending = reads
+      setImmediate(() => {
+        pending = null
+        run(reads).catch((error: unknown) => {
+          for (const read of reads) read.reject(error)
+        })
+      })
+    }
+    const reads = pending
+    return new Promise((resolve, reject) => reads.push({ stream, afterVersion, resolve, reject }))
   }
   return {
-    read(stream: string, afterVersion: number): Promise<RecordedEvent[]> {
-      if (!pending) {
-        const reads: Read[] = []
-        pending = reads
-        setImmediate(() => {
-          pending = null
-          run(reads).catch((error: unknown) => {
-            for (const read of reads) read.reject(error)
-          })
-        })
-      }
-      const reads = pending
-      return new Promise((resolve, reject) => reads.push({ stream, afterVersion, resolve, reject }))
-    },
+    readKeyed,
+    read: async (stream: string, afterVersion: number): Promise<RecordedEvent[]> =>
+      (await readKeyed(stream, afterVersion)).events,
   }
 }

@@ -15,12 +15,19 @@ import {
   type EventToAppend,
   type GlobalPosition,
   passingOver,
+  type ReadStreamOptions,
   type RecordedEvent,
   START,
   type StreamAppend,
 } from './event-store.js'
 import { appendParts, claimsOf, NOTIFY_CHANNEL, refusalOf, refusedAppend } from './sql-append.js'
-import { coalescedStreamReads, EVENT_COLUMNS, type EventRow, toRecorded } from './sql-event-rows.js'
+import {
+  coalescedStreamReads,
+  EVENT_COLUMNS,
+  type EventRow,
+  type KeyedStreamRead,
+  toRecorded,
+} from './sql-event-rows.js'
 
 /**
  * An inline projection: runs inside the append's own transaction, after the events are inserted, so
@@ -52,12 +59,25 @@ export type SqlEventStoreOptions = {
    * is skipped.
    */
   singleBackend?: boolean
+  /**
+   * Stream reads bring the data-key rows of the people their events are about
+   * (`readStreamKeyed`): the database has the personal-data tables (personal-data/schema.ts).
+   */
+  keysWithStreams?: boolean
+}
+
+/** A stream read with the data-key rows its events need, in one statement (sql-event-rows.ts). */
+export type KeyedStreamReader = {
+  readStreamKeyed(stream: string, options?: ReadStreamOptions): Promise<KeyedStreamRead>
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the store reads and writes its own tables only
 type Db = Kysely<any>
 
-export const createSqlEventStore = (db: Db, options: SqlEventStoreOptions = {}): EventStore => {
+export const createSqlEventStore = (
+  db: Db,
+  options: SqlEventStoreOptions = {},
+): EventStore & KeyedStreamReader => {
   const commits = new EventEmitter()
   commits.setMaxListeners(0)
   const notify = () => commits.emit('commit')
@@ -70,7 +90,7 @@ export const createSqlEventStore = (db: Db, options: SqlEventStoreOptions = {}):
   })
   const singleBackend = options.singleBackend === true
   const { inline } = options
-  const streamReads = coalescedStreamReads(db)
+  const streamReads = coalescedStreamReads(db, options.keysWithStreams === true)
 
   const appendAll = async (unstamped: readonly StreamAppend[]): Promise<AppendResult[]> => {
     if (unstamped.length === 0 || unstamped.some(({ events }) => events.length === 0))
@@ -121,6 +141,8 @@ export const createSqlEventStore = (db: Db, options: SqlEventStoreOptions = {}):
     appendToStreams: (appends) => appendAll(appends),
 
     readStream: (stream, { afterVersion = 0 } = {}) => streamReads.read(stream, afterVersion),
+
+    readStreamKeyed: (stream, { afterVersion = 0 } = {}) => streamReads.readKeyed(stream, afterVersion),
 
     readAll,
 

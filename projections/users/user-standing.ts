@@ -1,7 +1,8 @@
 /// Whether a person may have a session started now, and the row an answer shows them, in one
 /// statement: the `users` row (with its ban) and whether a directory deactivated them (the inline
 /// `tessera_scim_deactivations`, written with the deactivation itself). The second step of a
-/// sign-in reads it beside the two-factor stream instead of three reads one after the other.
+/// sign-in reads it beside the two-factor stream instead of three reads one after the other; the
+/// reads of concurrent second steps asked in one turn of the event loop go as one statement.
 
 import { CompiledQuery, type Kysely, sql } from 'kysely'
 import type { Database } from '../database.js'
@@ -11,7 +12,7 @@ export type UserStanding = { user: UserRow; deactivated: boolean }
 
 type StandingRow = UserRow & { deactivated: boolean }
 
-const standingQuery = (db: Kysely<Database>, userId: string) =>
+const standingQuery = (db: Kysely<Database>) =>
   db
     .selectFrom('users')
     .select(USER_COLUMNS.map((column) => `users.${column}` as const))
@@ -20,30 +21,51 @@ const standingQuery = (db: Kysely<Database>, userId: string) =>
         'deactivated',
       ),
     )
-    .where('users.id', '=', userId)
+    .where(sql<boolean>`users.id = any(${[]}::text[])`)
 
 // The statement's text, built once per database: building it (twenty column references parsed,
-// then compiled) took more of the second step's CPU than sending it and reading its row. Its one
-// parameter is the user id.
+// then compiled) took more of the second step's CPU than sending it and reading its rows. Its one
+// parameter is the people's ids.
 const texts = new WeakMap<Kysely<Database>, string>()
 
 const textFor = (db: Kysely<Database>): string => {
   let text = texts.get(db)
   if (text === undefined) {
-    text = standingQuery(db, '').compile().sql
+    text = standingQuery(db).compile().sql
     texts.set(db, text)
   }
   return text
 }
 
-export const findUserStanding = async (
+/** The standing of each of these people who has a row, by id. */
+export const findUserStandings = async (
   db: Kysely<Database>,
-  userId: string,
-): Promise<UserStanding | undefined> => {
-  const query = CompiledQuery.raw(textFor(db), [userId]) as CompiledQuery<StandingRow>
+  userIds: readonly string[],
+): Promise<Map<string, UserStanding>> => {
+  const query = CompiledQuery.raw(textFor(db), [userIds]) as CompiledQuery<StandingRow>
   const { rows } = await db.executeQuery(query)
-  const row = rows[0]
-  if (!row) return undefined
-  const { deactivated, ...user } = row
-  return { user, deactivated }
+  return new Map(rows.map(({ deactivated, ...user }) => [user.id, { user, deactivated }]))
+}
+
+/**
+ * `findUserStandings` for one person at a time, the lookups asked in one turn of the event loop
+ * read together: concurrent second steps share a statement instead of one each (issue 33). Every
+ * lookup still reads the table after it was asked.
+ */
+export const coalescedUserStandings = (db: Kysely<Database>) => {
+  let pending: { ids: Set<string>; read: Promise<Map<string, UserStanding>> } | null = null
+  return async (userId: string): Promise<UserStanding | undefined> => {
+    if (!pending) {
+      const ids = new Set<string>()
+      const read = new Promise<Map<string, UserStanding>>((resolve, reject) =>
+        setImmediate(() => {
+          pending = null
+          findUserStandings(db, [...ids]).then(resolve, reject)
+        }),
+      )
+      pending = { ids, read }
+    }
+    pending.ids.add(userId)
+    return (await pending.read).get(userId)
+  }
 }

@@ -1,7 +1,7 @@
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely'
 import { expect, test } from 'vitest'
 import type { Database } from '../database.js'
-import { findUserStanding } from './user-standing.js'
+import { coalescedUserStandings, findUserStandings } from './user-standing.js'
 
 // The statements sent and how often one was compiled, without a database.
 const recording = () => {
@@ -27,19 +27,32 @@ const recording = () => {
   return { db, sent, compiled: () => compiled }
 }
 
-test("a person's standing is one statement with their id as its one parameter, built once per database", async () => {
+test("a person's standing is one statement with the people's ids as its one parameter, built once per database", async () => {
   const { db, sent, compiled } = recording()
-  await findUserStanding(db, 'u-1')
-  await findUserStanding(db, 'u-2')
-  expect(sent.map(({ parameters }) => parameters)).toEqual([['u-1'], ['u-2']])
+  expect(await findUserStandings(db, ['u-1'])).toEqual(new Map())
+  await findUserStandings(db, ['u-2', 'u-3'])
+  expect(sent.map(({ parameters }) => parameters)).toEqual([[['u-1']], [['u-2', 'u-3']]])
   expect(sent[1]?.sql).toBe(sent[0]?.sql)
-  expect(sent[0]?.sql).toMatch(/^select "users"\."id", .* from "users" where "users"\."id" = \$1$/)
+  expect(sent[0]?.sql).toMatch(
+    /^select "users"\."id", .* from "users" where users\.id = any\(\$1::text\[\]\)$/,
+  )
   expect(sent[0]?.sql).toContain(
     'exists (select 1 from tessera_scim_deactivations d where d.user_id = users.id)',
   )
   // Building it (its twenty column references) cost more than sending it: the second reuses the text.
   expect(compiled()).toBe(1)
   const other = recording()
-  await findUserStanding(other.db, 'u-3')
+  await findUserStandings(other.db, ['u-4'])
   expect(other.sent[0]?.sql).toBe(sent[0]?.sql)
+})
+
+test('standings asked in one turn of the event loop are read in one statement, each answered apart', async () => {
+  const { db, sent } = recording()
+  const standingOf = coalescedUserStandings(db)
+  const answers = await Promise.all([standingOf('u-1'), standingOf('u-2'), standingOf('u-1')])
+  expect(answers).toEqual([undefined, undefined, undefined])
+  expect(sent.map(({ parameters }) => parameters)).toEqual([[['u-1', 'u-2']]])
+  // A lookup asked after that statement went reads the table again.
+  await standingOf('u-1')
+  expect(sent.map(({ parameters }) => parameters)).toEqual([[['u-1', 'u-2']], [['u-1']]])
 })

@@ -1,5 +1,6 @@
 /// The encrypting decorator is an event store like any other: it passes the adapter contract over
-/// the SQL store on PGlite and PostgreSQL (the foreign-process checks included).
+/// the SQL store on PGlite and PostgreSQL (the foreign-process checks included), its stream reads
+/// bringing their data keys as the app opens it.
 
 import { freshPglite, freshPostgres } from '../../../tests/support/databases.js'
 import { type OpenDatabase, openDatabase } from '../../db/database.js'
@@ -16,18 +17,21 @@ const encrypting = (database: OpenDatabase, inner: EventStore): EventStore =>
 
 describeEventStoreContract('Encrypting over SQL on PGlite', async () => {
   const db = await freshPglite()
-  return { db, store: encrypting(db, createSqlEventStore(db.db)) }
+  return { db, store: encrypting(db, createSqlEventStore(db.db, { keysWithStreams: true })) }
 })
 
 describeEventStoreContract('Encrypting over SQL on PostgreSQL', async () => {
   const db = await freshPostgres()
-  const store = encrypting(db, createSqlEventStore(db.db, { listenForCommits: db.listenForCommits }))
+  const store = encrypting(
+    db,
+    createSqlEventStore(db.db, { listenForCommits: db.listenForCommits, keysWithStreams: true }),
+  )
   return {
     db,
     store,
     async openOtherProcess() {
       const other = await openDatabase({ kind: 'postgres', url: db.url, poolSize: 2 })
-      const otherStore = encrypting(other, createSqlEventStore(other.db))
+      const otherStore = encrypting(other, createSqlEventStore(other.db, { keysWithStreams: true }))
       return {
         store: otherStore,
         async close() {

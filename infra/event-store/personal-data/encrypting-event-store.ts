@@ -15,6 +15,7 @@ import {
   type UniqueClaim,
   UniqueClaimConflictError,
 } from '../event-store.js'
+import type { KeyedStreamReader } from '../sql-event-store.js'
 import {
   type AppendedPlaintext,
   type AppendedPlaintextOptions,
@@ -25,7 +26,7 @@ import {
 import { erasedSubjects } from './erasure.js'
 import { openEvent, sealKeepingPlain, subjectToSeal, withoutPersonalMetadata } from './event-cipher.js'
 import { hashClaims, hashClaimValue } from './hashed-claims.js'
-import type { Keyring } from './keyring.js'
+import type { Keyring, ReadKeyRows } from './keyring.js'
 
 export type EncryptionOptions = {
   /** The plaintexts held of what this process appended: their bounds, or the holder itself (tests). */
@@ -33,7 +34,7 @@ export type EncryptionOptions = {
 }
 
 export const withPersonalDataEncryption = (
-  inner: EventStore,
+  inner: EventStore & Partial<KeyedStreamReader>,
   keyring: Keyring,
   options: EncryptionOptions = {},
 ): EventStore => {
@@ -69,15 +70,22 @@ export const withPersonalDataEncryption = (
     return { sealed, kept }
   }
 
-  /** `withMetadata` false: the metadata's personal fields are given null, never decrypted. */
-  const open = async (events: RecordedEvent[], withMetadata = true): Promise<RecordedEvent[]> => {
+  /**
+   * `withMetadata` false: the metadata's personal fields are given null, never decrypted. `read`:
+   * key rows read with the events, so their subjects' keys are not read again.
+   */
+  const open = async (
+    events: RecordedEvent[],
+    withMetadata = true,
+    read?: ReadKeyRows,
+  ): Promise<RecordedEvent[]> => {
     const subjects = events.map((event) => subjectToSeal(event, withMetadata))
     const wanted = subjects.filter((subject): subject is string => subject !== null)
     if (wanted.length === 0) return withMetadata ? events : events.map(withoutPersonalMetadata)
     // Another instance erased these subjects: stop trusting a cached key before the cache expires.
     forgetErased(events)
     // One lookup for the whole batch: a replay reads hundreds of events per call.
-    const keys = await keyring.existingKeys(wanted)
+    const keys = await keyring.existingKeys(wanted, read)
     // Erased outside an append (an operator's repair): nothing of theirs is reused either. Once per
     // subject, not per event: forgetting walks everything held.
     for (const subject of new Set(wanted)) if (!keys.has(subject)) appended.forget(subject)
@@ -130,8 +138,15 @@ export const withPersonalDataEncryption = (
 
     appendToStreams: (appends) => appendSealed(appends, (sealed) => inner.appendToStreams(sealed)),
 
-    readStream: async (stream, options) =>
-      open(await inner.readStream(stream, options), options?.withoutPersonalMetadata !== true),
+    async readStream(stream, options) {
+      const withMetadata = options?.withoutPersonalMetadata !== true
+      if (!inner.readStreamKeyed) return open(await inner.readStream(stream, options), withMetadata)
+      // The keys its events need come in the same statement (the second step of a sign-in opens
+      // its person's TOTP secret: one round trip, not two).
+      const mark = keyring.mark()
+      const { events, keys } = await inner.readStreamKeyed(stream, options)
+      return open(events, withMetadata, { rows: keys, mark })
+    },
 
     readAll: async (after, limit) => open(await inner.readAll(after, limit)),
 

@@ -19,6 +19,7 @@ import {
 } from '../../crypto/data-keys.js'
 import type { Secret } from '../../crypto/hmac.js'
 import { secretList } from '../../crypto/signed-cookie.js'
+import type { KeyRow } from '../sql-event-rows.js'
 import { claimKeyOf, prepareClaimKey } from './hashed-claims.js'
 
 export type Keyring = {
@@ -26,8 +27,14 @@ export type Keyring = {
   keyFor(subject: string): Promise<Buffer>
   /** The subject's key, or null when it was erased or never created. */
   existingKey(subject: string): Promise<Buffer | null>
-  /** `existingKey` for many subjects in one query; subjects without a key are absent from the map. */
-  existingKeys(subjects: Iterable<string>): Promise<Map<string, Buffer>>
+  /**
+   * `existingKey` for many subjects in one query; subjects without a key are absent from the map.
+   * `read`: rows already read (with a stream's events, null for no row) since `mark`: the subjects
+   * among them are not read again.
+   */
+  existingKeys(subjects: Iterable<string>, read?: ReadKeyRows): Promise<Map<string, Buffer>>
+  /** Taken before reading rows elsewhere, for `existingKeys`: erasures seen since forbid caching them. */
+  mark(): number
   /** Erases the subject (idempotent): its key is destroyed and a tombstone keeps it from coming back. */
   destroy(subject: string): Promise<void>
   /** Drops the subject's cached key here: another process erased it. */
@@ -67,7 +74,9 @@ export type KeyringOptions = {
 export const DEFAULT_KEY_CACHE_TTL_MS = 5_000
 
 type CachedKey = { key: Buffer; until: number }
-type KeyRow = { subject: string; wrapped_key: string | null; wrapped_by: string | null }
+
+/** Key rows read beside something else (sql-event-rows.ts), after the keyring's `mark` was taken. */
+export type ReadKeyRows = { rows: ReadonlyMap<string, KeyRow | null>; mark: number }
 
 // biome-ignore lint/suspicious/noExplicitAny: the keyring reads and writes its own table only
 type Db = Kysely<any>
@@ -187,24 +196,37 @@ export const createKeyring = (
     return pending.rows
   }
 
-  const existingKeys = async (subjects: Iterable<string>): Promise<Map<string, Buffer>> => {
+  /** The row's key (null: erased or none), cached unless an erasure was seen since `before`. */
+  const keyOfRow = async (row: KeyRow | null, before: number): Promise<Buffer | null> => {
+    if (row?.wrapped_key == null) return null
+    const readable = { ...row, wrapped_key: row.wrapped_key }
+    const { key, stale } = open(readable)
+    // Re-wrapped on first use after a rotation, so the retired secret can be dropped sooner.
+    if (stale) await rewrap(readable, key)
+    return before === erasures ? remember(row.subject, key) : key
+  }
+
+  const existingKeys = async (
+    subjects: Iterable<string>,
+    read?: ReadKeyRows,
+  ): Promise<Map<string, Buffer>> => {
     const found = new Map<string, Buffer>()
     const missing: string[] = []
     for (const subject of new Set(subjects)) {
       const key = cached(subject)
       if (key) found.set(subject, key)
-      else missing.push(subject)
+      else if (read?.rows.has(subject)) {
+        const opened = await keyOfRow(read.rows.get(subject) ?? null, read.mark)
+        if (opened) found.set(subject, opened)
+      } else missing.push(subject)
     }
     if (missing.length === 0) return found
     const before = erasures
     const wanted = new Set(missing)
     for (const row of await readRows(missing)) {
-      if (row.wrapped_key === null || !wanted.has(row.subject)) continue
-      const readable = { ...row, wrapped_key: row.wrapped_key }
-      const { key, stale } = open(readable)
-      // Re-wrapped on first use after a rotation, so the retired secret can be dropped sooner.
-      if (stale) await rewrap(readable, key)
-      found.set(row.subject, before === erasures ? remember(row.subject, key) : key)
+      if (!wanted.has(row.subject)) continue
+      const key = await keyOfRow(row, before)
+      if (key) found.set(row.subject, key)
     }
     return found
   }
@@ -256,6 +278,8 @@ export const createKeyring = (
     },
 
     existingKeys,
+
+    mark: () => erasures,
 
     async destroy(subject) {
       await eraseSubjectsIn(db, [subject])
