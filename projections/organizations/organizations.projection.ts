@@ -5,6 +5,7 @@ import type { OrganizationEvent } from '../../domain/organization/organization.e
 import type { UserEvent } from '../../domain/user/user.events.js'
 import { recordClientActivity } from '../oauth-provider/oauth-client-activity.js'
 import type { Projection } from '../projection.js'
+import { insertRow } from '../runner/bound-statements.js'
 import { recordDirectoryActivity } from '../scim/scim-activity.js'
 import { organizationActivityDetails } from './organization-activity.js'
 
@@ -30,17 +31,14 @@ export const organizationsProjection: Projection = {
     switch (event.type) {
       case 'organization.created': {
         const { organizationId, name, slug, logo, metadata, createdAt } = event.data
-        await trx
-          .insertInto('organizations')
-          .values({
-            id: organizationId,
-            name,
-            slug,
-            logo,
-            metadata: json(metadata),
-            created_at: new Date(createdAt),
-          })
-          .execute()
+        await insertRow(trx, 'organizations', {
+          id: organizationId,
+          name,
+          slug,
+          logo,
+          metadata: json(metadata),
+          created_at: new Date(createdAt),
+        })
         return
       }
       case 'organization.updated': {
@@ -66,17 +64,14 @@ export const organizationsProjection: Projection = {
       }
       case 'organization.member-added': {
         const { organizationId, memberId, userId, roles, createdAt } = event.data
-        await trx
-          .insertInto('organization_members')
-          .values({
-            id: memberId,
-            organization_id: organizationId,
-            user_id: userId,
-            // better-auth's column: the roles as one comma-separated text.
-            role: roles.join(','),
-            created_at: new Date(createdAt),
-          })
-          .execute()
+        await insertRow(trx, 'organization_members', {
+          id: memberId,
+          organization_id: organizationId,
+          user_id: userId,
+          // better-auth's column: the roles as one comma-separated text.
+          role: roles.join(','),
+          created_at: new Date(createdAt),
+        })
         return
       }
       case 'organization.member-removed': {
@@ -239,16 +234,13 @@ const recordActivity = async (
   const details = organizationActivityDetails(event)
   if (!details) return
   const { actor } = recorded.metadata
-  await trx
-    .insertInto('organization_activity')
-    .values({
-      id: recorded.id,
-      organization_id: event.data.organizationId,
-      type: event.type,
-      actor_user_id: actor.type === 'user' ? actor.userId : null,
-      details: JSON.stringify(details),
-      at: new Date(recorded.metadata.at),
-      position: `${recorded.position.tx.toString().padStart(20, '0')}:${recorded.position.seq.toString().padStart(10, '0')}`,
-    })
-    .execute()
+  await insertRow(trx, 'organization_activity', {
+    id: recorded.id,
+    organization_id: event.data.organizationId,
+    type: event.type,
+    actor_user_id: actor.type === 'user' ? actor.userId : null,
+    details: JSON.stringify(details),
+    at: new Date(recorded.metadata.at),
+    position: `${recorded.position.tx.toString().padStart(20, '0')}:${recorded.position.seq.toString().padStart(10, '0')}`,
+  })
 }
