@@ -94,21 +94,18 @@ export const organizationsProjection: Projection = {
       case 'organization.invitation-created': {
         const { organizationId, invitationId, email, roles, teamIds, inviterId, expiresAt, createdAt } =
           event.data
-        await trx
-          .insertInto('organization_invitations')
-          .values({
-            id: invitationId,
-            organization_id: organizationId,
-            // Null once the invitee's key is destroyed (a replay after erasure).
-            email: email ?? '',
-            role: roles.join(','),
-            status: 'pending',
-            team_id: teamIds.length > 0 ? teamIds.join(',') : null,
-            inviter_id: inviterId,
-            expires_at: new Date(expiresAt),
-            created_at: new Date(createdAt),
-          })
-          .execute()
+        await insertRow(trx, 'organization_invitations', {
+          id: invitationId,
+          organization_id: organizationId,
+          // Null once the invitee's key is destroyed (a replay after erasure).
+          email: email ?? '',
+          role: roles.join(','),
+          status: 'pending',
+          team_id: teamIds.length > 0 ? teamIds.join(',') : null,
+          inviter_id: inviterId,
+          expires_at: new Date(expiresAt),
+          created_at: new Date(createdAt),
+        })
         return
       }
       case 'organization.invitation-renewed':
@@ -136,17 +133,14 @@ export const organizationsProjection: Projection = {
       }
       case 'organization.team-created': {
         const { organizationId, teamId, name, createdAt, updatedAt } = event.data
-        await trx
-          .insertInto('organization_teams')
-          .values({
-            id: teamId,
-            organization_id: organizationId,
-            name,
-            created_at: new Date(createdAt),
-            // Teams created before create-team recorded it keep null, live and on replay alike.
-            updated_at: updatedAt ? new Date(updatedAt) : null,
-          })
-          .execute()
+        await insertRow(trx, 'organization_teams', {
+          id: teamId,
+          organization_id: organizationId,
+          name,
+          created_at: new Date(createdAt),
+          // Teams created before create-team recorded it keep null, live and on replay alike.
+          updated_at: updatedAt ? new Date(updatedAt) : null,
+        })
         return
       }
       case 'organization.team-updated':
@@ -162,16 +156,13 @@ export const organizationsProjection: Projection = {
         return
       case 'organization.team-member-added': {
         const { organizationId, teamId, teamMemberId, userId, createdAt } = event.data
-        await trx
-          .insertInto('organization_team_members')
-          .values({
-            id: teamMemberId,
-            team_id: teamId,
-            organization_id: organizationId,
-            user_id: userId,
-            created_at: new Date(createdAt),
-          })
-          .execute()
+        await insertRow(trx, 'organization_team_members', {
+          id: teamMemberId,
+          team_id: teamId,
+          organization_id: organizationId,
+          user_id: userId,
+          created_at: new Date(createdAt),
+        })
         return
       }
       case 'organization.team-member-removed':
@@ -183,17 +174,14 @@ export const organizationsProjection: Projection = {
         return
       case 'organization.role-created': {
         const { organizationId, roleId, role, permission, createdAt } = event.data
-        await trx
-          .insertInto('organization_roles')
-          .values({
-            id: roleId,
-            organization_id: organizationId,
-            role,
-            permission: JSON.stringify(permission),
-            created_at: new Date(createdAt),
-            updated_at: null,
-          })
-          .execute()
+        await insertRow(trx, 'organization_roles', {
+          id: roleId,
+          organization_id: organizationId,
+          role,
+          permission: JSON.stringify(permission),
+          created_at: new Date(createdAt),
+          updated_at: null,
+        })
         return
       }
       case 'organization.role-updated': {
