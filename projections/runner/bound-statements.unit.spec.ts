@@ -89,6 +89,22 @@ describe('statements bound to their values', () => {
     )
   })
 
+  it('keeps a key whose value is undefined, matching no row as Kysely does, never widening the write', async () => {
+    const where = { user_id: 'u-1', active_organization_id: undefined }
+    expect(await sent((trx) => updateRows(trx, 'sessions', { active_team_id: null }, where))).toEqual(
+      compiled(
+        kysely
+          .updateTable('sessions')
+          .set({ active_team_id: null })
+          .where('user_id', '=', 'u-1')
+          .where('active_organization_id', '=', undefined as unknown as string),
+      ),
+    )
+    expect(await sent((trx) => deleteRows(trx, 'sessions', { user_id: undefined }))).toEqual(
+      compiled(kysely.deleteFrom('sessions').where('user_id', '=', undefined as unknown as string)),
+    )
+  })
+
   it('refuses a write by keys without keys rather than touch every row', async () => {
     await expect(sent((trx) => deleteRows(trx, 'sessions', {}))).rejects.toThrow(/without keys/)
   })
