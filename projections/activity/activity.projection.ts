@@ -4,6 +4,7 @@
 import { sql } from 'kysely'
 import type { RecordedEvent } from '../../infra/event-store/event-store.js'
 import type { Projection } from '../projection.js'
+import { bound } from '../runner/bound-statements.js'
 import { READS_NONE_OF_ITS_SHAPE } from '../runner/statement-shape.js'
 import { type ActivityEntry, activityChangeOf } from './activity-entry.js'
 
@@ -28,12 +29,16 @@ const entryRow = (entry: ActivityEntry, recorded: RecordedEvent, sessionId: stri
  * since nearly every event (each sign-in among them) writes one entry.
  */
 const insertIfUserExists = async (trx: Trx, entry: ActivityEntry, recorded: RecordedEvent) => {
-  await sql`
+  // entryRow's tuple written out (its session null): the text is made once, not per entry.
+  await trx.executeQuery(bound`
     insert into activity (id, user_id, type, at, ip, user_agent, details, position_tx, position_seq)
     select entry.id, entry.user_id, entry.type, entry.at, entry.ip, entry.user_agent, entry.details,
            entry.position_tx, entry.position_seq
-    from ${entryRow(entry, recorded, null)}
-    where exists (select from users where users.id = entry.user_id)`.execute(trx)
+    from (values (${entry.id}::text, ${entry.userId}::text, ${entry.type}::text, ${entry.at}::timestamptz,
+           ${entry.ip}::text, ${entry.userAgent}::text, ${JSON.stringify(entry.details)}::jsonb,
+           ${recorded.position.tx.toString()}::int8, ${recorded.position.seq.toString()}::int8, ${null}::text))
+      as entry (id, user_id, type, at, ip, user_agent, details, position_tx, position_seq, session_id)
+    where exists (select from users where users.id = entry.user_id)`)
 }
 
 /**

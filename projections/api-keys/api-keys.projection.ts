@@ -8,6 +8,7 @@ import type { Transaction } from 'kysely'
 import type { ApiKeyEvent } from '../../domain/api-key/api-key.js'
 import type { Database } from '../database.js'
 import type { Projection } from '../projection.js'
+import { insertRow } from '../runner/bound-statements.js'
 import { recordApiKeyRevocations } from './api-key-revocations.js'
 import type { ApiKeyUsageTable } from './api-keys.table.js'
 
@@ -40,9 +41,10 @@ export const apiKeysProjection: Projection = {
     switch (event.type) {
       case 'api-key.created': {
         const data = event.data
-        await trx
-          .insertInto('api_keys')
-          .values({
+        await insertRow(
+          trx,
+          'api_keys',
+          {
             id: data.keyId,
             user_id: data.userId,
             organization_id: data.organizationId ?? null,
@@ -62,14 +64,15 @@ export const apiKeysProjection: Projection = {
             metadata: json(data.metadata),
             created_at: new Date(data.createdAt),
             updated_at: new Date(data.createdAt),
-          })
-          .onConflict((oc) => oc.column('id').doNothing())
-          .execute()
-        await trx
-          .insertInto('tessera_api_key_usage')
-          .values({ key_id: data.keyId, remaining: data.remaining, remaining_version: event.streamVersion })
-          .onConflict((oc) => oc.column('key_id').doNothing())
-          .execute()
+          },
+          'id',
+        )
+        await insertRow<Tables, 'tessera_api_key_usage'>(
+          trx,
+          'tessera_api_key_usage',
+          { key_id: data.keyId, remaining: data.remaining, remaining_version: event.streamVersion },
+          'key_id',
+        )
         return
       }
       case 'api-key.updated': {

@@ -5,6 +5,7 @@ import type { OrganizationEvent } from '../../domain/organization/organization.e
 import type { UserEvent } from '../../domain/user/user.events.js'
 import { recordClientActivity } from '../oauth-provider/oauth-client-activity.js'
 import type { Projection } from '../projection.js'
+import { insertRow } from '../runner/bound-statements.js'
 import { recordDirectoryActivity } from '../scim/scim-activity.js'
 import { organizationActivityDetails } from './organization-activity.js'
 
@@ -30,17 +31,14 @@ export const organizationsProjection: Projection = {
     switch (event.type) {
       case 'organization.created': {
         const { organizationId, name, slug, logo, metadata, createdAt } = event.data
-        await trx
-          .insertInto('organizations')
-          .values({
-            id: organizationId,
-            name,
-            slug,
-            logo,
-            metadata: json(metadata),
-            created_at: new Date(createdAt),
-          })
-          .execute()
+        await insertRow(trx, 'organizations', {
+          id: organizationId,
+          name,
+          slug,
+          logo,
+          metadata: json(metadata),
+          created_at: new Date(createdAt),
+        })
         return
       }
       case 'organization.updated': {
@@ -66,17 +64,14 @@ export const organizationsProjection: Projection = {
       }
       case 'organization.member-added': {
         const { organizationId, memberId, userId, roles, createdAt } = event.data
-        await trx
-          .insertInto('organization_members')
-          .values({
-            id: memberId,
-            organization_id: organizationId,
-            user_id: userId,
-            // better-auth's column: the roles as one comma-separated text.
-            role: roles.join(','),
-            created_at: new Date(createdAt),
-          })
-          .execute()
+        await insertRow(trx, 'organization_members', {
+          id: memberId,
+          organization_id: organizationId,
+          user_id: userId,
+          // better-auth's column: the roles as one comma-separated text.
+          role: roles.join(','),
+          created_at: new Date(createdAt),
+        })
         return
       }
       case 'organization.member-removed': {
@@ -99,21 +94,18 @@ export const organizationsProjection: Projection = {
       case 'organization.invitation-created': {
         const { organizationId, invitationId, email, roles, teamIds, inviterId, expiresAt, createdAt } =
           event.data
-        await trx
-          .insertInto('organization_invitations')
-          .values({
-            id: invitationId,
-            organization_id: organizationId,
-            // Null once the invitee's key is destroyed (a replay after erasure).
-            email: email ?? '',
-            role: roles.join(','),
-            status: 'pending',
-            team_id: teamIds.length > 0 ? teamIds.join(',') : null,
-            inviter_id: inviterId,
-            expires_at: new Date(expiresAt),
-            created_at: new Date(createdAt),
-          })
-          .execute()
+        await insertRow(trx, 'organization_invitations', {
+          id: invitationId,
+          organization_id: organizationId,
+          // Null once the invitee's key is destroyed (a replay after erasure).
+          email: email ?? '',
+          role: roles.join(','),
+          status: 'pending',
+          team_id: teamIds.length > 0 ? teamIds.join(',') : null,
+          inviter_id: inviterId,
+          expires_at: new Date(expiresAt),
+          created_at: new Date(createdAt),
+        })
         return
       }
       case 'organization.invitation-renewed':
@@ -141,17 +133,14 @@ export const organizationsProjection: Projection = {
       }
       case 'organization.team-created': {
         const { organizationId, teamId, name, createdAt, updatedAt } = event.data
-        await trx
-          .insertInto('organization_teams')
-          .values({
-            id: teamId,
-            organization_id: organizationId,
-            name,
-            created_at: new Date(createdAt),
-            // Teams created before create-team recorded it keep null, live and on replay alike.
-            updated_at: updatedAt ? new Date(updatedAt) : null,
-          })
-          .execute()
+        await insertRow(trx, 'organization_teams', {
+          id: teamId,
+          organization_id: organizationId,
+          name,
+          created_at: new Date(createdAt),
+          // Teams created before create-team recorded it keep null, live and on replay alike.
+          updated_at: updatedAt ? new Date(updatedAt) : null,
+        })
         return
       }
       case 'organization.team-updated':
@@ -167,16 +156,13 @@ export const organizationsProjection: Projection = {
         return
       case 'organization.team-member-added': {
         const { organizationId, teamId, teamMemberId, userId, createdAt } = event.data
-        await trx
-          .insertInto('organization_team_members')
-          .values({
-            id: teamMemberId,
-            team_id: teamId,
-            organization_id: organizationId,
-            user_id: userId,
-            created_at: new Date(createdAt),
-          })
-          .execute()
+        await insertRow(trx, 'organization_team_members', {
+          id: teamMemberId,
+          team_id: teamId,
+          organization_id: organizationId,
+          user_id: userId,
+          created_at: new Date(createdAt),
+        })
         return
       }
       case 'organization.team-member-removed':
@@ -188,17 +174,14 @@ export const organizationsProjection: Projection = {
         return
       case 'organization.role-created': {
         const { organizationId, roleId, role, permission, createdAt } = event.data
-        await trx
-          .insertInto('organization_roles')
-          .values({
-            id: roleId,
-            organization_id: organizationId,
-            role,
-            permission: JSON.stringify(permission),
-            created_at: new Date(createdAt),
-            updated_at: null,
-          })
-          .execute()
+        await insertRow(trx, 'organization_roles', {
+          id: roleId,
+          organization_id: organizationId,
+          role,
+          permission: JSON.stringify(permission),
+          created_at: new Date(createdAt),
+          updated_at: null,
+        })
         return
       }
       case 'organization.role-updated': {
@@ -239,16 +222,13 @@ const recordActivity = async (
   const details = organizationActivityDetails(event)
   if (!details) return
   const { actor } = recorded.metadata
-  await trx
-    .insertInto('organization_activity')
-    .values({
-      id: recorded.id,
-      organization_id: event.data.organizationId,
-      type: event.type,
-      actor_user_id: actor.type === 'user' ? actor.userId : null,
-      details: JSON.stringify(details),
-      at: new Date(recorded.metadata.at),
-      position: `${recorded.position.tx.toString().padStart(20, '0')}:${recorded.position.seq.toString().padStart(10, '0')}`,
-    })
-    .execute()
+  await insertRow(trx, 'organization_activity', {
+    id: recorded.id,
+    organization_id: event.data.organizationId,
+    type: event.type,
+    actor_user_id: actor.type === 'user' ? actor.userId : null,
+    details: JSON.stringify(details),
+    at: new Date(recorded.metadata.at),
+    position: `${recorded.position.tx.toString().padStart(20, '0')}:${recorded.position.seq.toString().padStart(10, '0')}`,
+  })
 }

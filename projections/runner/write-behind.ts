@@ -8,6 +8,7 @@
 /// it is not known: the caller rolls the batch back and applies it again one event at a time.
 
 import {
+  type Compilable,
   CompiledQuery,
   type DatabaseConnection,
   type Driver,
@@ -131,6 +132,13 @@ export const writeBehind = (
       createIntrospector: (inner) => new PostgresIntrospector(inner),
       createQueryCompiler: () => new PostgresQueryCompiler(),
     },
+  })
+  // A statement a projection made itself (bound-statements.ts) goes straight to the connection
+  // above: Kysely's executor would wrap it in a connection's acquire and release and a result's
+  // transform (it has no plugins), some awaits per write that change nothing here.
+  Object.defineProperty(db, 'executeQuery', {
+    value: (query: CompiledQuery | Compilable) =>
+      connection.executeQuery('compile' in query ? query.compile() : query),
   })
   return {
     trx: db as unknown as Transaction<Database>,

@@ -10,6 +10,7 @@
 
 import { type Generated, type Kysely, sql, type Transaction } from 'kysely'
 import type { EventToAppend, RecordedEvent } from '../../infra/event-store/event-store.js'
+import { deleteRows } from '../runner/bound-statements.js'
 
 // biome-ignore lint/suspicious/noExplicitAny: these helpers serve any schema that has their tables
 type AnyDb = Kysely<any>
@@ -77,10 +78,9 @@ export const consumeRevocation = async (
   event: Pick<RecordedEvent, 'id' | 'type'>,
 ): Promise<void> => {
   if (!revokes(event.type)) return
-  await (trx as unknown as Transaction<Tables>)
-    .deleteFrom('tessera_pending_revocations')
-    .where('event_id', '=', event.id)
-    .execute()
+  await deleteRows<Tables, 'tessera_pending_revocations'>(trx, 'tessera_pending_revocations', {
+    event_id: event.id,
+  })
 }
 
 /** A condition for queries over `sessions`: no committed revocation names the session or its user. */

@@ -11,6 +11,7 @@
 import { type Kysely, sql } from 'kysely'
 import type { RecordedEvent } from '../../infra/event-store/event-store.js'
 import type { Projection } from '../projection.js'
+import { bound } from '../runner/bound-statements.js'
 
 type Trx = Parameters<Projection['apply']>[0]
 
@@ -25,12 +26,12 @@ export const applyLastSeen = async (trx: Trx, recorded: RecordedEvent): Promise<
   if (recorded.type === 'session.started') {
     const data = recorded.data as { userId?: string; impersonatedBy?: string }
     if (!data.userId || data.impersonatedBy) return
-    await sql`
+    await trx.executeQuery(bound`
       insert into user_last_seen (user_id, last_seen_at)
       select user_id, max(last_seen_at) from (values (${data.userId}::text, ${at}::timestamptz)) as seen (user_id, last_seen_at)
       group by user_id
       on conflict (user_id) do update set last_seen_at = excluded.last_seen_at
-      where user_last_seen.last_seen_at < excluded.last_seen_at`.execute(trx)
+      where user_last_seen.last_seen_at < excluded.last_seen_at`)
   }
 }
 

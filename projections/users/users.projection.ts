@@ -3,6 +3,7 @@
 import { sql } from 'kysely'
 import { CREDENTIAL_PROVIDER, type UserEvent } from '../../domain/user/user.events.js'
 import type { Projection } from '../projection.js'
+import { insertRow, updateRows } from '../runner/bound-statements.js'
 import { applyLastSeen, removeLastSeen } from './last-seen.js'
 import type { UserRow } from './users.table.js'
 
@@ -37,18 +38,15 @@ const setPassword = async (
 }
 
 const insertCredential = (trx: Trx, userId: string, passwordHash: string, at: Date, accountId: string) =>
-  trx
-    .insertInto('accounts')
-    .values({
-      id: accountId,
-      user_id: userId,
-      provider_id: CREDENTIAL_PROVIDER,
-      account_id: userId,
-      password: passwordHash,
-      created_at: at,
-      updated_at: at,
-    })
-    .execute()
+  insertRow(trx, 'accounts', {
+    id: accountId,
+    user_id: userId,
+    provider_id: CREDENTIAL_PROVIDER,
+    account_id: userId,
+    password: passwordHash,
+    created_at: at,
+    updated_at: at,
+  })
 
 type Registered = Extract<UserEvent, { type: 'user.registered' }>
 
@@ -70,11 +68,7 @@ export const registeredUserRow = (data: Registered['data'], at: Date): UserRow =
 })
 
 const touchUser = (trx: Trx, userId: string, changes: object, at: Date) =>
-  trx
-    .updateTable('users')
-    .set({ ...changes, updated_at: at })
-    .where('id', '=', userId)
-    .execute()
+  updateRows(trx, 'users', { ...changes, updated_at: at }, { id: userId })
 
 export const usersProjection: Projection = {
   name: 'users',
@@ -100,7 +94,7 @@ export const usersProjection: Projection = {
     switch (event.type) {
       case 'user.registered': {
         const { userId, credential } = event.data
-        await trx.insertInto('users').values(registeredUserRow(event.data, at)).execute()
+        await insertRow(trx, 'users', registeredUserRow(event.data, at))
         // The user is new, so is the credential account: no update to try first.
         if (credential) await insertCredential(trx, userId, credential.passwordHash, at, credential.accountId)
         return
