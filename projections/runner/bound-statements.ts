@@ -9,7 +9,7 @@ import { CompiledQuery, type Insertable, type Transaction, type Updateable } fro
 import type { Database } from '../database.js'
 
 /** Where the statement goes: a projection's transaction, over any tables it owns. */
-type Trx = Pick<Transaction<Database>, 'executeQuery'>
+export type Trx = Pick<Transaction<Database>, 'executeQuery'>
 
 const bySite = new WeakMap<TemplateStringsArray, string>()
 

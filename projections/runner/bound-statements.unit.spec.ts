@@ -9,11 +9,10 @@ import {
   PostgresIntrospector,
   PostgresQueryCompiler,
   sql,
-  type Transaction,
 } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import type { Database } from '../database.js'
-import { bound, deleteRows, insertRow, updateRows } from './bound-statements.js'
+import { bound, deleteRows, insertRow, type Trx, updateRows } from './bound-statements.js'
 
 const kysely = new Kysely<Database>({
   dialect: {
@@ -25,14 +24,14 @@ const kysely = new Kysely<Database>({
 })
 
 /** What a write sends, caught instead of run. */
-const sent = async (write: (trx: Transaction<Database>) => Promise<unknown>) => {
+const sent = async (write: (trx: Trx) => Promise<unknown>) => {
   const queries: CompiledQuery[] = []
-  const trx = {
-    executeQuery: async (query: CompiledQuery) => {
-      queries.push(query)
+  const trx: Trx = {
+    executeQuery: async (query) => {
+      queries.push('compile' in query ? query.compile() : query)
       return { rows: [] }
     },
-  } as unknown as Transaction<Database>
+  }
   await write(trx)
   return queries.map(({ sql, parameters }) => ({ sql, parameters }))
 }
