@@ -1,8 +1,9 @@
 /// The deliveries' connections, kept alive between requests, and one request on one of them: the
 /// request's head and body written at once (one TLS record, one socket write), and the answer read
-/// by answer-framing.ts. node:http's client (a request and an answer object with their streams, an
-/// agent's bookkeeping, two parsers' worth of headers) cost a delivery three times the CPU of doing
-/// this (issue 34). What node:http did that matters is kept:
+/// by answer-framing.ts. node:http's client (a request and an answer object with their streams, the
+/// agent's bookkeeping, the parser's callbacks per answer) cost a signed delivery about twice the
+/// event loop's CPU of doing this: ~250 against ~120 µs (bench/webhook-client-cost.ts; issue 34).
+/// What node:http did that matters is kept:
 /// - a connection goes only to the address checked for its target (the target's pinned `lookup`),
 ///   and is reused only by requests to the same protocol, address, port and name (`key`);
 /// - TLS verifies the certificate against the URL's name (node:tls's defaults: a trusted chain, the
