@@ -1,13 +1,15 @@
 /// One delivery attempt: a POST to the endpoint's URL, connected to the address checked for it
 /// (endpoint-targets.ts, address-guard.ts), within 10 seconds, without following redirects (a 3xx
 /// is an answer like any other non-2xx), and without keeping the answer's body (it is read and
-/// dropped).
+/// dropped: answer-framing.ts).
 
-import type http from 'node:http'
 import type { AddressPolicy } from '../../../infra/webhooks/address-guard.js'
 import { type AgentPool, ATTEMPT_TIMEOUT_MS, type Target } from './endpoint-targets.js'
 
 export type AttemptResult = { ok: boolean; status: number | null; error: string | null; latencyMs: number }
+
+/** A header line may not be ended or split by what it carries. */
+const LINE_BREAK = /[\r\n]/
 
 export const postWebhook = async (
   policy: AddressPolicy,
@@ -31,17 +33,17 @@ export const postWebhook = async (
   } catch (error) {
     return done(null, messageOf(error))
   }
-  const listed = [...target.headers, 'content-length', String(Buffer.byteLength(body))]
-  for (const name in headers) listed.push(name, headers[name] as string)
-  const options: http.RequestOptions = { ...target.options, headers: listed }
+  // Head and body in one string: written at once (webhook-connections.ts).
+  let request = `${target.head}content-length: ${Buffer.byteLength(body)}\r\n`
+  for (const name in headers) {
+    const value = headers[name] as string
+    if (LINE_BREAK.test(name) || LINE_BREAK.test(value))
+      return done(null, `header ${name} holds a line break`)
+    request += `${name}: ${value}\r\n`
+  }
+  request += `\r\n${body}`
   try {
-    // A kept-alive connection the endpoint closed as the request went out fails before the endpoint
-    // saw anything: sent again once, on a new connection to the same address.
-    const status = await send(target, options, body, timeoutMs).catch((error: unknown) => {
-      if (!(error instanceof ReusedSocketError)) throw error
-      return send(target, options, body, timeoutMs)
-    })
-    return done(status, null)
+    return done(await agents.send(target, request, timeoutMs), null)
   } catch (error) {
     // No answer: the name may have moved; the next attempt resolves it again.
     agents.forget(url)
@@ -50,31 +52,3 @@ export const postWebhook = async (
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message.slice(0, 500) : String(error))
-
-class ReusedSocketError extends Error {}
-
-/**
- * One request. The attempt's bound is one timer from the start to the answer's end (an endpoint that
- * trickles its answer does not stretch it); the agent's socket timeout only closes idle sockets.
- */
-const send = (
-  target: Target,
-  options: http.RequestOptions,
-  body: string,
-  timeoutMs: number,
-): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const request = target.client.request(options, (response) => {
-      response.resume()
-      response.on('end', () => resolve(response.statusCode ?? 0))
-      response.on('error', reject)
-    })
-    const timer = setTimeout(() => request.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs)
-    request.on('close', () => clearTimeout(timer))
-    request.on('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        request.reusedSocket && error.code === 'ECONNRESET' ? new ReusedSocketError(error.message) : error,
-      ),
-    )
-    request.end(body)
-  })

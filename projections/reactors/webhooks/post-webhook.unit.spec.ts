@@ -101,6 +101,23 @@ describe('one webhook attempt', () => {
     expect(elsewhere.hits.count).toBe(0)
   })
 
+  it('reads a chunked answer to its end and sends the next attempt on the same connection', async () => {
+    const chunked = await serve((reply) => {
+      reply.writeHead(200, { 'content-type': 'text/plain' })
+      reply.write('thanks, ')
+      setTimeout(() => reply.end('got it'), 20)
+    })
+    let connections = 0
+    servers.at(-1)?.on('connection', () => {
+      connections += 1
+    })
+    const url = `http://127.0.0.1:${chunked.port}/hook`
+    for (const _ of [1, 2])
+      expect(await postWebhook(loopback, url, headers, '{}', agents)).toMatchObject({ status: 200 })
+    expect(chunked.hits.count).toBe(2)
+    expect(connections).toBe(1)
+  })
+
   it('gives up on an endpoint that does not answer within the timeout', async () => {
     const silent = await serve(() => undefined)
     const result = await postWebhook(loopback, `http://127.0.0.1:${silent.port}/`, headers, '{}', agents, 300)
