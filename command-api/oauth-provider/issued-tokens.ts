@@ -3,7 +3,7 @@
 /// Connect Core 2) with `auth_time`, `nonce`, `acr`, `at_hash` and, for `organization`, the
 /// person's organizations. Claims by scope (OpenID Connect Core 5.4) are shared with userinfo.
 
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { authenticationClaims } from '../../domain/oauth-provider/authentication-methods.js'
 import { oauthError } from '../../domain/oauth-provider/oauth-errors.js'
 import type { GrantTerms } from '../../domain/oauth-provider/oauth-grant.js'
@@ -67,9 +67,8 @@ export const userClaims = async (ctx: OAuthContext, user: UserRow, scopes: reado
 
 /** OpenID Connect Core 3.1.3.6: the left half of the access token's hash, for the key's algorithm. */
 const atHash = (accessToken: string, alg: string): string => {
-  const digest = createHash(alg === 'EdDSA' ? 'sha512' : 'sha256')
-    .update(accessToken)
-    .digest()
+  // One-shot: a Hash object made, fed and dropped per token takes three times as long.
+  const digest = hash(alg === 'EdDSA' ? 'sha512' : 'sha256', accessToken, 'buffer')
   return digest.subarray(0, digest.length / 2).toString('base64url')
 }
 

@@ -3,7 +3,7 @@
 /// and refresh tokens name their grant, whose stream decides; a replayed code or a spent refresh
 /// token revokes the grant (the events say so) and is answered `invalid_grant`.
 
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { oauthError } from '../../domain/oauth-provider/oauth-errors.js'
 import {
   type OAuthGrantCommand,
@@ -20,7 +20,8 @@ import type { OAuthContext } from './oauth-context.js'
 
 const newRefreshToken = (grantId: string) => `${grantId}${randomToken(32, ALPHANUMERIC)}`
 
-const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url')
+// One-shot, as sha256Hex: a Hash object made, fed and dropped per call takes three times as long.
+const s256 = (verifier: string) => hash('sha256', verifier, 'base64url')
 
 const runGrant = async (
   ctx: OAuthContext,

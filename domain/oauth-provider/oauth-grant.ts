@@ -188,11 +188,15 @@ const refresh = (command: Extract<OAuthGrantCommand, { type: 'refresh' }>, state
   if (state.terms.clientId !== command.clientId) throw badGrant('invalid refresh token')
   const presented = command.refreshTokenHash
   if (state.status === 'revoked') throw badGrant('invalid refresh token')
-  // A spent token presented again: the token was copied; the grant ends for both holders.
-  if (state.spent.some((hash) => sameHash(hash, presented)))
-    return [revoked(state.terms, 'refresh-token-reused')]
-  if (state.refreshTokenHash === null || !sameHash(state.refreshTokenHash, presented))
+  // The current token first: every refresh token is fresh from the CSPRNG, so the current one is
+  // never among the spent, and a use in turn (nearly every refresh) is not compared with each token
+  // the grant ever spent (a long-lived grant spends one per refresh).
+  if (state.refreshTokenHash === null || !sameHash(state.refreshTokenHash, presented)) {
+    // A spent token presented again: the token was copied; the grant ends for both holders.
+    if (state.spent.some((hash) => sameHash(hash, presented)))
+      return [revoked(state.terms, 'refresh-token-reused')]
     throw badGrant('invalid refresh token')
+  }
   if (state.refreshExpiresAt && Date.parse(state.refreshExpiresAt) <= Date.parse(command.now))
     throw badGrant('refresh token expired')
   const { grantId, clientId, userId } = state.terms

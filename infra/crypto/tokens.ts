@@ -1,10 +1,29 @@
 /// Random tokens and identifiers from the CSPRNG, and how they are kept at rest (hashes).
 /// One-time tokens that go out by mail are derived instead (derived-tokens.ts).
 
-import { hash, randomBytes } from 'node:crypto'
+import { hash, randomFillSync } from 'node:crypto'
 
 export const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
 export const LOWERCASE_ALPHANUMERIC = '0123456789abcdefghijklmnopqrstuvwxyz'
+
+// Random bytes are drawn a block at a time and each handed out once: a draw of a token's few dozen
+// bytes (a call into OpenSSL and a Buffer each) and a string built a character at a time cost about
+// 6 µs a token, five times what the rest of it does (a code exchange makes two). The block is
+// refilled in place once every byte of it was used: no byte goes into two tokens.
+const BLOCK_BYTES = 4096
+const block = Buffer.alloc(BLOCK_BYTES)
+let blockAt = BLOCK_BYTES
+
+const randomByte = (): number => {
+  if (blockAt === BLOCK_BYTES) {
+    randomFillSync(block)
+    blockAt = 0
+  }
+  return block[blockAt++] as number
+}
+
+/** Characters turned into a string this many at a time (a call's arguments are bounded). */
+const CHUNK = 1024
 
 /**
  * `length` characters drawn uniformly from `alphabet`. Bytes at or above the largest multiple of
@@ -16,12 +35,15 @@ export const randomToken = (length: number, alphabet: string): string => {
   const size = alphabet.length
   const limit = 256 - (256 % size)
   let token = ''
-  while (token.length < length) {
-    // Twice what is needed, so one draw almost always suffices even when many bytes are rejected.
-    for (const byte of randomBytes((length - token.length) * 2)) {
-      if (byte >= limit) continue
-      token += alphabet.charAt(byte % size)
-      if (token.length === length) break
+  const codes: number[] = []
+  for (let drawn = 0; drawn < length; ) {
+    const byte = randomByte()
+    if (byte >= limit) continue
+    codes.push(alphabet.charCodeAt(byte % size))
+    drawn += 1
+    if (codes.length === CHUNK || drawn === length) {
+      token += String.fromCharCode(...codes)
+      codes.length = 0
     }
   }
   return token

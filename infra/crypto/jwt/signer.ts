@@ -93,10 +93,23 @@ export const createJwtSigner = (
     return keyObject
   }
 
+  // Every token one key signs with one `typ` has the same header: encoded once, not per token (a
+  // code exchange signs two). Bounded by the keys and types in use; emptied should that ever grow.
+  const headers = new Map<string, string>()
+  const headerOf = (key: SigningKey, typ: string | undefined): string => {
+    const id = `${key.alg}\u0000${key.kid}\u0000${typ ?? ''}`
+    const known = headers.get(id)
+    if (known !== undefined) return known
+    if (headers.size >= 64) headers.clear()
+    const header = base64url({ alg: key.alg, kid: key.kid, ...(typ ? { typ } : {}) })
+    headers.set(id, header)
+    return header
+  }
+
   const signWith = async (claims: Record<string, unknown>, now: Date, typ?: string): Promise<string> => {
     const key = activeKey(currentKeys(), now)
     if (!key) throw new NoSigningKeyError()
-    const header = base64url({ alg: key.alg, kid: key.kid, ...(typ ? { typ } : {}) })
+    const header = headerOf(key, typ)
     const payload = base64url(claims)
     const signingInput = Buffer.from(`${header}.${payload}`)
     const scheme = signatureScheme(key.alg, importedKey(key))

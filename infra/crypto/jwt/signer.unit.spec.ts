@@ -109,6 +109,18 @@ describe('the JWT signer', () => {
     await expect(retired.sign({}, 'u', at(20))).rejects.toBeInstanceOf(NoSigningKeyError)
   })
 
+  it('gives each token the header of its own key and type, however they alternate', async () => {
+    const older = keyFor('EdDSA')
+    const newer = { ...keyFor('ES256'), createdAt: at(100) }
+    const signer = createJwtSigner([older, newer], options)
+    const headerOf = async (now: Date, typ?: string) =>
+      decodeProtectedHeader(await signer.signClaims({ n: 1 }, now, typ))
+    expect(await headerOf(at(1), 'at+jwt')).toEqual({ alg: 'EdDSA', kid: older.kid, typ: 'at+jwt' })
+    expect(await headerOf(at(2))).toEqual({ alg: 'EdDSA', kid: older.kid })
+    expect(await headerOf(at(150), 'at+jwt')).toEqual({ alg: 'ES256', kid: newer.kid, typ: 'at+jwt' })
+    expect(await headerOf(at(151))).toEqual({ alg: 'ES256', kid: newer.kid })
+  })
+
   it("keeps a retired key's tokens verifiable until they expire, then drops the key", async () => {
     const first = keyFor('EdDSA')
     const early = await createJwtSigner([first], options).sign({}, 'u', at(100))
