@@ -11,7 +11,9 @@
 /// profile there when it stops (`--cpu-prof`), and each round prints its span on the profile's clock
 /// (`round µs <from> <to>`); profiling adds CPU of its own, so read such a run's figures as shares.
 /// The server runs with bench/count-decryptions.ts preloaded: each round prints the AES decryptions
-/// (opened sealed fields) per answer too.
+/// (opened sealed fields) per answer too. `BENCH_TOP_STATEMENTS=<n>` prints n statements (8 unless
+/// told); `BENCH_EXPLAIN=1` ends with the plan of a second step's stream read as executed on the
+/// seeded data (EXPLAIN ANALYZE, BUFFERS).
 
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
@@ -33,7 +35,7 @@ import { hotp, timeStep } from './totp.js'
 const [answers = 2000, rounds = 2] = process.argv.slice(2).map(Number)
 const WARM_UP = 500
 const CONNECTIONS = 16
-const TOP_STATEMENTS = 8
+const TOP_STATEMENTS = Number(process.env.BENCH_TOP_STATEMENTS ?? 8)
 
 type Statement = { calls: number; ms: number; query: string }
 
@@ -144,6 +146,29 @@ const round = async (
     console.log(`    ${per(calls)} × ${per(total)} ms  ${oneLine(query)}`)
 }
 
+/**
+ * `BENCH_EXPLAIN=1`: the plan of a second step's stream read (the keyed form the server sends, for
+ * one person's two-factor stream and one session stream), as executed on the seeded data.
+ */
+const explainStreamRead = async (admin: pg.Client, userId: string | undefined) => {
+  if (!userId) return
+  const { rows: streams } = await admin.query<{ stream_id: string }>(
+    `select stream_id from tessera_events where data->>'userId' = $1 group by stream_id order by stream_id`,
+    [userId],
+  )
+  const wanted = streams.map((row) => row.stream_id)
+  const { rows } = await admin.query<{ 'QUERY PLAN': string }>(
+    `explain (analyze, buffers) select seq::text as seq, r.i::integer as read, k.wrapped_key
+     from unnest($1::text[], $2::integer[]) with ordinality as r(wanted, after_version, i)
+     join tessera_events on tessera_events.stream_id = r.wanted and tessera_events.stream_version > r.after_version
+     left join tessera_data_keys k on k.subject = tessera_events.data->>'userId'
+     order by r.i, tessera_events.stream_version`,
+    [wanted, wanted.map(() => 0)],
+  )
+  console.log(`explain (${wanted.join(', ')}):`)
+  for (const row of rows) console.log(`    ${row['QUERY PLAN']}`)
+}
+
 const main = async () => {
   const postgres = await startEmbeddedPostgres({
     postgresFlags: statementsFlags,
@@ -173,7 +198,9 @@ const main = async () => {
         admin,
         decryptionsFile,
       }
+      const answered = seeded.people.at(-1)?.userId
       for (let n = 0; n < rounds; n++) await round(context, seeded)
+      if (process.env.BENCH_EXPLAIN === '1') await explainStreamRead(admin, answered)
     } finally {
       await server.stop()
     }

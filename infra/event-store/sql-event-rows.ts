@@ -2,7 +2,7 @@
 /// made a recorded event (upcast to its type's current shape), and reads of concurrent commands sent
 /// as one statement.
 
-import { type Kysely, sql } from 'kysely'
+import { CompiledQuery, type Kysely } from 'kysely'
 import { upcastEvent } from '../../domain/events.js'
 import type { EventMetadata } from '../../domain/shared/metadata.js'
 import type { RecordedEvent } from './event-store.js'
@@ -37,9 +37,8 @@ export const toRecorded = (row: EventRow): RecordedEvent =>
 
 // The text aliases shadow the columns in ORDER BY, which binds bare names to output columns first:
 // order by the qualified columns, or `999` sorts after `1000`.
-export const EVENT_COLUMNS = sql.raw(
-  'seq::text as seq, tx_id::text as tx_id, event_id::text as event_id, stream_id, stream_version, type, data, metadata, recorded_at',
-)
+export const EVENT_COLUMNS =
+  'seq::text as seq, tx_id::text as tx_id, event_id::text as event_id, stream_id, stream_version, type, data, metadata, recorded_at'
 
 /** A data key's row as `tessera_data_keys` holds it (personal-data/keyring.ts opens it). */
 export type KeyRow = { subject: string; wrapped_key: string | null; wrapped_by: string | null }
@@ -77,21 +76,26 @@ type KeyedRow = EventRow & {
  */
 export const coalescedStreamReads = (db: Db, withKeys = false) => {
   let pending: Read[] | null = null
+  // The text is made once: the `sql` tag built and compiled it again for every read.
   const keyColumns = withKeys
-    ? sql`, tessera_events.data->>'userId' as key_subject, k.wrapped_key, k.wrapped_by, k.subject is not null as has_key_row`
-    : sql``
+    ? `, tessera_events.data->>'userId' as key_subject, k.wrapped_key, k.wrapped_by, k.subject is not null as has_key_row`
+    : ''
   const keyJoin = withKeys
-    ? sql`left join tessera_data_keys k on k.subject = tessera_events.data->>'userId'`
-    : sql``
-  const run = async (reads: readonly Read[]) => {
-    const { rows } = await sql<KeyedRow>`
+    ? `left join tessera_data_keys k on k.subject = tessera_events.data->>'userId'`
+    : ''
+  const text = `
       select ${EVENT_COLUMNS}, r.i::integer as read${keyColumns}
-      from unnest(${reads.map((read) => read.stream)}::text[], ${reads.map((read) => read.afterVersion)}::integer[])
-        with ordinality as r(wanted, after_version, i)
+      from unnest($1::text[], $2::integer[]) with ordinality as r(wanted, after_version, i)
       join tessera_events on tessera_events.stream_id = r.wanted
         and tessera_events.stream_version > r.after_version
       ${keyJoin}
-      order by r.i, tessera_events.stream_version`.execute(db)
+      order by r.i, tessera_events.stream_version`
+  const run = async (reads: readonly Read[]) => {
+    const streams = reads.map((read) => read.stream)
+    const afterVersions = reads.map((read) => read.afterVersion)
+    const { rows } = await db.executeQuery(
+      CompiledQuery.raw(text, [streams, afterVersions]) as CompiledQuery<KeyedRow>,
+    )
     const answers = reads.map((): KeyedStreamRead => ({ events: [], keys: new Map() }))
     for (const row of rows) {
       const answer = answers[row.read - 1]

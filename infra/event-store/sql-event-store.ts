@@ -7,7 +7,7 @@
 
 import { randomUUID } from 'node:crypto'
 import { EventEmitter } from 'node:events'
-import { type Kysely, sql, type Transaction } from 'kysely'
+import { CompiledQuery, type Kysely, sql, type Transaction } from 'kysely'
 import { stampEventVersion } from '../../domain/events.js'
 import {
   type AppendResult,
@@ -20,7 +20,8 @@ import {
   START,
   type StreamAppend,
 } from './event-store.js'
-import { appendParts, claimsOf, NOTIFY_CHANNEL, refusalOf, refusedAppend } from './sql-append.js'
+import { appendParts, claimsOf, refusalOf, refusedAppend } from './sql-append.js'
+import { NOTIFY_CHANNEL } from './sql-append-statement.js'
 import {
   coalescedStreamReads,
   EVENT_COLUMNS,
@@ -74,6 +75,14 @@ export type KeyedStreamReader = {
 // biome-ignore lint/suspicious/noExplicitAny: the store reads and writes its own tables only
 type Db = Kysely<any>
 
+/** The log after a position, in the global order, below every transaction still running (a text made once). */
+const READ_ALL = `
+      select ${EVENT_COLUMNS} from tessera_events
+      where (tx_id, seq) > ($1::xid8, $2::bigint)
+        and tx_id < pg_snapshot_xmin(pg_current_snapshot())
+      order by tessera_events.tx_id, tessera_events.seq
+      limit $3`
+
 export const createSqlEventStore = (
   db: Db,
   options: SqlEventStoreOptions = {},
@@ -123,12 +132,8 @@ export const createSqlEventStore = (
   }
 
   const readAll = async (after: GlobalPosition, limit: number): Promise<RecordedEvent[]> => {
-    const { rows } = await sql<EventRow>`
-      select ${EVENT_COLUMNS} from tessera_events
-      where (tx_id, seq) > (${after.tx.toString()}::xid8, ${after.seq.toString()}::bigint)
-        and tx_id < pg_snapshot_xmin(pg_current_snapshot())
-      order by tessera_events.tx_id, tessera_events.seq
-      limit ${limit}`.execute(db)
+    const values = [after.tx.toString(), after.seq.toString(), limit]
+    const { rows } = await db.executeQuery(CompiledQuery.raw(READ_ALL, values) as CompiledQuery<EventRow>)
     return rows.map(toRecorded)
   }
 
