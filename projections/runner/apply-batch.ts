@@ -70,17 +70,6 @@ export type Batch = {
 export const WRITE_BEHIND_FROM = 2
 
 /**
- * Longest run of a batch's applying before the event loop may take other work. On the batched
- * path a projection's writes are held back and answered at once, so without this a batch is applied
- * in one unbroken run of promise callbacks (a catch-up's 500 events some 100 ms) during which a
- * process that also serves (`serve`'s role `all`) answers no request: live requests first (issue 31).
- */
-export const APPLY_SLICE_MS = 8
-
-/** Lets the event loop run what waits (a request's I/O, timers) before the next event. */
-const letOthersRun = () => new Promise<void>((resolve) => setImmediate(resolve))
-
-/**
  * Applies the batch and moves the checkpoint past it; returns null, or the stored checkpoint when
  * another projector moved it first (nothing is applied then). A projection's failure is thrown as
  * a ProjectionError, and the whole batch rolls back.
@@ -117,14 +106,9 @@ const applyInTransaction = (
       return readCheckpoint(trx, group)
     const behind = batched ? writeBehind(trx, !singleBackend, await tableFactsFor(db, trx)) : null
     const target = behind?.trx ?? trx
-    let sliceStart = performance.now()
     for (const [index, event] of events.entries()) {
       // An operator skipped it (`tessera projections skip`): the checkpoint passes it untouched.
       if (skip.has(event.id)) continue
-      if (behind && performance.now() - sliceStart > APPLY_SLICE_MS) {
-        await letOthersRun()
-        sliceStart = performance.now()
-      }
       behind?.startEvent(index)
       for (const projection of projections) {
         try {
