@@ -29,7 +29,7 @@
 /// those columns, and never reads it whole (`*`, the table or its alias as a value), sees the same
 /// whichever goes first. So an activity entry that checks its user exists does not wait for an
 /// update of the user's name, nor that update for the entry, and a batch's updates of one shape share a
-/// wave (each still its own statement, in one text: statement-merge.ts).
+/// wave (and go as one statement when they name their rows by keys alone: statement-merge.ts).
 ///
 /// An INSERT … SELECT that reads its own table, and whose text vouches that it never reads a row
 /// a statement of that same text inserts (READS_NONE_OF_ITS_SHAPE, statement-shape.ts), waits only

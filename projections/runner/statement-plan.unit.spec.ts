@@ -309,6 +309,43 @@ describe('planStatements', () => {
       ])
     })
 
+    it('merges one wave’s updates of one text by keys alone into one statement, a row’s second update after it', () => {
+      const setOrganization = (id: string, organization: string | null, event: number) =>
+        classify(
+          'update "sessions" set "active_organization_id" = $1, "active_team_id" = $2, "revoked" = false where "id" = $3',
+          [organization, null, id],
+          event,
+        ) as Deferred
+      const writes = [
+        setOrganization('a', 'o1', 0),
+        setOrganization('b', 'o2', 1),
+        setOrganization('a', 'o3', 2),
+      ]
+      const merged =
+        'update "sessions" set "active_organization_id" = case "id" when $1 then $3 when $2 then $4 else "active_organization_id" end, ' +
+        '"active_team_id" = case "id" when $1 then $5 when $2 then $6 else "active_team_id" end, "revoked" = false where "id" in ($1, $2)'
+      expect(planStatements(writes, keys)).toEqual([
+        { sql: merged, parameters: ['a', 'b', 'o1', 'o2', null, null] },
+        { sql: writes[2]?.sql, parameters: ['o3', null, 'a'] },
+      ])
+      expect(planInlined(writes, keys)).toEqual([
+        'update "sessions" set "active_organization_id" = case "id" when \'a\' then \'o1\' when \'b\' then \'o2\' else "active_organization_id" end, ' +
+          '"active_team_id" = case "id" when \'a\' then null when \'b\' then null else "active_team_id" end, "revoked" = false where "id" in (\'a\', \'b\')',
+        inlineParameters(writes[2]?.sql as string, ['o3', null, 'a']),
+      ])
+      // By several keys: each row's values by all of its keys.
+      const byTwo = (id: string, name: string) =>
+        classify(
+          'update "users" set "name" = $1 where "id" = $2 and "email" = $3',
+          [name, id, `${id}@x`],
+          0,
+        ) as Deferred
+      expect(planInlined([byTwo('a', 'A'), byTwo('b', 'B')], keys)).toEqual([
+        'update "users" set "name" = case when "id" = \'a\' and "email" = \'a@x\' then \'A\' when "id" = \'b\' and "email" = \'b@x\' then \'B\' else "name" end ' +
+          "where (\"id\", \"email\") in (('a', 'a@x'), ('b', 'b@x'))",
+      ])
+    })
+
     it('lets a later plain insert go ahead of a delete of one row by a unique key, not of other deletes', () => {
       expect(wavesOf([insertSession('a', 0), deleteSession('a', 1), insertSession('b', 2)], keys)).toEqual([
         0, 1, 0,

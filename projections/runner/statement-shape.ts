@@ -24,12 +24,16 @@ export type Deferred = {
   keyed: { key: string; head: string; columns: readonly string[]; indexes: readonly number[] } | null
   /**
    * An UPDATE reading only its table: the columns its WHERE sets equal to a parameter, each one's
-   * index; the columns it sets (null when not plain `"c" = …` terms).
+   * index; the columns it sets (null when not plain `"c" = …` terms). `merge`: when its WHERE is
+   * those terms alone and each column is set to a parameter (`"c" = $n`) or a constant, each set
+   * term's parameter index (null for a constant, whose term is `constants[i]`): such updates of a
+   * wave's rows go as one statement (statement-merge.ts).
    */
   updateKey: {
     columns: readonly string[]
     indexes: readonly number[]
     sets: readonly string[] | null
+    merge: { setIndexes: readonly (number | null)[]; constants: readonly string[] } | null
   } | null
   onConflict: boolean
   /**
@@ -182,15 +186,27 @@ const topLevelTerms = (where: string): string[] => {
   return [...terms, where.slice(start)]
 }
 
-/** `update t set "a" = $1, "b" = $2 where …`: the columns set, when each term is that plain. */
-const setColumnsOf = (sql: string, whereAt: number): string[] | null => {
+/**
+ * `update t set "a" = $1, "b" = $2 where …`: the columns set, when each term is that plain, and
+ * each term's parameter index (null for a constant) and its text.
+ */
+const setTermsOf = (
+  sql: string,
+  whereAt: number,
+): { columns: string[]; indexes: (number | null)[]; texts: string[] } | null => {
   const set = /\bset\b/i.exec(sql)
   if (!set) return null
-  const terms = sql.slice(set.index + 3, whereAt).split(',')
-  const columns = terms.map((term) =>
-    /^\s*"?([A-Za-z_]\w*)"?\s*=\s*(?:\$\d+|true|false|null)\s*$/i.exec(term),
+  const texts = sql.slice(set.index + 3, whereAt).split(',')
+  const terms = texts.map((term) =>
+    /^\s*"?([A-Za-z_]\w*)"?\s*=\s*(?:\$(\d+)|true|false|null)\s*$/i.exec(term),
   )
-  return columns.every((m) => m !== null) ? columns.map((m) => (m as RegExpExecArray)[1] as string) : null
+  if (!terms.every((m) => m !== null)) return null
+  const matched = terms as RegExpExecArray[]
+  return {
+    columns: matched.map((m) => m[1] as string),
+    indexes: matched.map((m) => (m[2] === undefined ? null : Number(m[2]) - 1)),
+    texts: texts.map((text) => text.trim()),
+  }
 }
 
 /** `update t set … where "a" = $2 and (…)`: the columns set equal to a parameter. */
@@ -199,15 +215,20 @@ const updateKeyOf = (sql: string): Deferred['updateKey'] => {
   if (wheres.length !== 1 || /'/.test(sql)) return null
   const whereAt = wheres[0]?.index ?? 0
   const where = sql.slice(whereAt + 'where'.length)
-  const terms = topLevelTerms(where).flatMap((term) => {
+  const all = topLevelTerms(where)
+  const terms = all.flatMap((term) => {
     const match = KEY_TERM.exec(term)
     return match ? [{ column: (match[1] as string).replaceAll('"', ''), index: Number(match[2]) - 1 }] : []
   })
   if (terms.length === 0) return null
+  const sets = setTermsOf(sql, whereAt)
+  const keysOnly =
+    terms.length === all.length && new Set(terms.map((term) => term.column)).size === terms.length
   return {
     columns: terms.map((term) => term.column),
     indexes: terms.map((term) => term.index),
-    sets: setColumnsOf(sql, whereAt),
+    sets: sets?.columns ?? null,
+    merge: sets && keysOnly ? { setIndexes: sets.indexes, constants: sets.texts } : null,
   }
 }
 

@@ -1,6 +1,7 @@
 /// The batched path's plan (statement-plan.ts, statement-merge.ts) must leave the read models exactly
 /// as applying the same events one at a time does. Random lives of a few people (sign-ups, sign-ins
-/// at times out of order, sign-outs, profile changes, deletions), through the real projections:
+/// at times out of order, sessions' organizations and refreshes, sign-outs, profile changes,
+/// deletions), through the real projections:
 /// applied as one batch on the batched path (its failure fails the test: no silent fallback), then
 /// replayed event by event; every table they write must come out the same, row for row.
 
@@ -65,11 +66,30 @@ const lives = (seed: number, count: number): Life[] => {
         stream: `session-${sessionId}`,
         event: event('session.started', { ...data, ...device }, minute),
       })
-    } else if (roll < 0.75 && sessions.length > 0) {
+    } else if (roll < 0.68 && sessions.length > 0) {
+      // Its organization, often set twice in a row: a batch's updates of one row stay in order.
+      const session = pick(sessions) as (typeof sessions)[0]
+      const times = next() < 0.5 ? 2 : 1
+      for (let time = 0; time < times; time++) {
+        const organizationId = pick(['org-1', 'org-2', null]) ?? null
+        const data = { sessionId: session.id, userId: session.userId, organizationId, teamId: null }
+        out.push({
+          stream: `session-${session.id}`,
+          event: event('session.active-organization-set', data, minute),
+        })
+      }
+    } else if (roll < 0.72 && sessions.length > 0) {
+      const session = pick(sessions) as (typeof sessions)[0]
+      const data = {
+        sessionId: session.id,
+        expiresAt: new Date(Date.UTC(2027, 1, 1, 0, minute)).toISOString(),
+      }
+      out.push({ stream: `session-${session.id}`, event: event('session.refreshed', data, minute) })
+    } else if (roll < 0.8 && sessions.length > 0) {
       const session = sessions.splice(Math.floor(next() * sessions.length), 1)[0] as (typeof sessions)[0]
       const data = { sessionId: session.id, userId: session.userId, reason: 'sign-out' }
       out.push({ stream: `session-${session.id}`, event: event('session.revoked', data, minute) })
-    } else if (roll < 0.92) {
+    } else if (roll < 0.93) {
       const data = { userId, name: `name ${minute}` }
       out.push({ stream: `user-${userId}`, event: event('user.profile-updated', data, minute) })
     } else {
