@@ -2,7 +2,7 @@
 /// `node dist/bench/webhook-client-cost.js [endpoints] [requests] [rounds]` (after `npm run build`;
 /// 8, 2000, 8). The bench's TLS receiver (webhook-receiver.ts) runs in a worker thread, so its CPU is
 /// not this thread's; `endpoints` endpoints on it are posted to one request at a time each, as the
-/// endpoint workers do, through the delivery's own `postWebhook` and agent pool, each request signed.
+/// endpoint workers do, through the delivery's own `postWebhook` and endpoint targets, each request signed.
 /// Printed per round: this thread's CPU microseconds per request, from /proc's schedstat (nanoseconds,
 /// where /proc's stat counts 10 ms ticks), and the median over the rounds. On a loaded machine the
 /// rounds spread by a quarter: compare medians of runs made one after the other.
@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs'
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
 import { addressPolicy } from '../infra/webhooks/address-guard.js'
 import { newWebhookSecret, signatureHeader } from '../infra/webhooks/signature.js'
-import { createAgentPool } from '../projections/reactors/webhooks/endpoint-targets.js'
+import { createEndpointTargets } from '../projections/reactors/webhooks/endpoint-targets.js'
 import { postWebhook } from '../projections/reactors/webhooks/post-webhook.js'
 import { receiverTls } from './receiver-tls.js'
 import { startReceiver } from './webhook-receiver.js'
@@ -34,7 +34,7 @@ const measure = async (tls: Tls) => {
   const worker = new Worker(new URL(import.meta.url), { workerData: tls })
   const base = await new Promise<string>((resolve) => worker.once('message', resolve))
   const policy = addressPolicy(['127.0.0.0/8'])
-  const agents = createAgentPool()
+  const endpointTargets = createEndpointTargets()
   const secret = newWebhookSecret()
   const at = new Date().toISOString()
   const data = { id: 'u'.repeat(24), email: 'bench-client@example.test', name: 'Bench Client', createdAt: at }
@@ -49,7 +49,7 @@ const measure = async (tls: Tls) => {
       'webhook-signature': signatureHeader([secret], id, timestamp, body),
       'user-agent': 'Tessera-Webhooks/1',
     }
-    const result = await postWebhook(policy, `${base}${endpoint}`, headers, body, agents)
+    const result = await postWebhook(policy, `${base}${endpoint}`, headers, body, endpointTargets)
     if (!result.ok) throw new Error(`delivery failed: ${JSON.stringify(result)}`)
   }
   const round = (each: number) =>
@@ -68,7 +68,7 @@ const measure = async (tls: Tls) => {
   }
   const sorted = perRequest.sort((a, b) => a - b)
   console.log(`median ${sorted[sorted.length >> 1]?.toFixed(1)} µs per request (${endpoints} endpoints)`)
-  agents.close()
+  endpointTargets.close()
   await worker.terminate()
 }
 

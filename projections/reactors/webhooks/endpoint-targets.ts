@@ -35,7 +35,7 @@ export type Target = { connection: ConnectionTarget; head: string }
  * receiving service's): each request takes an idle connection to its target's address, or opens
  * one, never waiting for another's.
  */
-export type AgentPool = {
+export type EndpointTargets = {
   /**
    * The target for `url` under `policy`: the kept one as it is, or one resolved now (a promise that
    * rejects when it may not be used). Most attempts find theirs kept and go on without a wait.
@@ -48,7 +48,7 @@ export type AgentPool = {
   close(): void
 }
 
-export type AgentPoolOptions = {
+export type EndpointTargetsOptions = {
   resolve?: typeof resolveTarget
   now?: () => number
   ttlMs?: number
@@ -56,11 +56,11 @@ export type AgentPoolOptions = {
 
 type Kept = { policy: AddressPolicy; target: Target; until: number }
 
-export const createAgentPool = ({
+export const createEndpointTargets = ({
   resolve = resolveTarget,
   now = () => performance.now(),
   ttlMs = TARGET_TTL_MS,
-}: AgentPoolOptions = {}): AgentPool => {
+}: EndpointTargetsOptions = {}): EndpointTargets => {
   const connections = createConnections()
   const targets = new Map<string, Kept>()
 

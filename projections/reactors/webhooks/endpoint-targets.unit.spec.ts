@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type AddressPolicy, addressPolicy, resolveTarget } from '../../../infra/webhooks/address-guard.js'
-import { createAgentPool } from './endpoint-targets.js'
+import { createEndpointTargets } from './endpoint-targets.js'
 import { postWebhook } from './post-webhook.js'
 
 const servers: Server[] = []
@@ -35,7 +35,7 @@ const headers = { 'webhook-id': 'msg_1' }
 const countingPool = (ttlMs = 1000) => {
   const clock = { now: 0 }
   const resolved: string[] = []
-  const agents = createAgentPool({
+  const endpointTargets = createEndpointTargets({
     now: () => clock.now,
     ttlMs,
     resolve: (policy: AddressPolicy, url: URL) => {
@@ -43,49 +43,55 @@ const countingPool = (ttlMs = 1000) => {
       return resolveTarget(policy, url)
     },
   })
-  return { agents, clock, resolved }
+  return { endpointTargets, clock, resolved }
 }
 
 describe('kept endpoint targets', () => {
   it('resolves a URL once within the TTL and again after it', async () => {
-    const { agents, clock, resolved } = countingPool(1000)
+    const { endpointTargets, clock, resolved } = countingPool(1000)
     const target = await serve()
     const url = `http://localhost:${target.port}/hook`
     try {
-      expect((await postWebhook(loopback, url, headers, '{}', agents)).status).toBe(204)
+      expect((await postWebhook(loopback, url, headers, '{}', endpointTargets)).status).toBe(204)
       clock.now = 999
-      expect((await postWebhook(loopback, url, headers, '{}', agents)).status).toBe(204)
+      expect((await postWebhook(loopback, url, headers, '{}', endpointTargets)).status).toBe(204)
       expect(resolved).toHaveLength(1)
       clock.now = 1000
-      expect((await postWebhook(loopback, url, headers, '{}', agents)).status).toBe(204)
+      expect((await postWebhook(loopback, url, headers, '{}', endpointTargets)).status).toBe(204)
       expect(resolved).toHaveLength(2)
       expect(target.hits.count).toBe(3)
     } finally {
-      agents.close()
+      endpointTargets.close()
     }
   })
 
   it('resolves again after an attempt that got no answer', async () => {
-    const { agents, resolved } = countingPool(60_000)
+    const { endpointTargets, resolved } = countingPool(60_000)
     const closed = await serve()
     await new Promise<void>((resolve) => servers.pop()?.close(() => resolve()))
     const url = `http://127.0.0.1:${closed.port}/`
     try {
-      const failed = await postWebhook(loopback, url, headers, '{}', agents)
+      const failed = await postWebhook(loopback, url, headers, '{}', endpointTargets)
       expect(failed).toMatchObject({ ok: false, status: null })
-      await postWebhook(loopback, url, headers, '{}', agents)
+      await postWebhook(loopback, url, headers, '{}', endpointTargets)
       expect(resolved).toHaveLength(2)
     } finally {
-      agents.close()
+      endpointTargets.close()
     }
   })
 
   it('never answers a changed URL or policy from the entry made for another', async () => {
-    const { agents, resolved } = countingPool(60_000)
+    const { endpointTargets, resolved } = countingPool(60_000)
     const [first, second] = [await serve(), await serve()]
     try {
-      await postWebhook(loopback, `http://127.0.0.1:${first.port}/`, headers, '{}', agents)
-      const moved = await postWebhook(loopback, `http://127.0.0.1:${second.port}/`, headers, '{}', agents)
+      await postWebhook(loopback, `http://127.0.0.1:${first.port}/`, headers, '{}', endpointTargets)
+      const moved = await postWebhook(
+        loopback,
+        `http://127.0.0.1:${second.port}/`,
+        headers,
+        '{}',
+        endpointTargets,
+      )
       expect(moved.status).toBe(204)
       expect([first.hits.count, second.hits.count]).toEqual([1, 1])
       // The same URL under a policy that no longer allows loopback: checked again, and refused.
@@ -94,29 +100,29 @@ describe('kept endpoint targets', () => {
         `http://127.0.0.1:${second.port}/`,
         headers,
         '{}',
-        agents,
+        endpointTargets,
       )
       expect(refused).toMatchObject({ ok: false, status: null })
       expect(second.hits.count).toBe(1)
       expect(resolved).toHaveLength(3)
     } finally {
-      agents.close()
+      endpointTargets.close()
     }
   })
 
   it('refuses a refused address on every attempt, without keeping it', async () => {
-    const { agents, resolved } = countingPool(60_000)
+    const { endpointTargets, resolved } = countingPool(60_000)
     const target = await serve()
     const url = `http://localhost:${target.port}/`
     try {
       for (let attempt = 0; attempt < 2; attempt += 1)
-        expect((await postWebhook(addressPolicy([]), url, headers, '{}', agents)).error).toMatch(
+        expect((await postWebhook(addressPolicy([]), url, headers, '{}', endpointTargets)).error).toMatch(
           /not an address webhooks may be sent to/,
         )
       expect(resolved).toHaveLength(2)
       expect(target.hits.count).toBe(0)
     } finally {
-      agents.close()
+      endpointTargets.close()
     }
   })
 })

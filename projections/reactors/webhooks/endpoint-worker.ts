@@ -31,7 +31,7 @@ import { eventTypesOf } from '../../webhooks/webhook-endpoints.repository.js'
 import type { WebhookEndpointRow } from '../../webhooks/webhook-endpoints.table.js'
 import type { DeliveryWrites } from './delivery-writes.js'
 import { runResends } from './endpoint-resends.js'
-import type { AgentPool } from './endpoint-targets.js'
+import type { EndpointTargets } from './endpoint-targets.js'
 import { nextAttempt, type RetrySchedule } from './retry-schedule.js'
 import { type Attempting, attemptOnce, messageBody } from './send-attempt.js'
 import {
@@ -45,7 +45,7 @@ import {
 export type WorkerDeps = {
   store: EventStore
   policy: AddressPolicy
-  agents: AgentPool
+  endpointTargets: EndpointTargets
   schedule: RetrySchedule
   now: () => Date
   random: () => number

@@ -4,7 +4,7 @@
 /// dropped: answer-framing.ts).
 
 import type { AddressPolicy } from '../../../infra/webhooks/address-guard.js'
-import { type AgentPool, ATTEMPT_TIMEOUT_MS, type Target } from './endpoint-targets.js'
+import { ATTEMPT_TIMEOUT_MS, type EndpointTargets, type Target } from './endpoint-targets.js'
 
 export type AttemptResult = { ok: boolean; status: number | null; error: string | null; latencyMs: number }
 
@@ -16,7 +16,7 @@ export const postWebhook = async (
   url: string,
   headers: Record<string, string>,
   body: string,
-  agents: AgentPool,
+  endpointTargets: EndpointTargets,
   timeoutMs = ATTEMPT_TIMEOUT_MS,
 ): Promise<AttemptResult> => {
   const started = performance.now()
@@ -28,7 +28,7 @@ export const postWebhook = async (
   })
   let target: Target
   try {
-    const found = agents.targetFor(policy, url)
+    const found = endpointTargets.targetFor(policy, url)
     target = found instanceof Promise ? await found : found
   } catch (error) {
     return done(null, messageOf(error))
@@ -43,10 +43,10 @@ export const postWebhook = async (
   }
   request += `\r\n${body}`
   try {
-    return done(await agents.send(target, request, timeoutMs), null)
+    return done(await endpointTargets.send(target, request, timeoutMs), null)
   } catch (error) {
     // No answer: the name may have moved; the next attempt resolves it again.
-    agents.forget(url)
+    endpointTargets.forget(url)
     return done(null, messageOf(error))
   }
 }

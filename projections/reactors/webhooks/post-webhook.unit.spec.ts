@@ -6,13 +6,13 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { addressPolicy } from '../../../infra/webhooks/address-guard.js'
-import { createAgentPool } from './endpoint-targets.js'
+import { createEndpointTargets } from './endpoint-targets.js'
 import { postWebhook } from './post-webhook.js'
 
 const servers: Server[] = []
-const agents = createAgentPool()
+const endpointTargets = createEndpointTargets()
 afterEach(async () => {
-  agents.close()
+  endpointTargets.close()
   await Promise.all(
     servers.splice(0).map((server) => new Promise<void>((resolve) => server.close(() => resolve()))),
   )
@@ -56,7 +56,7 @@ describe('one webhook attempt', () => {
     const body = JSON.stringify({ type: 'user.created', data: { name: 'Zoë' } })
     const given = { 'webhook-id': 'msg_1', 'user-agent': 'Tessera-Webhooks/1' }
     for (const url of [`http://localhost:${target.port}/hook`, `http://127.0.0.1:${target.port}/hook`]) {
-      expect((await postWebhook(loopback, url, given, body, agents)).status).toBe(204)
+      expect((await postWebhook(loopback, url, given, body, endpointTargets)).status).toBe(204)
     }
     expect(target.got.map((one) => one.headers.host)).toEqual([
       `localhost:${target.port}`,
@@ -78,7 +78,7 @@ describe('one webhook attempt', () => {
   it('sends the credentials a URL holds as basic authorization', async () => {
     const target = await recording()
     const url = `http://hook%20user:p%40ss@127.0.0.1:${target.port}/hook`
-    expect((await postWebhook(loopback, url, headers, '{}', agents)).status).toBe(204)
+    expect((await postWebhook(loopback, url, headers, '{}', endpointTargets)).status).toBe(204)
     expect(target.got[0]?.headers.authorization).toBe(
       `Basic ${Buffer.from('hook user:p@ss').toString('base64')}`,
     )
@@ -94,7 +94,7 @@ describe('one webhook attempt', () => {
       `http://127.0.0.1:${redirecting.port}/hook`,
       headers,
       '{}',
-      agents,
+      endpointTargets,
     )
     expect(result).toMatchObject({ ok: false, status: 302, error: null })
     expect(Object.keys(result).sort()).toEqual(['error', 'latencyMs', 'ok', 'status'])
@@ -113,14 +113,21 @@ describe('one webhook attempt', () => {
     })
     const url = `http://127.0.0.1:${chunked.port}/hook`
     for (const _ of [1, 2])
-      expect(await postWebhook(loopback, url, headers, '{}', agents)).toMatchObject({ status: 200 })
+      expect(await postWebhook(loopback, url, headers, '{}', endpointTargets)).toMatchObject({ status: 200 })
     expect(chunked.hits.count).toBe(2)
     expect(connections).toBe(1)
   })
 
   it('gives up on an endpoint that does not answer within the timeout', async () => {
     const silent = await serve(() => undefined)
-    const result = await postWebhook(loopback, `http://127.0.0.1:${silent.port}/`, headers, '{}', agents, 300)
+    const result = await postWebhook(
+      loopback,
+      `http://127.0.0.1:${silent.port}/`,
+      headers,
+      '{}',
+      endpointTargets,
+      300,
+    )
     expect(result).toMatchObject({ ok: false, status: null, error: 'no answer within 300 ms' })
     expect(result.latencyMs).toBeLessThan(5_000)
   })
@@ -128,11 +135,11 @@ describe('one webhook attempt', () => {
   it('resolves a name and refuses a loopback address unless allowed, before connecting', async () => {
     const target = await serve((reply) => reply.writeHead(204).end())
     const url = `http://localhost:${target.port}/hook`
-    const refused = await postWebhook(addressPolicy([]), url, headers, '{}', agents)
+    const refused = await postWebhook(addressPolicy([]), url, headers, '{}', endpointTargets)
     expect(refused.ok).toBe(false)
     expect(refused.status).toBeNull()
     expect(target.hits.count).toBe(0)
-    const allowed = await postWebhook(loopback, url, headers, '{}', agents)
+    const allowed = await postWebhook(loopback, url, headers, '{}', endpointTargets)
     expect(allowed).toMatchObject({ ok: true, status: 204 })
     expect(target.hits.count).toBe(1)
   })

@@ -12,7 +12,7 @@ import { encodeCursor } from '../../../infra/webhooks/cursor.js'
 import { signatureHeader } from '../../../infra/webhooks/signature.js'
 import type { Database } from '../../database.js'
 import type { WebhookEndpointRow } from '../../webhooks/webhook-endpoints.table.js'
-import type { AgentPool } from './endpoint-targets.js'
+import type { EndpointTargets } from './endpoint-targets.js'
 import { postWebhook } from './post-webhook.js'
 import {
   recordAttempt,
@@ -20,7 +20,7 @@ import {
   type WebhookProgressRow,
 } from './webhook-deliveries.table.js'
 
-export type SendDeps = { policy: AddressPolicy; agents: AgentPool; now: () => Date }
+export type SendDeps = { policy: AddressPolicy; endpointTargets: EndpointTargets; now: () => Date }
 
 export type Attempting = { endpoint: WebhookEndpointRow; secrets: string[]; progress: WebhookProgressRow }
 
@@ -71,7 +71,7 @@ export const attemptOnce = async (
     'webhook-signature': signatureHeader(secrets, event.id, timestamp, body.text),
     'user-agent': 'Tessera-Webhooks/1',
   }
-  const result = await postWebhook(deps.policy, endpoint.url, headers, body.text, deps.agents)
+  const result = await postWebhook(deps.policy, endpoint.url, headers, body.text, deps.endpointTargets)
   return {
     id: randomUUID(),
     endpoint_id: endpoint.id,

@@ -23,7 +23,7 @@ import type { WebhookEndpointRow } from '../../webhooks/webhook-endpoints.table.
 import { gatheringWrites } from './delivery-writes.js'
 import { inProcessLocks, sessionLocks } from './endpoint-locks.js'
 import { createSecretsCache } from './endpoint-secrets.js'
-import { createAgentPool } from './endpoint-targets.js'
+import { createEndpointTargets } from './endpoint-targets.js'
 import { type RunOutcome, runEndpoint, type WorkerDeps } from './endpoint-worker.js'
 import { gatheredCalls } from './gathered-calls.js'
 import { DEFAULT_RETRY_SCHEDULE, type RetrySchedule } from './retry-schedule.js'
@@ -121,7 +121,7 @@ export const createWebhookReactor = (options: WebhookReactorOptions): WebhookRea
   const { db, logger } = options
   const now = options.now ?? (() => new Date())
   const workers = new Map<string, Worker>()
-  const agents = createAgentPool()
+  const endpointTargets = createEndpointTargets()
   const keys = createSecretsCache(options.store)
   const locks = options.lock === 'in-process' ? inProcessLocks(db) : sessionLocks(db)
   const reads = sharingReads(options.store)
@@ -132,7 +132,7 @@ export const createWebhookReactor = (options: WebhookReactorOptions): WebhookRea
   const deps: WorkerDeps = {
     store: reads.store,
     policy: options.policy,
-    agents,
+    endpointTargets,
     schedule: options.schedule ?? DEFAULT_RETRY_SCHEDULE,
     now,
     random: options.random ?? Math.random,
@@ -310,7 +310,7 @@ export const createWebhookReactor = (options: WebhookReactorOptions): WebhookRea
         worker.nudge?.()
       }
       await Promise.all([...workers.values()].map((worker) => worker.running))
-      agents.close()
+      endpointTargets.close()
     },
     wake: () => void wakeAll(true),
     async settle() {
