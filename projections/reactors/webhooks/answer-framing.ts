@@ -64,15 +64,22 @@ export const answerReader = (): AnswerReader => {
   let started = false
   let ended = false
 
+  /**
+   * Where `delimiter` starts in `pending`, or -1 while it has not come yet; what comes before it may
+   * be `max` bytes at most (the endpoint is not trusted to end its head or line at all).
+   */
+  const boundedEnd = (delimiter: Buffer, max: number, tooLong: string): number => {
+    const buffer = pending as Buffer
+    const end = buffer.indexOf(delimiter)
+    if ((end < 0 ? buffer.length : end) > max) throw new AnswerError(tooLong)
+    return end
+  }
+
   /** Reads a head from `pending`; false when it is not all in yet. */
   const readHead = (): boolean => {
     const buffer = pending as Buffer
-    const end = buffer.indexOf(HEAD_END)
-    if (end < 0) {
-      if (buffer.length > MAX_HEAD_BYTES) throw new AnswerError('answer head too large')
-      return false
-    }
-    if (end > MAX_HEAD_BYTES) throw new AnswerError('answer head too large')
+    const end = boundedEnd(HEAD_END, MAX_HEAD_BYTES, 'answer head too large')
+    if (end < 0) return false
     const head = buffer.toString('latin1', 0, end)
     pending = buffer.subarray(end + HEAD_END.length)
     const line = STATUS_LINE.exec(head)
@@ -92,12 +99,8 @@ export const answerReader = (): AnswerReader => {
   /** One line of a chunked body (a size or a trailer), or null when it is not all in yet. */
   const takeLine = (): string | null => {
     const buffer = pending as Buffer
-    const end = buffer.indexOf(CRLF)
-    if (end < 0) {
-      if (buffer.length > MAX_LINE_BYTES) throw new AnswerError('chunked answer line too long')
-      return null
-    }
-    if (end > MAX_LINE_BYTES) throw new AnswerError('chunked answer line too long')
+    const end = boundedEnd(CRLF, MAX_LINE_BYTES, 'chunked answer line too long')
+    if (end < 0) return null
     pending = buffer.subarray(end + CRLF.length)
     return buffer.toString('latin1', 0, end)
   }

@@ -80,7 +80,7 @@ describe('an endpoint’s answer', () => {
     }
   })
 
-  it('refuses a malformed status line, length or chunk size, and a head too large to be an answer', () => {
+  it('refuses a malformed status line, length or chunk size, and a head or chunk line too large to be an answer', () => {
     for (const text of [
       'SMTP ready\r\n\r\n',
       'HTTP/1.1 200 OK\r\ncontent-length: -1\r\n\r\n',
@@ -89,6 +89,8 @@ describe('an endpoint’s answer', () => {
       'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n2\r\nokXX\r\n',
       `HTTP/1.1 200 OK\r\nx-padding: ${'a'.repeat(20_000)}\r\n\r\n`,
       `HTTP/1.1 200 OK\r\nx-padding: ${'a'.repeat(20_000)}`,
+      `HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n1;${'x'.repeat(2_000)}\r\nx\r\n0\r\n\r\n`,
+      `HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n1;${'x'.repeat(2_000)}`,
     ])
       expect(() => read(text, 10_000), text.slice(0, 60)).toThrow(AnswerError)
   })
