@@ -4,6 +4,7 @@
 
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto'
 import type { Secret } from './hmac.js'
+import { randomPool } from './random-pool.js'
 
 const VERSION = 'v1'
 const KEY_BYTES = 32
@@ -102,23 +103,10 @@ const wrappingKey = (masterSecret: Secret): Buffer => {
   return derived
 }
 
-// IVs are cut from a block of random bytes drawn at once: a draw of 12 bytes cost a third of what
-// sealing a field does (issue 33: an answer seals some eight). Each slice is handed out once, and a
-// used block is never refilled in place (an IV handed out keeps its bytes), so every IV is as random
-// and as unique as one drawn on its own.
-const IV_BLOCK_BYTES = IV_BYTES * 512
-let ivBlock = Buffer.alloc(0)
-let ivAt = 0
-
-const freshIv = (): Buffer => {
-  if (ivAt + IV_BYTES > ivBlock.length) {
-    ivBlock = randomBytes(IV_BLOCK_BYTES)
-    ivAt = 0
-  }
-  const iv = ivBlock.subarray(ivAt, ivAt + IV_BYTES)
-  ivAt += IV_BYTES
-  return iv
-}
+// IVs are cut from a pool of random bytes (random-pool.ts): a draw of 12 bytes cost a third of what
+// sealing a field does (issue 33: an answer seals some eight).
+const ivs = randomPool(IV_BYTES * 512)
+const freshIv = (): Buffer => ivs.bytes(IV_BYTES)
 
 const sealBytes = (key: Uint8Array, plaintext: Uint8Array, aad: string): string => {
   assertKey(key)

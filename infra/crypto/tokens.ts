@@ -1,26 +1,16 @@
 /// Random tokens and identifiers from the CSPRNG, and how they are kept at rest (hashes).
 /// One-time tokens that go out by mail are derived instead (derived-tokens.ts).
 
-import { hash, randomFillSync } from 'node:crypto'
+import { hash } from 'node:crypto'
+import { randomPool } from './random-pool.js'
 
 export const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
 export const LOWERCASE_ALPHANUMERIC = '0123456789abcdefghijklmnopqrstuvwxyz'
 
-// Random bytes are drawn a block at a time and each handed out once: a draw of a token's few dozen
-// bytes (a call into OpenSSL and a Buffer each) and a string built a character at a time cost about
-// 6 µs a token, five times what the rest of it does (a code exchange makes two). The block is
-// refilled in place once every byte of it was used: no byte goes into two tokens.
-const BLOCK_BYTES = 4096
-const block = Buffer.alloc(BLOCK_BYTES)
-let blockAt = BLOCK_BYTES
-
-const randomByte = (): number => {
-  if (blockAt === BLOCK_BYTES) {
-    randomFillSync(block)
-    blockAt = 0
-  }
-  return block[blockAt++] as number
-}
+// Bytes come from a pool (random-pool.ts), and the string is built from character codes: a draw of a
+// token's few dozen bytes and a string built a character at a time cost about 6 µs a token, five
+// times what the rest of it does (a code exchange makes two).
+const pool = randomPool(4096)
 
 /** Characters turned into a string this many at a time (a call's arguments are bounded). */
 const CHUNK = 1024
@@ -37,7 +27,7 @@ export const randomToken = (length: number, alphabet: string): string => {
   let token = ''
   const codes: number[] = []
   for (let drawn = 0; drawn < length; ) {
-    const byte = randomByte()
+    const byte = pool.byte()
     if (byte >= limit) continue
     codes.push(alphabet.charCodeAt(byte % size))
     drawn += 1
