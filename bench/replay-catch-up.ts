@@ -15,6 +15,7 @@ import { START } from '../infra/event-store/event-store.js'
 import { readModelProjections } from '../projections/all.js'
 import { readCheckpoint } from '../projections/runner/checkpoint-store.js'
 import { createProjector, replay } from '../projections/runner/projector.js'
+import { yieldCpuToServing } from '../projections/runner/projector-priority.js'
 
 const GROUP = 'read-models'
 const MB = 1024 * 1024
@@ -52,6 +53,8 @@ const main = async () => {
       ...(process.env.BENCH_REPLAY_BATCH ? { batchSize: Number(process.env.BENCH_REPLAY_BATCH) } : {}),
     }
     const rebuild = process.argv[2] === 'replay'
+    // The catch-up stands for `serve --role projector`, which runs at a lower priority (projector-priority.ts).
+    if (!rebuild) yieldCpuToServing()
     const before = rebuild ? START : await readCheckpoint(database.db, GROUP)
     const { eventsAfter } = await store.head(before, Number.MAX_SAFE_INTEGER)
     const started = process.hrtime.bigint()

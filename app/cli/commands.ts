@@ -19,6 +19,7 @@ import {
   skipFaultyEvent,
 } from '../../projections/runner/projector-faults.js'
 import { measureLag } from '../../projections/runner/projector-lag.js'
+import { yieldCpuToServing } from '../../projections/runner/projector-priority.js'
 import { findUserByEmail } from '../../projections/users/users.repository.js'
 import {
   migrateTessera as migrateToLatest,
@@ -71,6 +72,8 @@ const serve = async (args: readonly string[]) => {
   const logger = pino({ level: config.logLevel })
   for (const warning of config.warnings) logger.warn(warning)
   const role = parseRole(args)
+  // A process that only projects lets serving processes on its host have the cores first.
+  if (role === 'projector') yieldCpuToServing()
   const tessera = await createTessera({ config, logger, role, portalDir: PORTAL_DIR })
   if (tessera.app) await tessera.app.listen({ host: config.host, port: config.port })
   logger.info({ role, baseUrl: config.baseUrl, database: config.database.kind }, 'Tessera is running')
