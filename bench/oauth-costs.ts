@@ -13,7 +13,9 @@
 /// profiling adds to the CPU counted, so read such a run's CPU only as shares. Each scenario also
 /// prints Tessera's garbage collections in its window (GET /metrics): pauses per 1,000 answers and
 /// their milliseconds per answer. `OAUTH_COSTS_ONLY` (e.g. `introspect,refresh`) measures only the
-/// scenarios whose names hold one of its words.
+/// scenarios whose names hold one of its words. `BENCH_NODE_ARGS` adds node flags to Tessera's, and
+/// `BENCH_PERF_DIR` records each scenario's window with Linux perf (bench/perf-record.ts);
+/// `OAUTH_COSTS_WARM_UP` sets the requests sent before each window.
 
 import { cpus } from 'node:os'
 import pg from 'pg'
@@ -22,13 +24,15 @@ import { measureCpu, waitUntilIdle } from './cpu.js'
 import { startEmbeddedPostgres } from './embedded-postgres.js'
 import type { Shot } from './load.js'
 import { oauthScenarios, seedOAuth } from './oauth.js'
+import { extraNodeArgs, perfRecord } from './perf-record.js'
 import type { ServerLabel } from './report.js'
 import { runtimeBetween, scrapeRuntime } from './runtime-window.js'
 import { statementsFlags } from './scenario-statements.js'
 import { emailFactory, seedUsers } from './seed.js'
 import { type RunningServer, startServer } from './server.js'
 
-const WARM_UP = 30
+/** Requests before each window (30): V8 was still compiling the exchange's hot code well after them. */
+const warmUp = (): number => Number(process.env.OAUTH_COSTS_WARM_UP ?? 30)
 const TOP_STATEMENTS = Number(process.env.OAUTH_COSTS_TOP_STATEMENTS ?? 6)
 
 const requests = (): number => Number(process.env.OAUTH_COSTS_REQUESTS ?? 300)
@@ -106,12 +110,13 @@ const measure = async (
   console.log(`\n${label}: ${notes.join('; ')}`)
   for (const spec of oauthScenarios(setup, timing)) {
     if (!('next' in spec) || !chosen(spec.name)) continue
-    await sendAll(server.baseUrl, spec.next, WARM_UP)
+    await sendAll(server.baseUrl, spec.next, warmUp())
     await waitUntilIdle(server.pid)
     await admin.query('select pg_stat_statements_reset()')
     const started = performance.now()
     const startedUs = process.hrtime.bigint() / 1000n
     const runtimeBefore = await scrapeRuntime(server.baseUrl).catch(() => null)
+    const perf = label === 'Tessera' ? perfRecord(server.pid, spec.name.replace(/\W+/g, '-')) : null
     const stop = measureCpu({ serverPid: server.pid, databasePid: postgresPid }, cpus().length)
     latencies = []
     const sending = performance.now()
@@ -121,6 +126,7 @@ const measure = async (
     // What the requests set going (the projector, for Tessera) belongs to their cost.
     await waitUntilIdle(server.pid)
     const cpu = stop()
+    await perf?.stop()
     const runtimeAfter = runtimeBefore ? await scrapeRuntime(server.baseUrl).catch(() => null) : null
     // The same monotonic clock as the profile's timestamps.
     if (profileDir()) console.log(`  span ${spec.name} µs ${startedUs} ${process.hrtime.bigint() / 1000n}`)
@@ -149,7 +155,7 @@ const measure = async (
 }
 
 const main = async () => {
-  process.env.BENCH_OAUTH_CODES ??= String(WARM_UP + requests() + 70)
+  process.env.BENCH_OAUTH_CODES ??= String(warmUp() + requests() + 70)
   const servers = (process.env.OAUTH_COSTS_SERVERS ?? 'Tessera,better-auth').split(',')
   const postgres = await startEmbeddedPostgres({
     postgresFlags: statementsFlags,
@@ -160,7 +166,7 @@ const main = async () => {
     await admin.query('create extension if not exists pg_stat_statements')
     if (servers.includes('Tessera')) {
       const dir = profileDir()
-      const nodeArgs = dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []
+      const nodeArgs = [...(dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []), ...extraNodeArgs()]
       const tessera = await startServer({ databaseUrl: postgres.url, nodeArgs, features: true })
       await measure('Tessera', tessera, admin, 'postgres', postgres.pid).finally(() => tessera.stop())
     }

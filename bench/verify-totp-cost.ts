@@ -15,8 +15,6 @@
 /// told); `BENCH_EXPLAIN=1` ends with the plan of a second step's stream read as executed on the
 /// seeded data (EXPLAIN ANALYZE, BUFFERS).
 
-import { spawn } from 'node:child_process'
-import { once } from 'node:events'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -26,6 +24,7 @@ import { measureCpu, waitUntilIdle } from './cpu.js'
 import { startEmbeddedPostgres } from './embedded-postgres.js'
 import { afterStep, type SecondStepPerson, type SeededSecondSteps } from './factor-figures-totp.js'
 import { seedTesseraSecondSteps } from './factor-figures-totp-tessera.js'
+import { extraNodeArgs, perfRecord } from './perf-record.js'
 import { runtimeBetween, scrapeRuntime } from './runtime-window.js'
 import { statementsFlags } from './scenario-statements.js'
 import { startServer } from './server.js'
@@ -80,26 +79,6 @@ const verifyMany = async (baseUrl: string, key: Buffer, people: SecondStepPerson
   }
   await Promise.all(Array.from({ length: CONNECTIONS }, connection))
   return wrong
-}
-
-/**
- * With `BENCH_PERF_DIR`, Linux perf samples the server's main thread on CPU only (not while it waits
- * for a core, as a V8 profile's wall-clock samples do on a loaded machine) during the round; run with
- * `BENCH_NODE_ARGS=--perf-basic-prof` so perf can name the JavaScript functions.
- */
-const perfRecord = (pid: number) => {
-  const dir = process.env.BENCH_PERF_DIR
-  if (!dir) return null
-  const file = `${dir}/round-${Date.now()}.perf.data`
-  const args = ['record', '-q', '-g', '-e', 'cpu-clock', '-F', '997', '-t', String(pid), '-o', file]
-  const child = spawn('perf', args, { stdio: 'inherit' })
-  return {
-    async stop() {
-      child.kill('SIGINT')
-      await once(child, 'exit')
-      console.log(`perf samples in ${file}`)
-    },
-  }
 }
 
 const oneLine = (query: string) => query.replace(/\s+/g, ' ').slice(0, 120)
@@ -176,7 +155,7 @@ const main = async () => {
   const admin = new pg.Client({ connectionString: postgres.url })
   const profileDir = process.env.BENCH_CPU_PROF_DIR
   const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []
-  const extraArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)
+  const extraArgs = extraNodeArgs()
   const nodeArgs = [...profiling, '--import', COUNTER, ...extraArgs]
   const decryptionsFile = join(await mkdtemp(join(tmpdir(), 'totp-cost-')), 'decryptions')
   process.env.BENCH_DECRYPTIONS_FILE = decryptionsFile
