@@ -30,8 +30,12 @@ const signingAt = ({ current, previous }: SigningKeys, now: Date): string[] => {
 export const secretsOf = async (store: EventStore, endpointId: string, now: Date): Promise<string[]> =>
   signingAt(await signingKeysOf(store, endpointId), now)
 
-/** How long a process trusts the keys it read, when it does not apply the rotation itself. */
-const KEYS_TTL_MS = 5000
+/**
+ * How long a process trusts the keys it read, when it does not hear of the rotation (its read models
+ * stalled): as long as an endpoint's run follows the log (webhook-reactor.ts' RUN_FOLLOWS_MS), so a
+ * run of steady commits reads them once rather than every 5 s.
+ */
+const KEYS_TTL_MS = 30_000
 
 /**
  * The keys of each endpoint, read from its stream once rather than on every run of its worker.

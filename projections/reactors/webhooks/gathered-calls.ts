@@ -1,5 +1,5 @@
 /// Calls for single keys made within a few milliseconds of each other, answered by one statement for
-/// all their keys. One commit wakes every endpoint's worker at once, and every 5 s their runs end and
+/// all their keys. One commit wakes every endpoint's worker at once, and every 30 s their runs end and
 /// start again together: each run taking its lock, reading its endpoint and checkpoint and letting go
 /// of its lock on its own made four statements per endpoint where four serve them all (issue 34).
 /// Calls are gathered per connection (`q`): an endpoint's lock lives on the connection it was taken on.
