@@ -4,6 +4,10 @@
 /// write (on PGlite, by its one connection), so inside a stream transaction ids grow with versions. The global order is
 /// (transaction id, sequence); `readAll` returns only events of transactions older than every
 /// transaction still running, so a reader never passes an event that has yet to commit.
+///
+/// Appends that are one statement each and are asked while such a statement is on its way go
+/// together as one statement, one transaction (group commit, sql-append-gathering.ts); each caller
+/// still gets its own result or its own refusal.
 
 import { randomUUID } from 'node:crypto'
 import { EventEmitter } from 'node:events'
@@ -21,6 +25,7 @@ import {
   type StreamAppend,
 } from './event-store.js'
 import { appendParts, claimsOf, refusalOf, refusedAppend } from './sql-append.js'
+import { createAppendGathering } from './sql-append-gathering.js'
 import { NOTIFY_CHANNEL } from './sql-append-statement.js'
 import {
   coalescedStreamReads,
@@ -100,6 +105,13 @@ export const createSqlEventStore = (
   const singleBackend = options.singleBackend === true
   const { inline } = options
   const streamReads = coalescedStreamReads(db, options.keysWithStreams === true)
+  // The first statement locks every stream of the transaction, in one order whoever appends, so
+  // two transactions appending to the same streams never wait on each other crosswise.
+  const locksOf = (parts: readonly StreamAppend[]) => (singleBackend ? [] : parts.map((part) => part.stream))
+  // Appends that are one statement each, asked while one is on its way, go as one (group commit).
+  const gathering = createAppendGathering((parts) =>
+    appendParts(db, parts, { locks: locksOf(parts), storeId }),
+  )
 
   const appendAll = async (unstamped: readonly StreamAppend[]): Promise<AppendResult[]> => {
     if (unstamped.length === 0 || unstamped.some(({ events }) => events.length === 0))
@@ -107,9 +119,6 @@ export const createSqlEventStore = (
     // Each event says which version of its type's shape it is written in.
     const appends = unstamped.map((part) => ({ ...part, events: part.events.map(stampEventVersion) }))
     const events = appends.flatMap((part) => part.events)
-    // The first statement locks every stream of the transaction, in one order whoever appends, so
-    // two transactions appending to the same streams never wait on each other crosswise.
-    const locks = singleBackend ? [] : appends.map((part) => part.stream)
     // One statement is a transaction of its own; the inline hook and claims that must go one by
     // one after it need a transaction around it.
     const oneStatement =
@@ -117,9 +126,9 @@ export const createSqlEventStore = (
     let results: AppendResult[]
     try {
       results = oneStatement
-        ? await appendParts(db, appends, { locks, storeId })
+        ? await gathering.append(appends)
         : await db.transaction().execute(async (trx) => {
-            const appended = await appendParts(trx, appends, { locks, storeId })
+            const appended = await appendParts(trx, appends, { locks: locksOf(appends), storeId })
             await inline?.(trx, events)
             return appended
           })
