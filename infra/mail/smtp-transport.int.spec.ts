@@ -1,6 +1,6 @@
-import { createServer } from 'node:net'
 import { SMTPServer } from 'smtp-server'
 import { afterEach, describe, expect, it } from 'vitest'
+import { freePort } from '../../tests/support/free-port.js'
 import { type SmtpSink, startSmtpSink } from '../../tests/support/smtp-sink.js'
 import { createMailTransport } from './create-transport.js'
 import { MailDeliveryError, type MailTransport, type OutgoingMail } from './mail.js'
@@ -129,18 +129,6 @@ describe('SMTP transport', () => {
     expect(() => createSmtpTransport({ url: 'http://127.0.0.1:25', from })).toThrow(/smtp/)
   })
 })
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() =>
-        address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port')),
-      )
-    })
-  })
 
 /** A server that answers every RCPT TO with the given reply code. */
 const rejectingServer = async (responseCode: number): Promise<number> => {

@@ -3,33 +3,16 @@
 /// Linux only: nice values are read per thread from /proc.
 
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PROJECTOR_NICE } from '../../projections/runner/projector-priority.js'
-import { niceOfThread } from '../support/thread-nice.js'
+import { freePort } from '../support/free-port.js'
+import { niceOfProcessThread, niceOfThread } from '../support/thread-nice.js'
 
 const root = join(import.meta.dirname, '../..')
 const bin = join(root, 'bin/tessera.js')
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      )
-    })
-  })
-
-// Field 19 of a stat line, after the command name's closing parenthesis (as thread-nice.ts reads it).
-const niceOfProcessThread = (pid: number, tid: string): number => {
-  const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])
-}
 
 /** Starts `serve --role <role>`, waits until it says it runs: the nice of its main thread and of each thread. */
 const nicesOfServe = async (

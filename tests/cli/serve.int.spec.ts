@@ -3,24 +3,13 @@
 
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freePort } from '../support/free-port.js'
 
 const root = join(import.meta.dirname, '../..')
 const bin = join(root, 'bin/tessera.js')
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      )
-    })
-  })
 
 // Vitest puts Vite's BASE_URL ('/') into process.env; the child must not inherit it.
 const childEnv = (env: Record<string, string>) => {

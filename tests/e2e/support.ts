@@ -12,7 +12,6 @@ import {
   rmSync,
   statSync,
 } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -102,17 +101,7 @@ const buildPortal = (): void => {
 }
 
 /** A port nobody listens on right now, so BASE_URL can name the server before it starts. */
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      )
-    })
-  })
+export { freePort } from '../support/free-port.js'
 
 /** A full-page picture of the page, kept in test-artifacts/e2e (gitignored) for people to look at. */
 export const screenshot = async (page: Page, name: string): Promise<void> => {

@@ -3,11 +3,10 @@
 /// transaction, rather than one write for each commit the endpoint caught up with. A write's rows
 /// share its transaction id (`xmin`), which tells the writes apart from outside.
 
-import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { databaseKinds } from '../support/databases.js'
 import { signUp } from '../support/organizations.js'
-import { useWebhookBed } from '../support/webhook-bed.js'
+import { attemptWritesOf, useWebhookBed } from '../support/webhook-bed.js'
 
 const SERVER_KEY = 'webhooks-writes-server-key-0123456789abcdef'
 const server = { 'x-tessera-server-key': SERVER_KEY }
@@ -16,12 +15,7 @@ for (const kind of databaseKinds)
   describe(`webhook attempts' writes (${kind})`, { timeout: 120_000 }, () => {
     const bed = useWebhookBed(kind, SERVER_KEY)
 
-    const writesOf = async (endpointId: string) => {
-      const { rows } = await sql<{ writes: number; attempts: number }>`
-        select count(distinct xmin::text)::int as writes, count(*)::int as attempts
-          from tessera_webhook_deliveries where endpoint_id = ${endpointId}`.execute(bed.tessera.database.db)
-      return rows[0] ?? { writes: 0, attempts: 0 }
-    }
+    const writesOf = (endpointId: string) => attemptWritesOf(bed.tessera.database.db, endpointId)
 
     it('delivers two commits a moment apart as they come, and writes their attempts once', async () => {
       const ada = await signUp(bed.tessera, 'ada')

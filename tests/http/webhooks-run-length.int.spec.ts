@@ -5,10 +5,10 @@
 /// two commits 10 s of the test clock apart land in one write only if one run delivered both. A
 /// write's rows share its transaction id (`xmin`).
 
-import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { mailTessera } from '../support/mail-tessera.js'
 import { signUp } from '../support/organizations.js'
+import { attemptWritesOf } from '../support/webhook-bed.js'
 import { type Receiver, startReceiver } from '../support/webhook-receiver.js'
 
 const SERVER_KEY = 'webhooks-run-length-key-0123456789abcdef'
@@ -18,12 +18,7 @@ describe("an endpoint's run", { timeout: 120_000 }, () => {
   const mail = mailTessera()
   let receiver: Receiver
 
-  const writesOf = async (endpointId: string) => {
-    const { rows } = await sql<{ writes: number; attempts: number }>`
-      select count(distinct xmin::text)::int as writes, count(*)::int as attempts
-        from tessera_webhook_deliveries where endpoint_id = ${endpointId}`.execute(mail.tessera.database.db)
-    return rows[0] ?? { writes: 0, attempts: 0 }
-  }
+  const writesOf = (endpointId: string) => attemptWritesOf(mail.tessera.database.db, endpointId)
 
   it('goes on following commits 10 s of the clock apart: their attempts land in one write', async () => {
     receiver = await startReceiver()

@@ -11,10 +11,10 @@
 
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freePort } from '../support/free-port.js'
 
 const root = join(import.meta.dirname, '../..')
 const read = (file: string) => readFileSync(join(root, file), 'utf8')
@@ -54,17 +54,6 @@ const envOf = (stage: Stage): Record<string, string> =>
       [...args.matchAll(/(\w+)=("[^"]*"|\S+)/g)].map((m) => [m[1] ?? '', (m[2] ?? '').replace(/^"|"$/g, '')]),
     ),
   )
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      )
-    })
-  })
 
 /** Whether this kernel hands out transparent huge pages to a mapping that asks (`madvise` or `always`). */
 describe('the Dockerfile, .dockerignore and compose file', () => {

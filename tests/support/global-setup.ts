@@ -14,7 +14,8 @@ import pg from 'pg'
 import type { TestProject } from 'vitest/node'
 import { migrateTessera as migrateToLatest, openTesseraDatabase as openDatabase } from '../../app/database.js'
 import { startPostgresContainer, testContainersAsked } from './containers.js'
-import { freePort, importEmbeddedPostgres, withTimeout } from './embedded-postgres.js'
+import { importEmbeddedPostgres, withTimeout } from './embedded-postgres.js'
+import { freePort } from './free-port.js'
 import { withDatabase } from './postgres-url.js'
 
 declare module 'vitest' {

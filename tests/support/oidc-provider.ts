@@ -5,9 +5,9 @@
 
 import { once } from 'node:events'
 import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import Provider from 'oidc-provider'
 import { cookieJar } from './cookies.js'
+import { freePort } from './free-port.js'
 
 export type Person = { email: string; emailVerified: boolean; name: string }
 
@@ -33,15 +33,7 @@ export type TestProvider = {
   close(): Promise<void>
 }
 
-export const freePort = async (): Promise<number> => {
-  const server = createServer()
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as AddressInfo
-  server.close()
-  await once(server, 'close')
-  return port
-}
+export { freePort }
 
 export const startProvider = async (redirectUris: string[]): Promise<TestProvider> => {
   const port = await freePort()

@@ -8,7 +8,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
-import { freePort, importEmbeddedPostgres, withTimeout } from './embedded-postgres.js'
+import { importEmbeddedPostgres, withTimeout } from './embedded-postgres.js'
+import { freePort } from './free-port.js'
 
 export type PostgresCluster = {
   /** Superuser URL of database `name` (default `postgres`). */

@@ -7,8 +7,8 @@
 
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { startRedisContainer, testContainersAsked } from './containers.js'
+import { freePort } from './free-port.js'
 
 const REDIS_SERVER = process.env.TEST_REDIS_SERVER || '/usr/bin/redis-server'
 const READY = /Ready to accept connections/
@@ -77,15 +77,4 @@ const stop = (child: ChildProcess): Promise<void> =>
     if (child.exitCode !== null || child.signalCode !== null) return resolve()
     child.once('exit', () => resolve())
     child.kill('SIGTERM')
-  })
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      server.close(() => resolve(port))
-    })
   })

@@ -2,23 +2,16 @@
 /// real URL a relying party fetches), a client registered by an operator's server key, a person
 /// signed up in a cookie-jar browser, and the browser's side of an authorization.
 
-import { createServer } from 'node:net'
 import { expect } from 'vitest'
 import { type Browser, browserFor } from './browser.js'
+import { freePort } from './free-port.js'
 import { startTessera, type TestTessera } from './tessera.js'
 
 export const PASSWORD = 'correct horse battery'
 export const REDIRECT_URI = 'http://127.0.0.1:9/callback'
 export const SERVER_KEY = 'server-key-for-oidc-tests-0123456789'
 
-export const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer()
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
-    })
-  })
+export { freePort }
 
 export const startProvider = async (features: object = {}) => {
   const port = await freePort()

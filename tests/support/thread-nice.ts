@@ -1,4 +1,4 @@
-/// Nice values of this process's threads, read from /proc (Linux only).
+/// Nice values of threads, this process's or another's, read from /proc (Linux only).
 
 import { readdirSync, readFileSync } from 'node:fs'
 
@@ -12,3 +12,7 @@ export const niceOfThread = (tid: number | string | 'self'): number =>
 
 /** The nice value of every thread of this process. */
 export const threadNiceValues = (): number[] => readdirSync('/proc/self/task').map(niceOfThread)
+
+/** The nice value of one thread of another process (its main thread's id is the process's). */
+export const niceOfProcessThread = (pid: number, tid: number | string): number =>
+  niceIn(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8'))

@@ -3,7 +3,6 @@
 /// an SMTP server that refuses chosen recipients for good.
 
 import { randomUUID } from 'node:crypto'
-import { createServer } from 'node:net'
 import type { Kysely } from 'kysely'
 import { SMTPServer } from 'smtp-server'
 import type { EventMetadata } from '../../../domain/shared/metadata.js'
@@ -103,17 +102,7 @@ export const startLog = async (
 
 export const smtpTransport = (url: string) => createSmtpTransport({ url, from: FROM })
 
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() =>
-        address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port')),
-      )
-    })
-  })
+export { freePort } from '../../../tests/support/free-port.js'
 
 /** An SMTP server that answers 550 to `refused` recipients and accepts (and lists) the others. */
 export const startRefusingServer = async (refused: (address: string) => boolean) => {
