@@ -32,10 +32,10 @@ export const secretsOf = async (store: EventStore, endpointId: string, now: Date
 
 /**
  * How long a process trusts the keys it read, when it does not hear of the rotation (its read models
- * stalled): as long as an endpoint's run follows the log (webhook-reactor.ts' RUN_FOLLOWS_MS), so a
- * run of steady commits reads them once rather than every 5 s.
+ * stalled). An endpoint's run follows the log as long (webhook-reactor.ts), so a run of steady
+ * commits reads them once rather than every few seconds.
  */
-const KEYS_TTL_MS = 30_000
+export const KEYS_TTL_MS = 30_000
 
 /**
  * The keys of each endpoint, read from its stream once rather than on every run of its worker.

@@ -22,7 +22,7 @@ import { allEndpoints } from '../../webhooks/webhook-endpoints.repository.js'
 import type { WebhookEndpointRow } from '../../webhooks/webhook-endpoints.table.js'
 import { gatheringWrites } from './delivery-writes.js'
 import { inProcessLocks, sessionLocks } from './endpoint-locks.js'
-import { createSecretsCache } from './endpoint-secrets.js'
+import { createSecretsCache, KEYS_TTL_MS } from './endpoint-secrets.js'
 import { createEndpointTargets } from './endpoint-targets.js'
 import { type RunOutcome, runEndpoint, type WorkerDeps } from './endpoint-worker.js'
 import { gatheredCalls } from './gathered-calls.js'
@@ -85,14 +85,14 @@ const newWorker = (): Worker => ({
 })
 
 /**
- * How long one run may go on following new commits: past it the next run takes its lock and reads
- * the endpoint, its checkpoint and its secrets afresh (the secrets cache trusts what it read as long;
- * a change to the endpoint applied here ends a run at once, and so does the clock moving on past
- * it). With 5 s, 8 endpoints under steady sign-ups made some 2 statements a second of restarts (lock,
+ * How long one run may go on following new commits: the span the secrets cache trusts what it read,
+ * so one run reads them once. Past it the next run takes its lock and reads the endpoint, its
+ * checkpoint and its secrets afresh; a change to the endpoint applied here ends a run at once, and
+ * so does the clock moving on past it. With 5 s, 8 endpoints under steady sign-ups made some 2 statements a second of restarts (lock,
  * unlock, endpoint, secrets; issue 34). A rotated secret's overlap may end while a run signs with it:
  * it goes on signing beside the new one for the rest of that run.
  */
-const RUN_FOLLOWS_MS = 30_000
+const RUN_FOLLOWS_MS = KEYS_TTL_MS
 
 /**
  * How long a run at the log's end waits for the next commit (within its RUN_FOLLOWS_MS): a new run
