@@ -67,5 +67,11 @@ export type Projector = {
    * this includes batches another instance of the group committed; a `follow` projector reads no
    * events and never calls it. A listener that throws is logged and does not stop the projector.
    */
-  onApplied(listener: (events: readonly RecordedEvent[]) => void): () => void
+  onApplied(listener: AppliedListener): () => void
 }
+
+/**
+ * A committed batch's events, in log order, and `from`: the checkpoint they follow with no event
+ * between (the log's events after `from` begin with them), when the projector knows it.
+ */
+export type AppliedListener = (events: readonly RecordedEvent[], from?: GlobalPosition) => void

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import type { OpenDatabase } from '../../infra/db/database.js'
-import { type EventStore, START } from '../../infra/event-store/event-store.js'
+import { type EventStore, type GlobalPosition, START } from '../../infra/event-store/event-store.js'
 import { createSqlEventStore } from '../../infra/event-store/sql-event-store.js'
 import { describeEachDatabase } from '../../tests/support/databases.js'
 import {
@@ -234,9 +234,16 @@ describeEachDatabase('projector', (fresh) => {
     }
     const live = projector({ projections: [countingProjection('live')], batchSize: 3 })
     const batches: string[][] = []
-    const unsubscribe = live.onApplied((events) => batches.push(events.map((event) => event.id)))
+    const follows: (GlobalPosition | undefined)[] = []
+    const unsubscribe = live.onApplied((events, from) => {
+      batches.push(events.map((event) => event.id))
+      follows.push(from)
+    })
     await live.catchUp()
     expect(batches).toEqual([ids.slice(0, 3), ids.slice(3, 6), ids.slice(6)])
+    // Each batch with the checkpoint it follows: the log's events after it begin with the batch's.
+    const log = await store.readAll(START, 10)
+    expect(follows).toEqual([START, log[2]?.position, log[5]?.position])
 
     unsubscribe()
     await appendCounted(store, 's8', [8])

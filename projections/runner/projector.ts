@@ -26,7 +26,7 @@ import { createPositionWaiters } from './position-waiters.js'
 import { clearFault, describeFault, readFault, writeFault } from './projector-faults.js'
 import * as health from './projector-health.js'
 import { batchApplier, type CheckpointTracker, checkpointFollower } from './projector-roles.js'
-import type { Projector, ProjectorLogger, ProjectorOptions } from './projector-types.js'
+import type { AppliedListener, Projector, ProjectorLogger, ProjectorOptions } from './projector-types.js'
 
 export type { Projector, ProjectorLogger, ProjectorOptions, ProjectorStatus } from './projector-types.js'
 
@@ -39,7 +39,7 @@ export const createProjector = (options: ProjectorOptions): Projector => {
   const logger = options.logger ?? silentLogger
   const now = options.clock ?? Date.now
   const waiters = createPositionWaiters()
-  const appliedListeners = new Set<(events: readonly RecordedEvent[]) => void>()
+  const appliedListeners = new Set<AppliedListener>()
   let checkpoint: GlobalPosition = START
   // Until the stored checkpoint is read, START above is a placeholder, not where the group stands.
   let positioned = false
@@ -52,10 +52,10 @@ export const createProjector = (options: ProjectorOptions): Projector => {
 
   // A listener's failure must not look like a failed batch: the batch is committed, and waiters
   // still have to hear that the checkpoint moved.
-  const notifyApplied = (applied: readonly RecordedEvent[]) => {
+  const notifyApplied = (applied: readonly RecordedEvent[], from: GlobalPosition | undefined) => {
     for (const listener of appliedListeners) {
       try {
-        listener(applied)
+        listener(applied, from)
       } catch (error) {
         logger.error({ err: error, group }, 'onApplied listener failed')
       }
@@ -66,8 +66,12 @@ export const createProjector = (options: ProjectorOptions): Projector => {
     current: () => checkpoint,
     advanceTo(position, applied) {
       if (comparePositions(position, checkpoint) <= 0) return
+      // The batch was read from a position at or before the checkpoint (a stored one adopted since
+      // may have moved it on): past the checkpoint, its first event is the log's next after it.
+      const first = applied[0]
+      const from = first && comparePositions(first.position, checkpoint) > 0 ? checkpoint : undefined
       checkpoint = position
-      if (applied.length > 0) notifyApplied(applied)
+      if (applied.length > 0) notifyApplied(applied, from)
       waiters.reached(position)
     },
     rewindTo(position) {
@@ -248,7 +252,7 @@ export const createProjector = (options: ProjectorOptions): Projector => {
 
     onApplied(listener) {
       // Wrapped, so one function subscribed twice is two subscriptions, each undone by its own call.
-      const subscription = (applied: readonly RecordedEvent[]) => listener(applied)
+      const subscription: AppliedListener = (applied, from) => listener(applied, from)
       appliedListeners.add(subscription)
       return () => appliedListeners.delete(subscription)
     },

@@ -92,6 +92,36 @@ describe('the endpoint workers read the log', () => {
     expect(reads()).toBe(2)
   })
 
+  it('not at all for the batch the read models applied, asked for after the checkpoint it follows', async () => {
+    const clock = 0
+    const log = { events: [created('ada@example.test')] }
+    const { store, reads } = liveStore(log)
+    const shared = sharingReads(store, () => clock)
+    const applied = [created('grace@example.test')]
+    shared.advanced(applied, START)
+    expect(await shared.store.readAll(START, 500)).toEqual(applied)
+    expect(await shared.store.readAll(START, 500)).toEqual(applied)
+    expect(reads()).toBe(0)
+    // At most a page of it; elsewhere in the log, the log itself.
+    expect(await shared.store.readAll(START, 0)).toEqual([])
+    await shared.store.readAll({ tx: 5n, seq: 1n }, 500)
+    expect(reads()).toBe(1)
+  })
+
+  it('the log again once the applied batch is a second old, or others were applied since', async () => {
+    let clock = 0
+    const log = { events: [created('ada@example.test')] }
+    const { store, reads } = liveStore(log)
+    const shared = sharingReads(store, () => clock)
+    shared.advanced([created('grace@example.test')], START)
+    clock = 1001
+    expect(await shared.store.readAll(START, 500)).toEqual(log.events)
+    shared.advanced([created('grace@example.test')], START)
+    shared.advanced([created('grace@example.test')]) // where these follow is not known
+    expect(await shared.store.readAll(START, 500)).toEqual(log.events)
+    expect(reads()).toBe(2)
+  })
+
   it('afresh after a read that failed', async () => {
     let fail = true
     const store = {

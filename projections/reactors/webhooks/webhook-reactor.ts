@@ -6,7 +6,8 @@
 ///   all endpoints' on one shared session (endpoint-locks.ts); embedded PGlite serves one process.
 /// - Endpoints are delivered in parallel, each in its own log order; their reads of the same page of
 ///   the log between two commits are one query (shared-log-reads.ts), and their attempts and
-///   checkpoints saved within a few milliseconds of each other one statement (delivery-writes.ts).
+///   checkpoints saved within a few milliseconds of each other one statement (delivery-writes.ts);
+///   the page the read models just applied is read by none of them (handed over by the projector).
 ///   The runs one commit starts (each run follows the log for up to RUN_FOLLOWS_MS, so they end and
 ///   start again together) take their locks, read their endpoints and checkpoints and let go of
 ///   their locks in one statement each (gathered-calls.ts): 3 statements for every endpoint, not 4
@@ -18,6 +19,7 @@ import type { Kysely } from 'kysely'
 import type { EventStore, RecordedEvent } from '../../../infra/event-store/event-store.js'
 import type { AddressPolicy } from '../../../infra/webhooks/address-guard.js'
 import type { Database } from '../../database.js'
+import type { AppliedListener } from '../../runner/projector-types.js'
 import { allEndpoints } from '../../webhooks/webhook-endpoints.repository.js'
 import type { WebhookEndpointRow } from '../../webhooks/webhook-endpoints.table.js'
 import { gatheringWrites } from './delivery-writes.js'
@@ -40,7 +42,7 @@ export type WebhookReactorOptions = {
   store: EventStore
   policy: AddressPolicy
   lock: 'advisory' | 'in-process'
-  onReadModelsAdvance: (listener: (events: readonly RecordedEvent[]) => void) => () => void
+  onReadModelsAdvance: (listener: AppliedListener) => () => void
   /** Tells the endpoint's owner it was disabled (a mail); failures are logged, not retried. */
   notifyDisabled?: (endpoint: WebhookEndpointRow, failingSince: Date) => Promise<void>
   disable: (endpointId: string, failingSince: Date) => Promise<boolean>
@@ -287,8 +289,8 @@ export const createWebhookReactor = (options: WebhookReactorOptions): WebhookRea
   return {
     async start() {
       stopped = false
-      unsubscribe = options.onReadModelsAdvance((events) => {
-        reads.advanced()
+      unsubscribe = options.onReadModelsAdvance((events, from) => {
+        reads.advanced(events, from)
         const changed = changedEndpoints(events)
         for (const id of changed) {
           keys.forget(id)
