@@ -4,6 +4,8 @@
 /// connections; every answer is checked (the session's user must come back).
 
 import { type ChildProcess, spawn } from 'node:child_process'
+import { cpus } from 'node:os'
+import { measureCpu } from './cpu.js'
 import { freePort } from './server.js'
 
 const READY_TIMEOUT_MS = 60_000
@@ -112,3 +114,34 @@ export const driveGetSession = (baseUrl: string, cookie: string, userId: string,
     }
   }
 }
+
+/**
+ * get-session for `seconds` on the quiet database, and what each answer cost the database in CPU
+ * milliseconds. The database's processes serve the api server and the catch-up alike, so this is
+ * what lets the catch-up's own share be told from serving's (`servingShareOfDatabase`).
+ */
+export const quietGetSession = async (
+  baseUrl: string,
+  person: { cookie: string; userId: string },
+  seconds: number,
+  databasePid: () => number | undefined,
+): Promise<ServingFigures & { databaseCpuMsPerAnswer: number }> => {
+  const cpu = measureCpu({ serverPid: process.pid, databasePid }, cpus().length)
+  const run = driveGetSession(baseUrl, person.cookie, person.userId)
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000))
+  const figures = await run()
+  const databaseMs = cpu().database * figures.seconds * 1000
+  const databaseCpuMsPerAnswer = figures.requests > 0 ? databaseMs / figures.requests : 0
+  return { ...figures, databaseCpuMsPerAnswer: Number(databaseCpuMsPerAnswer.toFixed(3)) }
+}
+
+/**
+ * Of a catch-up's database CPU per 1,000 events, the milliseconds get-session's answers took
+ * meanwhile, at their quiet cost per answer: `during` answered at its rate over the step's seconds.
+ */
+export const servingShareOfDatabase = (
+  quiet: { databaseCpuMsPerAnswer: number },
+  during: ServingFigures,
+  step: { events: number; processSeconds: number },
+): number =>
+  Math.round((quiet.databaseCpuMsPerAnswer * during.perSecond * step.processSeconds * 1000) / step.events)

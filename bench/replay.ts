@@ -22,7 +22,7 @@ import { startEmbeddedPostgres } from './embedded-postgres.js'
 import { bulkGenerateLog } from './replay-bulk.js'
 import { readTemplate, type Template } from './replay-log.js'
 import { runTimed } from './replay-process.js'
-import { driveGetSession, startApiServer } from './replay-serving.js'
+import { driveGetSession, quietGetSession, servingShareOfDatabase, startApiServer } from './replay-serving.js'
 import {
   printStatements,
   replayStatementsRequested,
@@ -165,9 +165,7 @@ const catchUpWhileServing = async (
     const warmUp = driveGetSession(server.baseUrl, person.cookie, person.userId)
     await new Promise((resolve) => setTimeout(resolve, SERVING_WARM_UP_SECONDS * 1000))
     await warmUp()
-    const quietRun = driveGetSession(server.baseUrl, person.cookie, person.userId)
-    await new Promise((resolve) => setTimeout(resolve, SERVING_QUIET_SECONDS * 1000))
-    const quiet = await quietRun()
+    const quiet = await quietGetSession(server.baseUrl, person, SERVING_QUIET_SECONDS, databasePid)
     console.log(`${label}: get-session on the quiet database: ${JSON.stringify(quiet)}`)
     if (quiet.wrong > 0) console.log(`${label}: the api server said:\n${server.output()}`)
     const duringRun = driveGetSession(server.baseUrl, person.cookie, person.userId)
@@ -181,7 +179,8 @@ const catchUpWhileServing = async (
         catchUp.events,
         `${label}: the catch-up's statements (get-session's among them)`,
       )
-    return { catchUp, serving: { quiet, during } }
+    const servingDatabaseMsPerThousand = servingShareOfDatabase(quiet, during, catchUp)
+    return { catchUp: { ...catchUp, servingDatabaseMsPerThousand }, serving: { quiet, during } }
   } finally {
     await server.stop()
   }
@@ -253,17 +252,23 @@ const report = (run: ReplayFigures) => {
   )
   if (run.serving) {
     const { quiet, during } = run.serving
-    const figures = (f: typeof quiet) =>
+    const figures = (f: typeof during) =>
       `${f.perSecond}/s, p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms${f.wrong > 0 ? `, ${f.wrong} WRONG` : ''}`
-    console.log(`  get-session c8  quiet: ${figures(quiet)}; during the catch-up: ${figures(during)}`)
+    console.log(
+      `  get-session c8  quiet: ${figures(quiet)} (${quiet.databaseCpuMsPerAnswer} ms of database CPU each); during the catch-up: ${figures(during)}`,
+    )
   }
   for (const [name, step] of [
     ['replay', replay],
     ['catch-up', catchUp],
-  ] as const)
+  ] as const) {
+    // The database's processes served get-session meanwhile: their part, at its quiet cost per answer.
+    const serving = 'servingDatabaseMsPerThousand' in step ? step.servingDatabaseMsPerThousand : null
+    const share = serving === null ? '' : ` (about ${serving} ms of it get-session's)`
     console.log(
-      `  CPU per 1,000 events (${name}): ${step.nodeCpuMsPerThousand} ms in Node, ${step.databaseCpuMsPerThousand} ms in the database; memory (MB, highest): ${JSON.stringify(step.memory)}`,
+      `  CPU per 1,000 events (${name}): ${step.nodeCpuMsPerThousand} ms in Node, ${step.databaseCpuMsPerThousand} ms in the database${share}; memory (MB, highest): ${JSON.stringify(step.memory)}`,
     )
+  }
 }
 
 /** `BENCH_REPLAY=1 npm run bench`: the replay bench alone, on PGlite or PostgreSQL as asked. */
