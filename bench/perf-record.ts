@@ -5,15 +5,36 @@
 
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
+import { readdirSync, readFileSync } from 'node:fs'
 
-/** Starts recording `pid`'s main thread into `BENCH_PERF_DIR/<name>-<time>.perf.data`; null without the variable. */
-export const perfRecord = (pid: number, name = 'round') => {
+/** The children of `parent` (a postmaster's backends, its WAL writer, autovacuum), from /proc. */
+export const childrenOf = (parent: number): number[] =>
+  readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry) && parentOf(entry) === parent)
+    .map(Number)
+
+const parentOf = (pid: string): number | null => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // After the command's closing parenthesis: the state, then the parent's pid.
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Starts recording `pid`'s main thread into `BENCH_PERF_DIR/<name>-<time>.perf.data`; null without
+ * the variable. `processes`: those whole processes instead (a database's backends).
+ */
+export const perfRecord = (pid: number, name = 'round', processes?: readonly number[]) => {
   const dir = process.env.BENCH_PERF_DIR
   if (!dir) return null
   const file = `${dir}/${name}-${Date.now()}.perf.data`
   // `BENCH_PERF_THREADS=all`: every thread of the server (V8's optimizing compiler and GC helpers too).
-  const target = process.env.BENCH_PERF_THREADS === 'all' ? '-p' : '-t'
-  const args = ['record', '-q', '-g', '-e', 'cpu-clock', '-F', '997', target, String(pid), '-o', file]
+  const target = processes || process.env.BENCH_PERF_THREADS === 'all' ? '-p' : '-t'
+  const pids = processes ? processes.join(',') : String(pid)
+  const args = ['record', '-q', '-g', '-e', 'cpu-clock', '-F', '997', target, pids, '-o', file]
   const child = spawn('perf', args, { stdio: 'inherit' })
   return {
     async stop() {

@@ -24,7 +24,7 @@ import { measureCpu, waitUntilIdle } from './cpu.js'
 import { startEmbeddedPostgres } from './embedded-postgres.js'
 import { afterStep, type SecondStepPerson, type SeededSecondSteps } from './factor-figures-totp.js'
 import { seedTesseraSecondSteps } from './factor-figures-totp-tessera.js'
-import { extraNodeArgs, perfRecord } from './perf-record.js'
+import { childrenOf, extraNodeArgs, perfRecord } from './perf-record.js'
 import { runtimeBetween, scrapeRuntime } from './runtime-window.js'
 import { statementsFlags } from './scenario-statements.js'
 import { startServer } from './server.js'
@@ -36,7 +36,7 @@ const WARM_UP = 500
 const CONNECTIONS = 16
 const TOP_STATEMENTS = Number(process.env.BENCH_TOP_STATEMENTS ?? 8)
 
-type Statement = { calls: number; ms: number; query: string }
+type Statement = { calls: number; ms: number; plans: number; planMs: number; query: string }
 
 const COUNTER = fileURLToPath(new URL('./count-decryptions.js', import.meta.url))
 
@@ -53,11 +53,23 @@ const decryptions = async (pid: number, file: string): Promise<number> => {
 }
 
 const statements = async (admin: pg.Client): Promise<Statement[]> => {
-  const { rows } = await admin.query<{ n: string; ms: number; query: string }>(
-    `select calls::text as n, total_exec_time as ms, query from pg_stat_statements
-     where query not like '%pg_stat_statements%' order by calls desc`,
+  const { rows } = await admin.query<{
+    n: string
+    ms: number
+    plans: string
+    plan_ms: number
+    query: string
+  }>(
+    `select calls::text as n, total_exec_time as ms, plans::text, total_plan_time as plan_ms, query
+     from pg_stat_statements where query not like '%pg_stat_statements%' order by calls desc`,
   )
-  return rows.map((row) => ({ calls: Number(row.n), ms: row.ms, query: row.query }))
+  return rows.map((row) => ({
+    calls: Number(row.n),
+    ms: row.ms,
+    plans: Number(row.plans),
+    planMs: row.plan_ms,
+    query: row.query,
+  }))
 }
 
 /** `count` second steps at c16, each person once; answers how many were not a session for them. */
@@ -100,12 +112,16 @@ const round = async (
   const runtimeBefore = await scrapeRuntime(baseUrl)
   const startedUs = process.hrtime.bigint() / 1000n
   const perf = perfRecord(pid)
+  // `BENCH_PERF_POSTGRES=1`: the database's processes too, into a file of their own.
+  const postmaster = process.env.BENCH_PERF_POSTGRES === '1' ? postgresPid() : undefined
+  const perfPostgres = postmaster ? perfRecord(postmaster, 'postgres', childrenOf(postmaster)) : null
   const stop = measureCpu({ serverPid: pid, databasePid: postgresPid }, cpus().length)
   const started = performance.now()
   const wrong = await verifyMany(baseUrl, seeded.key, seeded.people, answers)
   await waitUntilIdle(pid)
   const cpu = stop()
   await perf?.stop()
+  await perfPostgres?.stop()
   const seconds = (performance.now() - started) / 1000
   if (process.env.BENCH_CPU_PROF_DIR) console.log(`round µs ${startedUs} ${process.hrtime.bigint() / 1000n}`)
   const runtimeAfter = await scrapeRuntime(baseUrl)
@@ -117,12 +133,15 @@ const round = async (
   console.log(
     `${answers} answers${wrong > 0 ? ` (${wrong} WRONG)` : ''}; per answer: CPU ms server ${ms(cpu.server)} ` +
       `(main thread ${ms(cpu.serverEventLoop)}), database ${ms(cpu.database)}; ` +
-      `${per(ran.reduce((sum, s) => sum + s.calls, 0))} statements, ${per(ran.reduce((sum, s) => sum + s.ms, 0))} ms executing; ` +
+      `${per(ran.reduce((sum, s) => sum + s.calls, 0))} statements, ${per(ran.reduce((sum, s) => sum + s.ms, 0))} ms executing, ` +
+      `${per(ran.reduce((sum, s) => sum + s.plans, 0))} plans, ${per(ran.reduce((sum, s) => sum + s.planMs, 0))} ms planning; ` +
       `${per(decrypted)} decryptions` +
       (gc ? `; GC ${per(gc.gcPauses)} pauses, ${per(gc.gcPauseMs)} ms` : ''),
   )
-  for (const { calls, ms: total, query } of ran.slice(0, TOP_STATEMENTS))
-    console.log(`    ${per(calls)} × ${per(total)} ms  ${oneLine(query)}`)
+  for (const { calls, ms: total, plans, planMs, query } of ran.slice(0, TOP_STATEMENTS)) {
+    const planning = `${per(plans)} plans, ${per(planMs)} ms`
+    console.log(`    ${per(calls)} × ${per(total)} ms (${planning})  ${oneLine(query)}`)
+  }
 }
 
 /**
@@ -150,7 +169,8 @@ const explainStreamRead = async (admin: pg.Client, userId: string | undefined) =
 
 const main = async () => {
   const postgres = await startEmbeddedPostgres({
-    postgresFlags: statementsFlags,
+    // Planning counted apart from execution: a statement planned on every call shows it.
+    postgresFlags: [...statementsFlags, '-c', 'pg_stat_statements.track_planning=on'],
   })
   const admin = new pg.Client({ connectionString: postgres.url })
   const profileDir = process.env.BENCH_CPU_PROF_DIR
