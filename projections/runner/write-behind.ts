@@ -28,8 +28,11 @@ export type WriteBehind = {
   readonly trx: Transaction<Database>
   /** The event whose writes come next (its index in the batch). */
   startEvent(index: number): void
-  /** Sends every held-back write. */
-  flush(): Promise<void>
+  /**
+   * Sends every held-back write. `then` (the transaction's `commit`) follows them in the same text
+   * on PostgreSQL, one round trip for both; alone when nothing is held back.
+   */
+  flush(then?: string): Promise<void>
 }
 
 /** Bytes of SQL text per round trip at most when statements are sent as one text. */
@@ -74,14 +77,16 @@ export const writeBehind = (
   let pending: Deferred[] = []
   let event = 0
 
-  const send = async (writes: readonly Deferred[]) => {
+  const send = async (writes: readonly Deferred[], then: string | undefined) => {
     if (!oneText) {
       for (const { sql, parameters } of planStatements(writes, facts?.uniqueKeys))
         await trx.executeQuery(CompiledQuery.raw(sql, [...parameters]))
+      if (then !== undefined) await trx.executeQuery(CompiledQuery.raw(then))
       return
     }
     let text = ''
-    for (const statement of planInlined(writes, facts?.uniqueKeys)) {
+    const statements = planInlined(writes, facts?.uniqueKeys)
+    for (const statement of then === undefined ? statements : [...statements, then]) {
       const inlined = `${statement};\n`
       if (text.length > 0 && text.length + inlined.length > MAX_TEXT) {
         await trx.executeQuery(CompiledQuery.raw(BATCH_MARK + text))
@@ -92,11 +97,11 @@ export const writeBehind = (
     if (text.length > 0) await trx.executeQuery(CompiledQuery.raw(BATCH_MARK + text))
   }
 
-  const flush = async () => {
-    if (pending.length === 0) return
+  const flush = async (then?: string) => {
+    if (pending.length === 0 && then === undefined) return
     const writes = pending
     pending = []
-    await send(writes)
+    await send(writes, then)
   }
 
   const connection: DatabaseConnection = {
