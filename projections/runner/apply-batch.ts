@@ -19,11 +19,11 @@ import { type TableFacts, tableFactsOf, type WriteBehind, writeBehind } from './
 /** Each database's unique keys and column types, read by its first batch (write-behind.ts). */
 const factsByDatabase = new WeakMap<object, Promise<TableFacts>>()
 
-const tableFactsFor = (db: ProjectorOptions['db'], trx: Transaction<Database>): Promise<TableFacts> => {
+const tableFactsFor = (db: ProjectorOptions['db']): Promise<TableFacts> => {
   let facts = factsByDatabase.get(db)
   if (!facts) {
-    facts = tableFactsOf(trx)
-    // A failed read (its transaction rolled back) is read again by the next batch.
+    facts = tableFactsOf(db)
+    // A failed read is read again by the next batch.
     facts.catch(() => factsByDatabase.delete(db))
     factsByDatabase.set(db, facts)
   }
@@ -40,7 +40,8 @@ const severalByDatabase = new WeakMap<object, Promise<boolean>>()
 const takesSeveralStatements = (db: ProjectorOptions['db']): Promise<boolean> => {
   let several = severalByDatabase.get(db)
   if (!several) {
-    several = db.executeQuery(CompiledQuery.raw('select 1;\nselect 1')).then(
+    // A text that starts with a comment is never named (infra/db/pg-prepared.ts): one statement each.
+    several = db.executeQuery(CompiledQuery.raw('/* several statements? */ select 1;\nselect 1')).then(
       () => true,
       () => false,
     )
@@ -121,10 +122,11 @@ const applyInTransaction = async (
   const last = batch.events.at(-1)
   if (!last) throw new Error('an empty batch')
   const move = checkpointMove(db, batch, last.position)
+  // Read before the transaction: on PGlite it holds the one connection.
+  const facts = batched ? await tableFactsFor(db) : null
   const oneText = await takesSeveralStatements(db)
   try {
-    const apply = (trx: Transaction<Database>) => applyEvents(db, trx, batch, batched ? { oneText } : null)
-    await (oneText ? inTwoRoundTrips(db, move, apply) : inKyselyTransaction(db, move, apply))
+    await (oneText ? inFewRoundTrips : inKyselyTransaction)(db, move, batch, facts)
     return null
   } catch (error) {
     if (!notWhereExpected(error)) throw error
@@ -133,18 +135,12 @@ const applyInTransaction = async (
   }
 }
 
-/**
- * The events through the projections. On the batched path (`heldBack`, write-behind.ts), the writes
- * not sent yet are left to the caller's last flush.
- */
+/** The events through the projections; on the batched path, `behind` holds their writes back. */
 const applyEvents = async (
-  db: ProjectorOptions['db'],
-  trx: Transaction<Database>,
+  target: Transaction<Database>,
   { projections, events, skip }: Batch,
-  heldBack: { oneText: boolean } | null,
-): Promise<WriteBehind | null> => {
-  const behind = heldBack ? writeBehind(trx, heldBack.oneText, await tableFactsFor(db, trx)) : null
-  const target = behind?.trx ?? trx
+  behind: WriteBehind | null,
+): Promise<void> => {
   for (const [index, event] of events.entries()) {
     // An operator skipped it (`tessera projections skip`): the checkpoint passes it untouched.
     if (skip.has(event.id)) continue
@@ -157,33 +153,50 @@ const applyEvents = async (
       }
     }
   }
-  return behind
 }
 
-type Apply = (trx: Transaction<Database>) => Promise<WriteBehind | null>
-
 /** PGlite has no round trip to save: Kysely's own transaction, the move its first statement. */
-const inKyselyTransaction = (db: ProjectorOptions['db'], move: CompiledQuery, apply: Apply) =>
+const inKyselyTransaction = (
+  db: ProjectorOptions['db'],
+  move: CompiledQuery,
+  batch: Batch,
+  facts: TableFacts | null,
+) =>
   db.transaction().execute(async (trx) => {
     await trx.executeQuery(move)
-    await (await apply(trx))?.flush()
+    const behind = facts ? writeBehind(trx, false, facts) : null
+    await applyEvents(behind?.trx ?? trx, batch, behind)
+    await behind?.flush()
   })
 
 /**
- * On PostgreSQL, `begin` travels with the checkpoint's move and the last writes with `commit`, as
- * simple-protocol texts (several statements, one round trip): two round trips for a batch that
- * writes only at its end, where Kysely's transaction took four. A statement that fails in such a
- * text leaves the transaction aborted (nothing after it runs, `commit` included) until the
- * rollback below.
+ * On PostgreSQL the batched path sends the checkpoint's move with its writes, as one
+ * simple-protocol text that PostgreSQL runs as one transaction: one round trip and no `begin` or
+ * `commit` when no projection reads in between (write-behind.ts). A lone event's path sends `begin`
+ * with the move. A statement that fails in a text leaves the rest of it unrun (`commit` included)
+ * and its transaction aborted until the rollback below.
  */
-const inTwoRoundTrips = (db: ProjectorOptions['db'], move: CompiledQuery, apply: Apply) =>
+const inFewRoundTrips = (
+  db: ProjectorOptions['db'],
+  move: CompiledQuery,
+  batch: Batch,
+  facts: TableFacts | null,
+) =>
   db.connection().execute(async (connection) => {
     const trx = connection as unknown as Transaction<Database>
+    const opening = inlineParameters(move.sql, move.parameters)
     try {
-      await trx.executeQuery(CompiledQuery.raw(`begin;\n${inlineParameters(move.sql, move.parameters)}`))
-      const behind = await apply(trx)
-      await (behind ? behind.flush('commit') : trx.executeQuery(CompiledQuery.raw('commit')))
+      if (facts) {
+        const behind = writeBehind(trx, true, facts, opening)
+        await applyEvents(behind.trx, batch, behind)
+        await behind.commit()
+      } else {
+        await trx.executeQuery(CompiledQuery.raw(`begin;\n${opening}`))
+        await applyEvents(trx, batch, null)
+        await trx.executeQuery(CompiledQuery.raw('commit'))
+      }
     } catch (error) {
+      // Outside a transaction (a text that was one, or nothing sent yet) it only warns.
       await trx.executeQuery(CompiledQuery.raw('rollback'))
       throw error
     }
