@@ -1,6 +1,6 @@
 /// The replay bench's timed step, run as a process of its own (bench/replay.ts) so that its peak
 /// memory is its own, with the same event store, projections and projector as Tessera:
-/// - `replay`: what `tessera replay` does (app/cli/commands.ts calls the same `replay`);
+/// - `replay`: what `tessera replay` does: the same `replayInWorker` (app/cli/replay-in-worker.ts);
 /// - `catch-up`: a projector that was stopped while events went on being written starts again and
 ///   applies what it missed, as `tessera serve --role projector` would on start.
 /// Prints `{"events":N,"seconds":S,"cpuSeconds":C,"memory":{…}}`: the events applied, the seconds it
@@ -8,13 +8,14 @@
 /// of each of V8's memory figures sampled meanwhile (MB): what a peak RSS is made of.
 
 import { limitHeapGrowth } from '../app/cli/heap-growth.js'
+import { replayInWorker } from '../app/cli/replay-in-worker.js'
 import { databaseTargetOf, openEventStore } from '../app/server/open-event-store.js'
 import { loadConfig } from '../infra/config/config.js'
 import { openDatabase } from '../infra/db/database.js'
 import { START } from '../infra/event-store/event-store.js'
 import { readModelProjections } from '../projections/all.js'
 import { readCheckpoint } from '../projections/runner/checkpoint-store.js'
-import { createProjector, replay } from '../projections/runner/projector.js'
+import { createProjector } from '../projections/runner/projector.js'
 import { yieldCpuToServing } from '../projections/runner/projector-priority.js'
 
 const GROUP = 'read-models'
@@ -36,40 +37,64 @@ const sampleMemory = () => {
   }
 }
 
-const main = async () => {
-  // As `tessera replay` and `tessera serve` (the projector's catch-up) hold their heap.
-  limitHeapGrowth()
+/** The events after `from` in the log, counted with the database open only meanwhile (PGlite allows one opener). */
+const eventsAfter = async (from: 'start' | 'checkpoint'): Promise<number> => {
   const config = loadConfig()
   const database = await openDatabase(databaseTargetOf(config))
   const { store } = await openEventStore(database, config)
   try {
-    const options = {
+    const before = from === 'start' ? START : await readCheckpoint(database.db, GROUP)
+    return (await store.head(before, Number.MAX_SAFE_INTEGER)).eventsAfter
+  } finally {
+    await store.close()
+    await database.close()
+  }
+}
+
+/** BENCH_REPLAY_BATCH: events per batch, to compare with the projector's default. */
+const batchSize = process.env.BENCH_REPLAY_BATCH ? Number(process.env.BENCH_REPLAY_BATCH) : undefined
+
+/** What `tessera replay` runs: its thread, with its heap settings (replay-in-worker.ts). */
+const rebuild = async () => {
+  const events = await eventsAfter('start')
+  const memory = sampleMemory()
+  const { seconds, cpuSeconds } = await replayInWorker(batchSize === undefined ? {} : { batchSize })
+  // The heap figures are this thread's; rss is the process's, the replay's thread included.
+  return { events, seconds, cpuSeconds, memory: memory() }
+}
+
+/** `serve --role projector` on start, at its lower priority (projector-priority.ts). */
+const catchUp = async () => {
+  // As `tessera serve` holds its heap.
+  limitHeapGrowth()
+  yieldCpuToServing()
+  const events = await eventsAfter('checkpoint')
+  const config = loadConfig()
+  const database = await openDatabase(databaseTargetOf(config))
+  const { store } = await openEventStore(database, config)
+  try {
+    const started = process.hrtime.bigint()
+    const cpu = process.cpuUsage()
+    const memory = sampleMemory()
+    await createProjector({
       db: database.db,
       store,
       projections: readModelProjections,
       group: GROUP,
       singleBackend: database.kind === 'pglite',
-      // BENCH_REPLAY_BATCH: events per batch, to compare with the projector's default.
-      ...(process.env.BENCH_REPLAY_BATCH ? { batchSize: Number(process.env.BENCH_REPLAY_BATCH) } : {}),
-    }
-    const rebuild = process.argv[2] === 'replay'
-    // The catch-up stands for `serve --role projector`, which runs at a lower priority (projector-priority.ts).
-    if (!rebuild) yieldCpuToServing()
-    const before = rebuild ? START : await readCheckpoint(database.db, GROUP)
-    const { eventsAfter } = await store.head(before, Number.MAX_SAFE_INTEGER)
-    const started = process.hrtime.bigint()
-    const cpu = process.cpuUsage()
-    const memory = sampleMemory()
-    if (rebuild) await replay(options)
-    else await createProjector(options).catchUp()
+      ...(batchSize === undefined ? {} : { batchSize }),
+    }).catchUp()
     const seconds = Number(process.hrtime.bigint() - started) / 1e9
     const { user, system } = process.cpuUsage(cpu)
-    const cpuSeconds = (user + system) / 1e6
-    console.log(JSON.stringify({ events: eventsAfter, seconds, cpuSeconds, memory: memory() }))
+    return { events, seconds, cpuSeconds: (user + system) / 1e6, memory: memory() }
   } finally {
     await store.close()
     await database.close()
   }
+}
+
+const main = async () => {
+  console.log(JSON.stringify(process.argv[2] === 'replay' ? await rebuild() : await catchUp()))
 }
 
 main().catch((error: unknown) => {

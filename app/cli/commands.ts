@@ -10,8 +10,6 @@ import { isDomainError } from '../../domain/shared/errors.js'
 import { normalizeEmail } from '../../domain/user/email.js'
 import { type Config, ConfigError, loadConfig } from '../../infra/config/config.js'
 import { formatPosition, parsePosition } from '../../infra/event-store/event-store.js'
-import { readModelProjections } from '../../projections/all.js'
-import { replay } from '../../projections/runner/projector.js'
 import {
   clearFault,
   describeFault,
@@ -31,6 +29,7 @@ import { createTessera, type Role } from '../server/tessera.js'
 import { exportCommand, importCommand } from './archive-commands.js'
 import { limitHeapGrowth } from './heap-growth.js'
 import { organizationCommand } from './organization-command.js'
+import { replayInWorker } from './replay-in-worker.js'
 import { rotateSecretCommand } from './rotate-secret-command.js'
 import { webhooksCommand } from './webhooks-command.js'
 
@@ -215,17 +214,10 @@ const commands: Record<string, (args: readonly string[]) => Promise<void>> = {
       await migrateToLatest(db)
       console.log('Migrations applied.')
     }),
-  replay: () => {
-    // A replay runs for minutes at a high allocation rate: its heap is held near what is live, as a server's.
-    limitHeapGrowth()
-    return withDatabase(async (database, config) => {
-      await migrateToLatest(database.db)
-      // Through the decrypting store: the read models hold plain values, erased users none.
-      const { store } = await openEventStore(database, config)
-      const position = await replay({ db: database.db, store, projections: readModelProjections })
-      await store.close()
-      console.log(`Read models rebuilt up to ${position.tx}:${position.seq}.`)
-    })
+  replay: async () => {
+    // In a thread with a larger young generation (replay-in-worker.ts), which opens the database itself.
+    const { position } = await replayInWorker()
+    console.log(`Read models rebuilt up to ${position.tx}:${position.seq}.`)
   },
 }
 

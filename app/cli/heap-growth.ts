@@ -82,11 +82,17 @@ export const capYoungGeneration = (capBytes = YOUNG_GENERATION_CAP_BYTES): Promi
   })
 
 /**
- * For `serve` and `replay`: the CLI's other commands end before their heap matters. A replay of a
- * million events allocates as fast as a loaded server and kept ~190 MB of heap, mostly garbage.
+ * The old generation's growth alone, for `replay`: its young generation is set by the thread it runs
+ * in (replay-in-worker.ts), larger than a server's. A replay of a million events allocates as fast
+ * as a loaded server and kept ~190 MB of heap, mostly garbage.
  */
-export const limitHeapGrowth = (): void => {
-  // Flags V8 reads each time it sets the next limit or grows a space: set at run time, they apply.
+export const limitOldGenerationGrowth = (): void => {
+  // A flag V8 reads each time it sets the next limit: set at run time, it applies.
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`)
+}
+
+/** For `serve` (and the projector's catch-up): the CLI's other commands end before their heap matters. */
+export const limitHeapGrowth = (): void => {
+  limitOldGenerationGrowth()
   void capYoungGeneration()
 }
