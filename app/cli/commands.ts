@@ -215,7 +215,9 @@ const commands: Record<string, (args: readonly string[]) => Promise<void>> = {
       console.log('Migrations applied.')
     }),
   replay: async () => {
-    // In a thread with a larger young generation (replay-in-worker.ts), which opens the database itself.
+    // Read here first so that a bad setting is told as one (an error from the thread comes back as a
+    // plain Error); the thread, with a larger young generation (replay-in-worker.ts), reads it again.
+    loadConfig()
     const { position } = await replayInWorker()
     console.log(`Read models rebuilt up to ${position.tx}:${position.seq}.`)
   },
