@@ -16,7 +16,6 @@ import {
   PostgresAdapter,
   PostgresIntrospector,
   PostgresQueryCompiler,
-  type QueryExecutorProvider,
   type QueryResult,
   sql,
   type Transaction,
@@ -29,14 +28,8 @@ export type WriteBehind = {
   readonly trx: Transaction<Database>
   /** The event whose writes come next (its index in the batch). */
   startEvent(index: number): void
-  /** Sends every held-back write (after the opening, if it has not gone yet). */
+  /** Sends every held-back write. */
   flush(): Promise<void>
-  /**
-   * Sends the rest and ends the transaction (one text, PostgreSQL only): when nothing went before,
-   * the opening and the writes alone, which PostgreSQL runs as one transaction of their own (no
-   * `begin`, no `commit`); otherwise the writes and `commit`.
-   */
-  commit(): Promise<void>
 }
 
 /** Bytes of SQL text per round trip at most when statements are sent as one text. */
@@ -54,7 +47,7 @@ export type TableFacts = { uniqueKeys: UniqueKeys }
  * what lets the plan tell an UPDATE of one row. Read once per database, since the read models'
  * schema only changes by migrations, which run before any projector.
  */
-export const tableFactsOf = async (db: QueryExecutorProvider): Promise<TableFacts> => {
+export const tableFactsOf = async (trx: Transaction<Database>): Promise<TableFacts> => {
   const { rows } = await sql<{ table: string; columns: string[] }>`
     select c.relname as table,
            array(select a.attname::text from unnest(i.indkey) with ordinality as k(attnum, n)
@@ -63,7 +56,7 @@ export const tableFactsOf = async (db: QueryExecutorProvider): Promise<TableFact
     join pg_class c on c.oid = i.indrelid
     join pg_namespace s on s.oid = c.relnamespace
     where i.indisunique and i.indimmediate and i.indpred is null and i.indexprs is null
-      and s.nspname = current_schema()`.execute(db)
+      and s.nspname = current_schema()`.execute(trx)
   const uniqueKeys = new Map<string, string[][]>()
   for (const { table, columns } of rows) uniqueKeys.set(table, [...(uniqueKeys.get(table) ?? []), columns])
   return { uniqueKeys }
@@ -71,39 +64,24 @@ export const tableFactsOf = async (db: QueryExecutorProvider): Promise<TableFact
 
 /**
  * `oneText`: the database takes several statements in one simple-protocol query (PostgreSQL); on
- * PGlite, which has no round trip to save, the planned statements run one by one. `opening` (one
- * text only): the transaction's first statement, not sent yet (`trx` is then a connection outside
- * any transaction); it goes with `begin` before anything else is sent, or with the writes at `commit`.
+ * PGlite, which has no round trip to save, the planned statements run one by one.
  */
 export const writeBehind = (
   trx: Transaction<Database>,
   oneText: boolean,
   facts?: TableFacts,
-  opening?: string,
 ): WriteBehind => {
   let pending: Deferred[] = []
   let event = 0
-  let unsent = oneText ? opening : undefined
 
-  /** The statements of one transaction's part: its opening first while that has not gone. */
-  const framed = (statements: string[], last: boolean): string[] => {
-    const first = unsent
-    unsent = undefined
-    if (first === undefined) return last ? [...statements, 'commit'] : statements
-    const length = statements.reduce((sum, statement) => sum + statement.length + 2, first.length)
-    // A text is one transaction when it names none; a longer one goes in parts, framed.
-    if (last && length <= MAX_TEXT) return [first, ...statements]
-    return ['begin', first, ...statements, ...(last ? ['commit'] : [])]
-  }
-
-  const send = async (writes: readonly Deferred[], last: boolean) => {
+  const send = async (writes: readonly Deferred[]) => {
     if (!oneText) {
       for (const { sql, parameters } of planStatements(writes, facts?.uniqueKeys))
         await trx.executeQuery(CompiledQuery.raw(sql, [...parameters]))
       return
     }
     let text = ''
-    for (const statement of framed(planInlined(writes, facts?.uniqueKeys), last)) {
+    for (const statement of planInlined(writes, facts?.uniqueKeys)) {
       const inlined = `${statement};\n`
       if (text.length > 0 && text.length + inlined.length > MAX_TEXT) {
         await trx.executeQuery(CompiledQuery.raw(BATCH_MARK + text))
@@ -114,13 +92,12 @@ export const writeBehind = (
     if (text.length > 0) await trx.executeQuery(CompiledQuery.raw(BATCH_MARK + text))
   }
 
-  const sendPending = async (last: boolean) => {
-    if (pending.length === 0 && unsent === undefined && !last) return
+  const flush = async () => {
+    if (pending.length === 0) return
     const writes = pending
     pending = []
-    await send(writes, last)
+    await send(writes)
   }
-  const flush = () => sendPending(false)
 
   const connection: DatabaseConnection = {
     async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
@@ -169,6 +146,5 @@ export const writeBehind = (
       event = index
     },
     flush,
-    commit: () => sendPending(true),
   }
 }
