@@ -83,9 +83,14 @@ export const coalescedStreamReads = (db: Db, withKeys = false) => {
   const keyJoin = withKeys
     ? `left join tessera_data_keys k on k.subject = tessera_events.data->>'userId'`
     : ''
+  // The arrays come through sub-selects, so that PostgreSQL keeps the statement's generic plan:
+  // a custom plan sees how many streams are read and, with its planning charged, always looked
+  // cheaper than a generic one, which must guess; behind a sub-select both guess the same, and the
+  // statement is planned once per connection instead of on every read (plancache.c,
+  // choose_custom_plan). The plan is the same: the (stream_id, stream_version) index per stream.
   const text = `
       select ${EVENT_COLUMNS}, r.i::integer as read${keyColumns}
-      from unnest($1::text[], $2::integer[]) with ordinality as r(wanted, after_version, i)
+      from unnest((select $1::text[]), (select $2::integer[])) with ordinality as r(wanted, after_version, i)
       join tessera_events on tessera_events.stream_id = r.wanted
         and tessera_events.stream_version > r.after_version
       ${keyJoin}

@@ -80,13 +80,17 @@ export type KeyedStreamReader = {
 // biome-ignore lint/suspicious/noExplicitAny: the store reads and writes its own tables only
 type Db = Kysely<any>
 
-/** The log after a position, in the global order, below every transaction still running (a text made once). */
+/**
+ * The log after a position, in the global order, below every transaction still running (a text made
+ * once). Its values come through sub-selects so that PostgreSQL keeps one generic plan for it (the
+ * global order's index) instead of planning it on every read: sql-event-rows.ts says why.
+ */
 const READ_ALL = `
       select ${EVENT_COLUMNS} from tessera_events
-      where (tx_id, seq) > ($1::xid8, $2::bigint)
+      where (tx_id, seq) > ((select $1::xid8), (select $2::bigint))
         and tx_id < pg_snapshot_xmin(pg_current_snapshot())
       order by tessera_events.tx_id, tessera_events.seq
-      limit $3`
+      limit (select $3::bigint)`
 
 export const createSqlEventStore = (
   db: Db,
