@@ -34,7 +34,7 @@ test("a person's standing is one statement with the people's ids as its one para
   expect(sent.map(({ parameters }) => parameters)).toEqual([[['u-1']], [['u-2', 'u-3']]])
   expect(sent[1]?.sql).toBe(sent[0]?.sql)
   expect(sent[0]?.sql).toMatch(
-    /^select "users"\."id", .* from "users" where users\.id = any\(\$1::text\[\]\)$/,
+    /^select "users"\."id", .* from "users" where users\.id = any\(\(select \$1::text\[\]\)::text\[\]\)$/,
   )
   expect(sent[0]?.sql).toContain(
     'exists (select 1 from tessera_scim_deactivations d where d.user_id = users.id)',
