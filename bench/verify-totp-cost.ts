@@ -12,8 +12,8 @@
 /// (`round µs <from> <to>`); profiling adds CPU of its own, so read such a run's figures as shares.
 /// The server runs with bench/count-decryptions.ts preloaded: each round prints the AES decryptions
 /// (opened sealed fields) per answer too. `BENCH_TOP_STATEMENTS=<n>` prints n statements (8 unless
-/// told); `BENCH_EXPLAIN=1` ends with the plan of a second step's stream read as executed on the
-/// seeded data (EXPLAIN ANALYZE, BUFFERS).
+/// told; `BENCH_TOP_BY=plans` prints those planned most); `BENCH_EXPLAIN=1` ends with the plan of a
+/// second step's stream read as executed on the seeded data (EXPLAIN ANALYZE, BUFFERS).
 
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { cpus, tmpdir } from 'node:os'
@@ -35,6 +35,8 @@ const [answers = 2000, rounds = 2] = process.argv.slice(2).map(Number)
 const WARM_UP = 500
 const CONNECTIONS = 16
 const TOP_STATEMENTS = Number(process.env.BENCH_TOP_STATEMENTS ?? 8)
+// `BENCH_TOP_BY=plans`: the statements planned most first, rather than those run most.
+const ORDER_BY = process.env.BENCH_TOP_BY === 'plans' ? 'pg_stat_statements.plans' : 'calls'
 
 type Statement = { calls: number; ms: number; plans: number; planMs: number; query: string }
 
@@ -61,7 +63,7 @@ const statements = async (admin: pg.Client): Promise<Statement[]> => {
     query: string
   }>(
     `select calls::text as n, total_exec_time as ms, plans::text, total_plan_time as plan_ms, query
-     from pg_stat_statements where query not like '%pg_stat_statements%' order by calls desc`,
+     from pg_stat_statements where query not like '%pg_stat_statements%' order by ${ORDER_BY} desc`,
   )
   return rows.map((row) => ({
     calls: Number(row.n),
@@ -157,7 +159,7 @@ const explainStreamRead = async (admin: pg.Client, userId: string | undefined) =
   const wanted = streams.map((row) => row.stream_id)
   const { rows } = await admin.query<{ 'QUERY PLAN': string }>(
     `explain (analyze, buffers) select seq::text as seq, r.i::integer as read, k.wrapped_key
-     from unnest($1::text[], $2::integer[]) with ordinality as r(wanted, after_version, i)
+     from unnest((select $1::text[]), (select $2::integer[])) with ordinality as r(wanted, after_version, i)
      join tessera_events on tessera_events.stream_id = r.wanted and tessera_events.stream_version > r.after_version
      left join tessera_data_keys k on k.subject = tessera_events.data->>'userId'
      order by r.i, tessera_events.stream_version`,
