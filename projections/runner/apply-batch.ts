@@ -100,10 +100,10 @@ const applyInTransaction = (
 ): Promise<GlobalPosition | null> => {
   const last = events.at(-1)
   if (!last) throw new Error('an empty batch')
-  return db.transaction().execute(async (trx) => {
+  return transactionOf(db, singleBackend, async (trx) => {
     if (!(await moveCheckpoint(trx, group, expected, last.position, singleBackend)))
       // Another projector process got here first: take its checkpoint and read again.
-      return readCheckpoint(trx, group)
+      return { value: await readCheckpoint(trx, group), committed: false }
     const behind = batched ? writeBehind(trx, !singleBackend, await tableFactsFor(db, trx)) : null
     const target = behind?.trx ?? trx
     for (const [index, event] of events.entries()) {
@@ -118,8 +118,36 @@ const applyInTransaction = (
         }
       }
     }
-    await behind?.flush()
-    return null
+    return { value: null, committed: (await behind?.flushAndCommit()) ?? false }
+  })
+}
+
+/** What a transaction's work gives back, and whether it committed the transaction itself. */
+type Outcome<T> = { value: T; committed: boolean }
+
+/**
+ * A transaction whose work may commit it itself, as the batched path's last text does on
+ * PostgreSQL (write-behind.ts). PGlite's driver keeps track of its transaction (pglite-dialect.ts),
+ * so there Kysely's own transaction runs the work, which never commits it.
+ */
+const transactionOf = <T>(
+  db: ProjectorOptions['db'],
+  singleBackend: boolean,
+  work: (trx: Transaction<Database>) => Promise<Outcome<T>>,
+): Promise<T> => {
+  if (singleBackend) return db.transaction().execute(async (trx) => (await work(trx)).value)
+  return db.connection().execute(async (connection) => {
+    await sql`begin`.execute(connection)
+    try {
+      // Only a transaction's own statements go through it, as through Kysely's Transaction.
+      const { value, committed } = await work(connection as Transaction<Database>)
+      if (!committed) await sql`commit`.execute(connection)
+      return value
+    } catch (error) {
+      // A commit that failed in the text has already ended the transaction: the rollback only warns.
+      await sql`rollback`.execute(connection).catch(() => {})
+      throw error
+    }
   })
 }
 
