@@ -6,6 +6,9 @@ import { readFileSync } from 'node:fs'
 
 const SAMPLE_MS = 100
 
+/** The replay step's environment variable for the events in the log (bench/replay.ts wrote them). */
+export const LOG_EVENTS = 'BENCH_REPLAY_LOG_EVENTS'
+
 export type TimedRun = { seconds: number; peakRssMb: number; stdout: string }
 
 const highWaterKb = (pid: number): number => {

@@ -21,7 +21,7 @@ import { measureCpu } from './cpu.js'
 import { startEmbeddedPostgres } from './embedded-postgres.js'
 import { bulkGenerateLog } from './replay-bulk.js'
 import { readTemplate, type Template } from './replay-log.js'
-import { runTimed } from './replay-process.js'
+import { LOG_EVENTS, runTimed } from './replay-process.js'
 import { driveGetSession, quietGetSession, servingShareOfDatabase, startApiServer } from './replay-serving.js'
 import {
   printStatements,
@@ -119,9 +119,11 @@ const timedStep = async (
   dir: string,
   target: TemplateTarget,
   databasePid: () => number | undefined,
+  logEvents?: number,
 ) => {
   const cpu = measureCpu({ serverPid: process.pid, databasePid }, cpus().length)
-  const run = await runTimed([...profileArgs(), STEP, step], dir, tesseraEnv(target, 3000))
+  const env = { ...tesseraEnv(target, 3000), ...(logEvents ? { [LOG_EVENTS]: String(logEvents) } : {}) }
+  const run = await runTimed([...profileArgs(), STEP, step], dir, env)
   const { database } = cpu()
   const { events, seconds, cpuSeconds, memory } = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '') as {
     events: number
@@ -209,7 +211,7 @@ const benchReplayOn = async (
     console.log(`${label}: tessera replay over ${total.toLocaleString('en')} events…`)
     const statements = replayStatementsRequested(process.env) && databaseUrl
     if (statements) await resetStatements(databaseUrl)
-    const replay = await timedStep('replay', dir, target, databasePid)
+    const replay = await timedStep('replay', dir, target, databasePid, total)
     if (statements) await printStatements(databaseUrl, replay.events, `${label}: the replay's statements`)
     console.log(
       `${label}: writing ${settings.catchUp.toLocaleString('en')} events with no projector running…`,

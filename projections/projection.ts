@@ -2,6 +2,7 @@
 /// transaction as the checkpoint, so it must only use the transaction it is given.
 
 import type { Transaction } from 'kysely'
+import { knownEventTypes } from '../domain/events.js'
 import type { RecordedEvent } from '../infra/event-store/event-store.js'
 import type { Database } from './database.js'
 
@@ -14,5 +15,22 @@ export type Projection = {
    * search): a full replay drops them and builds them once after the load (runner/deferred-indexes.ts).
    */
   readerIndexes?: readonly string[]
+  /**
+   * The event types `apply` acts on (`eventTypes` below): the projector calls it for no other, which
+   * spares a replay an await per event for each projection that would pass it over. None: every event.
+   */
+  handles?: ReadonlySet<string>
   apply(trx: Transaction<Database>, event: RecordedEvent): Promise<void>
+}
+
+/**
+ * The known event types named: a family by its prefix ('passkey.' for every passkey event), or a type
+ * by its full name. A name that matches nothing is a typo, thrown at load rather than left to skip.
+ */
+export const eventTypes = (...names: readonly string[]): ReadonlySet<string> => {
+  const known = knownEventTypes()
+  const matching = (name: string) =>
+    known.filter((type) => (name.endsWith('.') ? type.startsWith(name) : type === name))
+  for (const name of names) if (matching(name).length === 0) throw new Error(`no event type ${name}`)
+  return new Set(names.flatMap(matching))
 }

@@ -2,7 +2,7 @@
 /// rows the users projection writes and, with the user, deletes). No token reaches the table.
 
 import type { LinkedAccountEvent } from '../../domain/linked-accounts/linked-accounts.js'
-import type { Projection } from '../projection.js'
+import { eventTypes, type Projection } from '../projection.js'
 
 const dateOrNull = (value: string | null) => (value === null ? null : new Date(value))
 
@@ -10,6 +10,7 @@ export const linkedAccountsProjection: Projection = {
   name: 'linked-accounts',
   // The rows live in `accounts`, which the users projection owns (and a replay empties).
   tables: [],
+  handles: eventTypes('account.'),
   async apply(trx, recorded) {
     if (!recorded.type.startsWith('account.')) return
     // The user was deleted and their key destroyed: user.deleted removed the rows already.

@@ -2,6 +2,7 @@
 /// history goes with them.
 
 import { sql } from 'kysely'
+import { declarationOf, knownEventTypes } from '../../domain/events.js'
 import type { RecordedEvent } from '../../infra/event-store/event-store.js'
 import type { Projection } from '../projection.js'
 import { bound } from '../runner/bound-statements.js'
@@ -76,6 +77,8 @@ const insertRevocation = async (
 export const activityProjection: Projection = {
   name: 'activity',
   tables: ['activity'],
+  // The types whose declaration says what they show, or that they forget the history.
+  handles: new Set(knownEventTypes().filter((type) => declarationOf(type)?.activity !== undefined)),
   async apply(trx, recorded) {
     const change = activityChangeOf(recorded)
     if (!change) return

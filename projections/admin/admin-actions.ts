@@ -5,18 +5,19 @@
 /// are blanked when that person is erased, leaving who did what, and when.
 
 import type { Kysely } from 'kysely'
-import { declarationOf } from '../../domain/events.js'
+import { declarationOf, knownEventTypes } from '../../domain/events.js'
 import type { RecordedEvent } from '../../infra/event-store/event-store.js'
 import type { Projection } from '../projection.js'
 import type { AdminActionRow, AdminActionsTable } from './admin-actions.table.js'
 
 export type { AdminActionRow, AdminActionsTable } from './admin-actions.table.js'
 
-const CONCERNS_ACCOUNTS = /^(user|session)\./
+/** A session's refresh is never anyone's action on an account. */
+const concernsAccounts = (type: string) => /^(user|session)\./.test(type) && type !== 'session.refreshed'
 
 /** The row an event makes in the audit view, or null when it is not an operator action. */
 export const adminActionOf = (event: Pick<RecordedEvent, 'id' | 'type' | 'data' | 'metadata'>) => {
-  if (!CONCERNS_ACCOUNTS.test(event.type) || event.type === 'session.refreshed') return null
+  if (!concernsAccounts(event.type)) return null
   const declaration = declarationOf(event.type)
   if (!declaration) return null
   const data = event.data as Record<string, unknown>
@@ -44,6 +45,8 @@ export const adminActionOf = (event: Pick<RecordedEvent, 'id' | 'type' | 'data' 
 export const adminActionsProjection: Projection = {
   name: 'admin-actions',
   tables: ['admin_actions'],
+  // user.deleted, the one it acts on without a row of its own, is a user event.
+  handles: new Set(knownEventTypes().filter(concernsAccounts)),
   async apply(trx, recorded) {
     const row = adminActionOf(recorded)
     if (row)

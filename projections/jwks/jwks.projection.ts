@@ -1,11 +1,12 @@
 /// Projects the signing-key events into `jwks`.
 
 import type { SigningKeyEvent } from '../../domain/signing-key/signing-key.js'
-import type { Projection } from '../projection.js'
+import { eventTypes, type Projection } from '../projection.js'
 
 export const jwksProjection: Projection = {
   name: 'jwks',
   tables: ['jwks'],
+  handles: eventTypes('signing-key.'),
   async apply(trx, recorded) {
     const event = recorded as unknown as SigningKeyEvent & typeof recorded
     switch (event.type) {

@@ -8,7 +8,7 @@ import type { OAuthConsentEvent } from '../../domain/oauth-provider/oauth-consen
 import type { OAuthGrantEvent } from '../../domain/oauth-provider/oauth-grant.js'
 import type { RecordedEvent } from '../../infra/event-store/event-store.js'
 import type { Database } from '../database.js'
-import type { Projection } from '../projection.js'
+import { eventTypes, type Projection } from '../projection.js'
 
 type Trx = Transaction<Database>
 
@@ -113,6 +113,13 @@ const applyConsent = async (trx: Trx, event: OAuthConsentEvent, at: Date) => {
 export const oauthProviderProjection: Projection = {
   name: 'oauth-provider',
   tables: ['oauth_clients', 'oauth_consents', 'oauth_grants'],
+  handles: eventTypes(
+    'oauth-client.',
+    'oauth-grant.',
+    'oauth-consent.',
+    'user.deleted',
+    'organization.deleted',
+  ),
   async apply(trx, recorded: RecordedEvent) {
     const at = new Date(recorded.metadata.at)
     if (recorded.type === 'user.deleted') {

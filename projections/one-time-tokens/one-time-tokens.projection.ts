@@ -2,11 +2,22 @@
 
 import { MAX_OUTSTANDING_TOKENS } from '../../domain/user/user.decide.js'
 import type { UserEvent } from '../../domain/user/user.events.js'
-import type { Projection } from '../projection.js'
+import { eventTypes, type Projection } from '../projection.js'
 
 export const oneTimeTokensProjection: Projection = {
   name: 'one-time-tokens',
   tables: ['one_time_tokens'],
+  handles: eventTypes(
+    'user.password-reset-requested',
+    'user.deletion-requested',
+    'user.token-discarded',
+    'user.email-changed',
+    'user.password-reset',
+    'user.password-changed',
+    'user.password-set',
+    'user.banned',
+    'user.deleted',
+  ),
   async apply(trx, recorded) {
     const event = recorded as unknown as UserEvent & typeof recorded
     const at = new Date(recorded.metadata.at)

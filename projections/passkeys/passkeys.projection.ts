@@ -3,11 +3,12 @@
 /// erasure would.
 
 import type { PasskeyEvent } from '../../domain/passkey/passkey.js'
-import type { Projection } from '../projection.js'
+import { eventTypes, type Projection } from '../projection.js'
 
 export const passkeysProjection: Projection = {
   name: 'passkeys',
   tables: ['passkeys'],
+  handles: eventTypes('passkey.', 'user.deleted'),
   async apply(trx, recorded) {
     if (recorded.type === 'user.deleted') {
       const { userId } = recorded.data as { userId: string }

@@ -3,7 +3,7 @@
 /// address changes or the user is deleted.
 
 import type { UserEvent } from '../../domain/user/user.events.js'
-import type { Projection } from '../projection.js'
+import { eventTypes, type Projection } from '../projection.js'
 
 type Trx = Parameters<Projection['apply']>[0]
 
@@ -35,6 +35,12 @@ const approved = async (trx: Trx, userId: string, newEmail: string, at: Date) =>
 export const pendingEmailChangesProjection: Projection = {
   name: 'pending-email-changes',
   tables: ['pending_email_changes'],
+  handles: eventTypes(
+    'user.email-change-requested',
+    'user.email-change-confirmed',
+    'user.email-changed',
+    'user.deleted',
+  ),
   async apply(trx, recorded) {
     // An erased user's events read with a null address: a replay leaves no row for them (their
     // deletion, further on, would remove it anyway).

@@ -12,6 +12,7 @@ import {
 import type { Database } from '../database.js'
 import type { Projection } from '../projection.js'
 import { readCheckpoint } from './checkpoint-store.js'
+import { projectionsFor } from './projections-for.js'
 import type { ProjectorOptions } from './projector-types.js'
 import { type TableFacts, tableFactsOf, writeBehind } from './write-behind.js'
 
@@ -110,7 +111,7 @@ const applyInTransaction = (
       // An operator skipped it (`tessera projections skip`): the checkpoint passes it untouched.
       if (skip.has(event.id)) continue
       behind?.startEvent(index)
-      for (const projection of projections) {
+      for (const projection of projectionsFor(projections, event.type)) {
         try {
           await projection.apply(target, event)
         } catch (error) {

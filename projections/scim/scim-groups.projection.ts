@@ -6,7 +6,7 @@ import type { ScimGroupEvent } from '../../domain/scim/scim-group.js'
 import type { ScimUserEvent } from '../../domain/scim/scim-user.js'
 import type { UserEvent } from '../../domain/user/user.events.js'
 import type { Database } from '../database.js'
-import type { Projection } from '../projection.js'
+import { eventTypes, type Projection } from '../projection.js'
 
 const lower = (value: string | null): string | null => (value === null ? null : value.toLowerCase())
 
@@ -22,6 +22,14 @@ const addMembers = async (trx: Transaction<Database>, groupId: string, userIds: 
 export const scimGroupsProjection: Projection = {
   name: 'scim-groups',
   tables: ['scim_groups', 'scim_group_members'],
+  handles: eventTypes(
+    'scim.group-created',
+    'scim.group-updated',
+    'scim.group-members-changed',
+    'scim.group-deleted',
+    'scim.user-deprovisioned',
+    'user.deleted',
+  ),
   async apply(trx, recorded) {
     const event = recorded as unknown as (ScimGroupEvent | ScimUserEvent | UserEvent) & typeof recorded
     const at = new Date(recorded.metadata.at)

@@ -3,13 +3,21 @@
 
 import type { ScimUserEvent } from '../../domain/scim/scim-user.js'
 import type { UserEvent } from '../../domain/user/user.events.js'
-import type { Projection } from '../projection.js'
+import { eventTypes, type Projection } from '../projection.js'
 
 const lower = (value: string | null): string | null => (value === null ? null : value.toLowerCase())
 
 export const scimUsersProjection: Projection = {
   name: 'scim-users',
   tables: ['scim_users'],
+  handles: eventTypes(
+    'scim.user-provisioned',
+    'scim.user-updated',
+    'scim.user-deactivated',
+    'scim.user-reactivated',
+    'scim.user-deprovisioned',
+    'user.deleted',
+  ),
   async apply(trx, recorded) {
     const event = recorded as unknown as (ScimUserEvent | UserEvent) & typeof recorded
     const at = new Date(recorded.metadata.at)

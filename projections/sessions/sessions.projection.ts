@@ -4,13 +4,21 @@ import type { OrganizationEvent } from '../../domain/organization/organization.e
 import type { ScimUserEvent } from '../../domain/scim/scim-user.js'
 import type { SessionEvent } from '../../domain/session/session.js'
 import type { UserEvent } from '../../domain/user/user.events.js'
-import type { Projection } from '../projection.js'
+import { eventTypes, type Projection } from '../projection.js'
 import { deleteRows, insertRow, updateRows } from '../runner/bound-statements.js'
 import { consumeRevocation } from './pending-revocations.js'
 
 export const sessionsProjection: Projection = {
   name: 'sessions',
   tables: ['sessions'],
+  handles: eventTypes(
+    'session.',
+    'organization.member-removed',
+    'organization.team-member-removed',
+    'user.banned',
+    'user.deleted',
+    'scim.user-deactivated',
+  ),
   async apply(trx, recorded) {
     const event = recorded as unknown as (SessionEvent | UserEvent | OrganizationEvent | ScimUserEvent) &
       typeof recorded
