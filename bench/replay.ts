@@ -182,7 +182,10 @@ const catchUpWhileServing = async (
         `${label}: the catch-up's statements (get-session's among them)`,
       )
     const servingDatabaseMsPerThousand = servingShareOfDatabase(quiet, during, catchUp)
-    return { catchUp: { ...catchUp, servingDatabaseMsPerThousand }, serving: { quiet, during } }
+    // Again once caught up: the first quiet figure follows the bulk write (the database's autovacuum
+    // may still be at it), and what other load the host had shows in both.
+    const after = await quietGetSession(server.baseUrl, person, SERVING_QUIET_SECONDS, databasePid)
+    return { catchUp: { ...catchUp, servingDatabaseMsPerThousand }, serving: { quiet, during, after } }
   } finally {
     await server.stop()
   }
@@ -253,11 +256,11 @@ const report = (run: ReplayFigures) => {
     `  catch-up        ${catchUp.events.toLocaleString('en')} events in ${catchUp.seconds.toFixed(1)} s (${catchUp.processSeconds.toFixed(1)} s with the start), ${catchUp.eventsPerSecond} events/s, peak RSS ${catchUp.peakRssMb} MB`,
   )
   if (run.serving) {
-    const { quiet, during } = run.serving
+    const { quiet, during, after } = run.serving
     const figures = (f: typeof during) =>
       `${f.perSecond}/s, p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms${f.wrong > 0 ? `, ${f.wrong} WRONG` : ''}`
     console.log(
-      `  get-session c8  quiet: ${figures(quiet)} (${quiet.databaseCpuMsPerAnswer} ms of database CPU each); during the catch-up: ${figures(during)}`,
+      `  get-session c8  quiet: ${figures(quiet)} (${quiet.databaseCpuMsPerAnswer} ms of database CPU each); during the catch-up: ${figures(during)}; after it: ${figures(after)}`,
     )
   }
   for (const [name, step] of [
