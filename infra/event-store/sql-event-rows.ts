@@ -81,18 +81,24 @@ export const coalescedStreamReads = (db: Db, withKeys = false) => {
     ? `, tessera_events.data->>'userId' as key_subject, k.wrapped_key, k.wrapped_by, k.subject is not null as has_key_row`
     : ''
   const keyJoin = withKeys
-    ? `left join tessera_data_keys k on k.subject = tessera_events.data->>'userId'`
+    ? `left join lateral (select subject, wrapped_key, wrapped_by from tessera_data_keys
+        where tessera_data_keys.subject = tessera_events.data->>'userId' limit 1) k on true`
     : ''
   // The arrays come through sub-selects, so that PostgreSQL keeps the statement's generic plan:
   // a custom plan sees how many streams are read and, with its planning charged, always looked
   // cheaper than a generic one, which must guess; behind a sub-select both guess the same, and the
   // statement is planned once per connection instead of on every read (plancache.c,
-  // choose_custom_plan). The plan is the same: the (stream_id, stream_version) index per stream.
+  // choose_custom_plan). A generic plan guesses the streams' events from the log's statistics, and
+  // as a plain join it once hashed the whole log for a few streams: each stream (and each data key)
+  // is therefore read in a lateral sub-query whose order (or limit) keeps it from being folded into
+  // the join, so every plan reads a stream through the (stream_id, stream_version) index.
   const text = `
       select ${EVENT_COLUMNS}, r.i::integer as read${keyColumns}
       from unnest((select $1::text[]), (select $2::integer[])) with ordinality as r(wanted, after_version, i)
-      join tessera_events on tessera_events.stream_id = r.wanted
-        and tessera_events.stream_version > r.after_version
+      cross join lateral (select seq, tx_id, event_id, stream_id, stream_version, type, data, metadata,
+          recorded_at from tessera_events
+        where tessera_events.stream_id = r.wanted and tessera_events.stream_version > r.after_version
+        order by tessera_events.stream_version) tessera_events
       ${keyJoin}
       order by r.i, tessera_events.stream_version`
   const run = async (reads: readonly Read[]) => {
