@@ -20,6 +20,7 @@ import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
+import { coalescedReadText } from '../infra/event-store/sql-event-rows.js'
 import { measureCpu, waitUntilIdle } from './cpu.js'
 import { startEmbeddedPostgres } from './embedded-postgres.js'
 import { afterStep, type SecondStepPerson, type SeededSecondSteps } from './factor-figures-totp.js'
@@ -158,11 +159,7 @@ const explainStreamRead = async (admin: pg.Client, userId: string | undefined) =
   )
   const wanted = streams.map((row) => row.stream_id)
   const { rows } = await admin.query<{ 'QUERY PLAN': string }>(
-    `explain (analyze, buffers) select seq::text as seq, r.i::integer as read, k.wrapped_key
-     from unnest((select $1::text[]), (select $2::integer[])) with ordinality as r(wanted, after_version, i)
-     join tessera_events on tessera_events.stream_id = r.wanted and tessera_events.stream_version > r.after_version
-     left join tessera_data_keys k on k.subject = tessera_events.data->>'userId'
-     order by r.i, tessera_events.stream_version`,
+    `explain (analyze, buffers) ${coalescedReadText(true)}`,
     [wanted, wanted.map(() => 0)],
   )
   console.log(`explain (${wanted.join(', ')}):`)

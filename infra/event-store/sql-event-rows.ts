@@ -65,18 +65,8 @@ type KeyedRow = EventRow & {
   has_key_row: boolean
 }
 
-/**
- * Stream reads asked in one turn of the event loop go as one statement: concurrent commands (each
- * loading its own aggregate) share a round trip instead of one each. Every read still runs after it
- * was asked, so it sees every append that committed before. Each (stream, version) pair is served by
- * the (stream_id, stream_version) unique index: a reader catching up from a version reads only the
- * rows past it, however long the stream. `withKeys`: each event row brings the data-key row of the
- * person in its `data.userId` (`tessera_data_keys`, personal-data/schema.ts), seen in the same
- * snapshot as the events, so an erasure committed with an event is seen with it.
- */
-export const coalescedStreamReads = (db: Db, withKeys = false) => {
-  let pending: Read[] | null = null
-  // The text is made once: the `sql` tag built and compiled it again for every read.
+/** The coalesced read's text: `$1` the streams, `$2` the version each is read after (see below). */
+export const coalescedReadText = (withKeys: boolean): string => {
   const keyColumns = withKeys
     ? `, tessera_events.data->>'userId' as key_subject, k.wrapped_key, k.wrapped_by, k.subject is not null as has_key_row`
     : ''
@@ -92,7 +82,7 @@ export const coalescedStreamReads = (db: Db, withKeys = false) => {
   // as a plain join it once hashed the whole log for a few streams: each stream (and each data key)
   // is therefore read in a lateral sub-query whose order (or limit) keeps it from being folded into
   // the join, so every plan reads a stream through the (stream_id, stream_version) index.
-  const text = `
+  return `
       select ${EVENT_COLUMNS}, r.i::integer as read${keyColumns}
       from unnest((select $1::text[]), (select $2::integer[])) with ordinality as r(wanted, after_version, i)
       cross join lateral (select seq, tx_id, event_id, stream_id, stream_version, type, data, metadata,
@@ -101,6 +91,21 @@ export const coalescedStreamReads = (db: Db, withKeys = false) => {
         order by tessera_events.stream_version) tessera_events
       ${keyJoin}
       order by r.i, tessera_events.stream_version`
+}
+
+/**
+ * Stream reads asked in one turn of the event loop go as one statement: concurrent commands (each
+ * loading its own aggregate) share a round trip instead of one each. Every read still runs after it
+ * was asked, so it sees every append that committed before. Each (stream, version) pair is served by
+ * the (stream_id, stream_version) unique index: a reader catching up from a version reads only the
+ * rows past it, however long the stream. `withKeys`: each event row brings the data-key row of the
+ * person in its `data.userId` (`tessera_data_keys`, personal-data/schema.ts), seen in the same
+ * snapshot as the events, so an erasure committed with an event is seen with it.
+ */
+export const coalescedStreamReads = (db: Db, withKeys = false) => {
+  let pending: Read[] | null = null
+  // The text is made once: the `sql` tag built and compiled it again for every read.
+  const text = coalescedReadText(withKeys)
   const run = async (reads: readonly Read[]) => {
     const streams = reads.map((read) => read.stream)
     const afterVersions = reads.map((read) => read.afterVersion)
