@@ -5,9 +5,29 @@
 /// types an untyped parameter, so the statement means the same.
 
 import { createRequire } from 'node:module'
+import { isDate } from 'node:util/types'
 
 type PrepareValue = (value: unknown) => string | Buffer | null
-const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as { prepareValue: PrepareValue }
+const requirePg = createRequire(import.meta.url)
+const { prepareValue } = requirePg('pg/lib/utils.js') as { prepareValue: PrepareValue }
+const pgDefaults = requirePg('pg/lib/defaults.js') as { parseInputDatesAsUTC: boolean }
+
+/**
+ * A date as node-postgres writes it, kept for the last one: a replay's rows give most dates twice
+ * in a row (`created_at`, `updated_at`, an event's time), and pg's writing of a date was a tenth
+ * of the batched path's time. Its text depends only on the instant, the time zone's offset at it
+ * and pg's `parseInputDatesAsUTC`, all three in the key.
+ */
+let lastDate = { ms: Number.NaN, offset: Number.NaN, utc: false, text: '' }
+const dateText = (date: Date): string => {
+  const ms = date.getTime()
+  const offset = date.getTimezoneOffset()
+  const utc = pgDefaults.parseInputDatesAsUTC
+  if (ms === lastDate.ms && offset === lastDate.offset && utc === lastDate.utc) return lastDate.text
+  const text = prepareValue(date) as string
+  lastDate = { ms, offset, utc, text }
+  return text
+}
 
 /**
  * `text` quoted as node-postgres's `escapeLiteral` quotes it (quotes doubled; with a backslash,
@@ -22,7 +42,8 @@ const quoted = (text: string): string => {
 /** A parameter's value as a SQL literal (`null`, or a quoted string). */
 export const sqlLiteral = (value: unknown): string => {
   if (typeof value === 'string') return quoted(value)
-  const prepared = typeof value === 'bigint' ? value.toString() : prepareValue(value)
+  const prepared =
+    typeof value === 'bigint' ? value.toString() : isDate(value) ? dateText(value) : prepareValue(value)
   if (prepared === null) return 'null'
   return quoted(typeof prepared === 'string' ? prepared : `\\x${prepared.toString('hex')}`)
 }
@@ -30,8 +51,26 @@ export const sqlLiteral = (value: unknown): string => {
 // A quoted string or identifier (copied as it is; an unterminated one is refused), or a `$n`.
 const TOKEN = /'[^']*'?|"[^"]*"?|\$(\d+)/g
 
-/** A statement cut at its parameters: `parts[0]`, parameter `indexes[0]`, `parts[1]`, … */
-type Template = { parts: readonly string[]; indexes: readonly number[]; tokens: readonly string[] }
+/**
+ * What a value's literal holds between its quotes when it needs no escaping (a string with no quote
+ * nor backslash, a date); undefined for any other value.
+ */
+const plainText = (value: unknown): string | undefined => {
+  if (typeof value === 'string') return value.includes("'") || value.includes('\\') ? undefined : value
+  return isDate(value) ? dateText(value) : undefined
+}
+
+/**
+ * A statement cut at its parameters: part 0, parameter `indexes[0]`, part 1, … Each part four
+ * times (`quotedParts[4 * i]` on): as it is, opening the quote of a plain literal after it,
+ * closing the one before it, both; so that a plain value goes in as it is, not copied into a
+ * quoted string of its own (a replay writes in millions of values).
+ */
+type Template = {
+  quotedParts: readonly string[]
+  indexes: readonly number[]
+  tokens: readonly string[]
+}
 
 const cut = (sql: string): Template => {
   const parts: string[] = []
@@ -51,7 +90,8 @@ const cut = (sql: string): Template => {
     from = match.index + token.length
   }
   parts.push(sql.slice(from))
-  return { parts, indexes, tokens }
+  const quotedParts = parts.flatMap((part) => [part, `${part}'`, `'${part}`, `'${part}'`])
+  return { quotedParts, indexes, tokens }
 }
 
 // Projections send a few dozen texts, each thousands of times in a replay: each is cut once.
@@ -73,12 +113,24 @@ const templateOf = (sql: string): Template => {
  * identifiers of the text are copied as they are; a `$n` without a parameter is refused.
  */
 export const inlineParameters = (sql: string, parameters: readonly unknown[]): string => {
-  const { parts, indexes, tokens } = templateOf(sql)
-  let text = parts[0] as string
+  const { quotedParts, indexes, tokens } = templateOf(sql)
+  let text = ''
+  // 2 when the value before the next part was plain: that part closes its quote.
+  let closing = 0
   for (let i = 0; i < indexes.length; i++) {
     const index = indexes[i] as number
     if (index < 0 || index >= parameters.length) throw new Error(`no parameter for ${tokens[i]}`)
-    text += sqlLiteral(parameters[index]) + (parts[i + 1] as string)
+    const value = parameters[index]
+    const plain = plainText(value)
+    if (plain === undefined) {
+      text += quotedParts[i * 4 + closing] as string
+      text += sqlLiteral(value)
+      closing = 0
+    } else {
+      text += quotedParts[i * 4 + closing + 1] as string
+      text += plain
+      closing = 2
+    }
   }
-  return text
+  return text + (quotedParts[indexes.length * 4 + closing] as string)
 }

@@ -1,6 +1,14 @@
+import { createRequire } from 'node:module'
 import pg from 'pg'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { inlineParameters, sqlLiteral } from './sql-literals.js'
+
+const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as {
+  prepareValue: (value: unknown) => string
+}
+/** What node-postgres would send for `value`, as a literal. */
+const pgLiteral = (value: unknown) =>
+  value === null || value === undefined ? 'null' : pg.escapeLiteral(prepareValue(value))
 
 describe('sqlLiteral', () => {
   it('quotes every value as node-postgres would send it, escaping quotes and backslashes', () => {
@@ -21,7 +29,52 @@ describe('sqlLiteral', () => {
   })
 })
 
+describe('sqlLiteral of a date', () => {
+  const zone = process.env.TZ
+  afterEach(() => {
+    pg.defaults.parseInputDatesAsUTC = false
+    if (zone === undefined) delete process.env.TZ
+    else process.env.TZ = zone
+  })
+
+  it('writes it as node-postgres does, the same instant again under another zone or pg’s UTC setting', () => {
+    const at = new Date('2026-07-01T12:34:56.789Z')
+    process.env.TZ = 'America/New_York'
+    expect(sqlLiteral(at)).toBe("'2026-07-01T08:34:56.789-04:00'")
+    expect(sqlLiteral(new Date(at))).toBe(pgLiteral(at))
+    pg.defaults.parseInputDatesAsUTC = true
+    expect(sqlLiteral(at)).toBe("'2026-07-01T12:34:56.789+00:00'")
+    pg.defaults.parseInputDatesAsUTC = false
+    process.env.TZ = 'Asia/Kolkata'
+    expect(sqlLiteral(at)).toBe("'2026-07-01T18:04:56.789+05:30'")
+    for (const date of [new Date(0), new Date('0001-01-01T00:00:00Z'), new Date(-62198755200000), at])
+      expect(sqlLiteral(date)).toBe(pgLiteral(date))
+  })
+})
+
 describe('inlineParameters', () => {
+  it('writes each value as its own literal, plain ones beside escaped ones, nulls and dates', () => {
+    const values = [
+      'plain',
+      "it's",
+      'a\\b',
+      null,
+      new Date('2026-01-02T03:04:05.006Z'),
+      7,
+      true,
+      '',
+      { k: 'v' },
+    ]
+    const text = 'f($1,$2) $3$4 ($5, $6)'
+    for (const a of values)
+      for (const b of values)
+        for (const c of values) {
+          const parameters = [a, b, c, b, a, c]
+          const expected = text.replace(/\$(\d)/g, (_, n) => pgLiteral(parameters[Number(n) - 1]))
+          expect(inlineParameters(text, parameters)).toBe(expected)
+        }
+  })
+
   it('replaces each $n, and leaves quoted text alone', () => {
     expect(inlineParameters(`select $1, '$2', "$3", $10`, ['a', 'b', 'c', 4, 5, 6, 7, 8, 9, 'j'])).toBe(
       `select 'a', '$2', "$3", 'j'`,
