@@ -12,7 +12,8 @@
 /// On PostgreSQL the statements travel with their values written in as literals (write-behind.ts):
 /// `inlineGroup` writes each row's tuple with its own write's values, where numbering the merged
 /// statement's parameters and then writing them in read every row's text twice more (some 15% of a
-/// replay's busy process time went to the two in its CPU profile).
+/// replay's busy process time went to the two in its CPU profile), and joins a list's rows in
+/// pieces (`listOf`).
 
 import { inlineParameters, sqlLiteral } from '../../infra/db/sql-literals.js'
 import type { Deferred } from './statement-shape.js'
@@ -81,19 +82,44 @@ export const inlineGroup = (group: readonly Deferred[]): string[] => {
   if (!first.merge) return alone()
   const { head, row, tail } = first.merge
   return slices(group, first.parameters.length).map(
-    (rows) => `${head}${rows.map((write) => inlineParameters(row, write.parameters)).join(', ')}${tail}`,
+    (rows) => `${head}${listOf(rows, (write) => inlineParameters(row, write.parameters))}${tail}`,
   )
 }
 
 const inlineDeletes = (group: readonly Deferred[], keyed: NonNullable<Deferred['keyed']>): string[] => {
   const target = keyed.columns.length === 1 ? keyed.columns[0] : `(${keyed.columns.join(', ')})`
-  return slices(group, keyed.columns.length).map((rows) => {
-    const tuples = rows.map((write) => {
-      const values = keyed.indexes.map((index) => sqlLiteral(write.parameters[index]))
-      return values.length === 1 ? values[0] : `(${values.join(', ')})`
-    })
-    return `${keyed.head}${target} in (${tuples.join(', ')})`
-  })
+  const tupleOf = (write: Deferred) => {
+    const values = keyed.indexes.map((index) => sqlLiteral(write.parameters[index]))
+    return values.length === 1 ? (values[0] as string) : `(${values.join(', ')})`
+  }
+  return slices(group, keyed.columns.length).map(
+    (rows) => `${keyed.head}${target} in (${listOf(rows, tupleOf)})`,
+  )
+}
+
+/**
+ * Characters per joined piece of a list at most (give or take an item). V8 puts a string of more
+ * than 128 kB in memory of its own, fresh for each: joining a slice's megabyte of rows at once cost
+ * several times as much per byte as joining it in pieces that stay in the young generation. The
+ * pieces are concatenated without a copy; the batch's text is copied once, when it is sent.
+ */
+const LIST_PIECE = 30_000
+
+/** `items.map(text).join(', ')`, joined piece by piece (LIST_PIECE). */
+const listOf = <T>(items: readonly T[], text: (item: T) => string): string => {
+  let list: string | undefined
+  let piece: string[] = []
+  let length = 0
+  for (let i = 0; i < items.length; i++) {
+    const item = text(items[i] as T)
+    piece.push(item)
+    length += item.length
+    if (length < LIST_PIECE && i < items.length - 1) continue
+    list = list === undefined ? piece.join(', ') : `${list}, ${piece.join(', ')}`
+    piece = []
+    length = 0
+  }
+  return list ?? ''
 }
 
 const updateSlices = (group: readonly Deferred[]): Deferred[][] => {

@@ -172,6 +172,22 @@ describe('planStatements', () => {
     expect(planInlined(writes)).toEqual(inlined)
   }, 30_000)
 
+  it('writes a long list of rows or keys, joined piece by piece, as inlining each planned statement would', () => {
+    const pair = (a: string, b: string, event: number) =>
+      classify('delete from "t" where "a" = $1 and "b" = $2', [a, b], event) as Deferred
+    const writes = [
+      ...Array.from({ length: 5_000 }, (_, i) => deleteSession(`session-${i}`, i)),
+      ...Array.from({ length: 5_000 }, (_, i) => pair(`a${i}`, i % 7 ? `b${i}` : "it's", 5_000 + i)),
+      ...Array.from({ length: 5_000 }, (_, i) => insertUser(i % 5 ? `u${i}` : `back\\slash${i}`, 10_000 + i)),
+    ]
+    const planned = planStatements(writes)
+    expect(planned).toHaveLength(3)
+    expect(planInlined(writes)).toEqual(
+      planned.map(({ sql, parameters }) => inlineParameters(sql, parameters)),
+    )
+    // 15,000 writes: seconds on a machine shared by many processes.
+  }, 30_000)
+
   it('merges keyed deletes of one table across events unless a write or a read of it comes between', () => {
     const plan = planStatements([insertSession('s1', 0), deleteSession('s1', 1), deleteSession('s2', 2)])
     expect(plan).toEqual([
