@@ -66,9 +66,12 @@ type TableWaves = {
   /** Highest wave of a write other than a keyed DELETE. */
   kept: number
   read: number
-  /** Highest wave of a read of the table whole, and of a read naming each name. */
+  /**
+   * Highest wave of a read of the table whole, and of the other reads by the names they mention
+   * (a shape's set of names, shared by its writes: one entry per shape, not one per name and write).
+   */
   readWhole: number
-  readByName: Map<string, number>
+  readByNames: Map<ReadonlySet<string>, number>
   change: number
   /** Highest wave of an UPDATE/DELETE other than a row's update or a delete of one row (plain inserts go after it). */
   unkeyedChange: number
@@ -91,7 +94,7 @@ const freshWaves = (): TableWaves => ({
   kept: -1,
   read: -1,
   readWhole: -1,
-  readByName: new Map(),
+  readByNames: new Map(),
   change: -1,
   unkeyedChange: -1,
   base: -1,
@@ -133,7 +136,8 @@ const writeSeenBy = (waves: TableWaves, table: string, reader: Deferred, shape: 
 const readSeeing = (waves: TableWaves, sets: readonly string[] | null): number => {
   if (!sets) return waves.read
   let wave = waves.readWhole
-  for (const column of sets) wave = max(wave, waves.readByName.get(column))
+  for (const [names, at] of waves.readByNames)
+    if (at > wave && sets.some((column) => names.has(column))) wave = at
   return wave
 }
 
@@ -176,7 +180,7 @@ export const wavesOf = (writes: readonly Deferred[], uniqueKeys?: UniqueKeys): n
       const read = of(table)
       read.read = max(read.read, wave)
       if (write.wholeRows.has(table)) read.readWhole = max(read.readWhole, wave)
-      else for (const name of write.mentions) read.readByName.set(name, max(wave, read.readByName.get(name)))
+      else read.readByNames.set(write.mentions, max(wave, read.readByNames.get(write.mentions)))
       touched(table, wave)
     }
     return wroteAt(write, own, wave, null)
