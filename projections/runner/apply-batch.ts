@@ -2,7 +2,7 @@
 /// checkpoint, under the group's advisory lock, and only if the checkpoint is still where this
 /// projector last saw it (another instance may have moved it). And how long to wait after a failure.
 
-import { sql, type Transaction } from 'kysely'
+import { CompiledQuery, sql, type Transaction } from 'kysely'
 import {
   comparePositions,
   type GlobalPosition,
@@ -14,21 +14,29 @@ import type { Projection } from '../projection.js'
 import { readCheckpoint } from './checkpoint-store.js'
 import { projectionsFor } from './projections-for.js'
 import type { ProjectorOptions } from './projector-types.js'
-import { type TableFacts, tableFactsOf, writeBehind } from './write-behind.js'
+import { type TableFacts, tableFactsOf, type WriteBehind, writeBehind } from './write-behind.js'
 
 /** Each database's unique keys and column types, read by its first batch (write-behind.ts). */
 const factsByDatabase = new WeakMap<object, Promise<TableFacts>>()
+/** The same once read: a detached batch (detached-batch.ts) has no transaction to read them in. */
+const knownFacts = new WeakMap<object, TableFacts>()
 
 const tableFactsFor = (db: ProjectorOptions['db'], trx: Transaction<Database>): Promise<TableFacts> => {
   let facts = factsByDatabase.get(db)
   if (!facts) {
     facts = tableFactsOf(trx)
     // A failed read (its transaction rolled back) is read again by the next batch.
-    facts.catch(() => factsByDatabase.delete(db))
+    facts.then(
+      (read) => knownFacts.set(db, read),
+      () => factsByDatabase.delete(db),
+    )
     factsByDatabase.set(db, facts)
   }
   return facts
 }
+
+/** The database's table facts when a batch has read them already, otherwise null. */
+export const knownTableFacts = (db: ProjectorOptions['db']): TableFacts | null => knownFacts.get(db) ?? null
 
 /** A projection threw on an event: the event, not the database, is the suspect. */
 export class ProjectionError extends Error {
@@ -106,20 +114,69 @@ const applyInTransaction = (
       // Another projector process got here first: take its checkpoint and read again.
       return { value: await readCheckpoint(trx, group), committed: false }
     const behind = batched ? writeBehind(trx, !singleBackend, await tableFactsFor(db, trx)) : null
-    const target = behind?.trx ?? trx
-    for (const [index, event] of events.entries()) {
-      // An operator skipped it (`tessera projections skip`): the checkpoint passes it untouched.
-      if (skip.has(event.id)) continue
-      behind?.startEvent(index)
-      for (const projection of projectionsFor(projections, event.type)) {
-        try {
-          await projection.apply(target, event)
-        } catch (error) {
-          throw new ProjectionError(projection.name, event, error)
-        }
+    await projectEvents(behind?.trx ?? trx, behind, { projections, events, skip })
+    return { value: null, committed: (await behind?.flushAndCommit()) ?? false }
+  })
+}
+
+/**
+ * Runs the projections over the batch's events through `target`, telling `behind` (when the writes
+ * are held back) which event each write comes from. `pause` is awaited before each event.
+ */
+export const projectEvents = async (
+  target: Transaction<Database>,
+  behind: WriteBehind | null,
+  { projections, events, skip }: Pick<Batch, 'projections' | 'events' | 'skip'>,
+  pause?: (index: number) => Promise<void> | undefined,
+): Promise<void> => {
+  for (const [index, event] of events.entries()) {
+    // An operator skipped it (`tessera projections skip`): the checkpoint passes it untouched.
+    if (skip.has(event.id)) continue
+    await pause?.(index)
+    behind?.startEvent(index)
+    for (const projection of projectionsFor(projections, event.type)) {
+      try {
+        await projection.apply(target, event)
+      } catch (error) {
+        throw new ProjectionError(projection.name, event, error)
       }
     }
-    return { value: null, committed: (await behind?.flushAndCommit()) ?? false }
+  }
+}
+
+/** A batch whose writes were projected and planned ahead, with no transaction (detached-batch.ts). */
+export type PreparedBatch = {
+  batch: Batch
+  /** The texts that apply its writes, the last ending with a commit; none when it writes nothing. */
+  texts: readonly string[]
+}
+
+/**
+ * Applies a prepared batch as applyBatchInTransaction applies one, with the same guarantees: in one
+ * transaction that first moves the checkpoint from `expected` (nothing is sent when another
+ * projector moved it), and, should its texts fail, rolled back and applied again event by event.
+ */
+export const applyPreparedInTransaction = async (
+  db: ProjectorOptions['db'],
+  prepared: PreparedBatch,
+): Promise<GlobalPosition | null> => {
+  try {
+    return await applyTexts(db, prepared)
+  } catch {
+    // Rolled back; the event-by-event path below finds what failed, or succeeds.
+  }
+  return applyInTransaction(db, prepared.batch, false)
+}
+
+const applyTexts = (db: ProjectorOptions['db'], { batch, texts }: PreparedBatch) => {
+  const { group, events, expected } = batch
+  const last = events.at(-1)
+  if (!last) throw new Error('an empty batch')
+  return transactionOf(db, false, async (trx) => {
+    if (!(await moveCheckpoint(trx, group, expected, last.position, false)))
+      return { value: await readCheckpoint(trx, group), committed: false }
+    for (const text of texts) await trx.executeQuery(CompiledQuery.raw(text))
+    return { value: null, committed: texts.length > 0 }
   })
 }
 

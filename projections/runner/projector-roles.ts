@@ -7,8 +7,14 @@ import {
   type GlobalPosition,
   type RecordedEvent,
 } from '../../infra/event-store/event-store.js'
-import { applyBatchInTransaction } from './apply-batch.js'
+import {
+  applyBatchInTransaction,
+  applyPreparedInTransaction,
+  type Batch,
+  type PreparedBatch,
+} from './apply-batch.js'
 import { readCheckpoint } from './checkpoint-store.js'
+import { prepareDetached } from './detached-batch.js'
 import { readSkippedEventIds } from './projector-faults.js'
 import type { ProjectorOptions } from './projector-types.js'
 
@@ -41,36 +47,81 @@ type ApplierOptions = ProjectorOptions & { group: string; batchSize: number }
 export const batchApplier = (options: ApplierOptions, tracker: CheckpointTracker): ProjectorRole => {
   const { db, store, group, batchSize } = options
   let skipped: Set<string> | null = null
-  /** The read of the batch after the one being applied, started before applying it. */
-  let ahead: { after: GlobalPosition; read: Promise<RecordedEvent[] | null> } | null = null
+  /**
+   * The read of the batch after the one being applied, started before applying it, and on
+   * PostgreSQL that batch prepared (detached-batch.ts) once read, or null when it could not be.
+   */
+  let ahead: {
+    after: GlobalPosition
+    read: Promise<RecordedEvent[] | null>
+    prepared: Promise<PreparedBatch | null> | null
+  } | null = null
+
+  const batchOf = (
+    events: readonly RecordedEvent[],
+    expected: GlobalPosition,
+    skip: ReadonlySet<string>,
+  ): Batch => ({
+    group,
+    projections: options.projections,
+    events,
+    expected,
+    skip,
+    singleBackend: options.singleBackend === true,
+  })
 
   /**
    * The batch after `expected`: the read started ahead when it was from there and came back full.
    * A full read of the log is a prefix of what follows `expected` whenever it was made (the log
    * only shows events of finished transactions); a short one may have been cut by the transaction
-   * this projector had open then, so it is made again.
+   * this projector had open then, so it is made again. With it, its prepared writes, unless the
+   * skipped events changed since, or a suspect is being isolated.
    */
-  const readBatch = async (expected: GlobalPosition): Promise<RecordedEvent[]> => {
+  const readBatch = async (
+    expected: GlobalPosition,
+    suspectId: string | null,
+  ): Promise<{ read: RecordedEvent[]; prepared: PreparedBatch | null }> => {
     const started = ahead
     ahead = null
     if (started && comparePositions(started.after, expected) === 0) {
       const read = await started.read
-      if (read?.length === batchSize) return read
+      const prepared = await started.prepared
+      const usable = suspectId === null && prepared?.batch.skip === skipped
+      if (read?.length === batchSize) return { read, prepared: usable ? prepared : null }
     }
-    return store.readAll(expected, batchSize)
+    return { read: await store.readAll(expected, batchSize), prepared: null }
   }
 
   /**
    * A full batch is likely followed by more (a replay, a catch-up): the next read goes to the
    * database while this batch is applied, so that the log's decoding in Node and the batch's writes
-   * in the database overlap. Its failure only means reading again.
+   * in the database overlap; so does the next batch's projecting and planning, once read. A failed
+   * read only means reading again.
    */
-  const readAhead = (read: readonly RecordedEvent[], suspectId: string | null) => {
+  const readAhead = (read: readonly RecordedEvent[], suspectId: string | null, skip: ReadonlySet<string>) => {
     const last = read.at(-1)
     if (suspectId !== null || read.length < batchSize || !last) return
-    ahead = {
-      after: last.position,
-      read: store.readAll(last.position, batchSize).catch(() => null),
+    const next = store.readAll(last.position, batchSize).catch(() => null)
+    const prepare = (events: RecordedEvent[] | null) =>
+      events?.length === batchSize ? prepareDetached(db, batchOf(events, last.position, skip)) : null
+    // PGlite's one connection serves one transaction at a time: nothing to overlap there.
+    ahead = { after: last.position, read: next, prepared: options.singleBackend ? null : next.then(prepare) }
+  }
+
+  /**
+   * Applies the batch, its writes prepared or not; the next batch's preparing is awaited too, so
+   * that it runs while the database applies this one. A batch that failed or found the checkpoint
+   * moved leaves nothing prepared behind it.
+   */
+  const applyRead = async (batch: Batch, prepared: PreparedBatch | null) => {
+    const applying = prepared ? applyPreparedInTransaction(db, prepared) : applyBatchInTransaction(db, batch)
+    try {
+      const [movedTo] = await Promise.all([applying, ahead?.prepared])
+      if (movedTo) ahead = null
+      return movedTo
+    } catch (error) {
+      ahead = null
+      throw error
     }
   }
 
@@ -117,20 +168,14 @@ export const batchApplier = (options: ApplierOptions, tracker: CheckpointTracker
    */
   const applyBatch = async (suspectId: string | null): Promise<boolean> => {
     skipped ??= await readSkippedEventIds(db, group)
+    const skip = skipped
     const expected = tracker.current()
-    const read = await readBatch(expected)
+    const { read, prepared } = await readBatch(expected, suspectId)
     const batch = withoutSuspect(read, suspectId)
     const last = batch.at(-1)
     if (!last) return rewoundUnderUs()
-    readAhead(read, suspectId)
-    const movedTo = await applyBatchInTransaction(db, {
-      group,
-      projections: options.projections,
-      events: batch,
-      expected,
-      skip: skipped,
-      singleBackend: options.singleBackend === true,
-    })
+    readAhead(read, suspectId, skip)
+    const movedTo = await applyRead(batchOf(batch, expected, skip), prepared)
     if (movedTo) {
       adopt(movedTo, expected, batch)
       return true

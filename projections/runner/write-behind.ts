@@ -36,6 +36,17 @@ export type WriteBehind = {
    * it committed; otherwise the caller commits.
    */
   flushAndCommit(): Promise<boolean>
+  /**
+   * Detached (no transaction behind it): the texts that send every held-back write and commit,
+   * planned now, to be sent later (detached-batch.ts); none when nothing is held back. Throws
+   * DetachedRead when a projection tried to read.
+   */
+  plannedTexts(): string[]
+}
+
+/** A detached write-behind was asked to read: its batch needs the database after all. */
+export class DetachedRead extends Error {
+  override readonly name = 'DetachedRead'
 }
 
 /** Bytes of SQL text per round trip at most when statements are sent as one text. */
@@ -69,35 +80,54 @@ export const tableFactsOf = async (trx: Transaction<Database>): Promise<TableFac
 }
 
 /**
+ * The writes planned as texts of at most MAX_TEXT bytes each (PostgreSQL), the last one ending with
+ * a commit when asked. A statement that fails skips the rest of its text, the commit with it: the
+ * caller rolls back.
+ */
+const inlinedTexts = (writes: readonly Deferred[], commit: boolean, facts?: TableFacts): string[] => {
+  const texts: string[] = []
+  let text = ''
+  for (const statement of planInlined(writes, facts?.uniqueKeys)) {
+    const inlined = `${statement};\n`
+    if (text.length > 0 && text.length + inlined.length > MAX_TEXT) {
+      texts.push(BATCH_MARK + text)
+      text = ''
+    }
+    text += inlined
+  }
+  if (commit) text += 'commit;\n'
+  if (text.length > 0) texts.push(BATCH_MARK + text)
+  return texts
+}
+
+/**
  * `oneText`: the database takes several statements in one simple-protocol query (PostgreSQL); on
- * PGlite, which has no round trip to save, the planned statements run one by one.
+ * PGlite, which has no round trip to save, the planned statements run one by one. With no `trx`
+ * the write-behind is detached: it only holds writes, and a read throws DetachedRead.
  */
 export const writeBehind = (
-  trx: Transaction<Database>,
+  trx: Transaction<Database> | null,
   oneText: boolean,
   facts?: TableFacts,
 ): WriteBehind => {
   let pending: Deferred[] = []
   let event = 0
+  // Set once a read was refused, should a projection have caught the error and gone on.
+  let refused = false
+  const attached = (): Transaction<Database> => {
+    if (trx) return trx
+    refused = true
+    throw new DetachedRead('a detached batch cannot read')
+  }
 
   const send = async (writes: readonly Deferred[], commit: boolean) => {
     if (!oneText) {
       for (const { sql, parameters } of planStatements(writes, facts?.uniqueKeys))
-        await trx.executeQuery(CompiledQuery.raw(sql, [...parameters]))
+        await attached().executeQuery(CompiledQuery.raw(sql, [...parameters]))
       return
     }
-    let text = ''
-    for (const statement of planInlined(writes, facts?.uniqueKeys)) {
-      const inlined = `${statement};\n`
-      if (text.length > 0 && text.length + inlined.length > MAX_TEXT) {
-        await trx.executeQuery(CompiledQuery.raw(BATCH_MARK + text))
-        text = ''
-      }
-      text += inlined
-    }
-    // A statement that fails skips the rest of its text, the commit with it: the caller rolls back.
-    if (commit) text += 'commit;\n'
-    if (text.length > 0) await trx.executeQuery(CompiledQuery.raw(BATCH_MARK + text))
+    for (const text of inlinedTexts(writes, commit, facts))
+      await attached().executeQuery(CompiledQuery.raw(text))
   }
 
   const flush = async () => {
@@ -126,8 +156,9 @@ export const writeBehind = (
         pending.push(write)
         return { rows: [] }
       }
+      const target = attached()
       await flush()
-      return trx.executeQuery<R>(query)
+      return target.executeQuery<R>(query)
     },
     // biome-ignore lint/correctness/useYield: the projector never streams
     async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
@@ -167,5 +198,11 @@ export const writeBehind = (
     },
     flush,
     flushAndCommit,
+    plannedTexts() {
+      if (refused) throw new DetachedRead('a detached batch tried to read')
+      const writes = pending
+      pending = []
+      return writes.length === 0 ? [] : inlinedTexts(writes, true, facts)
+    },
   }
 }
