@@ -9,6 +9,7 @@ import {
 } from '../../infra/event-store/event-store.js'
 import { applyBatchInTransaction } from './apply-batch.js'
 import { readCheckpoint } from './checkpoint-store.js'
+import { logReadingFor } from './projections-for.js'
 import { readSkippedEventIds } from './projector-faults.js'
 import type { ProjectorOptions } from './projector-types.js'
 
@@ -57,7 +58,7 @@ export const batchApplier = (options: ApplierOptions, tracker: CheckpointTracker
       const read = await started.read
       if (read?.length === batchSize) return read
     }
-    return store.readAll(expected, batchSize)
+    return store.readAll(expected, batchSize, logReadingFor(options.projections))
   }
 
   /**
@@ -70,7 +71,7 @@ export const batchApplier = (options: ApplierOptions, tracker: CheckpointTracker
     if (suspectId !== null || read.length < batchSize || !last) return
     ahead = {
       after: last.position,
-      read: store.readAll(last.position, batchSize).catch(() => null),
+      read: store.readAll(last.position, batchSize, logReadingFor(options.projections)).catch(() => null),
     }
   }
 
