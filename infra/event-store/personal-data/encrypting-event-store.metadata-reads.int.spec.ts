@@ -56,6 +56,14 @@ const sessionStarted = (userId: string): EventToAppend => ({
   metadata: metadata(userId),
 })
 
+/** An event whose data holds nothing sealed: only its metadata is. */
+const revoked = (userId: string): EventToAppend => ({
+  id: randomUUID(),
+  type: 'session.revoked',
+  data: { sessionId: `s-${userId}`, userId, reason: 'sign-out' },
+  metadata: metadata(userId),
+})
+
 /** An event of no one: its metadata is not sealed at all. */
 const unowned = (): EventToAppend => ({
   id: randomUUID(),
@@ -115,12 +123,12 @@ describeEachDatabase('reading the sealed log opening the metadata of some types'
   })
 
   it("still says an erased subject's events are erased", async () => {
-    await store.appendToStream('user-u1', [registered('u1'), sessionStarted('u1')], {
+    await store.appendToStream('user-u1', [registered('u1'), sessionStarted('u1'), revoked('u1')], {
       expectedVersion: 'no_stream',
     })
     await eraseSubject(createKeyring(database.db, SECRET), 'u1')
     const all = await reader.readAll(START, 10)
-    expect(all.map((event) => event.metadata.erased)).toEqual([true, true])
+    expect(all.map((event) => event.metadata.erased)).toEqual([true, true, true])
     expect(await reader.readAll(START, 10, { personalMetadataOf: () => false })).toEqual(all)
   })
 })
