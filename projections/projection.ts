@@ -20,8 +20,17 @@ export type Projection = {
    * spares a replay an await per event for each projection that would pass it over. None: every event.
    */
   handles?: ReadonlySet<string>
+  /**
+   * The event types whose metadata's personal fields (`ip`, `userAgent`) `apply` reads: the projector
+   * leaves them unopened, null, in any event no projection of its group reads them of, which spares
+   * a replay a decryption each. None: every type it handles.
+   */
+  readsPersonalMetadata?: ReadonlySet<string>
   apply(trx: Transaction<Database>, event: RecordedEvent): Promise<void>
 }
+
+/** No type: for a projection that reads no event's `ip` or `userAgent` (`readsPersonalMetadata`). */
+export const NO_EVENT_TYPES: ReadonlySet<string> = new Set()
 
 /**
  * The known event types named: a family by its prefix ('passkey.' for every passkey event), or a type

@@ -108,6 +108,16 @@ export type ReadStreamOptions = {
   withoutPersonalMetadata?: boolean
 }
 
+export type ReadAllOptions = {
+  /**
+   * The types whose metadata's personal fields the caller reads (a projector: those some projection
+   * of its group reads them for). A store that seals them (personal-data/encrypting-event-store.ts)
+   * gives the other events' null instead of opening each; the rest of every event reads as before.
+   * None: every type's.
+   */
+  personalMetadataOf?: (type: string) => boolean
+}
+
 /** One stream's part of `appendToStreams`. */
 export type StreamAppend = {
   stream: string
@@ -138,7 +148,7 @@ export interface EventStore {
    * Committed events after `after` in the one global order, at most `limit`. Never returns an
    * event while an earlier one (in that order) may still commit: no reader skips an event.
    */
-  readAll(after: GlobalPosition, limit: number): Promise<RecordedEvent[]>
+  readAll(after: GlobalPosition, limit: number, options?: ReadAllOptions): Promise<RecordedEvent[]>
   /**
    * `readAll`'s events (the same ones, in the same order, held back alike), opening only those whose
    * type `open` accepts; the others come as `PassedOverEvent`. For a log follower that acts on a few

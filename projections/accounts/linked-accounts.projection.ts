@@ -2,7 +2,7 @@
 /// rows the users projection writes and, with the user, deletes). No token reaches the table.
 
 import type { LinkedAccountEvent } from '../../domain/linked-accounts/linked-accounts.js'
-import { eventTypes, type Projection } from '../projection.js'
+import { eventTypes, NO_EVENT_TYPES, type Projection } from '../projection.js'
 
 const dateOrNull = (value: string | null) => (value === null ? null : new Date(value))
 
@@ -11,6 +11,7 @@ export const linkedAccountsProjection: Projection = {
   // The rows live in `accounts`, which the users projection owns (and a replay empties).
   tables: [],
   handles: eventTypes('account.'),
+  readsPersonalMetadata: NO_EVENT_TYPES,
   async apply(trx, recorded) {
     if (!recorded.type.startsWith('account.')) return
     // The user was deleted and their key destroyed: user.deleted removed the rows already.

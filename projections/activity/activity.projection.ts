@@ -74,11 +74,18 @@ const insertRevocation = async (
     where exists (select from users where users.id = entry.user_id)`.execute(trx)
 }
 
+/** A declaration of what the entry shows: not none (null), not `forget`. */
+const recordsEntry = (activity: unknown): boolean => typeof activity === 'object' && activity !== null
+
 export const activityProjection: Projection = {
   name: 'activity',
   tables: ['activity'],
   // The types whose declaration says what they show, or that they forget the history.
   handles: new Set(knownEventTypes().filter((type) => declarationOf(type)?.activity !== undefined)),
+  // Where the entry came from is read of the types that record an entry (activity-entry.ts whereFrom).
+  readsPersonalMetadata: new Set(
+    knownEventTypes().filter((type) => recordsEntry(declarationOf(type)?.activity)),
+  ),
   async apply(trx, recorded) {
     const change = activityChangeOf(recorded)
     if (!change) return

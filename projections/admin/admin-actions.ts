@@ -7,7 +7,7 @@
 import type { Kysely } from 'kysely'
 import { declarationOf, knownEventTypes } from '../../domain/events.js'
 import type { RecordedEvent } from '../../infra/event-store/event-store.js'
-import type { Projection } from '../projection.js'
+import { NO_EVENT_TYPES, type Projection } from '../projection.js'
 import type { AdminActionRow, AdminActionsTable } from './admin-actions.table.js'
 
 export type { AdminActionRow, AdminActionsTable } from './admin-actions.table.js'
@@ -47,6 +47,7 @@ export const adminActionsProjection: Projection = {
   tables: ['admin_actions'],
   // user.deleted, the one it acts on without a row of its own, is a user event.
   handles: new Set(knownEventTypes().filter(concernsAccounts)),
+  readsPersonalMetadata: NO_EVENT_TYPES,
   async apply(trx, recorded) {
     const row = adminActionOf(recorded)
     if (row)

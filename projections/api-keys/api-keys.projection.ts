@@ -7,7 +7,7 @@
 import type { Transaction } from 'kysely'
 import type { ApiKeyEvent } from '../../domain/api-key/api-key.js'
 import type { Database } from '../database.js'
-import { eventTypes, type Projection } from '../projection.js'
+import { eventTypes, NO_EVENT_TYPES, type Projection } from '../projection.js'
 import { insertRow } from '../runner/bound-statements.js'
 import { recordApiKeyRevocations } from './api-key-revocations.js'
 import type { ApiKeyUsageTable } from './api-keys.table.js'
@@ -22,6 +22,7 @@ export const apiKeysProjection: Projection = {
   // The usage table is operational: a replay must not empty it (its counters are not in the log).
   tables: ['api_keys'],
   handles: eventTypes('api-key.', 'user.deleted', 'organization.deleted'),
+  readsPersonalMetadata: NO_EVENT_TYPES,
   async apply(untyped, recorded) {
     const trx = untyped as unknown as Transaction<Tables>
     const at = new Date(recorded.metadata.at)

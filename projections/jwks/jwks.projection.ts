@@ -1,12 +1,13 @@
 /// Projects the signing-key events into `jwks`.
 
 import type { SigningKeyEvent } from '../../domain/signing-key/signing-key.js'
-import { eventTypes, type Projection } from '../projection.js'
+import { eventTypes, NO_EVENT_TYPES, type Projection } from '../projection.js'
 
 export const jwksProjection: Projection = {
   name: 'jwks',
   tables: ['jwks'],
   handles: eventTypes('signing-key.'),
+  readsPersonalMetadata: NO_EVENT_TYPES,
   async apply(trx, recorded) {
     const event = recorded as unknown as SigningKeyEvent & typeof recorded
     switch (event.type) {

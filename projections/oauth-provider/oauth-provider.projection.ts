@@ -8,7 +8,7 @@ import type { OAuthConsentEvent } from '../../domain/oauth-provider/oauth-consen
 import type { OAuthGrantEvent } from '../../domain/oauth-provider/oauth-grant.js'
 import type { RecordedEvent } from '../../infra/event-store/event-store.js'
 import type { Database } from '../database.js'
-import { eventTypes, type Projection } from '../projection.js'
+import { eventTypes, NO_EVENT_TYPES, type Projection } from '../projection.js'
 
 type Trx = Transaction<Database>
 
@@ -120,6 +120,7 @@ export const oauthProviderProjection: Projection = {
     'user.deleted',
     'organization.deleted',
   ),
+  readsPersonalMetadata: NO_EVENT_TYPES,
   async apply(trx, recorded: RecordedEvent) {
     const at = new Date(recorded.metadata.at)
     if (recorded.type === 'user.deleted') {

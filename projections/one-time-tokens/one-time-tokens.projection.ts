@@ -2,7 +2,7 @@
 
 import { MAX_OUTSTANDING_TOKENS } from '../../domain/user/user.decide.js'
 import type { UserEvent } from '../../domain/user/user.events.js'
-import { eventTypes, type Projection } from '../projection.js'
+import { eventTypes, NO_EVENT_TYPES, type Projection } from '../projection.js'
 
 export const oneTimeTokensProjection: Projection = {
   name: 'one-time-tokens',
@@ -18,6 +18,7 @@ export const oneTimeTokensProjection: Projection = {
     'user.banned',
     'user.deleted',
   ),
+  readsPersonalMetadata: NO_EVENT_TYPES,
   async apply(trx, recorded) {
     const event = recorded as unknown as UserEvent & typeof recorded
     const at = new Date(recorded.metadata.at)

@@ -4,7 +4,7 @@
 import type { OrganizationEvent } from '../../domain/organization/organization.events.js'
 import type { UserEvent } from '../../domain/user/user.events.js'
 import { recordClientActivity } from '../oauth-provider/oauth-client-activity.js'
-import { eventTypes, type Projection } from '../projection.js'
+import { eventTypes, NO_EVENT_TYPES, type Projection } from '../projection.js'
 import { insertRow } from '../runner/bound-statements.js'
 import { recordDirectoryActivity } from '../scim/scim-activity.js'
 import { organizationActivityDetails } from './organization-activity.js'
@@ -23,6 +23,7 @@ export const organizationsProjection: Projection = {
     'organization_activity',
   ],
   handles: eventTypes('organization.', 'scim.', 'oauth-client.', 'user.deleted'),
+  readsPersonalMetadata: NO_EVENT_TYPES,
   async apply(trx, recorded) {
     const event = recorded as unknown as (OrganizationEvent | UserEvent) & typeof recorded
     if (event.type.startsWith('organization.'))

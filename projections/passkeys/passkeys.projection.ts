@@ -3,12 +3,13 @@
 /// erasure would.
 
 import type { PasskeyEvent } from '../../domain/passkey/passkey.js'
-import { eventTypes, type Projection } from '../projection.js'
+import { eventTypes, NO_EVENT_TYPES, type Projection } from '../projection.js'
 
 export const passkeysProjection: Projection = {
   name: 'passkeys',
   tables: ['passkeys'],
   handles: eventTypes('passkey.', 'user.deleted'),
+  readsPersonalMetadata: NO_EVENT_TYPES,
   async apply(trx, recorded) {
     if (recorded.type === 'user.deleted') {
       const { userId } = recorded.data as { userId: string }

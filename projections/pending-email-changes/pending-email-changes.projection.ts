@@ -3,7 +3,7 @@
 /// address changes or the user is deleted.
 
 import type { UserEvent } from '../../domain/user/user.events.js'
-import { eventTypes, type Projection } from '../projection.js'
+import { eventTypes, NO_EVENT_TYPES, type Projection } from '../projection.js'
 
 type Trx = Parameters<Projection['apply']>[0]
 
@@ -41,6 +41,7 @@ export const pendingEmailChangesProjection: Projection = {
     'user.email-changed',
     'user.deleted',
   ),
+  readsPersonalMetadata: NO_EVENT_TYPES,
   async apply(trx, recorded) {
     // An erased user's events read with a null address: a replay leaves no row for them (their
     // deletion, further on, would remove it anyway).

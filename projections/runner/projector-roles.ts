@@ -15,6 +15,7 @@ import {
 } from './apply-batch.js'
 import { readCheckpoint } from './checkpoint-store.js'
 import { prepareDetached } from './detached-batch.js'
+import { logReadingFor } from './projections-for.js'
 import { readSkippedEventIds } from './projector-faults.js'
 import type { ProjectorOptions } from './projector-types.js'
 
@@ -46,6 +47,8 @@ type ApplierOptions = ProjectorOptions & { group: string; batchSize: number }
 
 export const batchApplier = (options: ApplierOptions, tracker: CheckpointTracker): ProjectorRole => {
   const { db, store, group, batchSize } = options
+  // Which events' metadata the group's projections read (the others' stays sealed, unopened).
+  const logReading = logReadingFor(options.projections)
   let skipped: Set<string> | null = null
   /**
    * The read of the batch after the one being applied, started before applying it, and on
@@ -89,7 +92,7 @@ export const batchApplier = (options: ApplierOptions, tracker: CheckpointTracker
       const usable = suspectId === null && prepared?.batch.skip === skipped
       if (read?.length === batchSize) return { read, prepared: usable ? prepared : null }
     }
-    return { read: await store.readAll(expected, batchSize), prepared: null }
+    return { read: await store.readAll(expected, batchSize, logReading), prepared: null }
   }
 
   /**
@@ -101,7 +104,7 @@ export const batchApplier = (options: ApplierOptions, tracker: CheckpointTracker
   const readAhead = (read: readonly RecordedEvent[], suspectId: string | null, skip: ReadonlySet<string>) => {
     const last = read.at(-1)
     if (suspectId !== null || read.length < batchSize || !last) return
-    const next = store.readAll(last.position, batchSize).catch(() => null)
+    const next = store.readAll(last.position, batchSize, logReading).catch(() => null)
     const prepare = (events: RecordedEvent[] | null) =>
       events?.length === batchSize ? prepareDetached(db, batchOf(events, last.position, skip)) : null
     // PGlite's one connection serves one transaction at a time: nothing to overlap there.

@@ -6,7 +6,7 @@ import type { ScimGroupEvent } from '../../domain/scim/scim-group.js'
 import type { ScimUserEvent } from '../../domain/scim/scim-user.js'
 import type { UserEvent } from '../../domain/user/user.events.js'
 import type { Database } from '../database.js'
-import { eventTypes, type Projection } from '../projection.js'
+import { eventTypes, NO_EVENT_TYPES, type Projection } from '../projection.js'
 
 const lower = (value: string | null): string | null => (value === null ? null : value.toLowerCase())
 
@@ -30,6 +30,7 @@ export const scimGroupsProjection: Projection = {
     'scim.user-deprovisioned',
     'user.deleted',
   ),
+  readsPersonalMetadata: NO_EVENT_TYPES,
   async apply(trx, recorded) {
     const event = recorded as unknown as (ScimGroupEvent | ScimUserEvent | UserEvent) & typeof recorded
     const at = new Date(recorded.metadata.at)

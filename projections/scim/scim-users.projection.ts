@@ -3,7 +3,7 @@
 
 import type { ScimUserEvent } from '../../domain/scim/scim-user.js'
 import type { UserEvent } from '../../domain/user/user.events.js'
-import { eventTypes, type Projection } from '../projection.js'
+import { eventTypes, NO_EVENT_TYPES, type Projection } from '../projection.js'
 
 const lower = (value: string | null): string | null => (value === null ? null : value.toLowerCase())
 
@@ -18,6 +18,7 @@ export const scimUsersProjection: Projection = {
     'scim.user-deprovisioned',
     'user.deleted',
   ),
+  readsPersonalMetadata: NO_EVENT_TYPES,
   async apply(trx, recorded) {
     const event = recorded as unknown as (ScimUserEvent | UserEvent) & typeof recorded
     const at = new Date(recorded.metadata.at)

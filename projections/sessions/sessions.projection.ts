@@ -4,7 +4,7 @@ import type { OrganizationEvent } from '../../domain/organization/organization.e
 import type { ScimUserEvent } from '../../domain/scim/scim-user.js'
 import type { SessionEvent } from '../../domain/session/session.js'
 import type { UserEvent } from '../../domain/user/user.events.js'
-import { eventTypes, type Projection } from '../projection.js'
+import { eventTypes, NO_EVENT_TYPES, type Projection } from '../projection.js'
 import { deleteRows, insertRow, updateRows } from '../runner/bound-statements.js'
 import { consumeRevocation } from './pending-revocations.js'
 
@@ -19,6 +19,7 @@ export const sessionsProjection: Projection = {
     'user.deleted',
     'scim.user-deactivated',
   ),
+  readsPersonalMetadata: NO_EVENT_TYPES,
   async apply(trx, recorded) {
     const event = recorded as unknown as (SessionEvent | UserEvent | OrganizationEvent | ScimUserEvent) &
       typeof recorded

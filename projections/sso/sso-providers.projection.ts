@@ -5,7 +5,7 @@ import type { Transaction } from 'kysely'
 import { parseDomains } from '../../domain/sso/sso-domains.js'
 import type { SsoProviderEvent } from '../../domain/sso/sso-provider.js'
 import type { Database } from '../database.js'
-import { eventTypes, type Projection } from '../projection.js'
+import { eventTypes, NO_EVENT_TYPES, type Projection } from '../projection.js'
 
 const json = (value: unknown): string | null => (value == null ? null : JSON.stringify(value))
 const list = (text: string | undefined): string[] => (text ? (JSON.parse(text) as string[]) : [])
@@ -81,6 +81,7 @@ export const ssoProvidersProjection: Projection = {
   name: 'sso-providers',
   tables: ['sso_providers', 'sso_provider_domains'],
   handles: eventTypes('sso-provider.'),
+  readsPersonalMetadata: NO_EVENT_TYPES,
   async apply(trx, recorded) {
     const event = recorded as unknown as SsoProviderEvent & typeof recorded
     const at = new Date(recorded.metadata.at)

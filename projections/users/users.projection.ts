@@ -2,7 +2,7 @@
 
 import { sql } from 'kysely'
 import { CREDENTIAL_PROVIDER, type UserEvent } from '../../domain/user/user.events.js'
-import { eventTypes, type Projection } from '../projection.js'
+import { eventTypes, NO_EVENT_TYPES, type Projection } from '../projection.js'
 import { insertRow, updateRows } from '../runner/bound-statements.js'
 import { applyLastSeen, removeLastSeen } from './last-seen.js'
 import type { UserRow } from './users.table.js'
@@ -84,6 +84,7 @@ export const usersProjection: Projection = {
     'users_name',
   ],
   handles: eventTypes('user.', 'session.started'),
+  readsPersonalMetadata: NO_EVENT_TYPES,
   async apply(trx, recorded) {
     // An erased user (deleted, then its data key destroyed) has nothing left to show, and its
     // events read with nulls where these tables need values: a replay leaves no row for it. The

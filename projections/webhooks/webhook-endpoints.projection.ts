@@ -2,11 +2,12 @@
 
 import type { WebhookEvent } from '../../domain/webhook/webhook.events.js'
 import { formatPosition } from '../../infra/event-store/event-store.js'
-import type { Projection } from '../projection.js'
+import { NO_EVENT_TYPES, type Projection } from '../projection.js'
 
 export const webhookEndpointsProjection: Projection = {
   name: 'webhook-endpoints',
   tables: ['webhook_endpoints', 'webhook_resends'],
+  readsPersonalMetadata: NO_EVENT_TYPES,
   async apply(trx, recorded) {
     if (!recorded.type.startsWith('webhook.')) return
     const event = recorded as unknown as WebhookEvent & typeof recorded

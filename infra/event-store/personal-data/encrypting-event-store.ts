@@ -33,6 +33,9 @@ export type EncryptionOptions = {
   appended?: AppendedPlaintext | AppendedPlaintextOptions
 }
 
+/** A full read opens every type's metadata. */
+const everyType = () => true
+
 export const withPersonalDataEncryption = (
   inner: EventStore & Partial<KeyedStreamReader>,
   keyring: Keyring,
@@ -71,17 +74,22 @@ export const withPersonalDataEncryption = (
   }
 
   /**
-   * `withMetadata` false: the metadata's personal fields are given null, never decrypted. `read`:
-   * key rows read with the events, so their subjects' keys are not read again.
+   * `metadataOf`: the types whose metadata's personal fields are opened; the others' are given null,
+   * never decrypted, yet every event's key is looked up as for a full read, so an erased subject's
+   * events still say `erased`. False: no metadata is opened, and an event whose data holds nothing
+   * sealed is not keyed at all (a decider's fold). `read`: key rows read with the events, so their
+   * subjects' keys are not read again.
    */
   const open = async (
     events: RecordedEvent[],
-    withMetadata = true,
+    metadataOf: ((type: string) => boolean) | false = everyType,
     read?: ReadKeyRows,
   ): Promise<RecordedEvent[]> => {
-    const subjects = events.map((event) => subjectToSeal(event, withMetadata))
+    const opensMetadata = (event: RecordedEvent) => metadataOf !== false && metadataOf(event.type)
+    const unsealed = (event: RecordedEvent) => (opensMetadata(event) ? event : withoutPersonalMetadata(event))
+    const subjects = events.map((event) => subjectToSeal(event, metadataOf !== false))
     const wanted = subjects.filter((subject): subject is string => subject !== null)
-    if (wanted.length === 0) return withMetadata ? events : events.map(withoutPersonalMetadata)
+    if (wanted.length === 0) return metadataOf === everyType ? events : events.map(unsealed)
     // Another instance erased these subjects: stop trusting a cached key before the cache expires.
     forgetErased(events)
     // One lookup for the whole batch: a replay reads hundreds of events per call.
@@ -91,8 +99,9 @@ export const withPersonalDataEncryption = (
     for (const subject of new Set(wanted)) if (!keys.has(subject)) appended.forget(subject)
     return events.map((event, index) => {
       const subject = subjects[index]
-      if (subject == null) return withMetadata ? event : withoutPersonalMetadata(event)
+      if (subject == null) return unsealed(event)
       const key = keys.get(subject)
+      const withMetadata = opensMetadata(event)
       return key
         ? openEvent(event, key, withMetadata, appended.plainOf(event, key))
         : openEvent(event, null, withMetadata)
@@ -139,7 +148,7 @@ export const withPersonalDataEncryption = (
     appendToStreams: (appends) => appendSealed(appends, (sealed) => inner.appendToStreams(sealed)),
 
     async readStream(stream, options) {
-      const withMetadata = options?.withoutPersonalMetadata !== true
+      const withMetadata = options?.withoutPersonalMetadata === true ? false : everyType
       if (!inner.readStreamKeyed) return open(await inner.readStream(stream, options), withMetadata)
       // The keys its events need come in the same statement (the second step of a sign-in opens
       // its person's TOTP secret: one round trip, not two).
@@ -148,7 +157,8 @@ export const withPersonalDataEncryption = (
       return open(events, withMetadata, { rows: keys, mark })
     },
 
-    readAll: async (after, limit) => open(await inner.readAll(after, limit)),
+    readAll: async (after, limit, options) =>
+      open(await inner.readAll(after, limit), options?.personalMetadataOf ?? everyType),
 
     async readAllOpening(after, limit, wanted) {
       const events = await inner.readAll(after, limit)
