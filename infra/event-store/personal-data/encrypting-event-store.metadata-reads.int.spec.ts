@@ -5,7 +5,6 @@
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import type { EventMetadata } from '../../../domain/shared/metadata.js'
 import { describeEachDatabase } from '../../../tests/support/databases.js'
 import type { OpenDatabase } from '../../db/database.js'
 import { type EventStore, type EventToAppend, type RecordedEvent, START } from '../event-store.js'
@@ -13,48 +12,14 @@ import { createSqlEventStore } from '../sql-event-store.js'
 import { withPersonalDataEncryption } from './encrypting-event-store.js'
 import { eraseSubject } from './erasure.js'
 import { createKeyring } from './keyring.js'
+import { metadataFrom, personalEvents } from './personal-events.fixture.js'
 
 const SECRET = 'metadata-reads-test-secret-0123456789abcd'
 const IP = '203.0.113.91'
 const BROWSER = 'Mozilla/5.0 (Metadata Reads)'
 
-const metadata = (userId: string | null): EventMetadata => ({
-  actor: userId ? { type: 'user', userId } : { type: 'system' },
-  ip: IP,
-  userAgent: BROWSER,
-  correlationId: randomUUID(),
-  causationId: null,
-  at: '2030-01-01T00:00:00.000Z',
-})
-
-const registered = (userId: string): EventToAppend => ({
-  id: randomUUID(),
-  type: 'user.registered',
-  data: {
-    userId,
-    email: `${userId}@example.com`,
-    name: userId,
-    image: null,
-    emailVerified: false,
-    credential: null,
-  },
-  metadata: metadata(userId),
-})
-
-const sessionStarted = (userId: string): EventToAppend => ({
-  id: randomUUID(),
-  type: 'session.started',
-  data: {
-    sessionId: `s-${userId}`,
-    userId,
-    tokenHash: 'ab'.repeat(32),
-    expiresAt: '2030-01-08T00:00:00.000Z',
-    ipAddress: IP,
-    userAgent: BROWSER,
-    rememberMe: false,
-  },
-  metadata: metadata(userId),
-})
+const metadata = (userId: string | null) => metadataFrom({ ip: IP, userAgent: BROWSER }, userId)
+const { registered, sessionStarted } = personalEvents({ ip: IP, userAgent: BROWSER })
 
 /** An event whose data holds nothing sealed: only its metadata is. */
 const revoked = (userId: string): EventToAppend => ({

@@ -5,55 +5,21 @@
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import type { EventMetadata } from '../../../domain/shared/metadata.js'
 import { describeEachDatabase } from '../../../tests/support/databases.js'
 import type { OpenDatabase } from '../../db/database.js'
-import { type EventStore, type EventToAppend, isOpened, START } from '../event-store.js'
+import { type EventStore, isOpened, START } from '../event-store.js'
 import { createSqlEventStore } from '../sql-event-store.js'
 import { withPersonalDataEncryption } from './encrypting-event-store.js'
 import { eraseSubject } from './erasure.js'
 import { createKeyring, type Keyring } from './keyring.js'
+import { metadataFrom, personalEvents } from './personal-events.fixture.js'
 
 const SECRET = 'passing-over-test-secret-0123456789abcdef'
 const IP = '203.0.113.78'
 
-const metadata = (userId: string): EventMetadata => ({
-  actor: { type: 'user', userId },
-  ip: IP,
-  userAgent: 'Mozilla/5.0 (Passing Over)',
-  correlationId: randomUUID(),
-  causationId: null,
-  at: '2030-01-01T00:00:00.000Z',
-})
-
-const registered = (userId: string): EventToAppend => ({
-  id: randomUUID(),
-  type: 'user.registered',
-  data: {
-    userId,
-    email: `${userId}@example.com`,
-    name: userId,
-    image: null,
-    emailVerified: false,
-    credential: null,
-  },
-  metadata: metadata(userId),
-})
-
-const sessionStarted = (userId: string): EventToAppend => ({
-  id: randomUUID(),
-  type: 'session.started',
-  data: {
-    sessionId: `s-${userId}`,
-    userId,
-    tokenHash: 'cd'.repeat(32),
-    expiresAt: '2030-01-08T00:00:00.000Z',
-    ipAddress: IP,
-    userAgent: 'Mozilla/5.0 (Passing Over)',
-    rememberMe: false,
-  },
-  metadata: metadata(userId),
-})
+const ORIGIN = { ip: IP, userAgent: 'Mozilla/5.0 (Passing Over)' }
+const metadata = (userId: string) => metadataFrom(ORIGIN, userId)
+const { registered, sessionStarted } = personalEvents(ORIGIN)
 
 /** The keyring, recording which subjects' keys were looked up and which were forgotten. */
 const watched = (keyring: Keyring) => {
