@@ -27,7 +27,7 @@ export const evictingOnAppend = (
     }
   },
   readStream: (stream, options) => store.readStream(stream, options),
-  readAll: (after, limit) => store.readAll(after, limit),
+  readAll: (after, limit, options) => store.readAll(after, limit, options),
   readAllOpening: (after, limit, open) => store.readAllOpening(after, limit, open),
   head: (after, countLimit) => store.head(after, countLimit),
   claimOwner: (scope, value) => store.claimOwner(scope, value),
