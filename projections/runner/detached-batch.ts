@@ -4,7 +4,7 @@
 ///
 /// Only the batched path on PostgreSQL is prepared so: its writes are all held back until the batch
 /// ends (write-behind.ts). A projection that reads needs the database, and its batch is then
-/// applied as any other, once the one before it has settled.
+/// applied the usual way, once the one before it has settled.
 
 import {
   type Batch,
