@@ -13,6 +13,7 @@ import { databaseTargetOf, openEventStore } from '../app/server/open-event-store
 import { loadConfig } from '../infra/config/config.js'
 import { openDatabase } from '../infra/db/database.js'
 import { readModelProjections } from '../projections/all.js'
+import { catchUpPacing } from '../projections/runner/catch-up-pacing.js'
 import { readCheckpoint } from '../projections/runner/checkpoint-store.js'
 import { createProjector } from '../projections/runner/projector.js'
 import { yieldCpuToServing } from '../projections/runner/projector-priority.js'
@@ -65,7 +66,7 @@ const rebuild = async () => {
   return { events, seconds, cpuSeconds, memory: memory() }
 }
 
-/** `serve --role projector` on start, at its lower priority (projector-priority.ts). */
+/** `serve --role projector` on start, at its lower priority (projector-priority.ts) and pace. */
 const catchUp = async () => {
   // As `tessera serve` holds its heap.
   limitHeapGrowth()
@@ -84,6 +85,8 @@ const catchUp = async () => {
       projections: readModelProjections,
       group: GROUP,
       singleBackend: database.kind === 'pglite',
+      // As PROJECTOR_CATCH_UP_SHARE sets it for `serve --role projector`.
+      pacing: catchUpPacing(config.consistency.projectorCatchUpShare),
       ...(batchSize === undefined ? {} : { batchSize }),
     }).catchUp()
     const seconds = Number(process.hrtime.bigint() - started) / 1e9

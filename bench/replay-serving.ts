@@ -5,6 +5,7 @@
 
 import { type ChildProcess, spawn } from 'node:child_process'
 import { cpus } from 'node:os'
+import pg from 'pg'
 import { measureCpu } from './cpu.js'
 import { freePort } from './server.js'
 
@@ -145,3 +146,30 @@ export const servingShareOfDatabase = (
   step: { events: number; processSeconds: number },
 ): number =>
   Math.round((quiet.databaseCpuMsPerAnswer * during.perSecond * step.processSeconds * 1000) / step.events)
+
+const AUTOVACUUM_WAIT_MS = 120_000
+
+/**
+ * Brings the database to what it serves at day to day: the bulk writes and the quiet catch-up grew
+ * the tables faster than autovacuum looks (once a minute), and get-session planned on the stale
+ * statistics, or measured beside the workers that refresh them, is not on a quiet database. Waits
+ * (two minutes at most) until no autovacuum worker has run for two seconds, then analyzes.
+ */
+export const settleDatabase = async (databaseUrl: string): Promise<void> => {
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  try {
+    const deadline = Date.now() + AUTOVACUUM_WAIT_MS
+    let idleSince = Date.now()
+    while (Date.now() < deadline && Date.now() - idleSince < 2_000) {
+      const { rows } = await client.query<{ workers: number }>(
+        "select count(*)::int as workers from pg_stat_activity where backend_type = 'autovacuum worker'",
+      )
+      if ((rows[0]?.workers ?? 0) > 0) idleSince = Date.now()
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
+    await client.query('analyze')
+  } finally {
+    await client.end()
+  }
+}

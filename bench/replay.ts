@@ -5,7 +5,11 @@
 /// 3. `tessera replay`'s rebuild of every read model from it (the same `replay` the command calls,
 ///    replay-catch-up.ts), in a process of its own: events/s and that process's peak RSS (VmHWM).
 /// 4. BENCH_REPLAY_CATCH_UP more events (100,000) are written while no projector runs, then a
-///    projector started afresh catches up (replay-catch-up.ts): events/s and peak RSS.
+///    projector started afresh catches up (replay-catch-up.ts): events/s and peak RSS, with no one
+///    else at the database.
+/// 5. As many again, caught up the same way while an api server answers get-session (on PostgreSQL):
+///    the catch-up paces itself by the database's load (catch-up-pacing.ts), so it takes longer, and
+///    get-session's figures quiet, during and after tell what it still costs serving.
 /// On PGlite in a temporary directory, or PostgreSQL with BENCH_DATABASE_URL or
 /// BENCH_EMBEDDED_POSTGRES=1. Figures are printed and written to bench/results/replay.json.
 
@@ -22,7 +26,13 @@ import { startEmbeddedPostgres } from './embedded-postgres.js'
 import { bulkGenerateLog } from './replay-bulk.js'
 import { readTemplate, type Template } from './replay-log.js'
 import { LOG_EVENTS, runTimed } from './replay-process.js'
-import { driveGetSession, quietGetSession, servingShareOfDatabase, startApiServer } from './replay-serving.js'
+import {
+  driveGetSession,
+  quietGetSession,
+  servingShareOfDatabase,
+  settleDatabase,
+  startApiServer,
+} from './replay-serving.js'
 import {
   printStatements,
   replayStatementsRequested,
@@ -162,6 +172,7 @@ const catchUpWhileServing = async (
 ) => {
   if (!target.databaseUrl)
     return { catchUp: await timedStep('catch-up', dir, target, databasePid), serving: null }
+  await settleDatabase(target.databaseUrl)
   const server = await startApiServer(MAIN, dir, (port) => tesseraEnv(target, port))
   try {
     const warmUp = driveGetSession(server.baseUrl, person.cookie, person.userId)
@@ -216,11 +227,17 @@ const benchReplayOn = async (
     if (statements) await resetStatements(databaseUrl)
     const replay = await timedStep('replay', dir, target, databasePid, total)
     if (statements) await printStatements(databaseUrl, replay.events, `${label}: the replay's statements`)
-    console.log(
-      `${label}: writing ${settings.catchUp.toLocaleString('en')} events with no projector running…`,
-    )
-    await generate(target, dir, log.template, settings.catchUp, log.nextCopy)
-    console.log(`${label}: a projector catching up…`)
+    const stopped = (what: string) =>
+      console.log(
+        `${label}: writing ${settings.catchUp.toLocaleString('en')} events with no projector running${what}…`,
+      )
+    stopped('')
+    const written = await generate(target, dir, log.template, settings.catchUp, log.nextCopy)
+    console.log(`${label}: a projector catching up, no one else at the database…`)
+    const quietCatchUp = await timedStep('catch-up', dir, target, databasePid)
+    stopped(' again')
+    await generate(target, dir, log.template, settings.catchUp, written.nextCopy)
+    console.log(`${label}: a projector catching up while an api server serves…`)
     const { catchUp, serving } = await catchUpWhileServing(label, dir, target, databasePid, person)
     return {
       database: label,
@@ -231,6 +248,7 @@ const benchReplayOn = async (
         eventsPerSecond: perSecond(log.written, log.seconds),
       },
       replay,
+      quietCatchUp,
       catchUp,
       serving,
     }
@@ -252,9 +270,12 @@ const report = (run: ReplayFigures) => {
   console.log(
     `  tessera replay  ${replay.seconds.toFixed(1)} s (${replay.processSeconds.toFixed(1)} s with the process's start), ${replay.eventsPerSecond} events/s (target ≥ ${TARGETS.eventsPerSecond} on PostgreSQL: ${verdict(replay.eventsPerSecond >= TARGETS.eventsPerSecond)}), peak RSS ${replay.peakRssMb} MB (target ≤ ${TARGETS.peakRssMb}: ${verdict(replay.peakRssMb <= TARGETS.peakRssMb)})`,
   )
-  console.log(
-    `  catch-up        ${catchUp.events.toLocaleString('en')} events in ${catchUp.seconds.toFixed(1)} s (${catchUp.processSeconds.toFixed(1)} s with the start), ${catchUp.eventsPerSecond} events/s, peak RSS ${catchUp.peakRssMb} MB`,
-  )
+  const catchUpLine = (name: string, step: typeof catchUp) =>
+    console.log(
+      `  ${name} ${step.events.toLocaleString('en')} events in ${step.seconds.toFixed(1)} s (${step.processSeconds.toFixed(1)} s with the start), ${step.eventsPerSecond} events/s, peak RSS ${step.peakRssMb} MB`,
+    )
+  catchUpLine('catch-up, quiet', run.quietCatchUp)
+  catchUpLine(run.serving ? 'catch-up, serving' : 'catch-up again  ', catchUp)
   if (run.serving) {
     const { quiet, during, after } = run.serving
     const figures = (f: typeof during) =>
@@ -265,6 +286,7 @@ const report = (run: ReplayFigures) => {
   }
   for (const [name, step] of [
     ['replay', replay],
+    ['quiet catch-up', run.quietCatchUp],
     ['catch-up', catchUp],
   ] as const) {
     // The database's processes served get-session meanwhile: their part, at its quiet cost per answer.

@@ -33,6 +33,7 @@ import { readModelProjections } from '../../projections/all.js'
 import { countPasskeysOfUser } from '../../projections/passkeys/passkeys.repository.js'
 import type { MailReactor } from '../../projections/reactors/mail/mail-reactor.js'
 import type { WebhookReactor } from '../../projections/reactors/webhooks/webhook-reactor.js'
+import { catchUpPacing } from '../../projections/runner/catch-up-pacing.js'
 import { createProjector, type Projector } from '../../projections/runner/projector.js'
 import { claimSamlAssertion } from '../../projections/sso-saml/saml-assertion-claims.js'
 import { createReadiness } from '../../query-api/health/readiness.js'
@@ -105,6 +106,8 @@ export const createTessera = async (options: TesseraOptions): Promise<Tessera> =
     maxAttempts: config.consistency.projectorMaxAttempts,
     logger,
     singleBackend: database.kind === 'pglite',
+    // A process that only projects makes room for the servers beside it while far behind.
+    pacing: role === 'projector' ? catchUpPacing(config.consistency.projectorCatchUpShare) : null,
   })
   // The cache is exact only where this process applies the events that evict from it.
   const cache = projects ? createSessionCache() : null

@@ -10,6 +10,7 @@ import {
   type Get,
   parseCount,
   parseLogLevel,
+  parsePercent,
   parsePort,
   parsePreparedStatements,
   parseRateLimitSwitch,
@@ -79,6 +80,8 @@ type ConfigShape = Omit<FeatureOptions, 'rateLimit' | 'socialProviders' | 'scim'
     projectorMaxAttempts: number
     /** `GET /ready` turns 503 when the oldest unapplied event is older than this. */
     readyMaxLagSeconds: number
+    /** Percent of its full pace a `--role projector` far behind keeps on a busy database (catch-up-pacing.ts). */
+    projectorCatchUpShare: number
   }
   /**
    * The application backends allowed to call the server API (`x-tessera-server-key`), from
@@ -157,6 +160,7 @@ export const loadConfig = (env: Env = process.env, options: LoadConfigOptions = 
       readYourWritesMs: parseCount('READ_YOUR_WRITES_TIMEOUT_MS', setting('READ_YOUR_WRITES_TIMEOUT_MS')),
       projectorMaxAttempts: parseCount('PROJECTOR_MAX_ATTEMPTS', setting('PROJECTOR_MAX_ATTEMPTS')),
       readyMaxLagSeconds: parseCount('READY_MAX_LAG_SECONDS', setting('READY_MAX_LAG_SECONDS')),
+      projectorCatchUpShare: parsePercent('PROJECTOR_CATCH_UP_SHARE', setting('PROJECTOR_CATCH_UP_SHARE')),
     },
     serverKeys: parseServerKeys(get('SERVER_KEYS')),
     adminEmails: (get('ADMIN_EMAILS') ?? '')

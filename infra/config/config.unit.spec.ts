@@ -113,6 +113,15 @@ describe('variables', () => {
     })
   })
 
+  it("takes a catching-up projector's share of a busy database as a whole percent, 5 unless told", () => {
+    expect(load({}).consistency.projectorCatchUpShare).toBe(5)
+    expect(load({ PROJECTOR_CATCH_UP_SHARE: '100' }).consistency.projectorCatchUpShare).toBe(100)
+    for (const bad of ['0', '101', '2.5', 'half'])
+      expect(() => load({ PROJECTOR_CATCH_UP_SHARE: bad })).toThrow(
+        `PROJECTOR_CATCH_UP_SHARE must be a whole percent from 1 to 100 (got "${bad}")`,
+      )
+  })
+
   it('names prepared statements on PostgreSQL unless DATABASE_PREPARED_STATEMENTS=off', () => {
     const url = 'postgres://db/tessera'
     expect(load({ DATABASE_URL: url, DATABASE_PREPARED_STATEMENTS: 'OFF' }).database).toEqual({

@@ -33,6 +33,12 @@ export const parseCount = (name: EnvVariable, value: string): number => {
   return Number(value)
 }
 
+export const parsePercent = (name: EnvVariable, value: string): number => {
+  if (!/^\d{1,3}$/.test(value) || Number(value) < 1 || Number(value) > 100)
+    throw new ConfigError(name, `${name} must be a whole percent from 1 to 100 (got "${value}")`)
+  return Number(value)
+}
+
 export const parsePort = (value: string): number => {
   const port = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN
   if (!(port >= 0 && port <= 65_535)) {

@@ -116,6 +116,11 @@ export const ENVIRONMENT = [
     meaning: 'failures on one event before the projector halts (see `tessera projections status|retry|skip`)',
   },
   {
+    variables: { PROJECTOR_CATCH_UP_SHARE: '5' },
+    meaning:
+      'the percent of its full pace a `--role projector` more than 5,000 events behind keeps while others keep PostgreSQL busy (from 1,000 transactions a second; full pace under 100, a straight line between), so that the servers beside it answer as fast as before; `100`: never slowed, the backlog applied sooner and commands waiting on it answered sooner',
+  },
+  {
     variables: { READY_MAX_LAG_SECONDS: '30' },
     meaning: '`GET /api/auth/ready` answers 503 when the oldest unapplied event is older than this',
   },

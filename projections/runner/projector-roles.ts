@@ -13,7 +13,9 @@ import {
   type Batch,
   type PreparedBatch,
 } from './apply-batch.js'
+import { catchUpPacer } from './catch-up-pacing.js'
 import { readCheckpoint } from './checkpoint-store.js'
+import { finishedTransactions } from './database-activity.js'
 import { prepareDetached } from './detached-batch.js'
 import { logReadingFor } from './projections-for.js'
 import { readSkippedEventIds } from './projector-faults.js'
@@ -43,12 +45,21 @@ export const checkpointFollower = (
   forgetSkipped() {},
 })
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
 type ApplierOptions = ProjectorOptions & { group: string; batchSize: number }
 
 export const batchApplier = (options: ApplierOptions, tracker: CheckpointTracker): ProjectorRole => {
   const { db, store, group, batchSize } = options
   // Which events' metadata the group's projections read (the others' stays sealed, unopened).
   const logReading = logReadingFor(options.projections)
+  const now = options.clock ?? Date.now
+  const pacer = catchUpPacer(
+    options.pacing ?? null,
+    { now, sleep: options.sleep ?? sleep },
+    async (position, limit) => (await store.head(position, limit)).eventsAfter,
+    () => finishedTransactions(db),
+  )
   let skipped: Set<string> | null = null
   /**
    * The read of the batch after the one being applied, started before applying it, and on
@@ -190,7 +201,8 @@ export const batchApplier = (options: ApplierOptions, tracker: CheckpointTracker
   return {
     async catchUp(suspectId) {
       // The suspect stays set for the whole run: first the batch before it, then it alone.
-      while (await applyBatch(suspectId)) {}
+      for (let startedAt = now(); await applyBatch(suspectId); startedAt = now())
+        await pacer.restAfter(startedAt, tracker.current())
     },
     forgetSkipped() {
       skipped = null

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely'
 import type { EventStore, GlobalPosition, RecordedEvent } from '../../infra/event-store/event-store.js'
 import type { Database } from '../database.js'
 import type { Projection } from '../projection.js'
+import type { CatchUpPacing } from './catch-up-pacing.js'
 import type { ProjectorFault } from './projector-faults.js'
 
 export type ProjectorLogger = { error(obj: object, msg: string): void; warn(obj: object, msg: string): void }
@@ -47,8 +48,16 @@ export type ProjectorOptions = {
    * and the checkpoint's row lock would only cost two statements per batch; they are skipped.
    */
   singleBackend?: boolean
-  /** Milliseconds since the epoch; injected so that backoff can be tested without waiting. */
+  /** Milliseconds since the epoch; injected so that backoff and pacing can be tested without waiting. */
   clock?: () => number
+  /** Waits `ms`; injected so that pacing can be tested without waiting. */
+  sleep?: (ms: number) => Promise<void>
+  /**
+   * Rests between batches while far behind the log (catch-up-pacing.ts): for a process that only
+   * projects while others serve. Default none: a replay, or a server that catches up before it
+   * serves, has no one to make room for.
+   */
+  pacing?: CatchUpPacing | null
 }
 
 export type Projector = {
