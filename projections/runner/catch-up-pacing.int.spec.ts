@@ -60,6 +60,36 @@ describeEachDatabase('catch-up pacing', (fresh) => {
     expect(await catchUpResting({ ...pacing, restPerWork: 2 })).toEqual([20, 20, 20])
   })
 
+  it('a stop during a paced catch-up ends it after the batch it is resting from', async () => {
+    await appendCounted(
+      store,
+      'counted',
+      Array.from({ length: 30 }, (_, n) => n),
+    )
+    let stopping: Promise<void> | null = null
+    const projector = createProjector({
+      db: database.db,
+      store,
+      projections: [countingProjection('a')],
+      singleBackend: database.kind === 'pglite',
+      batchSize: 5,
+      pacing: {
+        farBehindEvents: 1,
+        idleTransactionsPerSecond: 100,
+        busyTransactionsPerSecond: 1_000,
+        restPerWork: 1,
+      },
+      sleep: async () => {
+        // The process is told to stop while the projector rests after its first batch.
+        stopping ??= projector.stop()
+      },
+    })
+    await projector.start()
+    await stopping
+    // Without the stop it would have gone on to all 30 (and so would a projector never started).
+    expect(await applications(database.db)).toHaveLength(5)
+  })
+
   it('never rests without pacing (a replay, or a server that catches up before it serves)', async () => {
     expect(await catchUpResting(undefined)).toEqual([])
   })

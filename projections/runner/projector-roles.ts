@@ -29,8 +29,11 @@ export type CheckpointTracker = {
 }
 
 export type ProjectorRole = {
-  /** Moves the checkpoint as far as it can now; `suspectId` is an event a projection failed on. */
-  catchUp(suspectId: string | null): Promise<void>
+  /**
+   * Moves the checkpoint as far as it can now; `suspectId` is an event a projection failed on. Ends
+   * early, between batches, once `carryOn` says no (the projector is stopping).
+   */
+  catchUp(suspectId: string | null, carryOn: () => boolean): Promise<void>
   /** An operator changed the skipped events: read them again before the next batch. */
   forgetSkipped(): void
 }
@@ -199,10 +202,14 @@ export const batchApplier = (options: ApplierOptions, tracker: CheckpointTracker
   }
 
   return {
-    async catchUp(suspectId) {
+    async catchUp(suspectId, carryOn) {
       // The suspect stays set for the whole run: first the batch before it, then it alone.
-      for (let startedAt = now(); await applyBatch(suspectId); startedAt = now())
+      for (let startedAt = now(); await applyBatch(suspectId); startedAt = now()) {
         await pacer.restAfter(startedAt, tracker.current())
+        // Each batch is committed with its checkpoint: a stop between two loses nothing, and a paced
+        // catch-up could otherwise hold a stopping process for minutes.
+        if (!carryOn()) return
+      }
     },
     forgetSkipped() {
       skipped = null

@@ -47,6 +47,8 @@ export const createProjector = (options: ProjectorOptions): Projector => {
   let running: Promise<void> | null = null
   let again = false
   let stopped = true
+  // Set by stop() only: a projector never started (a replay, `catchUp()` alone) catches up to the end.
+  let stopping = false
   let timer: NodeJS.Timeout | null = null
   let unsubscribe: (() => void) | null = null
 
@@ -120,8 +122,8 @@ export const createProjector = (options: ProjectorOptions): Projector => {
       try {
         do {
           again = false
-          await role.catchUp(state.suspect?.error.event.id ?? null)
-        } while (again)
+          await role.catchUp(state.suspect?.error.event.id ?? null, () => !stopping)
+        } while (again && !stopping)
         onSuccess()
       } catch (error) {
         await onFailure(error)
@@ -186,6 +188,7 @@ export const createProjector = (options: ProjectorOptions): Projector => {
     async start() {
       if (!stopped) return
       stopped = false
+      stopping = false
       checkpoint = await readCheckpoint(db, group)
       positioned = true
       if (mode === 'apply') {
@@ -203,6 +206,7 @@ export const createProjector = (options: ProjectorOptions): Projector => {
 
     async stop() {
       stopped = true
+      stopping = true
       if (timer) clearTimeout(timer)
       unsubscribe?.()
       await running?.catch(() => {})
