@@ -10,7 +10,7 @@ import {
   createApplicationsTable,
 } from '../../tests/support/projector-fixtures.js'
 import type { CatchUpPacing } from './catch-up-pacing.js'
-import { createProjector } from './projector.js'
+import { createProjector, type ProjectorOptions } from './projector.js'
 
 describeEachDatabase('catch-up pacing', (fresh) => {
   let database: OpenDatabase
@@ -26,21 +26,33 @@ describeEachDatabase('catch-up pacing', (fresh) => {
     await database.close()
   })
 
-  /**
-   * Catches up 30 events, 5 a batch, under a clock that moves 10 ms each time it is read (a batch's
-   * start, then its end): each batch takes 10 ms. The rests the projector asked for, in order.
-   */
-  const catchUpResting = async (pacing: CatchUpPacing | undefined) => {
-    const events = Array.from({ length: 30 }, (_, n) => n)
-    await appendCounted(store, 'counted', events)
-    let readings = 0
-    const rests: number[] = []
-    const projector = createProjector({
+  const BUSY = { idleTransactionsPerSecond: 100, busyTransactionsPerSecond: 1_000 }
+
+  /** 30 events in the log, and a projector of them, 5 a batch, with the clock, rests and pacing given. */
+  const thirtyEventsAnd = async (options: Pick<ProjectorOptions, 'clock' | 'sleep' | 'pacing'>) => {
+    await appendCounted(
+      store,
+      'counted',
+      Array.from({ length: 30 }, (_, n) => n),
+    )
+    return createProjector({
       db: database.db,
       store,
       projections: [countingProjection('a')],
       singleBackend: database.kind === 'pglite',
       batchSize: 5,
+      ...options,
+    })
+  }
+
+  /**
+   * Catches up the 30 events under a clock that moves 10 ms each time it is read (a batch's start,
+   * then its end): each batch takes 10 ms. The rests the projector asked for, in order.
+   */
+  const catchUpResting = async (pacing: CatchUpPacing | undefined) => {
+    let readings = 0
+    const rests: number[] = []
+    const projector = await thirtyEventsAnd({
       clock: () => 10 * readings++,
       sleep: async (ms) => {
         rests.push(ms)
@@ -56,29 +68,13 @@ describeEachDatabase('catch-up pacing', (fresh) => {
     // After the batches ending at events 5, 10 and 15, 25, 20 and 15 events lie ahead (≥ 12): a rest
     // of twice the batch's 10 ms each. From event 20 on (10 ahead and fewer), none.
     // Three batches cannot fill a rate window: the database counts as busy, the whole rest is taken.
-    const pacing = { farBehindEvents: 12, idleTransactionsPerSecond: 100, busyTransactionsPerSecond: 1_000 }
-    expect(await catchUpResting({ ...pacing, restPerWork: 2 })).toEqual([20, 20, 20])
+    expect(await catchUpResting({ ...BUSY, farBehindEvents: 12, restPerWork: 2 })).toEqual([20, 20, 20])
   })
 
   it('a stop during a paced catch-up ends it after the batch it is resting from', async () => {
-    await appendCounted(
-      store,
-      'counted',
-      Array.from({ length: 30 }, (_, n) => n),
-    )
     let stopping: Promise<void> | null = null
-    const projector = createProjector({
-      db: database.db,
-      store,
-      projections: [countingProjection('a')],
-      singleBackend: database.kind === 'pglite',
-      batchSize: 5,
-      pacing: {
-        farBehindEvents: 1,
-        idleTransactionsPerSecond: 100,
-        busyTransactionsPerSecond: 1_000,
-        restPerWork: 1,
-      },
+    const projector = await thirtyEventsAnd({
+      pacing: { ...BUSY, farBehindEvents: 1, restPerWork: 1 },
       sleep: async () => {
         // The process is told to stop while the projector rests after its first batch.
         stopping ??= projector.stop()
