@@ -227,15 +227,15 @@ const benchReplayOn = async (
     if (statements) await resetStatements(databaseUrl)
     const replay = await timedStep('replay', dir, target, databasePid, total)
     if (statements) await printStatements(databaseUrl, replay.events, `${label}: the replay's statements`)
-    const stopped = (what: string) =>
+    const announceWrite = (what: string) =>
       console.log(
         `${label}: writing ${settings.catchUp.toLocaleString('en')} events with no projector running${what}…`,
       )
-    stopped('')
+    announceWrite('')
     const written = await generate(target, dir, log.template, settings.catchUp, log.nextCopy)
     console.log(`${label}: a projector catching up, no one else at the database…`)
     const quietCatchUp = await timedStep('catch-up', dir, target, databasePid)
-    stopped(' again')
+    announceWrite(' again')
     await generate(target, dir, log.template, settings.catchUp, written.nextCopy)
     console.log(`${label}: a projector catching up while an api server serves…`)
     const { catchUp, serving } = await catchUpWhileServing(label, dir, target, databasePid, person)
