@@ -96,6 +96,18 @@ const verifyMany = async (baseUrl: string, key: Buffer, people: SecondStepPerson
   return wrong
 }
 
+/** Each kind of collection's pauses in the round, how long each took, and its milliseconds per answer. */
+const gcByKind = (before: Map<string, number>, after: Map<string, number>, per: (value: number) => string) =>
+  [...after.keys()]
+    .flatMap((series) => /^nodejs_gc_duration_seconds_count\{kind="([^"]+)"\}$/.exec(series)?.[1] ?? [])
+    .map((kind) => {
+      const between = (name: string) => (after.get(name) ?? 0) - (before.get(name) ?? 0)
+      const pauses = between(`nodejs_gc_duration_seconds_count{kind="${kind}"}`)
+      const ms = between(`nodejs_gc_duration_seconds_sum{kind="${kind}"}`) * 1000
+      return `${kind} ${pauses} (${pauses > 0 ? (ms / pauses).toFixed(1) : 0} ms each), ${per(ms)} ms an answer`
+    })
+    .join('; ')
+
 const oneLine = (query: string) => query.replace(/\s+/g, ' ').slice(0, 120)
 
 const round = async (
@@ -141,6 +153,8 @@ const round = async (
       `${per(decrypted)} decryptions` +
       (gc ? `; GC ${per(gc.gcPauses)} pauses, ${per(gc.gcPauseMs)} ms` : ''),
   )
+  if (runtimeBefore && runtimeAfter)
+    console.log(`    GC by kind: ${gcByKind(runtimeBefore, runtimeAfter, per)}`)
   for (const { calls, ms: total, plans, planMs, query } of ran.slice(0, TOP_STATEMENTS)) {
     const planning = `${per(plans)} plans, ${per(planMs)} ms`
     console.log(`    ${per(calls)} × ${per(total)} ms (${planning})  ${oneLine(query)}`)
