@@ -6,8 +6,8 @@
 /// (bench/factor-figures-totp-tessera.ts), then each round sends `answers` second steps at c16, as
 /// `verify-totp alone c16` does, and waits until the server is idle (the projector's work belongs to
 /// the answers). Printed per round and per answer: CPU milliseconds of the server (and of its main
-/// thread) and of the database's processes, statements and their execution milliseconds, GC pauses,
-/// then the statements that ran most. With `BENCH_CPU_PROF_DIR` set, the server writes a V8 CPU
+/// thread) and of the database's processes, statements and their execution milliseconds, GC pauses
+/// (in all and by kind), then the statements that ran most. With `BENCH_CPU_PROF_DIR` set, the server writes a V8 CPU
 /// profile there when it stops (`--cpu-prof`), and each round prints its span on the profile's clock
 /// (`round µs <from> <to>`); profiling adds CPU of its own, so read such a run's figures as shares.
 /// The server runs with bench/count-decryptions.ts preloaded: each round prints the AES decryptions
