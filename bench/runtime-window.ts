@@ -56,25 +56,37 @@ const above = (buckets: Map<number, number>, seconds: number): number =>
 
 const gcKinds = (scrape: Scrape): string[] =>
   [...scrape.keys()].flatMap(
-    (series) => /^nodejs_gc_duration_seconds_count\{(kind="[^"]+")\}$/.exec(series)?.[1] ?? [],
+    (series) => /^nodejs_gc_duration_seconds_count\{kind="([^"]+)"\}$/.exec(series)?.[1] ?? [],
   )
+
+/** A kind of collection (`minor`, `major`, `incremental`, `weakcb`): its pauses and their milliseconds. */
+export type GcKindWindow = { kind: string; pauses: number; ms: number }
+
+/** The collections between the scrapes, kind by kind. */
+export const gcPausesByKind = (before: Scrape, after: Scrape): GcKindWindow[] => {
+  const between = (series: string) => (after.get(series) ?? 0) - (before.get(series) ?? 0)
+  return gcKinds(after).map((kind) => ({
+    kind,
+    pauses: between(`${GC}_count{kind="${kind}"}`),
+    ms: between(`${GC}_sum{kind="${kind}"}`) * 1000,
+  }))
+}
 
 export const runtimeBetween = (before: Scrape, after: Scrape): RuntimeWindow => {
   const delays = bucketsBetween(before, after, DELAY)
   const total = delays.get(Number.POSITIVE_INFINITY) ?? 0
   const bounds = [...delays.keys()].sort((a, b) => a - b)
   const longest = bounds.find((bound) => (delays.get(bound) ?? 0) === total) ?? Number.POSITIVE_INFINITY
-  const between = (series: string) => (after.get(series) ?? 0) - (before.get(series) ?? 0)
-  const kinds = gcKinds(after)
+  const byKind = gcPausesByKind(before, after)
   return {
     loopDelaysOver25ms: above(delays, 0.025),
     loopDelaysOver50ms: above(delays, 0.05),
     loopDelaysOver100ms: above(delays, 0.1),
     longestDelayAtMostMs: longest * 1000,
-    gcPauses: kinds.reduce((sum, kind) => sum + between(`${GC}_count{${kind}}`), 0),
-    gcPauseMs: kinds.reduce((sum, kind) => sum + between(`${GC}_sum{${kind}}`), 0) * 1000,
-    gcPausesOver10ms: kinds.reduce(
-      (sum, kind) => sum + above(bucketsBetween(before, after, GC, kind), 0.01),
+    gcPauses: byKind.reduce((sum, { pauses }) => sum + pauses, 0),
+    gcPauseMs: byKind.reduce((sum, { ms }) => sum + ms, 0),
+    gcPausesOver10ms: byKind.reduce(
+      (sum, { kind }) => sum + above(bucketsBetween(before, after, GC, `kind="${kind}"`), 0.01),
       0,
     ),
   }

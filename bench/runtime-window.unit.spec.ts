@@ -1,7 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { expect, test } from 'vitest'
 import { watchRuntime } from '../infra/runtime/runtime-metrics.js'
-import { describeRuntimeWindow, mergeRuntimeWindows, parseRuntime, runtimeBetween } from './runtime-window.js'
+import {
+  describeRuntimeWindow,
+  gcPausesByKind,
+  mergeRuntimeWindows,
+  parseRuntime,
+  runtimeBetween,
+} from './runtime-window.js'
 
 test('two scrapes of the runtime metrics tell the stalls and collections between them', async () => {
   const watch = watchRuntime({ tickMs: 5 })
@@ -25,6 +31,11 @@ test('two scrapes of the runtime metrics tell the stalls and collections between
     expect(window.longestDelayAtMostMs).toBeGreaterThanOrEqual(250)
     expect(window.gcPauses).toBeGreaterThan(0)
     expect(window.gcPauseMs).toBeGreaterThan(0)
+    // Kind by kind, the same collections: the young generation's among them.
+    const byKind = gcPausesByKind(before, after)
+    expect(byKind.find(({ kind }) => kind === 'minor')?.pauses).toBeGreaterThan(0)
+    expect(byKind.reduce((sum, { pauses }) => sum + pauses, 0)).toBe(window.gcPauses)
+    expect(gcPausesByKind(after, after).every(({ pauses, ms }) => pauses === 0 && ms === 0)).toBe(true)
     // Nothing happened between a scrape and itself.
     expect(runtimeBetween(after, after)).toMatchObject({ loopDelaysOver25ms: 0, gcPauses: 0, gcPauseMs: 0 })
     expect(runtimeBetween(after, after).longestDelayAtMostMs).toBe(5)

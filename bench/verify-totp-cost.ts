@@ -26,7 +26,7 @@ import { startEmbeddedPostgres } from './embedded-postgres.js'
 import { afterStep, type SecondStepPerson, type SeededSecondSteps } from './factor-figures-totp.js'
 import { seedTesseraSecondSteps } from './factor-figures-totp-tessera.js'
 import { childrenOf, extraNodeArgs, perfRecord } from './perf-record.js'
-import { runtimeBetween, scrapeRuntime } from './runtime-window.js'
+import { type GcKindWindow, gcPausesByKind, runtimeBetween, scrapeRuntime } from './runtime-window.js'
 import { statementsFlags } from './scenario-statements.js'
 import { startServer } from './server.js'
 import { secretOf } from './server-secrets.js'
@@ -97,14 +97,11 @@ const verifyMany = async (baseUrl: string, key: Buffer, people: SecondStepPerson
 }
 
 /** Each kind of collection's pauses in the round, how long each took, and its milliseconds per answer. */
-const gcByKind = (before: Map<string, number>, after: Map<string, number>, per: (value: number) => string) =>
-  [...after.keys()]
-    .flatMap((series) => /^nodejs_gc_duration_seconds_count\{kind="([^"]+)"\}$/.exec(series)?.[1] ?? [])
-    .map((kind) => {
-      const between = (name: string) => (after.get(name) ?? 0) - (before.get(name) ?? 0)
-      const pauses = between(`nodejs_gc_duration_seconds_count{kind="${kind}"}`)
-      const ms = between(`nodejs_gc_duration_seconds_sum{kind="${kind}"}`) * 1000
-      return `${kind} ${pauses} (${pauses > 0 ? (ms / pauses).toFixed(1) : 0} ms each), ${per(ms)} ms an answer`
+const describeGcByKind = (kinds: readonly GcKindWindow[], per: (value: number) => string) =>
+  kinds
+    .map(({ kind, pauses, ms }) => {
+      const each = pauses > 0 ? (ms / pauses).toFixed(1) : 0
+      return `${kind} ${pauses} (${each} ms each), ${per(ms)} ms an answer`
     })
     .join('; ')
 
@@ -154,7 +151,7 @@ const round = async (
       (gc ? `; GC ${per(gc.gcPauses)} pauses, ${per(gc.gcPauseMs)} ms` : ''),
   )
   if (runtimeBefore && runtimeAfter)
-    console.log(`    GC by kind: ${gcByKind(runtimeBefore, runtimeAfter, per)}`)
+    console.log(`    GC by kind: ${describeGcByKind(gcPausesByKind(runtimeBefore, runtimeAfter), per)}`)
   for (const { calls, ms: total, plans, planMs, query } of ran.slice(0, TOP_STATEMENTS)) {
     const planning = `${per(plans)} plans, ${per(planMs)} ms`
     console.log(`    ${per(calls)} × ${per(total)} ms (${planning})  ${oneLine(query)}`)
