@@ -1,6 +1,6 @@
 /// The least a server can do per answer on this machine, for bench/machine-floor.ts: a bare
 /// `node:http` server (no framework, no validation, no cookies signed) that answers a small JSON
-/// body in one of three ways, chosen by `FLOOR_MODE`:
+/// body in one of these ways, chosen by `FLOOR_MODE`:
 /// - `http`: no database at all, the cost of HTTP alone;
 /// - `insert`: one autocommit INSERT of a small JSON row per answer (the least an answer that must
 ///   record a fact durably before it answers can do);
@@ -8,11 +8,15 @@
 ///   state before it records, as a second-step check does);
 /// - `insert-gathered` and `read-insert-gathered`: the same work, but the answers that arrive in one
 ///   turn of the event loop share one statement for their reads and one for their inserts (group
-///   commit), the cheapest form of the same durability on the database's side.
+///   commit), the cheapest form of the same durability on the database's side;
+/// - `second-step`: the shape DESIGN.md gives a second step (log read, append, projector,
+///   read-your-writes wait), each step with one statement in flight and the answers that reach it
+///   meanwhile sharing the next (bench/machine-floor-second-step.ts).
 /// Statements are prepared once per connection (named), as the real server's hot statements are.
 
 import { createServer } from 'node:http'
 import pg from 'pg'
+import { secondStepFloor } from './machine-floor-second-step.js'
 
 const mode = process.env.FLOOR_MODE ?? 'http'
 const port = Number(process.env.PORT)
@@ -71,10 +75,20 @@ const readBody = (request: import('node:http').IncomingMessage): Promise<string>
     request.on('error', reject)
   })
 
+// `FLOOR_PROJECTOR_ASYNC=1`: the projector's commits do not wait for the disk (its writes can be
+// projected again from the log, which does).
+const projector = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: 1,
+  ...(process.env.FLOOR_PROJECTOR_ASYNC === '1' ? { options: '-c synchronous_commit=off' } : {}),
+})
+const secondStep = mode === 'second-step' ? secondStepFloor(pool, projector) : null
+
 let next = 0
 const answer = async (body: string): Promise<string> => {
   const person = (next++ % 1000) + 1
-  if (mode.endsWith('-gathered')) await gather(person, body)
+  if (secondStep) await secondStep()
+  else if (mode.endsWith('-gathered')) await gather(person, body)
   else if (mode === 'read-insert') {
     const { rows } = await pool.query({ ...read, values: [person] })
     if (rows.length !== 1) throw new Error(`person ${person} missing`)

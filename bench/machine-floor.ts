@@ -2,13 +2,16 @@
 /// against what this machine can do at all): `node dist/bench/machine-floor.js [seconds]` (after
 /// `npm run build`). A throwaway embedded PostgreSQL (default settings, as the bench's) and a bare
 /// `node:http` server (bench/machine-floor-server.ts) answer c16 POSTs from autocannon in this
-/// process, in five modes: HTTP alone, one INSERT per answer, a read then an INSERT per answer, and
-/// the last two with the answers of one event-loop turn sharing their statements (group commit).
+/// process, in six modes: HTTP alone, one INSERT per answer, a read then an INSERT per answer, the
+/// last two with the answers of one event-loop turn sharing their statements (group commit), and
+/// `second-step`, a second step as DESIGN.md shapes it (bench/machine-floor-second-step.ts).
+/// `FLOOR_MODES=a,b` runs only those.
 /// Printed per mode: the rate, p50 and p99, and CPU milliseconds per answer of the server, the
 /// database and the load generator; then the rate the machine's cores would allow if all of that
 /// CPU were spread over them perfectly (cores ÷ CPU per answer). No real answer can cost less than
 /// its mode here: Tessera's second step checks a code against stored state and records the step
-/// and the new session before it answers, which is at least `read-insert`.
+/// and the new session before it answers, which is at least `read-insert`; and it answers only once
+/// its projector has written the session with its checkpoint, which is `second-step`.
 
 import { fork } from 'node:child_process'
 import { once } from 'node:events'
@@ -19,12 +22,24 @@ import pg from 'pg'
 import { measureCpu } from './cpu.js'
 import { startEmbeddedPostgres } from './embedded-postgres.js'
 import { percentile } from './load.js'
+import { secondStepSchema } from './machine-floor-second-step.js'
 import { freePort } from './server.js'
 
 const seconds = Number(process.argv[2] ?? 10)
 const WARM_UP_SECONDS = 3
 const CONNECTIONS = 16
-const MODES = ['http', 'insert', 'read-insert', 'insert-gathered', 'read-insert-gathered'] as const
+const MODES = [
+  'http',
+  'insert',
+  'read-insert',
+  'insert-gathered',
+  'read-insert-gathered',
+  'second-step',
+] as const
+const chosen: readonly string[] = process.env.FLOOR_MODES?.split(',') ?? MODES
+const unknown = chosen.filter((name) => !(MODES as readonly string[]).includes(name))
+if (unknown.length > 0)
+  throw new Error(`FLOOR_MODES names no mode ${unknown.join(', ')}: ${MODES.join(', ')}`)
 const SERVER = fileURLToPath(new URL('./machine-floor-server.js', import.meta.url))
 const BODY = JSON.stringify({ code: '123456', trustDevice: false })
 
@@ -41,6 +56,7 @@ const prepare = async (url: string): Promise<void> => {
     await client.query(
       `insert into floor_people select n, 'person-' || n, jsonb_build_object('secret', md5(n::text)) from generate_series(1, 1000) n`,
     )
+    for (const statement of secondStepSchema) await client.query(statement)
   } finally {
     await client.end()
   }
@@ -102,7 +118,8 @@ const measure = async (
 const database = await startEmbeddedPostgres()
 try {
   await prepare(database.url)
-  for (const mode of MODES) await measure(mode, database.url, () => database.pid())
+  for (const mode of MODES.filter((name) => chosen.includes(name)))
+    await measure(mode, database.url, () => database.pid())
 } finally {
   await database.stop()
 }
