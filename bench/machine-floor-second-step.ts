@@ -188,7 +188,7 @@ const oneInFlight = <Item, Result>(run: (items: Item[]) => Promise<Result[]>) =>
       queued = []
       try {
         const results = await run(batch.map(({ item }) => item))
-        batch.forEach(({ resolve }, i) => resolve(results[i] as Result))
+        for (const [i, { resolve }] of batch.entries()) resolve(results[i] as Result)
       } catch (error) {
         for (const { reject } of batch) reject(error)
       }
