@@ -42,7 +42,8 @@ const readStreams = {
   name: 'floor-read-streams',
   text: 'select stream, version, type, data from floor_log where stream = any($1::text[]) order by stream, version',
 }
-const readPeople = {
+/** The people's rows by id, many at once (the gathered read modes use it too). */
+export const readPeople = {
   name: 'floor-read-people',
   text: 'select id, stream, data from floor_people where id = any($1::int[])',
 }

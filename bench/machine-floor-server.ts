@@ -16,7 +16,7 @@
 
 import { createServer } from 'node:http'
 import pg from 'pg'
-import { secondStepFloor } from './machine-floor-second-step.js'
+import { readPeople, secondStepFloor } from './machine-floor-second-step.js'
 
 const mode = process.env.FLOOR_MODE ?? 'http'
 const port = Number(process.env.PORT)
@@ -28,10 +28,6 @@ const insertMany = {
   name: 'floor-insert-many',
   text: 'insert into floor_events (stream, data) select * from unnest($1::text[], $2::jsonb[])',
 }
-const readMany = {
-  name: 'floor-read-many',
-  text: 'select id, stream, data from floor_people where id = any($1::int[])',
-}
 
 type Waiting = { person: number; body: string; done: (error?: unknown) => void }
 let gathered: Waiting[] = []
@@ -40,7 +36,7 @@ let gathered: Waiting[] = []
 const flush = async (batch: Waiting[]): Promise<void> => {
   try {
     if (mode === 'read-insert-gathered') {
-      const { rows } = await pool.query({ ...readMany, values: [batch.map((w) => w.person)] })
+      const { rows } = await pool.query({ ...readPeople, values: [batch.map((w) => w.person)] })
       if (rows.length !== new Set(batch.map((w) => w.person)).size) throw new Error('a person is missing')
     }
     await pool.query({
