@@ -71,14 +71,19 @@ const readBody = (request: import('node:http').IncomingMessage): Promise<string>
     request.on('error', reject)
   })
 
-// `FLOOR_PROJECTOR_ASYNC=1`: the projector's commits do not wait for the disk (its writes can be
-// projected again from the log, which does).
-const projector = new pg.Pool({
-  connectionString: process.env.DATABASE_URL,
-  max: 1,
-  ...(process.env.FLOOR_PROJECTOR_ASYNC === '1' ? { options: '-c synchronous_commit=off' } : {}),
-})
-const secondStep = mode === 'second-step' ? secondStepFloor(pool, projector) : null
+// The projector's own connection. `FLOOR_PROJECTOR_ASYNC=1`: its commits do not wait for the disk
+// (its writes can be projected again from the log, which does).
+const secondStep =
+  mode === 'second-step'
+    ? secondStepFloor(
+        pool,
+        new pg.Pool({
+          connectionString: process.env.DATABASE_URL,
+          max: 1,
+          ...(process.env.FLOOR_PROJECTOR_ASYNC === '1' ? { options: '-c synchronous_commit=off' } : {}),
+        }),
+      )
+    : null
 
 let next = 0
 const answer = async (body: string): Promise<string> => {
